@@ -1,0 +1,8 @@
+noinst_LIBRARIES += libcli.a
+libcli_a_SOURCES = cli/cli.h cli/run.c
+libcli_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+
+bin_PROGRAMS += ptyvisor
+ptyvisor_SOURCES = cli/main.c
+ptyvisor_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+ptyvisor_LDADD = $(PV_LIBS) $(PV_EXT_LIBS)

@@ -1,0 +1,108 @@
+/*
+ * main.c - the ptyvisor entry point: global options and sub-command dispatch.
+ */
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cli_progname = "ptyvisor";
+
+/* One sub-command: its name, entry point and one-line summary. */
+struct cli_command {
+	const char	*name;
+	int		(*fn)(int, char **);
+	const char	*summary;
+};
+
+static const struct cli_command cli_commands[] = {
+	{ "run", cmd_run, "run one recorded session on this terminal" },
+};
+
+void
+cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (cmd != NULL)
+		fprintf(stderr, "%s %s: ", cli_progname, cmd);
+	else
+		fprintf(stderr, "%s: ", cli_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* The top-level usage text. */
+static void
+usage(FILE *f)
+{
+	size_t	i;
+
+	fprintf(f, "usage: %s COMMAND [OPTIONS] [-- CMD [ARGS...]]\n\n",
+	    cli_progname);
+	fprintf(f, "Commands:\n");
+	for (i = 0; i < sizeof cli_commands / sizeof cli_commands[0]; i++)
+		fprintf(f, "  %-10s %s\n", cli_commands[i].name,
+		    cli_commands[i].summary);
+	fprintf(f, "\nOptions:\n"
+	    "  -h, --help     show this help\n"
+	    "  -V, --version  show the version\n\n"
+	    "'%s help COMMAND' or '%s COMMAND --help' describes a command.\n",
+	    cli_progname, cli_progname);
+}
+
+/* Find a sub-command by name. */
+static const struct cli_command *
+find_command(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof cli_commands / sizeof cli_commands[0]; i++)
+		if (strcmp(cli_commands[i].name, name) == 0)
+			return &cli_commands[i];
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct cli_command	*c;
+	char				*help_argv[3];
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_ERROR;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+		printf("%s %s\n", cli_progname, PACKAGE_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		if (argc < 3) {
+			usage(stdout);
+			return 0;
+		}
+		if ((c = find_command(argv[2])) == NULL) {
+			cli_error(NULL, "no such command: %s", argv[2]);
+			return CLI_EXIT_ERROR;
+		}
+		help_argv[0] = argv[2];
+		help_argv[1] = (char *)"--help";
+		help_argv[2] = NULL;
+		return c->fn(2, help_argv);
+	}
+	if ((c = find_command(argv[1])) == NULL) {
+		cli_error(NULL, "unknown command '%s' (see '%s --help')",
+		    argv[1], cli_progname);
+		return CLI_EXIT_ERROR;
+	}
+	return c->fn(argc - 1, argv + 1);
+}

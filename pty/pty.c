@@ -1,0 +1,314 @@
+/*
+ * pty.c - spawn a command on a new pseudo-terminal (see pty.h).
+ *
+ * Invariants: the parent keeps only the master, non-blocking and
+ * close-on-exec; the child reports any failure before exec through a
+ * close-on-exec pipe, so EOF on that pipe means exec succeeded.  The process
+ * is single-threaded, so the child may use ordinary libc calls before exec.
+ */
+#include "pty/pty.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* What the child writes on the error pipe; one write, below PIPE_BUF. */
+struct pty_report {
+	int	err;
+	int	status;
+	char	stage[160];
+};
+
+/* Close every fd from lo up except keep (keep >= lo). */
+static void
+close_from(int lo, int keep)
+{
+	long	max, fd;
+
+	if ((keep == lo || syscall(SYS_close_range, lo, keep - 1, 0) == 0) &&
+	    syscall(SYS_close_range, keep + 1, ~0U, 0) == 0)
+		return;
+	/* Kernels before 5.9 lack close_range: walk the table. */
+	max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > 65536)
+		max = 65536;
+	for (fd = lo; fd < max; fd++)
+		if (fd != keep)
+			close((int)fd);
+}
+
+/* In the child: report a failure on fd and exit; never returns. */
+static void __attribute__((noreturn))
+child_fail(int fd, const char *stage, int err, int status)
+{
+	struct pty_report	r;
+	ssize_t			n;
+
+	memset(&r, 0, sizeof r);
+	r.err = err;
+	r.status = status;
+	snprintf(r.stage, sizeof r.stage, "%s", stage);
+	do
+		n = write(fd, &r, sizeof r);
+	while (n < 0 && errno == EINTR);
+	_exit(status);
+}
+
+/* In the child: become the terminal's session leader and exec; never returns. */
+static void __attribute__((noreturn))
+child_run(const struct pty_spec *spec, const char *slave_name, int report)
+{
+	struct sigaction	sa;
+	sigset_t		all;
+	const char		*stage = "pre-exec";
+	char			what[160];
+	int			sig, fd;
+
+	/* Default dispositions and an empty mask: the parent blocks signals. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+
+	/* The report pipe must survive the dup2s onto 0-2 below. */
+	if (report <= 2 && (report = fcntl(report, F_DUPFD_CLOEXEC, 3)) < 0)
+		_exit(125);
+	if (setsid() < 0)
+		child_fail(report, "setsid", errno, 125);
+	fd = open(slave_name, O_RDWR);
+	if (fd < 0)
+		child_fail(report, "open terminal", errno, 125);
+	if (ioctl(fd, TIOCSCTTY, 0) < 0)
+		child_fail(report, "controlling terminal", errno, 125);
+	if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		child_fail(report, "dup2", errno, 125);
+	if (fd > 2)
+		close(fd);
+	close_from(3, report);
+
+	if (spec->pre_exec != NULL &&
+	    spec->pre_exec(spec->pre_exec_arg, report, &stage) != 0)
+		child_fail(report, stage, errno, 125);
+	if (spec->cwd != NULL && chdir(spec->cwd) != 0) {
+		snprintf(what, sizeof what, "chdir: %s", spec->cwd);
+		child_fail(report, what, errno, 125);
+	}
+	if (spec->envp != NULL)
+		environ = (char **)spec->envp;
+	execvp(spec->argv[0], spec->argv);
+	snprintf(what, sizeof what, "exec: %s", spec->argv[0]);
+	child_fail(report, what, errno,
+	    errno == ENOENT || errno == ENOTDIR ? 127 : 126);
+}
+
+/* Fill a failure record from the parent side. */
+static int
+parent_fail(struct pty_failure *fail, const char *stage, int err)
+{
+	snprintf(fail->stage, sizeof fail->stage, "%s", stage);
+	fail->err = err;
+	fail->status = 125;
+	return -1;
+}
+
+/* Open the master side, sized; returns its fd and the slave's name. */
+static int
+open_master(struct pty_size size, char *name, size_t len)
+{
+	struct winsize	ws;
+	int		fd;
+
+	fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	memset(&ws, 0, sizeof ws);
+	ws.ws_col = size.cols ? size.cols : 80;
+	ws.ws_row = size.rows ? size.rows : 24;
+	if (grantpt(fd) != 0 || unlockpt(fd) != 0 ||
+	    ptsname_r(fd, name, len) != 0 ||
+	    ioctl(fd, TIOCSWINSZ, &ws) != 0 ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+int
+pty_spawn(const struct pty_spec *spec, struct pty_child *child,
+    struct pty_failure *fail)
+{
+	struct pty_report	r;
+	struct pty_status	st;
+	char			name[128];
+	int			master, pipefd[2], e;
+	ssize_t			n;
+	size_t			got = 0;
+	pid_t			pid;
+
+	memset(fail, 0, sizeof *fail);
+	child->pid = -1;
+	child->master = -1;
+	if (spec->argv == NULL || spec->argv[0] == NULL)
+		return parent_fail(fail, "spawn: empty command", EINVAL);
+
+	master = open_master(spec->size, name, sizeof name);
+	if (master < 0)
+		return parent_fail(fail, "open pty", errno);
+	if (pipe2(pipefd, O_CLOEXEC) != 0) {
+		e = errno;
+		close(master);
+		return parent_fail(fail, "pipe", e);
+	}
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		close(master);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return parent_fail(fail, "fork", e);
+	}
+	if (pid == 0) {
+		close(master);
+		close(pipefd[0]);
+		child_run(spec, name, pipefd[1]);
+	}
+	close(pipefd[1]);
+
+	/* EOF without a report: exec happened.  A report: the child failed. */
+	while (got < sizeof r) {
+		n = read(pipefd[0], (char *)&r + got, sizeof r - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(pipefd[0]);
+	if (got == sizeof r) {
+		snprintf(fail->stage, sizeof fail->stage, "%s", r.stage);
+		fail->err = r.err;
+		fail->status = r.status;
+		pty_reap(pid, true, &st);
+		close(master);
+		return -1;
+	}
+	child->pid = pid;
+	child->master = master;
+	return 0;
+}
+
+void
+pty_failure_str(const struct pty_failure *fail, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s: %s", fail->stage, strerror(fail->err));
+}
+
+int
+pty_resize(int master, struct pty_size size)
+{
+	struct winsize	ws;
+
+	memset(&ws, 0, sizeof ws);
+	ws.ws_col = size.cols;
+	ws.ws_row = size.rows;
+	return ioctl(master, TIOCSWINSZ, &ws);
+}
+
+ssize_t
+pty_read(int fd, void *buf, size_t len)
+{
+	ssize_t	n;
+
+	for (;;) {
+		n = read(fd, buf, len);
+		if (n > 0)
+			return n;
+		if (n == 0)
+			return PTY_EOF;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		if (errno == EIO)	/* Linux: every slave fd is closed */
+			return PTY_EOF;
+		return -1;
+	}
+}
+
+ssize_t
+pty_write(int fd, const void *buf, size_t len)
+{
+	ssize_t	n;
+
+	for (;;) {
+		n = write(fd, buf, len);
+		if (n >= 0)
+			return n;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		return -1;
+	}
+}
+
+struct pty_status
+pty_status_decode(int wstatus)
+{
+	struct pty_status	st;
+
+	memset(&st, 0, sizeof st);
+	if (WIFSIGNALED(wstatus)) {
+		st.signaled = true;
+		st.signal = WTERMSIG(wstatus);
+		st.core_dumped = WCOREDUMP(wstatus) != 0;
+	} else if (WIFEXITED(wstatus))
+		st.code = WEXITSTATUS(wstatus);
+	return st;
+}
+
+int
+pty_status_exit_code(struct pty_status st)
+{
+	return st.signaled ? 128 + st.signal : st.code;
+}
+
+int
+pty_reap(pid_t pid, bool block, struct pty_status *st)
+{
+	int	wstatus;
+	pid_t	r;
+
+	do
+		r = waitpid(pid, &wstatus, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return 0;
+	*st = pty_status_decode(wstatus);
+	return 1;
+}
+
+int
+pty_kill_group(pid_t pid, int sig)
+{
+	if (pid <= 0)
+		return -1;
+	return kill(-pid, sig);
+}

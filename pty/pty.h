@@ -1,0 +1,109 @@
+/*
+ * pty.h - spawn a command on a new pseudo-terminal.
+ *
+ * The child becomes a session leader with the PTY slave as its controlling
+ * terminal and stdin/stdout/stderr, gets default signal dispositions and an
+ * empty signal mask, loses every inherited fd above 2, runs the caller's
+ * pre-exec hook (the sandbox plugs in there), changes directory and execs.
+ * Any failure in the child is reported to the parent through a close-on-exec
+ * pipe as a stage name and an errno: pty_spawn() never reports success for a
+ * command that did not start.  This module never prints and never exits the
+ * parent; it knows nothing of terminals emulators or curses.
+ */
+#ifndef PTYVISOR_PTY_H
+#define PTYVISOR_PTY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* A terminal size in character cells. */
+struct pty_size {
+	unsigned short	cols;
+	unsigned short	rows;
+};
+
+/*
+ * Pre-exec hook, run in the child after the terminal is set up and before
+ * chdir and exec.  report_fd is the child's end of the error pipe (the hook
+ * must close it in any process of its own that does not exec, e.g. an init
+ * in a PID namespace, so the parent sees EOF when the command execs).
+ * Returns 0 to go on to exec; -1 with errno set and *stage pointing at a
+ * static or child-owned description of what failed.
+ */
+typedef int (*pty_hook_fn)(void *arg, int report_fd, const char **stage);
+
+/* What to run.  Pointers are borrowed for the duration of pty_spawn(). */
+struct pty_spec {
+	char *const	*argv;		/* argv[0] looked up in the child's PATH */
+	char *const	*envp;		/* NULL: inherit the parent's environment */
+	const char	*cwd;		/* NULL: stay in the parent's directory */
+	struct pty_size	 size;
+	pty_hook_fn	 pre_exec;	/* may be NULL */
+	void		*pre_exec_arg;
+};
+
+/* A running child: its pid (also its process group) and the PTY master. */
+struct pty_child {
+	pid_t	pid;
+	int	master;			/* non-blocking, close-on-exec */
+};
+
+/* Why a command did not start. */
+struct pty_failure {
+	char	stage[160];		/* e.g. "exec: make", "sandbox: landlock" */
+	int	err;			/* errno in the child */
+	int	status;			/* 127 not found, 126 not executable, 125 else */
+};
+
+/*
+ * Open a PTY of spec->size, fork and exec spec->argv on it.  Returns 0 and
+ * fills *child; the caller owns child->master and must reap child->pid.
+ * Returns -1 and fills *fail when the PTY could not be made or the child
+ * failed before exec (the failed child has then been reaped already).
+ */
+int	pty_spawn(const struct pty_spec *spec, struct pty_child *child,
+	    struct pty_failure *fail);
+
+/* Format a failure as "stage: strerror" into buf. */
+void	pty_failure_str(const struct pty_failure *fail, char *buf, size_t len);
+
+/* Set the terminal size; the kernel signals SIGWINCH to its foreground. */
+int	pty_resize(int master, struct pty_size size);
+
+/* Read result of pty_read() when the child side is closed (EIO/EOF). */
+#define PTY_EOF ((ssize_t)-2)
+
+/*
+ * Read what is available from a non-blocking fd: >0 bytes, 0 when nothing
+ * is ready, PTY_EOF when the other side hung up, -1 on another error.
+ */
+ssize_t	pty_read(int fd, void *buf, size_t len);
+
+/* Write what fits without blocking: bytes written (maybe 0), -1 on error. */
+ssize_t	pty_write(int fd, const void *buf, size_t len);
+
+/* A decoded wait status. */
+struct pty_status {
+	bool	signaled;
+	int	code;			/* exit code, when !signaled */
+	int	signal;			/* signal number, when signaled */
+	bool	core_dumped;
+};
+
+/* Decode a raw waitpid() status. */
+struct pty_status pty_status_decode(int wstatus);
+
+/* The shell convention: code, or 128 + signal. */
+int	pty_status_exit_code(struct pty_status st);
+
+/*
+ * Reap pid if it has ended: 1 and *st filled, 0 still running, -1 error.
+ * With block, wait for it.
+ */
+int	pty_reap(pid_t pid, bool block, struct pty_status *st);
+
+/* Send sig to the child's whole process group. */
+int	pty_kill_group(pid_t pid, int sig);
+
+#endif
