@@ -1,0 +1,263 @@
+/*
+ * util.c - allocation, byte buffers, fatal errors and clocks (see util.h).
+ */
+#include "session/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void (*util_fatal_hook)(void);
+
+void
+util_set_fatal_hook(void (*hook)(void))
+{
+	util_fatal_hook = hook;
+}
+
+void
+fatal(const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (util_fatal_hook != NULL) {
+		void (*hook)(void) = util_fatal_hook;
+
+		util_fatal_hook = NULL;	/* a failing hook must not recurse */
+		hook();
+	}
+	fprintf(stderr, "ptyvisor: fatal: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(125);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void	*p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		fatal("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void	*p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		fatal("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	void	*q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		fatal("out of memory (%zu bytes)", n);
+	return q;
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	void	*q;
+
+	if (size != 0 && n > SIZE_MAX / size)
+		fatal("allocation overflow (%zu x %zu)", n, size);
+	q = realloc(p, n * size ? n * size : 1);
+	if (q == NULL)
+		fatal("out of memory (%zu x %zu bytes)", n, size);
+	return q;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char	*p;
+	size_t	 len = strnlen(s, n);
+
+	p = xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	char	*s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		fatal("out of memory formatting a string");
+	return s;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+size_t
+strv_len(char *const *v)
+{
+	size_t	n = 0;
+
+	while (v != NULL && v[n] != NULL)
+		n++;
+	return n;
+}
+
+char **
+strv_dup(char *const *v)
+{
+	size_t	  i, n = strv_len(v);
+	char	**d = xreallocarray(NULL, n + 1, sizeof *d);
+
+	for (i = 0; i < n; i++)
+		d[i] = xstrdup(v[i]);
+	d[n] = NULL;
+	return d;
+}
+
+void
+strv_free(char **v)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+buf_reserve(struct buf *b, size_t extra)
+{
+	size_t	cap = b->cap ? b->cap : 256;
+
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+void
+buf_addc(struct buf *b, char c)
+{
+	buf_reserve(b, 1);
+	b->data[b->len++] = c;
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		fatal("bad format string");
+	buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void
+buf_consume(struct buf *b, size_t n)
+{
+	if (n >= b->len) {
+		b->len = 0;
+		return;
+	}
+	memmove(b->data, b->data + n, b->len - n);
+	b->len -= n;
+}
+
+char *
+buf_cstr(struct buf *b)
+{
+	buf_reserve(b, 0);
+	b->data[b->len] = '\0';
+	return b->data;
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+uint64_t
+util_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int64_t
+util_wall_us(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void
+util_format_time(int64_t wall_us, char *out, size_t len)
+{
+	struct tm	tm;
+	time_t		t = (time_t)(wall_us / 1000000);
+	char		base[32];
+
+	gmtime_r(&t, &tm);
+	strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, len, "%s.%03dZ", base, (int)(wall_us / 1000 % 1000));
+}

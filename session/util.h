@@ -1,0 +1,63 @@
+/*
+ * util.h - allocation that never fails, growable byte buffers, fatal errors,
+ * wall and monotonic clocks.  Used by every module above pty/ and sandbox/.
+ */
+#ifndef PTYVISOR_UTIL_H
+#define PTYVISOR_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Handler run by fatal() before it prints and exits (the TUI restores the
+ * terminal there).  NULL for none.
+ */
+void	util_set_fatal_hook(void (*hook)(void));
+
+/* Print "ptyvisor: fatal: ..." on stderr and exit 125; never returns. */
+void	fatal(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2), noreturn));
+
+/* Allocators that never return NULL (fatal() on exhaustion). */
+void	*xmalloc(size_t n);
+void	*xcalloc(size_t n, size_t size);
+void	*xrealloc(void *p, size_t n);
+void	*xreallocarray(void *p, size_t n, size_t size);
+char	*xstrdup(const char *s);
+char	*xstrndup(const char *s, size_t n);
+char	*xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char	*xvasprintf(const char *fmt, va_list ap);
+
+/* Duplicate a NULL-terminated string vector (deep copy); free with strv_free. */
+char	**strv_dup(char *const *v);
+void	 strv_free(char **v);
+size_t	 strv_len(char *const *v);
+
+/* A growable byte buffer.  Zero-initialise; buf_free releases the data. */
+struct buf {
+	char	*data;
+	size_t	 len;
+	size_t	 cap;
+};
+
+void	buf_reserve(struct buf *b, size_t extra);
+void	buf_add(struct buf *b, const void *p, size_t n);
+void	buf_addc(struct buf *b, char c);
+void	buf_adds(struct buf *b, const char *s);
+void	buf_printf(struct buf *b, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* Drop the first n bytes. */
+void	buf_consume(struct buf *b, size_t n);
+/* NUL-terminate without counting the NUL in len; returns data. */
+char	*buf_cstr(struct buf *b);
+void	buf_free(struct buf *b);
+
+/* Milliseconds on CLOCK_MONOTONIC. */
+uint64_t	util_now_ms(void);
+/* Microseconds since the Unix epoch (CLOCK_REALTIME). */
+int64_t		util_wall_us(void);
+/* Format a wall time (us since the epoch) as RFC 3339 UTC with ms. */
+void		util_format_time(int64_t wall_us, char *out, size_t len);
+
+#endif
