@@ -73,7 +73,7 @@ xreallocarray(void *p, size_t n, size_t size)
 
 	if (size != 0 && n > SIZE_MAX / size)
 		fatal("allocation overflow (%zu x %zu)", n, size);
-	q = realloc(p, n * size ? n * size : 1);
+	q = realloc(p, n != 0 && size != 0 ? n * size : 1);
 	if (q == NULL)
 		fatal("out of memory (%zu x %zu bytes)", n, size);
 	return q;
