@@ -1,15 +1,341 @@
 /*
  * run.c - `ptyvisor run`: one recorded session on the current terminal.
+ *
+ * When stdin and stdout are terminals the session is transparent: the
+ * terminal is put in raw mode, keys go to the session, SIGWINCH resizes
+ * it, and the terminal is restored on every way out.  Otherwise output is
+ * copied to stdout and stdin is left alone.
  */
 #include "cli/cli.h"
 
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "session/loop.h"
+#include "session/session.h"
+#include "session/statedir.h"
+#include "session/util.h"
+
+struct run {
+	struct loop	*loop;
+	struct sessions	*sessions;
+	struct session	*session;
+	bool		 tty;		/* transparent mode */
+	bool		 ended;
+};
+
+/* The terminal's settings before raw mode, restored on the way out. */
+static struct termios	run_saved_termios;
+static bool		run_raw;
+
+/* Restore the terminal (idempotent; also the fatal() hook). */
+static void
+run_restore_terminal(void)
+{
+	if (run_raw) {
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &run_saved_termios);
+		run_raw = false;
+	}
+}
+
+/* Put the terminal in raw mode so every key reaches the session. */
+static int
+run_raw_terminal(void)
+{
+	struct termios	t;
+
+	if (tcgetattr(STDIN_FILENO, &run_saved_termios) != 0)
+		return -1;
+	t = run_saved_termios;
+	cfmakeraw(&t);
+	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) != 0)
+		return -1;
+	run_raw = true;
+	util_set_fatal_hook(run_restore_terminal);
+	atexit(run_restore_terminal);
+	return 0;
+}
+
+/* Write all of data to fd, waiting when it is non-blocking and full. */
+static int
+write_all(int fd, const char *data, size_t len)
+{
+	struct pollfd	pfd = { .fd = fd, .events = POLLOUT };
+	ssize_t		n;
+
+	while (len > 0) {
+		n = write(fd, data, len);
+		if (n > 0) {
+			data += n;
+			len -= (size_t)n;
+		} else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			poll(&pfd, 1, -1);
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else
+			return -1;
+	}
+	return 0;
+}
+
+static void
+run_output(void *user, struct session *s, const char *data, size_t len)
+{
+	(void)user;
+	(void)s;
+	/* Blocking on purpose: a slow stdout slows the session (backpressure). */
+	write_all(STDOUT_FILENO, data, len);
+}
+
+static void
+run_ended(void *user, struct session *s)
+{
+	struct run	*r = user;
+
+	(void)s;
+	r->ended = true;
+	loop_stop(r->loop);
+}
+
+static const struct session_events run_events = {
+	.output = run_output,
+	.ended = run_ended,
+};
+
+/* Keys from the person's terminal go to the session. */
+static void
+run_stdin(struct loop *l, int fd, short revents, void *arg)
+{
+	struct run	*r = arg;
+	char		 buf[4096];
+	ssize_t		 n;
+
+	(void)revents;
+	n = read(fd, buf, sizeof buf);
+	if (n > 0 && r->session != NULL)
+		session_write(r->session, buf, (size_t)n);
+	else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+		loop_del_fd(l, fd);
+}
+
+/* The terminal's size, or 80x24. */
+static struct pty_size
+run_terminal_size(void)
+{
+	struct winsize	ws;
+	struct pty_size	size = { 80, 24 };
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
+	    ws.ws_row > 0) {
+		size.cols = ws.ws_col;
+		size.rows = ws.ws_row;
+	}
+	return size;
+}
+
+static void
+run_sigwinch(struct loop *l, int sig, void *arg)
+{
+	struct run	*r = arg;
+
+	(void)l;
+	(void)sig;
+	if (r->session != NULL)
+		session_resize(r->session, run_terminal_size());
+}
+
+/* SIGTERM/SIGHUP/SIGINT to ptyvisor: end the session, then exit. */
+static void
+run_sigterm(struct loop *l, int sig, void *arg)
+{
+	struct run	*r = arg;
+
+	(void)l;
+	(void)sig;
+	if (r->session != NULL)
+		session_kill(r->session);
+}
+
+static void
+run_usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: ptyvisor run [OPTIONS] -- CMD [ARGS...]\n\n"
+	    "Run CMD in a recorded PTY session on this terminal and exit with\n"
+	    "its status.  On a terminal the session is transparent (keys pass\n"
+	    "through, resizes follow); otherwise its output goes to stdout.\n\n"
+	    "Options:\n"
+	    "  --cols N        terminal width when stdout is not a terminal (80)\n"
+	    "  --rows N        terminal height when stdout is not a terminal (24)\n"
+	    "  --cwd DIR       run in DIR (default: the current directory)\n"
+	    "  --timeout S     kill the command after S seconds (exit 124)\n"
+	    "  -v, --verbose   say where the recording went\n"
+	    "  -h, --help      show this help\n\n"
+	    "Exit status: the command's own; 128+N if killed by signal N;\n"
+	    "124 timed out; 125 ptyvisor error; 126 not executable;\n"
+	    "127 command not found.\n"
+	    "Files: $PTYVISOR_STATE_DIR (default ~/.local/state/ptyvisor)\n"
+	    "holds sessions/ID.cast (asciicast v2) and history.jsonl.\n");
+}
+
+/* Parse a number in [lo, hi] for option name. */
+static int
+parse_num(const char *name, const char *arg, long lo, long hi, long *out)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno != 0 || end == arg || *end != '\0' || v < lo || v > hi) {
+		cli_error("run", "%s: '%s' is not a number from %ld to %ld",
+		    name, arg, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
 
 int
 cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("run", "not yet implemented");
+	static const struct option opts[] = {
+		{ "cols", required_argument, NULL, 'C' },
+		{ "rows", required_argument, NULL, 'R' },
+		{ "cwd", required_argument, NULL, 'd' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct session_opts	 so;
+	struct run		 r;
+	struct pty_size		 size = { 80, 24 };
+	const char		*cwd = NULL;
+	char			*state_dir = NULL, *cause = NULL;
+	long			 v, timeout = 0;
+	bool			 verbose = false, size_given = false;
+	int			 c, rc = CLI_EXIT_ERROR;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			if (parse_num("--cols", optarg, 2, 1000, &v) != 0)
+				return CLI_EXIT_ERROR;
+			size.cols = (unsigned short)v;
+			size_given = true;
+			break;
+		case 'R':
+			if (parse_num("--rows", optarg, 2, 1000, &v) != 0)
+				return CLI_EXIT_ERROR;
+			size.rows = (unsigned short)v;
+			size_given = true;
+			break;
+		case 'd':
+			cwd = optarg;
+			break;
+		case 't':
+			if (parse_num("--timeout", optarg, 1, 86400 * 365,
+			    &timeout) != 0)
+				return CLI_EXIT_ERROR;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return 0;
+		case ':':
+			cli_error("run", "%s needs a value", argv[optind - 1]);
+			return CLI_EXIT_ERROR;
+		default:
+			cli_error("run", "unknown option '%s' (see 'ptyvisor "
+			    "run --help')", argv[optind - 1]);
+			return CLI_EXIT_ERROR;
+		}
+	}
+	if (optind >= argc || strcmp(argv[optind - 1], "--") != 0) {
+		cli_error("run", optind >= argc ? "no command given "
+		    "(usage: ptyvisor run [OPTIONS] -- CMD [ARGS...])" :
+		    "put -- before the command (usage: ptyvisor run "
+		    "[OPTIONS] -- CMD [ARGS...])");
+		return CLI_EXIT_ERROR;
+	}
+
+	memset(&r, 0, sizeof r);
+	r.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	if (r.tty && !size_given)
+		size = run_terminal_size();
+	if ((state_dir = statedir_path(&cause)) == NULL)
+		goto fail;
+	if ((r.loop = loop_new(&cause)) == NULL)
+		goto fail;
+	if ((r.sessions = sessions_new(r.loop, state_dir, &cause)) == NULL)
+		goto fail;
+	sessions_subscribe(r.sessions, &run_events, &r);
+	if (loop_add_signal(r.loop, SIGTERM, run_sigterm, &r, &cause) != 0 ||
+	    loop_add_signal(r.loop, SIGHUP, run_sigterm, &r, &cause) != 0 ||
+	    loop_add_signal(r.loop, SIGINT, run_sigterm, &r, &cause) != 0 ||
+	    loop_add_signal(r.loop, SIGWINCH, run_sigwinch, &r, &cause) != 0)
+		goto fail;
+	if (!r.tty && getenv("TERM") == NULL)
+		setenv("TERM", "xterm-256color", 1);
+
+	memset(&so, 0, sizeof so);
+	so.argv = argv + optind;
+	so.cwd = cwd;
+	so.size = size;
+	so.timeout_s = (unsigned)timeout;
+	so.term = getenv("TERM");
+	so.profile = "none";
+	if (r.tty && run_raw_terminal() != 0) {
+		cause = xasprintf("cannot set the terminal to raw mode: %s",
+		    strerror(errno));
+		goto fail;
+	}
+	r.session = sessions_start(r.sessions, &so, &cause);
+	if (r.session == NULL)
+		goto fail;
+	if (r.tty)
+		loop_add_fd(r.loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH,
+		    run_stdin, &r);
+	while (!r.ended)
+		if (loop_run(r.loop) != 0)
+			fatal("event loop: %s", strerror(errno));
+
+	run_restore_terminal();
+	rc = session_exit_code(r.session);
+	if (session_state(r.session) == SESSION_FAILED &&
+	    !(r.tty && isatty(STDERR_FILENO)))
+		cli_error("run", "%s", session_error(r.session));
+	else if (session_error(r.session) != NULL &&
+	    session_state(r.session) != SESSION_FAILED)
+		cli_error("run", "%s", session_error(r.session));
+	if (verbose)
+		cli_error("run", "recording: %s",
+		    session_recording(r.session));
+	sessions_free(r.sessions);
+	loop_free(r.loop);
+	free(state_dir);
+	return rc;
+
+fail:
+	run_restore_terminal();
+	cli_error("run", "%s", cause != NULL ? cause : "failed");
+	free(cause);
+	sessions_free(r.sessions);
+	loop_free(r.loop);
+	free(state_dir);
 	return CLI_EXIT_ERROR;
 }

@@ -2,3 +2,13 @@
 noinst_LIBRARIES += libsession.a
 libsession_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libsession_a_SOURCES = session/util.c session/util.h
+libsession_a_SOURCES += \
+	session/cell.h \
+	session/history.c session/history.h \
+	session/loop.c session/loop.h \
+	session/record.c session/record.h \
+	session/screen.c session/screen.h \
+	session/scrollback.c session/scrollback.h \
+	session/session.c session/session.h \
+	session/statedir.c session/statedir.h \
+	session/utf8.c session/utf8.h

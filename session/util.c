@@ -206,6 +206,38 @@ buf_printf(struct buf *b, const char *fmt, ...)
 }
 
 void
+buf_add_json_string(struct buf *b, const char *s, size_t len)
+{
+	static const char	hex[] = "0123456789abcdef";
+	size_t			i, start = 0;
+	unsigned char		c;
+
+	buf_reserve(b, len + 2);
+	buf_addc(b, '"');
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+			continue;
+		buf_add(b, s + start, i - start);
+		start = i + 1;
+		switch (c) {
+		case '"':  buf_add(b, "\\\"", 2); break;
+		case '\\': buf_add(b, "\\\\", 2); break;
+		case '\n': buf_add(b, "\\n", 2); break;
+		case '\r': buf_add(b, "\\r", 2); break;
+		case '\t': buf_add(b, "\\t", 2); break;
+		default:
+			buf_add(b, "\\u00", 4);
+			buf_addc(b, hex[c >> 4]);
+			buf_addc(b, hex[c & 0xf]);
+			break;
+		}
+	}
+	buf_add(b, s + start, i - start);
+	buf_addc(b, '"');
+}
+
+void
 buf_consume(struct buf *b, size_t n)
 {
 	if (n >= b->len) {
@@ -239,6 +271,15 @@ util_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+uint64_t
+util_now_us(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
 int64_t

@@ -47,14 +47,17 @@ void	buf_addc(struct buf *b, char c);
 void	buf_adds(struct buf *b, const char *s);
 void	buf_printf(struct buf *b, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* Append s (len bytes of UTF-8) as a quoted JSON string. */
+void	buf_add_json_string(struct buf *b, const char *s, size_t len);
 /* Drop the first n bytes. */
 void	buf_consume(struct buf *b, size_t n);
 /* NUL-terminate without counting the NUL in len; returns data. */
 char	*buf_cstr(struct buf *b);
 void	buf_free(struct buf *b);
 
-/* Milliseconds on CLOCK_MONOTONIC. */
+/* Milliseconds and microseconds on CLOCK_MONOTONIC. */
 uint64_t	util_now_ms(void);
+uint64_t	util_now_us(void);
 /* Microseconds since the Unix epoch (CLOCK_REALTIME). */
 int64_t		util_wall_us(void);
 /* Format a wall time (us since the epoch) as RFC 3339 UTC with ms. */

@@ -1,0 +1,238 @@
+/*
+ * history.c - history.jsonl writer and reader (see history.h).
+ */
+#include "session/history.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "session/util.h"
+
+/* Add key: s to o unless s is NULL. */
+static void
+set_str(json_t *o, const char *key, const char *s)
+{
+	if (s != NULL)
+		json_object_set_new(o, key, json_string(s));
+}
+
+char *
+history_encode(const struct history_entry *e)
+{
+	json_t	*o = json_object(), *argv = json_array();
+	char	 t[40], *s, *line;
+	size_t	 i;
+
+	for (i = 0; e->argv != NULL && e->argv[i] != NULL; i++)
+		json_array_append_new(argv, json_string(e->argv[i]));
+	json_object_set_new(o, "id", json_integer((json_int_t)e->id));
+	json_object_set_new(o, "argv", argv);
+	set_str(o, "cwd", e->cwd);
+	util_format_time(e->start_us, t, sizeof t);
+	json_object_set_new(o, "start", json_string(t));
+	util_format_time(e->end_us, t, sizeof t);
+	json_object_set_new(o, "end", json_string(t));
+	json_object_set_new(o, "duration_ms",
+	    json_integer((e->end_us - e->start_us) / 1000));
+	set_str(o, "state", e->state);
+	json_object_set_new(o, "code",
+	    e->has_code ? json_integer(e->code) : json_null());
+	json_object_set_new(o, "signal",
+	    e->signal ? json_integer(e->signal) : json_null());
+	set_str(o, "profile", e->profile);
+	set_str(o, "decision", e->decision);
+	set_str(o, "by", e->by);
+	set_str(o, "recording", e->recording);
+	json_object_set_new(o, "bytes", json_integer((json_int_t)e->bytes));
+	set_str(o, "error", e->error);
+	if (e->agent)
+		json_object_set_new(o, "agent", json_true());
+	/* Raw UTF-8 out; invalid strings were already refused by jansson. */
+	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (s == NULL)
+		fatal("cannot encode a history entry");
+	line = xasprintf("%s\n", s);
+	free(s);
+	return line;
+}
+
+int
+history_append(const char *path, const struct history_entry *e, char **cause)
+{
+	char	*line = history_encode(e);
+	size_t	 len = strlen(line);
+	ssize_t	 n;
+	int	 fd, rc = 0;
+
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		free(line);
+		return -1;
+	}
+	/* One write: O_APPEND makes it atomic against other appenders. */
+	do
+		n = write(fd, line, len);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)len) {
+		*cause = xasprintf("%s: %s", path,
+		    n < 0 ? strerror(errno) : "short write");
+		rc = -1;
+	} else if (fsync(fd) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	close(fd);
+	free(line);
+	return rc;
+}
+
+/* A copy of o[key] if it is a string, else NULL. */
+static char *
+get_str(json_t *o, const char *key)
+{
+	json_t	*v = json_object_get(o, key);
+
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+/* Parse an RFC 3339 UTC time as written by util_format_time. */
+static int64_t
+parse_time(json_t *o, const char *key)
+{
+	json_t		*v = json_object_get(o, key);
+	struct tm	 tm;
+	const char	*s, *rest;
+	int		 ms = 0;
+
+	if (!json_is_string(v))
+		return 0;
+	s = json_string_value(v);
+	memset(&tm, 0, sizeof tm);
+	rest = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (rest == NULL)
+		return 0;
+	if (*rest == '.')
+		ms = atoi(rest + 1);
+	return (int64_t)timegm(&tm) * 1000000 + (int64_t)ms * 1000;
+}
+
+int
+history_decode(const char *line, struct history_entry *e)
+{
+	json_t		*o, *argv, *v;
+	json_error_t	 err;
+	size_t		 i;
+
+	memset(e, 0, sizeof *e);
+	o = json_loads(line, JSON_REJECT_DUPLICATES, &err);
+	if (o == NULL)
+		return -1;
+	argv = json_object_get(o, "argv");
+	v = json_object_get(o, "id");
+	if (!json_is_object(o) || !json_is_integer(v) ||
+	    json_integer_value(v) < 0 || !json_is_array(argv)) {
+		json_decref(o);
+		return -1;
+	}
+	e->id = (unsigned long)json_integer_value(v);
+	e->argv = xcalloc(json_array_size(argv) + 1, sizeof *e->argv);
+	for (i = 0; i < json_array_size(argv); i++) {
+		v = json_array_get(argv, i);
+		e->argv[i] = xstrdup(json_is_string(v) ?
+		    json_string_value(v) : "?");
+	}
+	e->cwd = get_str(o, "cwd");
+	e->start_us = parse_time(o, "start");
+	e->end_us = parse_time(o, "end");
+	v = json_object_get(o, "duration_ms");
+	if (json_is_integer(v))	/* more precise than the end time's ms */
+		e->end_us = e->start_us + json_integer_value(v) * 1000;
+	e->state = get_str(o, "state");
+	v = json_object_get(o, "code");
+	if ((e->has_code = json_is_integer(v)))
+		e->code = (int)json_integer_value(v);
+	v = json_object_get(o, "signal");
+	e->signal = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+	e->profile = get_str(o, "profile");
+	e->decision = get_str(o, "decision");
+	e->by = get_str(o, "by");
+	e->recording = get_str(o, "recording");
+	v = json_object_get(o, "bytes");
+	e->bytes = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+	e->error = get_str(o, "error");
+	e->agent = json_is_true(json_object_get(o, "agent"));
+	json_decref(o);
+	return 0;
+}
+
+void
+history_entry_clear(struct history_entry *e)
+{
+	strv_free(e->argv);
+	free(e->cwd);
+	free(e->state);
+	free(e->profile);
+	free(e->decision);
+	free(e->by);
+	free(e->recording);
+	free(e->error);
+	memset(e, 0, sizeof *e);
+}
+
+int
+history_load(const char *path, struct history_list *out, char **cause)
+{
+	FILE	*f;
+	char	*line = NULL;
+	size_t	 cap = 0, alloc = 0;
+	ssize_t	 n;
+
+	memset(out, 0, sizeof *out);
+	if ((f = fopen(path, "re")) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = getline(&line, &cap, f)) != -1) {
+		if (n == 0 || (n == 1 && line[0] == '\n'))
+			continue;
+		if (out->n == alloc) {
+			alloc = alloc ? alloc * 2 : 64;
+			out->v = xreallocarray(out->v, alloc, sizeof *out->v);
+		}
+		if (history_decode(line, &out->v[out->n]) == 0)
+			out->n++;
+		else
+			out->skipped++;
+	}
+	free(line);
+	if (ferror(f)) {
+		*cause = xasprintf("%s: read error", path);
+		fclose(f);
+		history_list_free(out);
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+void
+history_list_free(struct history_list *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		history_entry_clear(&l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}

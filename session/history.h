@@ -1,0 +1,59 @@
+/*
+ * history.h - the index of finished sessions, history.jsonl.
+ *
+ * One JSON object per line, appended with a single write(2) on an O_APPEND
+ * descriptor so concurrent ptyvisor processes never interleave lines.
+ * Reading skips (and counts) lines that do not parse, so a crash mid-write
+ * costs at most that one line.
+ */
+#ifndef PTYVISOR_HISTORY_H
+#define PTYVISOR_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One finished session.  Strings are owned by the entry. */
+struct history_entry {
+	unsigned long	  id;
+	char		**argv;
+	char		 *cwd;
+	int64_t		  start_us;	/* wall clock, us since the epoch */
+	int64_t		  end_us;
+	char		 *state;	/* exited signaled timed_out ... */
+	bool		  has_code;
+	int		  code;		/* exit code, when has_code */
+	int		  signal;	/* terminating signal, or 0 */
+	char		 *profile;	/* sandbox profile, or "none" */
+	char		 *decision;	/* approve/allow/deny..., may be NULL */
+	char		 *by;		/* who decided, may be NULL */
+	char		 *recording;	/* path of the .cast, may be NULL */
+	uint64_t	  bytes;	/* output bytes */
+	char		 *error;	/* why it failed to start, may be NULL */
+	bool		  agent;	/* submitted by an agent */
+};
+
+/* Append e to path (created 0600).  -1 with *cause on failure. */
+int	history_append(const char *path, const struct history_entry *e,
+	    char **cause);
+
+/* Every entry of path, oldest first.  A missing file is an empty list. */
+struct history_list {
+	struct history_entry	*v;
+	size_t			 n;
+	size_t			 skipped;	/* lines that did not parse */
+};
+
+int	history_load(const char *path, struct history_list *out, char **cause);
+void	history_list_free(struct history_list *l);
+
+/* Release the strings of one entry (not the entry itself). */
+void	history_entry_clear(struct history_entry *e);
+
+/* Encode e as one JSON line with a trailing newline; caller frees. */
+char	*history_encode(const struct history_entry *e);
+
+/* Decode one line; -1 when it is not a valid entry. */
+int	history_decode(const char *line, struct history_entry *e);
+
+#endif

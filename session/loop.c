@@ -1,0 +1,354 @@
+/*
+ * loop.c - poll + signalfd + timerfd event loop (see loop.h).
+ *
+ * Invariants: watched fds live in one array; removal during dispatch marks
+ * the slot dead and the array is compacted only between turns, so indices
+ * stay valid while callbacks run.  Timers are kept in a list sorted by
+ * deadline and the timerfd is always armed for the earliest one.
+ */
+#include "session/loop.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "session/util.h"
+
+struct loop_watch {
+	int		fd;		/* -1 once removed */
+	short		events;
+	enum loop_prio	prio;
+	loop_fd_fn	fn;
+	void		*arg;
+};
+
+struct loop_timer {
+	uint64_t		deadline_ms;
+	loop_timer_fn		fn;
+	void			*arg;
+	struct loop_timer	*next;
+};
+
+struct loop_sig {
+	int		sig;
+	loop_signal_fn	fn;
+	void		*arg;
+};
+
+struct loop {
+	struct loop_watch	*watches;
+	size_t			 nwatches;
+	size_t			 capwatches;
+	bool			 dirty;		/* dead slots to compact */
+
+	struct pollfd		*pfds;
+	size_t			 cappfds;
+
+	int			 timerfd;
+	struct loop_timer	*timers;
+
+	int			 sigfd;
+	sigset_t		 sigmask;
+	sigset_t		 oldmask;
+	struct loop_sig		*sigs;
+	size_t			 nsigs;
+
+	bool			 stop;
+};
+
+struct loop *
+loop_new(char **cause)
+{
+	struct loop	*l = xcalloc(1, sizeof *l);
+
+	l->timerfd = timerfd_create(CLOCK_MONOTONIC,
+	    TFD_NONBLOCK | TFD_CLOEXEC);
+	if (l->timerfd < 0) {
+		*cause = xasprintf("timerfd: %s", strerror(errno));
+		free(l);
+		return NULL;
+	}
+	l->sigfd = -1;
+	sigemptyset(&l->sigmask);
+	sigprocmask(SIG_SETMASK, NULL, &l->oldmask);
+	return l;
+}
+
+void
+loop_free(struct loop *l)
+{
+	struct loop_timer	*t, *next;
+
+	if (l == NULL)
+		return;
+	for (t = l->timers; t != NULL; t = next) {
+		next = t->next;
+		free(t);
+	}
+	if (l->sigfd >= 0) {
+		close(l->sigfd);
+		sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
+	}
+	close(l->timerfd);
+	free(l->sigs);
+	free(l->watches);
+	free(l->pfds);
+	free(l);
+}
+
+/* The live watch for fd, or NULL. */
+static struct loop_watch *
+find_watch(struct loop *l, int fd)
+{
+	size_t	i;
+
+	for (i = 0; i < l->nwatches; i++)
+		if (l->watches[i].fd == fd)
+			return &l->watches[i];
+	return NULL;
+}
+
+void
+loop_add_fd(struct loop *l, int fd, short events, enum loop_prio prio,
+    loop_fd_fn fn, void *arg)
+{
+	struct loop_watch	*w;
+
+	if (find_watch(l, fd) != NULL)
+		fatal("fd %d registered twice in the loop", fd);
+	if (l->nwatches == l->capwatches) {
+		l->capwatches = l->capwatches ? l->capwatches * 2 : 16;
+		l->watches = xreallocarray(l->watches, l->capwatches,
+		    sizeof *l->watches);
+	}
+	w = &l->watches[l->nwatches++];
+	w->fd = fd;
+	w->events = events;
+	w->prio = prio;
+	w->fn = fn;
+	w->arg = arg;
+}
+
+void
+loop_set_events(struct loop *l, int fd, short events)
+{
+	struct loop_watch	*w = find_watch(l, fd);
+
+	if (w != NULL)
+		w->events = events;
+}
+
+void
+loop_del_fd(struct loop *l, int fd)
+{
+	struct loop_watch	*w = find_watch(l, fd);
+
+	if (w != NULL) {
+		w->fd = -1;
+		l->dirty = true;
+	}
+}
+
+/* Drop removed watches between turns. */
+static void
+compact(struct loop *l)
+{
+	size_t	i, j = 0;
+
+	for (i = 0; i < l->nwatches; i++)
+		if (l->watches[i].fd >= 0)
+			l->watches[j++] = l->watches[i];
+	l->nwatches = j;
+	l->dirty = false;
+}
+
+/* Read every pending signal and run its handler. */
+static void
+dispatch_signals(struct loop *l)
+{
+	struct signalfd_siginfo	si;
+	ssize_t			n;
+	size_t			i;
+
+	for (;;) {
+		n = read(l->sigfd, &si, sizeof si);
+		if (n != (ssize_t)sizeof si)
+			return;		/* EAGAIN: drained */
+		for (i = 0; i < l->nsigs; i++)
+			if (l->sigs[i].sig == (int)si.ssi_signo)
+				l->sigs[i].fn(l, l->sigs[i].sig,
+				    l->sigs[i].arg);
+	}
+}
+
+int
+loop_add_signal(struct loop *l, int sig, loop_signal_fn fn, void *arg,
+    char **cause)
+{
+	int	fd;
+
+	sigaddset(&l->sigmask, sig);
+	if (sigprocmask(SIG_BLOCK, &l->sigmask, NULL) != 0) {
+		*cause = xasprintf("sigprocmask: %s", strerror(errno));
+		return -1;
+	}
+	fd = signalfd(l->sigfd, &l->sigmask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0) {
+		*cause = xasprintf("signalfd: %s", strerror(errno));
+		return -1;
+	}
+	l->sigfd = fd;
+	l->sigs = xreallocarray(l->sigs, l->nsigs + 1, sizeof *l->sigs);
+	l->sigs[l->nsigs].sig = sig;
+	l->sigs[l->nsigs].fn = fn;
+	l->sigs[l->nsigs].arg = arg;
+	l->nsigs++;
+	return 0;
+}
+
+/* Arm the timerfd for the earliest timer, or disarm it. */
+static void
+arm_timerfd(struct loop *l)
+{
+	struct itimerspec	its;
+
+	memset(&its, 0, sizeof its);
+	if (l->timers != NULL) {
+		its.it_value.tv_sec = (time_t)(l->timers->deadline_ms / 1000);
+		its.it_value.tv_nsec =
+		    (long)(l->timers->deadline_ms % 1000) * 1000000;
+		/* A zero it_value would disarm: a past deadline is 1 ns. */
+		if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
+			its.it_value.tv_nsec = 1;
+	}
+	timerfd_settime(l->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+struct loop_timer *
+loop_timer_add(struct loop *l, uint64_t delay_ms, loop_timer_fn fn, void *arg)
+{
+	struct loop_timer	*t = xcalloc(1, sizeof *t), **pp;
+
+	t->deadline_ms = util_now_ms() + delay_ms;
+	t->fn = fn;
+	t->arg = arg;
+	/* Equal deadlines keep insertion order. */
+	for (pp = &l->timers; *pp != NULL; pp = &(*pp)->next)
+		if ((*pp)->deadline_ms > t->deadline_ms)
+			break;
+	t->next = *pp;
+	*pp = t;
+	if (l->timers == t)
+		arm_timerfd(l);
+	return t;
+}
+
+void
+loop_timer_cancel(struct loop *l, struct loop_timer *t)
+{
+	struct loop_timer	**pp;
+
+	if (t == NULL)
+		return;
+	for (pp = &l->timers; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == t) {
+			*pp = t->next;
+			free(t);
+			arm_timerfd(l);
+			return;
+		}
+	}
+}
+
+/* Fire every timer whose deadline has passed. */
+static void
+dispatch_timers(struct loop *l)
+{
+	struct loop_timer	*t;
+	uint64_t		 now = util_now_ms(), expirations;
+	loop_timer_fn		 fn;
+	void			*arg;
+
+	while (read(l->timerfd, &expirations, sizeof expirations) > 0)
+		;
+	while ((t = l->timers) != NULL && t->deadline_ms <= now) {
+		l->timers = t->next;
+		fn = t->fn;
+		arg = t->arg;
+		free(t);
+		fn(l, arg);
+	}
+	arm_timerfd(l);
+}
+
+int
+loop_once(struct loop *l, int timeout_ms)
+{
+	size_t	n, i, base;
+	int	rc, pass;
+
+	if (l->dirty)
+		compact(l);
+	n = l->nwatches + 2;
+	if (n > l->cappfds) {
+		l->cappfds = n;
+		l->pfds = xreallocarray(l->pfds, n, sizeof *l->pfds);
+	}
+	l->pfds[0].fd = l->timerfd;
+	l->pfds[0].events = POLLIN;
+	l->pfds[1].fd = l->sigfd;	/* poll ignores a negative fd */
+	l->pfds[1].events = POLLIN;
+	base = 2;
+	for (i = 0; i < l->nwatches; i++) {
+		l->pfds[base + i].fd = l->watches[i].events ?
+		    l->watches[i].fd : -1;
+		l->pfds[base + i].events = l->watches[i].events;
+		l->pfds[base + i].revents = 0;
+	}
+	rc = poll(l->pfds, n, timeout_ms);
+	if (rc < 0)
+		return errno == EINTR ? 0 : -1;
+	if (rc == 0)
+		return 0;
+	if (l->pfds[1].revents & POLLIN)
+		dispatch_signals(l);
+	/* High-priority fds first, then the rest; then timers. */
+	n = l->nwatches;	/* callbacks may append: not polled yet */
+	for (pass = LOOP_PRIO_HIGH; pass >= LOOP_PRIO_NORMAL; pass--) {
+		for (i = 0; i < n; i++) {
+			struct loop_watch	*w = &l->watches[i];
+			short			 rev = l->pfds[base + i].revents;
+
+			if (w->fd < 0 || (int)w->prio != pass || rev == 0 ||
+			    w->fd != l->pfds[base + i].fd)
+				continue;
+			w->fn(l, w->fd, rev, w->arg);
+		}
+	}
+	if (l->pfds[0].revents & POLLIN)
+		dispatch_timers(l);
+	return 0;
+}
+
+int
+loop_run(struct loop *l)
+{
+	l->stop = false;
+	while (!l->stop)
+		if (loop_once(l, -1) != 0)
+			return -1;
+	return 0;
+}
+
+void
+loop_stop(struct loop *l)
+{
+	l->stop = true;
+}

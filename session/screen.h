@@ -1,0 +1,89 @@
+/*
+ * screen.h - a session's virtual terminal: libvterm's screen plus a compact
+ * scrollback, damage reporting for renderers, keyboard encoding, and
+ * plain-text export.
+ *
+ * Rows are addressed from -scrollback_count (the oldest scrolled-off line)
+ * to rows-1 (the bottom of the screen).
+ */
+#ifndef PTYVISOR_SCREEN_H
+#define PTYVISOR_SCREEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session/cell.h"
+#include "session/util.h"
+
+struct screen;
+
+/* What a screen tells its owner.  Every member may be NULL. */
+struct screen_events {
+	/* Cells [srow,erow) x [scol,ecol) changed. */
+	void	(*damage)(void *user, int srow, int erow, int scol, int ecol);
+	/* The terminal wants to send bytes to the program (replies, keys). */
+	void	(*output)(void *user, const char *data, size_t len);
+	void	(*bell)(void *user);
+	/* Title, cursor visibility/shape, alternate screen, mouse changed. */
+	void	(*props)(void *user);
+};
+
+/* Keys beyond plain characters, for screen_key(). */
+enum screen_key {
+	SCREEN_KEY_ENTER = 1, SCREEN_KEY_TAB, SCREEN_KEY_BACKSPACE,
+	SCREEN_KEY_ESCAPE, SCREEN_KEY_UP, SCREEN_KEY_DOWN, SCREEN_KEY_LEFT,
+	SCREEN_KEY_RIGHT, SCREEN_KEY_INS, SCREEN_KEY_DEL, SCREEN_KEY_HOME,
+	SCREEN_KEY_END, SCREEN_KEY_PAGEUP, SCREEN_KEY_PAGEDOWN,
+	SCREEN_KEY_F0 = 64		/* F1 is SCREEN_KEY_F0 + 1, ... */
+};
+
+#define SCREEN_MOD_SHIFT	0x1
+#define SCREEN_MOD_ALT		0x2
+#define SCREEN_MOD_CTRL		0x4
+
+/* A rows x cols screen keeping sb_lines of scrollback; events may be NULL. */
+struct screen	*screen_new(int rows, int cols, size_t sb_lines,
+		    const struct screen_events *ev, void *user);
+void		 screen_free(struct screen *s);
+
+/* Feed bytes the program wrote. */
+void	screen_feed(struct screen *s, const char *data, size_t len);
+
+/* Flush merged damage to the damage callback. */
+void	screen_flush_damage(struct screen *s);
+
+/* Resize; lines pushed off the top go to the scrollback. */
+void	screen_resize(struct screen *s, int rows, int cols);
+
+int	screen_rows(const struct screen *s);
+int	screen_cols(const struct screen *s);
+size_t	screen_scrollback_count(const struct screen *s);
+
+/* The cell at (row, col); row may be negative (scrollback). */
+void	screen_cell(const struct screen *s, int row, int col, struct cell *c);
+
+/* Cursor position and visibility. */
+void	screen_cursor(const struct screen *s, int *row, int *col,
+	    bool *visible);
+
+bool		 screen_altscreen(const struct screen *s);
+const char	*screen_title(const struct screen *s);
+
+/* Keyboard: encoded bytes arrive through the output event. */
+void	screen_key(struct screen *s, enum screen_key key, int mods);
+void	screen_unichar(struct screen *s, uint32_t c, int mods);
+void	screen_paste(struct screen *s, bool start);
+
+/*
+ * Append what a terminal shows as plain UTF-8 text: the scrollback (when
+ * with_scrollback) then the screen, one line per row, trailing blanks and
+ * trailing empty lines dropped.
+ */
+void	screen_text(const struct screen *s, bool with_scrollback,
+	    struct buf *out);
+
+/* Append one row's text (trailing blanks dropped), without a newline. */
+void	screen_row_text(const struct screen *s, int row, struct buf *out);
+
+#endif

@@ -1,0 +1,300 @@
+/*
+ * scrollback.c - compact scrollback ring (see scrollback.h).
+ *
+ * A stored line is one allocation: a header, then the attribute runs, then
+ * the text, then (only when some cell holds more than one character) one
+ * count byte per glyph.  A run covers consecutive glyphs of equal
+ * attributes and equal width; a wide glyph implies its right-half cell.
+ * Trailing blank cells with default attributes are not stored.
+ */
+#include "session/scrollback.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/utf8.h"
+#include "session/util.h"
+
+#define SB_WIDE 0x8000u			/* run flag: glyphs are 2 cells */
+
+struct sb_run {
+	uint16_t	nglyphs;
+	uint16_t	flags;		/* cell attr flags | SB_WIDE */
+	uint32_t	fg;
+	uint32_t	bg;
+};
+
+struct sb_line {
+	uint16_t	ncells;
+	uint16_t	nruns;
+	uint16_t	nglyphs;
+	uint8_t		has_counts;
+	uint32_t	textlen;
+	/* struct sb_run runs[nruns]; char text[textlen]; uint8_t counts[] */
+};
+
+struct scrollback {
+	struct sb_line	**lines;
+	size_t		  max;
+	size_t		  head;		/* index of the oldest line */
+	size_t		  count;
+	size_t		  bytes;
+};
+
+/* Decode one UTF-8 character written by put_utf8; advances *p. */
+static uint32_t
+get_utf8(const unsigned char **p)
+{
+	const unsigned char	*s = *p;
+	uint32_t		 c;
+
+	if (s[0] < 0x80) {
+		*p += 1;
+		return s[0];
+	}
+	if (s[0] < 0xe0) {
+		c = ((uint32_t)(s[0] & 0x1f) << 6) | (s[1] & 0x3f);
+		*p += 2;
+	} else if (s[0] < 0xf0) {
+		c = ((uint32_t)(s[0] & 0x0f) << 12) |
+		    ((uint32_t)(s[1] & 0x3f) << 6) | (s[2] & 0x3f);
+		*p += 3;
+	} else {
+		c = ((uint32_t)(s[0] & 0x07) << 18) |
+		    ((uint32_t)(s[1] & 0x3f) << 12) |
+		    ((uint32_t)(s[2] & 0x3f) << 6) | (s[3] & 0x3f);
+		*p += 4;
+	}
+	return c;
+}
+
+/* True for a cell that needs no storage at the end of a line. */
+static int
+is_blank(const struct cell *c)
+{
+	return (c->chars[0] == 0 || c->chars[0] == ' ') && c->width != 2 &&
+	    c->attr.flags == 0 && c->attr.fg == CELL_COLOR_DEFAULT &&
+	    c->attr.bg == CELL_COLOR_DEFAULT;
+}
+
+/* Characters held by a cell (0 for an empty one, at most CELL_MAX_CHARS). */
+static int
+cell_nchars(const struct cell *c)
+{
+	int	n = 0;
+
+	while (n < CELL_MAX_CHARS && c->chars[n] != 0)
+		n++;
+	return n;
+}
+
+struct scrollback *
+scrollback_new(size_t max_lines)
+{
+	struct scrollback	*sb = xcalloc(1, sizeof *sb);
+
+	sb->max = max_lines;
+	if (max_lines > 0)
+		sb->lines = xcalloc(max_lines, sizeof *sb->lines);
+	return sb;
+}
+
+void
+scrollback_clear(struct scrollback *sb)
+{
+	size_t	i;
+
+	for (i = 0; i < sb->count; i++)
+		free(sb->lines[(sb->head + i) % sb->max]);
+	sb->head = sb->count = sb->bytes = 0;
+}
+
+void
+scrollback_free(struct scrollback *sb)
+{
+	if (sb == NULL)
+		return;
+	scrollback_clear(sb);
+	free(sb->lines);
+	free(sb);
+}
+
+/* Size in bytes of an encoded line. */
+static size_t
+line_size(const struct sb_line *l)
+{
+	return sizeof *l + l->nruns * sizeof(struct sb_run) + l->textlen +
+	    (l->has_counts ? l->nglyphs : 0);
+}
+
+/* Encode ncols cells into one allocation. */
+static struct sb_line *
+encode(const struct cell *cells, int ncols)
+{
+	struct sb_run	*runs, *r = NULL;
+	struct sb_line	*l;
+	char		*text;
+	uint8_t		*counts;
+	int		 n = ncols, i, k, nch;
+	size_t		 textlen = 0, nruns = 0, nglyphs = 0;
+	int		 has_counts = 0;
+	uint16_t	 flags;
+
+	while (n > 0 && is_blank(&cells[n - 1]))
+		n--;
+	if (n > 0 && n < ncols && cells[n - 1].width == 2)
+		n++;			/* keep a wide glyph whole */
+	/* Upper bounds: every cell its own run, 6 chars of 4 bytes. */
+	runs = xreallocarray(NULL, (size_t)n + 1, sizeof *runs);
+	text = xmalloc((size_t)n * CELL_MAX_CHARS * 4 + 1);
+	counts = xmalloc((size_t)n + 1);
+	for (i = 0; i < n; i++) {
+		const struct cell *c = &cells[i];
+
+		if (c->width == 0)	/* right half of a wide glyph */
+			continue;
+		flags = c->attr.flags | (c->width == 2 ? SB_WIDE : 0);
+		if (r == NULL || r->flags != flags || r->fg != c->attr.fg ||
+		    r->bg != c->attr.bg || r->nglyphs == UINT16_MAX) {
+			r = &runs[nruns++];
+			r->nglyphs = 0;
+			r->flags = flags;
+			r->fg = c->attr.fg;
+			r->bg = c->attr.bg;
+		}
+		r->nglyphs++;
+		nch = cell_nchars(c);
+		if (nch == 0)
+			text[textlen++] = ' ';
+		for (k = 0; k < nch; k++)
+			textlen += utf8_encode(c->chars[k], text + textlen);
+		counts[nglyphs++] = (uint8_t)(nch ? nch : 1);
+		if (nch > 1)
+			has_counts = 1;
+	}
+	l = xmalloc(sizeof *l + nruns * sizeof *runs + textlen +
+	    (has_counts ? nglyphs : 0));
+	l->ncells = (uint16_t)n;
+	l->nruns = (uint16_t)nruns;
+	l->nglyphs = (uint16_t)nglyphs;
+	l->has_counts = (uint8_t)has_counts;
+	l->textlen = (uint32_t)textlen;
+	memcpy(l + 1, runs, nruns * sizeof *runs);
+	memcpy((char *)(l + 1) + nruns * sizeof *runs, text, textlen);
+	if (has_counts)
+		memcpy((char *)(l + 1) + nruns * sizeof *runs + textlen,
+		    counts, nglyphs);
+	free(runs);
+	free(text);
+	free(counts);
+	return l;
+}
+
+/* Decode l into cells[0..ncols), blank-padded; returns l->ncells. */
+static int
+decode(const struct sb_line *l, struct cell *cells, int ncols)
+{
+	const struct sb_run	*runs = (const struct sb_run *)(l + 1);
+	const unsigned char	*p = (const unsigned char *)(runs + l->nruns);
+	const uint8_t		*counts = p + l->textlen;
+	int			 col = 0, g = 0, k, nch;
+	size_t			 i, j;
+
+	memset(cells, 0, (size_t)ncols * sizeof *cells);
+	for (i = 0; i < (size_t)ncols; i++)
+		cells[i].width = 1;
+	for (i = 0; i < l->nruns; i++) {
+		const struct sb_run	*r = &runs[i];
+		int			 w = r->flags & SB_WIDE ? 2 : 1;
+
+		for (j = 0; j < r->nglyphs; j++, g++) {
+			nch = l->has_counts ? counts[g] : 1;
+			if (col + w > ncols) {	/* narrower screen: skip */
+				for (k = 0; k < nch; k++)
+					(void)get_utf8(&p);
+				col += w;
+				continue;
+			}
+			for (k = 0; k < nch; k++) {
+				uint32_t ch = get_utf8(&p);
+
+				if (k < CELL_MAX_CHARS)
+					cells[col].chars[k] = ch;
+			}
+			cells[col].width = (uint8_t)w;
+			cells[col].attr.flags = r->flags & ~SB_WIDE;
+			cells[col].attr.fg = r->fg;
+			cells[col].attr.bg = r->bg;
+			if (w == 2) {
+				cells[col + 1].width = 0;
+				cells[col + 1].attr = cells[col].attr;
+			}
+			col += w;
+		}
+	}
+	return l->ncells;
+}
+
+void
+scrollback_push(struct scrollback *sb, const struct cell *cells, int ncols)
+{
+	struct sb_line	*l;
+	size_t		 slot;
+
+	if (sb->max == 0)
+		return;
+	l = encode(cells, ncols);
+	if (sb->count == sb->max) {
+		sb->bytes -= line_size(sb->lines[sb->head]);
+		free(sb->lines[sb->head]);
+		sb->lines[sb->head] = l;
+		sb->head = (sb->head + 1) % sb->max;
+	} else {
+		slot = (sb->head + sb->count) % sb->max;
+		sb->lines[slot] = l;
+		sb->count++;
+	}
+	sb->bytes += line_size(l);
+}
+
+int
+scrollback_pop(struct scrollback *sb, struct cell *cells, int ncols)
+{
+	struct sb_line	*l;
+	size_t		 slot;
+
+	if (sb->count == 0)
+		return 0;
+	slot = (sb->head + sb->count - 1) % sb->max;
+	l = sb->lines[slot];
+	decode(l, cells, ncols);
+	sb->bytes -= line_size(l);
+	free(l);
+	sb->lines[slot] = NULL;
+	sb->count--;
+	return 1;
+}
+
+size_t
+scrollback_count(const struct scrollback *sb)
+{
+	return sb->count;
+}
+
+int
+scrollback_get(const struct scrollback *sb, size_t idx, struct cell *cells,
+    int ncols)
+{
+	if (idx >= sb->count)
+		return -1;
+	return decode(sb->lines[(sb->head + idx) % sb->max], cells, ncols);
+}
+
+size_t
+scrollback_memory(const struct scrollback *sb)
+{
+	/* Each line also costs its slot pointer and malloc's bookkeeping. */
+	return sb->bytes + sb->count * (sizeof(void *) + 16) +
+	    sb->max * sizeof(void *);
+}

@@ -1,0 +1,47 @@
+/*
+ * scrollback.h - a bounded ring of lines that scrolled off a screen.
+ *
+ * Lines are stored compactly: UTF-8 text plus runs of equal attributes
+ * (and per-cell character counts only on lines with combining characters),
+ * not as fixed-size cells.  100 ASCII columns cost about 150 bytes.
+ */
+#ifndef PTYVISOR_SCROLLBACK_H
+#define PTYVISOR_SCROLLBACK_H
+
+#include <stddef.h>
+
+#include "session/cell.h"
+
+struct scrollback;
+
+/* A ring of at most max_lines lines (0: keep none). */
+struct scrollback	*scrollback_new(size_t max_lines);
+void			 scrollback_free(struct scrollback *sb);
+
+/* Append a line of ncols cells; the oldest line goes when full. */
+void	scrollback_push(struct scrollback *sb, const struct cell *cells,
+	    int ncols);
+
+/*
+ * Remove the newest line into cells[0..ncols) (blank-padded).  Returns 0
+ * when the ring is empty.
+ */
+int	scrollback_pop(struct scrollback *sb, struct cell *cells, int ncols);
+
+/* Lines held. */
+size_t	scrollback_count(const struct scrollback *sb);
+
+/*
+ * Line idx (0 = oldest) into cells[0..ncols), blank-padded.  Returns the
+ * number of cells the line really had, or -1 if idx is out of range.
+ */
+int	scrollback_get(const struct scrollback *sb, size_t idx,
+	    struct cell *cells, int ncols);
+
+/* Bytes of memory used by the stored lines (for tests and benchmarks). */
+size_t	scrollback_memory(const struct scrollback *sb);
+
+/* Drop every line. */
+void	scrollback_clear(struct scrollback *sb);
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * session.h - sessions: commands running on PTYs, watched by the event loop,
+ * each with a terminal screen, a recording and, once finished, a history
+ * line.
+ *
+ * A session goes RUNNING -> EXITED | SIGNALED | TIMED_OUT, or straight to
+ * FAILED when its command could not start (the stage and reason are then in
+ * session_error(), the recording and the history).  PENDING and DENIED are
+ * the states of requests still waiting for, or refused, approval.
+ * Subscribers (the TUI, the control server, `ptyvisor run`) see every
+ * session's creation, output, screen damage and end.
+ */
+#ifndef PTYVISOR_SESSION_H
+#define PTYVISOR_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pty/pty.h"
+#include "session/loop.h"
+#include "session/screen.h"
+
+enum session_state {
+	SESSION_PENDING,
+	SESSION_DENIED,
+	SESSION_RUNNING,
+	SESSION_EXITED,
+	SESSION_SIGNALED,
+	SESSION_TIMED_OUT,
+	SESSION_FAILED,
+};
+
+/* Exit status conventions (as coreutils' timeout and the shells). */
+#define SESSION_EXIT_TIMEOUT	124
+#define SESSION_EXIT_ERROR	125
+#define SESSION_EXIT_NOEXEC	126
+#define SESSION_EXIT_NOTFOUND	127
+
+/* Default scrollback lines per session. */
+#define SESSION_SCROLLBACK_DEFAULT 10000
+
+struct session;
+struct sessions;
+
+/* How to start a session.  Pointers are borrowed for sessions_start(). */
+struct session_opts {
+	char *const	*argv;
+	const char	*cwd;		/* NULL: the current directory */
+	char *const	*envp;		/* NULL: inherit */
+	struct pty_size	 size;
+	unsigned	 timeout_s;	/* 0: none */
+	size_t		 scrollback;	/* lines */
+	pty_hook_fn	 pre_exec;	/* the sandbox, or NULL */
+	void		*pre_exec_arg;
+	const char	*profile;	/* sandbox profile name for history */
+	const char	*term;		/* TERM recorded in the .cast header */
+	const char	*decision;	/* how it was approved, may be NULL */
+	const char	*by;
+	bool		 agent;
+	bool		 record_input;	/* keyboard input into the recording */
+};
+
+/* Subscriber callbacks; any may be NULL. */
+struct session_events {
+	void	(*created)(void *user, struct session *s);
+	/* Raw bytes read from the PTY, in order, before screen damage. */
+	void	(*output)(void *user, struct session *s, const char *data,
+		    size_t len);
+	void	(*damage)(void *user, struct session *s, int srow, int erow,
+		    int scol, int ecol);
+	void	(*bell)(void *user, struct session *s);
+	void	(*props)(void *user, struct session *s);
+	/* Finished: recorded, flushed and in the history. */
+	void	(*ended)(void *user, struct session *s);
+};
+
+/*
+ * The set of sessions of one ptyvisor process.  Reaps children on SIGCHLD
+ * through loop.  Returns NULL with *cause when the state directory is
+ * unusable.
+ */
+struct sessions	*sessions_new(struct loop *loop, const char *state_dir,
+		    char **cause);
+
+/* Kill every running session, wait for them, flush, free. */
+void		 sessions_free(struct sessions *ss);
+
+/* Add a subscriber (at most 8). */
+void	sessions_subscribe(struct sessions *ss, const struct session_events *ev,
+	    void *user);
+
+/*
+ * Start a session.  Returns NULL with *cause for ptyvisor's own problems
+ * (bad cwd, recording not creatable), leaving nothing behind.  A command
+ * that fails to start still returns a session, in state SESSION_FAILED.
+ */
+struct session	*sessions_start(struct sessions *ss,
+		    const struct session_opts *o, char **cause);
+
+size_t		 sessions_count(const struct sessions *ss);
+struct session	*sessions_at(const struct sessions *ss, size_t i);
+struct session	*sessions_find(const struct sessions *ss, unsigned long id);
+size_t		 sessions_running(const struct sessions *ss);
+
+/* Remove a finished session from the set and free it. */
+void		 sessions_forget(struct sessions *ss, struct session *s);
+
+/* Kill every running session (SIGHUP/SIGTERM, SIGKILL after a grace). */
+void		 sessions_kill_all(struct sessions *ss);
+
+unsigned long		 session_id(const struct session *s);
+enum session_state	 session_state(const struct session *s);
+const char		*session_state_name(enum session_state st);
+char *const		*session_argv(const struct session *s);
+const char		*session_cwd(const struct session *s);
+const char		*session_profile(const struct session *s);
+bool			 session_is_agent(const struct session *s);
+bool			 session_is_done(const struct session *s);
+pid_t			 session_pid(const struct session *s);
+struct screen		*session_screen(const struct session *s);
+struct pty_size		 session_size(const struct session *s);
+const char		*session_recording(const struct session *s);
+uint64_t		 session_bytes(const struct session *s);
+int64_t			 session_start_us(const struct session *s);
+/* End time, or 0 while running. */
+int64_t			 session_end_us(const struct session *s);
+/* Decoded status (valid once done and not FAILED). */
+struct pty_status	 session_status(const struct session *s);
+/* The shell-style exit status: code, 128+signal, 124, 125-127. */
+int			 session_exit_code(const struct session *s);
+/* Why it failed to start, or a recording/history problem; NULL if none. */
+const char		*session_error(const struct session *s);
+/* Short label: "running", "✔ 0", "✘ 3", "SIG9", "timeout", "failed". */
+void			 session_label(const struct session *s, char *buf,
+			    size_t len);
+bool			 session_killed_by_user(const struct session *s);
+
+/* Queue bytes for the program's input (never blocks). */
+void	session_write(struct session *s, const void *data, size_t len);
+
+/* Resize the PTY and the screen; recorded as an "r" event. */
+void	session_resize(struct session *s, struct pty_size size);
+
+/* Kill the session's process group on the person's request. */
+void	session_kill(struct session *s);
+
+/* Quote argv for display, shell style ('a b' c). Caller frees. */
+char	*session_quote_argv(char *const *argv);
+
+#endif

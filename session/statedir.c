@@ -1,0 +1,128 @@
+/*
+ * statedir.c - state directory resolution and layout (see statedir.h).
+ */
+#include "session/statedir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session/util.h"
+
+char *
+statedir_path(char **cause)
+{
+	const char	*s;
+
+	if ((s = getenv("PTYVISOR_STATE_DIR")) != NULL && *s != '\0')
+		return xstrdup(s);
+	if ((s = getenv("XDG_STATE_HOME")) != NULL && *s == '/')
+		return xasprintf("%s/ptyvisor", s);
+	if ((s = getenv("HOME")) != NULL && *s == '/')
+		return xasprintf("%s/.local/state/ptyvisor", s);
+	*cause = xstrdup("no state directory: set PTYVISOR_STATE_DIR or HOME");
+	return NULL;
+}
+
+/* mkdir -p with mode 0700 for what is created. */
+static int
+mkdirs(const char *path, char **cause)
+{
+	char		*p = xstrdup(path), *slash, c;
+	struct stat	 st;
+
+	for (slash = p + 1; ; slash++) {
+		if (*slash != '/' && *slash != '\0')
+			continue;
+		c = *slash;
+		*slash = '\0';
+		if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+			*cause = xasprintf("state directory %s: %s", p,
+			    strerror(errno));
+			free(p);
+			return -1;
+		}
+		*slash = c;
+		if (c == '\0')
+			break;
+	}
+	free(p);
+	if (stat(path, &st) != 0) {
+		*cause = xasprintf("state directory %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		*cause = xasprintf("state directory %s: not a directory", path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+statedir_prepare(const char *dir, char **cause)
+{
+	char	*sessions, *probe;
+	int	 fd, rc = 0;
+
+	if (mkdirs(dir, cause) != 0)
+		return -1;
+	sessions = xasprintf("%s/sessions", dir);
+	if (mkdirs(sessions, cause) != 0) {
+		free(sessions);
+		return -1;
+	}
+	/* access(2) lies for root; really try to create a file. */
+	probe = xasprintf("%s/.probe.%ld", sessions, (long)getpid());
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		*cause = xasprintf("state directory %s: %s", sessions,
+		    strerror(errno));
+		rc = -1;
+	} else {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	free(sessions);
+	return rc;
+}
+
+unsigned long
+statedir_last_id(const char *dir)
+{
+	char		*sessions = xasprintf("%s/sessions", dir), *end;
+	DIR		*d;
+	struct dirent	*de;
+	unsigned long	 id, last = 0;
+
+	if ((d = opendir(sessions)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			errno = 0;
+			id = strtoul(de->d_name, &end, 10);
+			if (errno == 0 && end != de->d_name &&
+			    strcmp(end, ".cast") == 0 && id > last)
+				last = id;
+		}
+		closedir(d);
+	}
+	free(sessions);
+	return last;
+}
+
+char *
+statedir_cast_path(const char *dir, unsigned long id)
+{
+	return xasprintf("%s/sessions/%lu.cast", dir, id);
+}
+
+char *
+statedir_history_path(const char *dir)
+{
+	return xasprintf("%s/history.jsonl", dir);
+}

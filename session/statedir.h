@@ -1,0 +1,29 @@
+/*
+ * statedir.h - where ptyvisor keeps its files, and naming new sessions.
+ *
+ * The state directory is $PTYVISOR_STATE_DIR, else $XDG_STATE_HOME/ptyvisor,
+ * else ~/.local/state/ptyvisor.  Directories are created 0700; recordings
+ * live in sessions/<id>.cast, the index in history.jsonl.
+ */
+#ifndef PTYVISOR_STATEDIR_H
+#define PTYVISOR_STATEDIR_H
+
+/* Resolve the state directory path (not created).  Caller frees. */
+char	*statedir_path(char **cause);
+
+/*
+ * Make sure dir and dir/sessions exist (0700) and that files can be
+ * created there.  Returns -1 with *cause naming the problem.
+ */
+int	 statedir_prepare(const char *dir, char **cause);
+
+/* The largest session id with a recording in dir/sessions, or 0. */
+unsigned long	statedir_last_id(const char *dir);
+
+/* dir/sessions/<id>.cast; caller frees. */
+char	*statedir_cast_path(const char *dir, unsigned long id);
+
+/* dir/history.jsonl; caller frees. */
+char	*statedir_history_path(const char *dir);
+
+#endif

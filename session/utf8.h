@@ -1,0 +1,38 @@
+/*
+ * utf8.h - turn a stream of terminal bytes into valid UTF-8, chunk by chunk.
+ *
+ * A sequence split across chunks is carried to the next call and never
+ * broken; each invalid byte becomes U+FFFD.  That replacement is the only
+ * change: valid input comes out byte for byte.
+ */
+#ifndef PTYVISOR_UTF8_H
+#define PTYVISOR_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session/util.h"
+
+/* An incomplete sequence waiting for its continuation bytes. */
+struct utf8_carry {
+	unsigned char	bytes[4];
+	size_t		len;
+};
+
+/* Append the valid UTF-8 of carry + in to out; keep an incomplete tail. */
+void	utf8_sanitize(struct utf8_carry *carry, const void *in, size_t len,
+	    struct buf *out);
+
+/* End of stream: an incomplete tail becomes U+FFFD in out. */
+void	utf8_finish(struct utf8_carry *carry, struct buf *out);
+
+/*
+ * Length of the valid sequence at p (1-4), 0 when p starts an incomplete
+ * but so far valid sequence of fewer than len bytes, -1 when invalid.
+ */
+int	utf8_seq_len(const unsigned char *p, size_t len);
+
+/* Encode code point c (invalid ones as U+FFFD) into out; returns 1-4. */
+size_t	utf8_encode(uint32_t c, char out[4]);
+
+#endif
