@@ -1,0 +1,42 @@
+#!/bin/sh
+# ptyvisor run on a real terminal: transparent keys, resize, terminal restored.
+. "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/e2e/tmux.sh"
+
+T=$(mktemp -d)
+cleanup_cmd "rm -rf '$T'"
+export PTYVISOR_STATE_DIR="$T/state"
+
+# An outer shell whose terminal settings we can compare before and after.
+tm_start "env PS1='outer\$ ' PTYVISOR_STATE_DIR='$T/state' sh"
+tm_wait 'outer$'; ok $? "outer shell is up"
+tm send-keys -t t "stty -g > $T/before; $PTYVISOR run -- sh -c 'PS1=inner\\\$\\  exec sh'; echo rc=\$?" Enter
+tm_wait 'inner$'; ok $? "the session's shell prompt shows through"
+
+tm send-keys -t t 'echo typed-$((6*7))' Enter
+tm_wait 'typed-42'; ok $? "keys typed reach the session"
+
+tm send-keys -t t 'stty size' Enter
+tm_wait '48 160'; ok $? "the session has the terminal's size"
+
+tm resize-window -t t -x 100 -y 30
+tm send-keys -t t 'clear; stty size' Enter
+tm_wait '30 100'; ok $? "a resize reaches the session"
+
+# Ctrl-C goes to the session's foreground job, not to ptyvisor.
+tm send-keys -t t 'sleep 30' Enter
+tm send-keys -t t C-c
+tm send-keys -t t 'echo after-int' Enter
+tm_wait 'after-int'; ok $? "Ctrl-C interrupts the session's job only"
+
+tm send-keys -t t 'exit 5' Enter
+tm_wait 'rc=5'; ok $? "ptyvisor run exits with the session's status"
+tm send-keys -t t "stty -g > $T/after; echo saved" Enter
+tm_wait 'saved'
+test -s "$T/before" && test -s "$T/after"; ok $? "terminal settings were saved before and after"
+is "$(cat "$T/after")" "$(cat "$T/before")" "the terminal settings are restored"
+
+tail -n 1 "$T/state/history.jsonl" | grep -q '"code":5'
+ok $? "history has the session with code 5"
+
+done_testing
