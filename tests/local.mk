@@ -1,3 +1,13 @@
 # Unit tests: one TAP program per module, no curses.
 PV_TEST_LIBS = libsession.a libpty.a $(PV_EXT_LIBS)
 EXTRA_DIST += tests/tap.h tests/tap.sh
+# Recordings: the asciicast reader and playback timing.
+check_PROGRAMS += tests/unit/test-cast tests/unit/test-replay
+tests_unit_test_cast_SOURCES = tests/unit/test-cast.c
+tests_unit_test_cast_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_cast_LDADD = $(PV_TEST_LIBS)
+tests_unit_test_replay_SOURCES = tests/unit/test-replay.c
+tests_unit_test_replay_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_replay_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-cast tests/unit/test-replay
+EXTRA_DIST += tests/data/asciinema-rec.cast
