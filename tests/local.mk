@@ -11,3 +11,7 @@ tests_unit_test_replay_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_replay_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-cast tests/unit/test-replay
 EXTRA_DIST += tests/data/asciinema-rec.cast
+# The libFuzzer target is built by fuzz/build.sh, not by make; ship it.
+EXTRA_DIST += fuzz/README.md fuzz/build.sh fuzz/fuzz-cast.c fuzz/cast.dict \
+	fuzz/corpus/asciinema-rec.cast fuzz/corpus/v1.cast fuzz/corpus/v3.cast \
+	fuzz/corpus/v2-truncated.cast
