@@ -47,8 +47,8 @@ struct cast {
 	int			 own_fd;
 	const char		*mem;
 	size_t			 mem_len;
-	size_t			 off;		/* next unread byte (mem or in) */
-	size_t			 scan;		/* bytes after off known to hold no '\n' */
+	size_t			 off;		/* next unread byte */
+	size_t			 scan;		/* bytes past off with no LF */
 	struct buf		 in;		/* fd input */
 	int			 eof;
 	unsigned long		 line;
@@ -141,11 +141,12 @@ cast_read_line(struct cast *c, const char **line, size_t *len, int *complete,
 {
 	const char	*p, *nl;
 	size_t		 n;
-	int		 r;
 
 	for (;;) {
 		p = cast_avail(c, &n);
-		nl = n > c->scan ? memchr(p + c->scan, '\n', n - c->scan) : NULL;
+		nl = NULL;
+		if (n > c->scan)
+			nl = memchr(p + c->scan, '\n', n - c->scan);
 		if (nl != NULL) {
 			*len = (size_t)(nl - p);
 			*complete = 1;
@@ -167,7 +168,7 @@ cast_read_line(struct cast *c, const char **line, size_t *len, int *complete,
 			buf_consume(&c->in, c->off);
 			c->off = 0;
 		}
-		if ((r = cast_fill(c, cause)) < 0)
+		if (cast_fill(c, cause) < 0)
 			return -1;
 	}
 	if (*len > CAST_LINE_MAX)
@@ -661,7 +662,7 @@ cast_parse_size(const char *s, size_t len, unsigned int *cols,
 		digits = 0;
 		while (i < len && s[i] >= '0' && s[i] <= '9') {
 			v[k] = v[k] * 10 + (unsigned long)(s[i++] - '0');
-			/* Stop before overflow: anything this big is invalid. */
+			/* Stop before overflow: this is invalid anyway. */
 			if (v[k] > CAST_SIZE_MAX)
 				return;
 			digits++;
@@ -704,7 +705,8 @@ cast_make_event(struct cast *c, struct cast_event *ev, json_t *jt,
 
 	c->data.len = 0;
 	if (json_is_string(jd))
-		buf_add(&c->data, json_string_value(jd), json_string_length(jd));
+		buf_add(&c->data, json_string_value(jd),
+		    json_string_length(jd));
 	else if (json_is_integer(jd))
 		buf_printf(&c->data, "%lld", (long long)json_integer_value(jd));
 	else
@@ -769,11 +771,11 @@ cast_next_line(struct cast *c, struct cast_event *ev, char **cause)
 	snprintf(where, sizeof where, "line %lu", c->line);
 	if ((e = cast_parse_line(line, len, &err)) == NULL) {
 		if (!complete) {
-			/* The writer stopped mid-line: keep what came before. */
+			/* Cut off mid-line: keep what came before. */
 			free(c->warning);
-			c->warning = xasprintf("%s: line %lu is incomplete (the "
-			    "recording was cut off); events up to line %lu "
-			    "were read", c->name, c->line, c->line - 1);
+			c->warning = xasprintf("%s: line %lu is incomplete "
+			    "(the recording was cut off); events up to line "
+			    "%lu were read", c->name, c->line, c->line - 1);
 			return 0;
 		}
 		return cast_fail(c, cause, "%s: invalid JSON (%s)", where,

@@ -33,12 +33,15 @@
 #define CAST_DEFAULT_WIDTH 80
 #define CAST_DEFAULT_HEIGHT 24
 
-/* The header, as a plain value; strings are NULL when absent. */
+/*
+ * The header, as a plain value; strings are NULL when absent.  A size of 0
+ * in the file becomes CAST_DEFAULT_WIDTH or CAST_DEFAULT_HEIGHT.
+ */
 struct cast_header {
 	int		 version;	/* 1, 2 or 3, as in the file */
-	unsigned int	 width;		/* columns, >= 1 (0 in the file: default) */
+	unsigned int	 width;		/* columns, >= 1 */
 	unsigned int	 height;	/* rows, >= 1 */
-	int64_t		 timestamp;	/* Unix time of the start, 0 if absent */
+	int64_t		 timestamp;	/* Unix time of the start, or 0 */
 	double		 idle_time_limit; /* seconds, 0 if absent */
 	double		 duration;	/* seconds, 0 if absent */
 	char		*command;

@@ -28,7 +28,7 @@ struct result {
 	char		*cause;		/* open or read error */
 	char		*warning;
 	struct cast_header hdr;		/* strings not kept */
-	size_t		 n;		/* events (all counted, MAX_EVENTS kept) */
+	size_t		 n;		/* events counted (MAX_EVENTS kept) */
 	int		 monotonic;	/* times never decreased */
 	struct {
 		double		 time;
@@ -248,6 +248,19 @@ test_v2_header_strings(void)
 }
 
 static void
+test_crlf(void)
+{
+	struct result	r;
+
+	read_str("{\"version\": 2, \"width\": 80, \"height\": 24}\r\n"
+	    "[0.1, \"o\", \"a\"]\r\n"
+	    "[0.2, \"o\", \"b\"]\r\n", &r);
+	ok(r.opened && r.n == 2 && r.status == 0 &&
+	    strcmp(r.ev[1].data, "b") == 0, "CRLF line endings");
+	result_clear(&r);
+}
+
+static void
 test_escapes(void)
 {
 	struct result	r;
@@ -261,7 +274,7 @@ test_escapes(void)
 	    "[0.6, \"o\", \"raw caf\xc3\xa9\"]\n"
 	    "[0.7, \"o\", \"bad \xff\xfe utf8\"]\n", &r);
 	is_int(r.n, 7, "escapes: seven events");
-	is_str(r.ev[0].data, "caf\xc3\xa9", "escapes: \\u00e9 is UTF-8 e-acute");
+	is_str(r.ev[0].data, "caf\xc3\xa9", "escapes: \\u00e9 is UTF-8");
 	is_str(r.ev[1].data, "\xf0\x9f\x98\x80",
 	    "escapes: surrogate pair is one 4-byte emoji");
 	is_str(r.ev[2].data, "\x1b[1mB\x1b[0m", "escapes: \\u001b is ESC");
@@ -484,9 +497,9 @@ test_bad_headers(void)
 		  "not an integer" },
 		{ "{\"version\": 2, \"width\": 80, \"height\": 24",
 		  "truncated header" },
-		{ "[0.5, \"o\", \"x\"]\n", "does not start with a JSON object" },
-		{ "hello world\n", "does not start with a JSON object" },
-		{ "\x7f" "ELF\x02\x01\x01", "does not start with a JSON object" },
+		{ "[0.5, \"o\", \"x\"]\n", "does not start with a JSON" },
+		{ "hello world\n", "does not start with a JSON" },
+		{ "\x7f" "ELF\x02\x01\x01", "does not start with a JSON" },
 		{ "{\n\"version\": 2,\n\"width\": 80, \"height\": 24}\n",
 		  "must be on the first line" },
 		{ "{\"a\": 1}\n{\"b\": 2}\n", "not an asciicast file" },
@@ -675,10 +688,11 @@ test_fuzz(const char *data, size_t len)
 			garbage[i] = (char)rng();
 		/* Half of them look like a recording at first glance. */
 		if (iter % 2 == 0 && n > 0) {
-			n = snprintf(garbage, sizeof garbage,
-			    "{\"version\":%d,\"width\":80,\"height\":24,"
-			    "\"term\":{\"cols\":8,\"rows\":2}}\n[", 1 + iter % 3) +
-			    (n % 100);
+			n = (n % 100) + (size_t)snprintf(garbage,
+			    sizeof garbage, "{\"version\":%d,\"width\":80,"
+			    "\"height\":24,\"term\":{\"cols\":8,\"rows\":2}}"
+			    "\n[",
+			    1 + iter % 3);
 		}
 		read_mem(garbage, n, &r);
 		if (r.opened ? (r.status != 0 && r.cause == NULL) ||
@@ -765,6 +779,40 @@ test_files(const char *dir)
 	free(path);
 	free(big);
 
+	/* v1 through the fd reader: after a BOM and a blank line, and one
+	 * larger than a read chunk. */
+	{
+		struct buf	 doc = { 0 };
+		int		 i;
+
+		buf_adds(&doc, "\xef\xbb\xbf\n");
+		buf_adds(&doc, v1_doc);
+		path = xasprintf("%s/v1.cast", dir);
+		write_file(path, doc.data, doc.len);
+		read_path(path, &r);
+		ok(r.opened && r.hdr.version == 1 && r.n == 3 &&
+		    near(r.ev[2].time, 1.75) && r.status == 0,
+		    "v1 file after a BOM and a blank line");
+		result_clear(&r);
+
+		doc.len = 0;
+		buf_adds(&doc, "{\"version\": 1, \"width\": 80, "
+		    "\"height\": 24, \"stdout\": [\n");
+		for (i = 0; i < 5000; i++)
+			buf_printf(&doc, "%s[0.5, \"frame %d of the v1 file\"]",
+			    i == 0 ? "" : ",\n", i);
+		buf_adds(&doc, "]}\n");
+		write_file(path, doc.data, doc.len);
+		read_path(path, &r);
+		ok(r.opened && r.n == 5000 && r.status == 0 &&
+		    strcmp(r.ev[1].data, "frame 1 of the v1 file") == 0,
+		    "v1 file of %zu bytes (several reads)", doc.len);
+		result_clear(&r);
+		unlink(path);
+		free(path);
+		buf_free(&doc);
+	}
+
 	/* A pipe, read through cast_open_fd. */
 	if (pipe(fds) != 0)
 		fatal("pipe: %s", strerror(errno));
@@ -828,6 +876,7 @@ main(void)
 
 	test_v2_events();
 	test_v2_header_strings();
+	test_crlf();
 	test_escapes();
 	test_resize();
 	test_times();
