@@ -2,7 +2,6 @@
 noinst_LIBRARIES += libsession.a
 libsession_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libsession_a_SOURCES = session/util.c session/util.h
-<<<<<<< HEAD
 libsession_a_SOURCES += \
 	session/cell.h \
 	session/history.c session/history.h \
@@ -13,8 +12,6 @@ libsession_a_SOURCES += \
 	session/session.c session/session.h \
 	session/statedir.c session/statedir.h \
 	session/utf8.c session/utf8.h
-=======
 # Recordings: asciicast reader and playback timing.
 libsession_a_SOURCES += session/cast.c session/cast.h \
 	session/replay.c session/replay.h
->>>>>>> cast
