@@ -6,3 +6,4 @@ libsession_a_SOURCES = session/util.c session/util.h
 # Policy rules and approval modes, the shell splitter, the control protocol.
 libsession_a_SOURCES += session/shsplit.c session/shsplit.h
 libsession_a_SOURCES += session/policy.c session/policy.h
+libsession_a_SOURCES += session/proto.c session/proto.h

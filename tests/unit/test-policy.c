@@ -69,6 +69,8 @@ static const struct row rows[] = {
 	{ O, R, { "git", "log", "--oneline" }, ASK, NULL },
 	{ O, "allow **\ndeny rm **\n", { "rm", "x" }, DENY, "deny rm **" },
 	{ O, "deny rm **\nallow **\n", { "rm", "x" }, DENY, NULL },
+	{ O, "deny rm **\ndeny rm -rf **\n", { "rm", "-rf" }, DENY,
+	    "'deny rm **'" },
 	{ U, "allow ls **\nask ls -la\n", { "ls", "-la" }, ASK, "ask ls -la" },
 	{ U, "ask **\n", { "ls" }, ASK, "ask **" },
 	{ N, "allow x *\n", { "x" }, ALLOW, "mode never" },
