@@ -444,15 +444,6 @@ policy_trusted_name(const char *argv0)
 	return NULL;
 }
 
-/* The last path component of s. */
-static const char *
-policy_basename(const char *s)
-{
-	const char	*slash = strrchr(s, '/');
-
-	return slash != NULL ? slash + 1 : s;
-}
-
 /* Is s in the NULL-terminated list? */
 static int
 policy_in(const char *s, const char *const *list)
@@ -848,10 +839,12 @@ policy_shell_script(char *const *argv, const char **script)
 				    "--norc", "--posix", NULL };
 	static const char	*o_names[] = { "pipefail", "errexit",
 				    "nounset", "xtrace", NULL };
+	const char		*name = policy_trusted_name(argv[0]);
 	size_t			 i;
 	int			 has_c = 0;
 
-	if (!policy_in(policy_basename(argv[0]), shells))
+	/* ./bash -c 'ls' is some program, not a shell running ls. */
+	if (name == NULL || !policy_in(name, shells))
 		return 0;
 	for (i = 1; argv[i] != NULL; i++) {
 		const char	*a = argv[i];
@@ -939,9 +932,10 @@ policy_judge_script(const struct policy *p, const char *script, int depth,
 static int
 policy_env_wrapper(char *const *argv, char *const **rest, int *assign)
 {
-	size_t	i;
+	const char	*name = policy_trusted_name(argv[0]);
+	size_t		 i;
 
-	if (strcmp(policy_basename(argv[0]), "env") != 0 || argv[1] == NULL)
+	if (name == NULL || strcmp(name, "env") != 0 || argv[1] == NULL)
 		return 0;
 	*assign = 0;
 	for (i = 1; argv[i] != NULL && strchr(argv[i], '=') != NULL &&

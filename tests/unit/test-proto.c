@@ -453,7 +453,7 @@ test_base64(void)
 	};
 	static const char	*badv[] = { "Zg=", "Zg=a", "Z===", "Zh==",
 				    "Zm9v\n", "====", "Zm9vY", "Zm=v",
-				    "Zm8=Zm8=", "Zm9-" };
+				    "Zm8=Zm8=", "Zm9-", "Zm9=" };
 	struct buf		 b;
 	size_t			 i;
 
