@@ -25,6 +25,9 @@
  * argv (say "allow bash -lc 'make test'") stands for the whole string; only
  * rules matching an inner command can then override it.
  *
+ * Commands are recognised (read-only list, shells, env) only by a bare name
+ * or a path in /bin, /usr/bin or /usr/local/bin: ./ls is some other program.
+ *
  * Every verdict says what decided it; those strings are owned by the policy
  * (or static) and live until policy_free().
  */
