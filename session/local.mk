@@ -15,3 +15,8 @@ libsession_a_SOURCES += \
 # Recordings: asciicast reader and playback timing.
 libsession_a_SOURCES += session/cast.c session/cast.h \
 	session/replay.c session/replay.h
+
+# Policy rules and approval modes, the shell splitter, the control protocol.
+libsession_a_SOURCES += session/shsplit.c session/shsplit.h
+libsession_a_SOURCES += session/policy.c session/policy.h
+libsession_a_SOURCES += session/proto.c session/proto.h

@@ -20,3 +20,14 @@ EXTRA_DIST += tests/data/asciinema-rec.cast
 EXTRA_DIST += fuzz/README.md fuzz/build.sh fuzz/fuzz-cast.c fuzz/cast.dict \
 	fuzz/corpus/asciinema-rec.cast fuzz/corpus/v1.cast fuzz/corpus/v3.cast \
 	fuzz/corpus/v2-truncated.cast
+# Policy rules and shell splitter; control protocol.
+check_PROGRAMS += tests/unit/test-policy
+tests_unit_test_policy_SOURCES = tests/unit/test-policy.c
+tests_unit_test_policy_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_policy_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-policy
+check_PROGRAMS += tests/unit/test-proto
+tests_unit_test_proto_SOURCES = tests/unit/test-proto.c
+tests_unit_test_proto_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_proto_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-proto

@@ -1,0 +1,141 @@
+/*
+ * policy.h - decide whether a command runs, is asked about, or is refused.
+ *
+ * Rules (one a line, '#' comments, words quoted as in the shell):
+ *
+ *	allow  git status
+ *	allow  git diff **
+ *	deny   rm -rf **
+ *	ask    **
+ *
+ * A rule matches an argv word by word; each word is an fnmatch(3) glob
+ * (quoted glob characters are literal); an unquoted final "**" matches any
+ * remaining words, none included.  Every matching rule counts and deny
+ * beats ask beats allow; when no rule matches, the approval mode decides:
+ * untrusted (allow a built-in list of read-only commands, ask the rest),
+ * on-request (ask) or never (allow).
+ *
+ * Shell strings (sh/bash/dash/zsh/ksh -c STRING, also behind "env") are
+ * split by shsplit into simple commands which are judged one by one and
+ * combined (any deny → deny, any ask → ask).  A string that cannot be
+ * parsed, or a command in it whose argv is not known before it runs ($...,
+ * backquotes, globs, redirections, subshells...), is asked about in the
+ * untrusted and on-request modes; in never mode nothing is asked, but deny
+ * rules still see the best-effort words.  A rule matching the whole outer
+ * argv (say "allow bash -lc 'make test'") stands for the whole string; only
+ * rules matching an inner command can then override it.
+ *
+ * Commands are recognised (read-only list, shells, env) only by a bare name
+ * or a path in /bin, /usr/bin or /usr/local/bin: ./ls is some other program.
+ *
+ * Every verdict says what decided it; those strings are owned by the policy
+ * (or static) and live until policy_free().
+ */
+#ifndef PTYVISOR_POLICY_H
+#define PTYVISOR_POLICY_H
+
+#include <stdbool.h>
+
+/* Decisions in order of strength: the strongest of several wins. */
+enum policy_decision {
+	POLICY_ALLOW,
+	POLICY_ASK,
+	POLICY_DENY
+};
+
+enum policy_mode {
+	POLICY_UNTRUSTED,
+	POLICY_ON_REQUEST,
+	POLICY_NEVER
+};
+
+/* What decided a verdict. */
+enum policy_source {
+	POLICY_BY_RULE,		/* a rule from a file or remembered */
+	POLICY_BY_MODE,		/* no rule matched: the mode's fallback */
+	POLICY_BY_KNOWN_SAFE,	/* untrusted mode, built-in read-only list */
+	POLICY_BY_SHELL		/* a shell string the splitter cannot vouch for */
+};
+
+/* A verdict.  Plain value; the strings belong to the policy. */
+struct policy_verdict {
+	enum policy_decision	 decision;
+	enum policy_source	 source;
+	/* One line for a person, e.g. "rule 'deny rm -rf **' (rules:4)". */
+	const char		*why;
+	/* POLICY_BY_RULE: the rule as written and "file:line"; else NULL. */
+	const char		*rule;
+	const char		*where;
+};
+
+struct policy;
+
+/* A policy with no rules in the given mode.  Never NULL. */
+struct policy	*policy_new(enum policy_mode mode);
+void		 policy_free(struct policy *p);
+
+enum policy_mode policy_mode(const struct policy *p);
+void		 policy_set_mode(struct policy *p, enum policy_mode mode);
+
+/* "untrusted", "on-request", "never" ↔ the mode; parse returns -1 if none. */
+int		 policy_mode_parse(const char *s, enum policy_mode *mode);
+const char	*policy_mode_name(enum policy_mode mode);
+/* "allow", "ask", "deny". */
+const char	*policy_decision_name(enum policy_decision d);
+
+/*
+ * Append the rules of a file.  A missing file is no rules (returns 0).  On
+ * any error nothing is added and *cause says "path:line: problem" (or
+ * "path: strerror"); the caller frees it.
+ */
+int		 policy_load_file(struct policy *p, const char *path,
+		     char **cause);
+
+/*
+ * Append the rules of a text; name stands for the file in messages and in
+ * verdicts.  Same error behaviour as policy_load_file.
+ */
+int		 policy_load_string(struct policy *p, const char *text,
+		     const char *name, char **cause);
+
+/* Judge a command line (argv non-empty, NULL-terminated). */
+struct policy_verdict policy_check(const struct policy *p, char *const *argv);
+
+/*
+ * Remember an allow rule for the words of prefix taken literally, followed
+ * by "**" when rest is true (so longer argvs match too).  The rule counts
+ * at once and is saved by policy_save_remembered.  Returns -1 with *cause
+ * for an empty prefix.
+ */
+int		 policy_remember(struct policy *p, char *const *prefix,
+		     bool rest, char **cause);
+
+/*
+ * Remember a rule written as in the rules file (the approval prompt lets a
+ * person edit it), e.g. "allow npm run test **".  -1 with *cause when the
+ * line does not parse or holds no rule.
+ */
+int		 policy_remember_line(struct policy *p, const char *line,
+		     char **cause);
+
+/* How many remembered rules policy_save_remembered has yet to write. */
+int		 policy_unsaved(const struct policy *p);
+
+/*
+ * Append the remembered rules not yet saved to the rules file at path, in
+ * one write: the parent directory is created 0700 and the file 0600 when
+ * missing, a newline is added first when the file does not end with one.
+ * Returns the number of rules written (0 when none), -1 with *cause.
+ */
+int		 policy_save_remembered(struct policy *p, const char *path,
+		     char **cause);
+
+/*
+ * Quote argv as a shell would need it to run exactly these words, for
+ * display: bare words when safe, '...' otherwise, $'...' when a word holds
+ * control characters or invalid UTF-8.  The result parses back (as a rule
+ * or with shsplit) to the same words.  Caller frees.
+ */
+char		*policy_quote_argv(char *const *argv);
+
+#endif

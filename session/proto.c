@@ -1,0 +1,887 @@
+/*
+ * proto.c - control protocol lines (see proto.h).
+ *
+ * Invariants: proto_parse either returns a fully validated request or NULL
+ * with an error, never a half-checked struct; every string it keeps is free
+ * of NUL bytes except input data, which carries its length; event builders
+ * only hand jansson valid UTF-8 and always emit exactly one line.
+ */
+#include "session/proto.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/util.h"
+
+/* Fill *err (code and printf-style message); returns NULL for the caller. */
+static void *
+proto_fail(struct proto_error *err, enum proto_err code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void *
+proto_fail(struct proto_error *err, enum proto_err code, const char *fmt, ...)
+{
+	va_list	ap;
+
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+const char *
+proto_op_name(enum proto_op op)
+{
+	static const char	*names[] = { "hello", "exec", "input", "kill",
+				    "resize", "list", "subscribe", "decide" };
+
+	if ((size_t)op >= sizeof names / sizeof names[0])
+		return "unknown";
+	return names[op];
+}
+
+const char *
+proto_err_name(enum proto_err code)
+{
+	static const char	*names[] = { "malformed-json", "not-an-object",
+				    "unknown-op", "missing-field", "wrong-type",
+				    "bad-value", "line-too-long", "bad-version",
+				    "no-such-session", "no-such-request",
+				    "bad-state", "internal" };
+
+	if ((size_t)code >= sizeof names / sizeof names[0])
+		return "internal";
+	return names[code];
+}
+
+void
+proto_request_free(struct proto_request *req)
+{
+	if (req == NULL)
+		return;
+	free(req->id);
+	strv_free(req->exec.argv);
+	free(req->exec.cwd);
+	strv_free(req->exec.env);
+	free(req->exec.sandbox);
+	free(req->exec.why);
+	free(req->data);
+	free(req->reason);
+	free(req);
+}
+
+/*
+ * Read an optional string field into *out (NULL when absent).  Returns 0,
+ * or -1 with *err for a non-string or a string holding a NUL byte.
+ */
+static int
+proto_get_str(json_t *o, const char *key, bool required, char **out,
+    struct proto_error *err)
+{
+	json_t	*v = json_object_get(o, key);
+
+	*out = NULL;
+	if (v == NULL) {
+		if (!required)
+			return 0;
+		proto_fail(err, PROTO_ERR_MISSING, "missing field '%s'", key);
+		return -1;
+	}
+	if (!json_is_string(v)) {
+		proto_fail(err, PROTO_ERR_TYPE, "'%s' must be a string", key);
+		return -1;
+	}
+	if (strlen(json_string_value(v)) != json_string_length(v)) {
+		proto_fail(err, PROTO_ERR_VALUE, "'%s' contains a NUL byte",
+		    key);
+		return -1;
+	}
+	*out = xstrdup(json_string_value(v));
+	return 0;
+}
+
+/* Read an optional boolean field (absent: false). */
+static int
+proto_get_bool(json_t *o, const char *key, bool *out, struct proto_error *err)
+{
+	json_t	*v = json_object_get(o, key);
+
+	*out = false;
+	if (v == NULL)
+		return 0;
+	if (!json_is_boolean(v)) {
+		proto_fail(err, PROTO_ERR_TYPE, "'%s' must be true or false",
+		    key);
+		return -1;
+	}
+	*out = json_is_true(v);
+	return 0;
+}
+
+/*
+ * Read an integer field in [lo, hi].  Absent: *out = def when not required.
+ */
+static int
+proto_get_int(json_t *o, const char *key, bool required, int64_t lo,
+    int64_t hi, int64_t def, int64_t *out, struct proto_error *err)
+{
+	json_t	*v = json_object_get(o, key);
+
+	*out = def;
+	if (v == NULL) {
+		if (!required)
+			return 0;
+		proto_fail(err, PROTO_ERR_MISSING, "missing field '%s'", key);
+		return -1;
+	}
+	if (!json_is_integer(v)) {
+		proto_fail(err, PROTO_ERR_TYPE, "'%s' must be an integer", key);
+		return -1;
+	}
+	if (json_integer_value(v) < lo || json_integer_value(v) > hi) {
+		proto_fail(err, PROTO_ERR_VALUE, "'%s' must be between %lld "
+		    "and %lld", key, (long long)lo, (long long)hi);
+		return -1;
+	}
+	*out = json_integer_value(v);
+	return 0;
+}
+
+/* Read a NULL-terminated string vector from a JSON array. */
+static int
+proto_get_argv(json_t *o, struct proto_exec *ex, struct proto_error *err)
+{
+	json_t	*v = json_object_get(o, "argv"), *item;
+	size_t	 i, n;
+
+	if (v == NULL) {
+		proto_fail(err, PROTO_ERR_MISSING, "missing field 'argv'");
+		return -1;
+	}
+	if (!json_is_array(v)) {
+		proto_fail(err, PROTO_ERR_TYPE,
+		    "'argv' must be an array of strings");
+		return -1;
+	}
+	n = json_array_size(v);
+	if (n == 0) {
+		proto_fail(err, PROTO_ERR_VALUE, "'argv' is empty");
+		return -1;
+	}
+	ex->argv = xcalloc(n + 1, sizeof *ex->argv);
+	json_array_foreach(v, i, item) {
+		if (!json_is_string(item)) {
+			proto_fail(err, PROTO_ERR_TYPE,
+			    "'argv[%zu]' must be a string", i);
+			return -1;
+		}
+		if (strlen(json_string_value(item)) !=
+		    json_string_length(item)) {
+			proto_fail(err, PROTO_ERR_VALUE,
+			    "'argv[%zu]' contains a NUL byte", i);
+			return -1;
+		}
+		ex->argv[i] = xstrdup(json_string_value(item));
+	}
+	if (ex->argv[0][0] == '\0') {
+		proto_fail(err, PROTO_ERR_VALUE, "'argv[0]' is empty");
+		return -1;
+	}
+	return 0;
+}
+
+/* Read "env": an object of strings, into NAME=VALUE form. */
+static int
+proto_get_env(json_t *o, struct proto_exec *ex, struct proto_error *err)
+{
+	json_t		*v = json_object_get(o, "env"), *val;
+	const char	*key;
+	size_t		 n = 0;
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_object(v)) {
+		proto_fail(err, PROTO_ERR_TYPE,
+		    "'env' must be an object of strings");
+		return -1;
+	}
+	ex->env = xcalloc(json_object_size(v) + 1, sizeof *ex->env);
+	json_object_foreach(v, key, val) {
+		if (key[0] == '\0' || strchr(key, '=') != NULL) {
+			proto_fail(err, PROTO_ERR_VALUE,
+			    "'env' has a bad variable name");
+			return -1;
+		}
+		if (!json_is_string(val)) {
+			proto_fail(err, PROTO_ERR_TYPE,
+			    "'env.%.64s' must be a string", key);
+			return -1;
+		}
+		if (strlen(json_string_value(val)) != json_string_length(val)) {
+			proto_fail(err, PROTO_ERR_VALUE,
+			    "'env.%.64s' contains a NUL byte", key);
+			return -1;
+		}
+		ex->env[n++] = xasprintf("%s=%s", key, json_string_value(val));
+	}
+	return 0;
+}
+
+/* Read an encoding name field (absent: text). */
+static int
+proto_get_encoding(json_t *o, enum proto_encoding *enc,
+    struct proto_error *err)
+{
+	char	*s;
+
+	*enc = PROTO_ENC_TEXT;
+	if (proto_get_str(o, "encoding", false, &s, err) == -1)
+		return -1;
+	if (s == NULL || strcmp(s, "text") == 0) {
+		free(s);
+		return 0;
+	}
+	if (strcmp(s, "base64") == 0) {
+		*enc = PROTO_ENC_BASE64;
+		free(s);
+		return 0;
+	}
+	free(s);
+	proto_fail(err, PROTO_ERR_VALUE,
+	    "'encoding' must be \"text\" or \"base64\"");
+	return -1;
+}
+
+/* Validate the fields of an exec request. */
+static int
+proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
+{
+	json_t		*t;
+	double		 secs;
+	int64_t		 n;
+
+	if (proto_get_argv(o, ex, err) == -1)
+		return -1;
+	if (proto_get_str(o, "cwd", false, &ex->cwd, err) == -1)
+		return -1;
+	if (ex->cwd != NULL && ex->cwd[0] != '/') {
+		proto_fail(err, PROTO_ERR_VALUE,
+		    "'cwd' must be an absolute path");
+		return -1;
+	}
+	if (proto_get_env(o, ex, err) == -1)
+		return -1;
+	if ((t = json_object_get(o, "timeout_s")) != NULL) {
+		if (!json_is_number(t)) {
+			proto_fail(err, PROTO_ERR_TYPE,
+			    "'timeout_s' must be a number");
+			return -1;
+		}
+		secs = json_number_value(t);
+		if (!(secs >= 0 && secs <= PROTO_TIMEOUT_MAX_S)) {
+			proto_fail(err, PROTO_ERR_VALUE, "'timeout_s' must be "
+			    "between 0 (none) and %d", PROTO_TIMEOUT_MAX_S);
+			return -1;
+		}
+		ex->timeout_ms = (uint64_t)(secs * 1000 + 0.5);
+	}
+	if (proto_get_str(o, "sandbox", false, &ex->sandbox, err) == -1)
+		return -1;
+	if (ex->sandbox != NULL && strcmp(ex->sandbox, "read-only") != 0 &&
+	    strcmp(ex->sandbox, "workspace-write") != 0 &&
+	    strcmp(ex->sandbox, "danger-full-access") != 0) {
+		proto_fail(err, PROTO_ERR_VALUE, "'sandbox' must be read-only, "
+		    "workspace-write or danger-full-access");
+		return -1;
+	}
+	if (proto_get_bool(o, "network", &ex->network, err) == -1)
+		return -1;
+	if (proto_get_int(o, "cols", false, 1, PROTO_SIZE_MAX,
+	    PROTO_DEFAULT_COLS, &n, err) == -1)
+		return -1;
+	ex->cols = (unsigned int)n;
+	if (proto_get_int(o, "rows", false, 1, PROTO_SIZE_MAX,
+	    PROTO_DEFAULT_ROWS, &n, err) == -1)
+		return -1;
+	ex->rows = (unsigned int)n;
+	if (proto_get_str(o, "why", false, &ex->why, err) == -1)
+		return -1;
+	return proto_get_encoding(o, &ex->encoding, err);
+}
+
+/* Validate the fields of an input request: exactly one of data and b64. */
+static int
+proto_parse_input(json_t *o, struct proto_request *req,
+    struct proto_error *err)
+{
+	json_t		*data = json_object_get(o, "data");
+	json_t		*b64 = json_object_get(o, "b64");
+	struct buf	 b;
+
+	if (proto_get_int(o, "session", true, 1, INT64_MAX, 0, &req->session,
+	    err) == -1)
+		return -1;
+	if ((data == NULL) == (b64 == NULL)) {
+		proto_fail(err, data == NULL ? PROTO_ERR_MISSING :
+		    PROTO_ERR_VALUE, "input needs exactly one of 'data' and "
+		    "'b64'");
+		return -1;
+	}
+	if (data != NULL) {
+		if (!json_is_string(data)) {
+			proto_fail(err, PROTO_ERR_TYPE,
+			    "'data' must be a string");
+			return -1;
+		}
+		req->datalen = json_string_length(data);
+		req->data = xmalloc(req->datalen + 1);
+		memcpy(req->data, json_string_value(data), req->datalen + 1);
+		return 0;
+	}
+	if (!json_is_string(b64)) {
+		proto_fail(err, PROTO_ERR_TYPE, "'b64' must be a string");
+		return -1;
+	}
+	memset(&b, 0, sizeof b);
+	if (proto_base64_decode(&b, json_string_value(b64),
+	    json_string_length(b64)) == -1) {
+		buf_free(&b);
+		proto_fail(err, PROTO_ERR_VALUE, "'b64' is not valid base64");
+		return -1;
+	}
+	req->datalen = b.len;
+	req->data = xmalloc(b.len + 1);
+	if (b.len > 0)
+		memcpy(req->data, b.data, b.len);
+	req->data[b.len] = '\0';
+	buf_free(&b);
+	return 0;
+}
+
+/* Validate the fields of a decide request. */
+static int
+proto_parse_decide(json_t *o, struct proto_request *req,
+    struct proto_error *err)
+{
+	char	*d;
+
+	if (proto_get_int(o, "request", true, 1, INT64_MAX, 0, &req->request,
+	    err) == -1)
+		return -1;
+	if (proto_get_str(o, "decision", true, &d, err) == -1)
+		return -1;
+	if (strcmp(d, "approve") != 0 && strcmp(d, "deny") != 0) {
+		free(d);
+		proto_fail(err, PROTO_ERR_VALUE,
+		    "'decision' must be \"approve\" or \"deny\"");
+		return -1;
+	}
+	req->approve = strcmp(d, "approve") == 0;
+	free(d);
+	if (proto_get_str(o, "reason", false, &req->reason, err) == -1)
+		return -1;
+	return proto_get_bool(o, "remember", &req->remember, err);
+}
+
+/* Read the id (optional here) so that even errors can echo it. */
+static int
+proto_parse_id(json_t *o, struct proto_request *req, struct proto_error *err)
+{
+	json_t	*v = json_object_get(o, "id");
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_string(v)) {
+		proto_fail(err, PROTO_ERR_TYPE, "'id' must be a string");
+		return -1;
+	}
+	if (json_string_length(v) == 0 || json_string_length(v) > PROTO_ID_MAX ||
+	    strlen(json_string_value(v)) != json_string_length(v)) {
+		proto_fail(err, PROTO_ERR_VALUE,
+		    "'id' must be 1 to %d bytes without NUL", PROTO_ID_MAX);
+		return -1;
+	}
+	req->id = xstrdup(json_string_value(v));
+	err->has_id = true;
+	snprintf(err->id, sizeof err->id, "%s", req->id);
+	return 0;
+}
+
+struct proto_request *
+proto_parse(const char *line, size_t len, struct proto_error *err)
+{
+	static const char	*ops[] = { "hello", "exec", "input", "kill",
+				    "resize", "list", "subscribe", "decide",
+				    NULL };
+	struct proto_request	*req;
+	json_error_t		 jerr;
+	json_t			*o = NULL, *v;
+	const char		*op;
+	int64_t			 n;
+	size_t			 i;
+
+	memset(err, 0, sizeof *err);
+	if (len > 0 && line[len - 1] == '\n')
+		len--;
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	if (len > PROTO_LINE_MAX)
+		return proto_fail(err, PROTO_ERR_TOO_LONG,
+		    "line longer than %d bytes", PROTO_LINE_MAX);
+	/* Duplicate keys could mean one thing to us and another to a log. */
+	o = json_loadb(line, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
+	    JSON_DECODE_ANY, &jerr);
+	if (o == NULL)
+		return proto_fail(err, PROTO_ERR_JSON,
+		    "malformed JSON at column %d: %s", jerr.column, jerr.text);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return proto_fail(err, PROTO_ERR_NOT_OBJECT,
+		    "a request must be a JSON object");
+	}
+
+	req = xcalloc(1, sizeof *req);
+	if (proto_parse_id(o, req, err) == -1)
+		goto fail;
+	v = json_object_get(o, "op");
+	if (v == NULL) {
+		proto_fail(err, PROTO_ERR_MISSING, "missing field 'op'");
+		goto fail;
+	}
+	if (!json_is_string(v)) {
+		proto_fail(err, PROTO_ERR_TYPE, "'op' must be a string");
+		goto fail;
+	}
+	op = json_string_value(v);
+	for (i = 0; ops[i] != NULL && strcmp(op, ops[i]) != 0; i++)
+		;
+	if (ops[i] == NULL) {
+		proto_fail(err, PROTO_ERR_UNKNOWN_OP, "unknown op '%.64s'", op);
+		goto fail;
+	}
+	req->op = (enum proto_op)i;
+	if (req->op != PROTO_OP_HELLO && req->id == NULL) {
+		proto_fail(err, PROTO_ERR_MISSING, "missing field 'id'");
+		goto fail;
+	}
+
+	switch (req->op) {
+	case PROTO_OP_HELLO:
+		if (proto_get_int(o, "version", true, 1, INT32_MAX, 0, &n,
+		    err) == -1)
+			goto fail;
+		req->version = (int)n;
+		if (req->version != PROTO_VERSION) {
+			proto_fail(err, PROTO_ERR_VERSION, "protocol version %d "
+			    "not supported (this server speaks %d)",
+			    req->version, PROTO_VERSION);
+			goto fail;
+		}
+		break;
+	case PROTO_OP_EXEC:
+		if (proto_parse_exec(o, &req->exec, err) == -1)
+			goto fail;
+		break;
+	case PROTO_OP_INPUT:
+		if (proto_parse_input(o, req, err) == -1)
+			goto fail;
+		break;
+	case PROTO_OP_KILL:
+		if (proto_get_int(o, "session", true, 1, INT64_MAX, 0,
+		    &req->session, err) == -1)
+			goto fail;
+		break;
+	case PROTO_OP_RESIZE:
+		if (proto_get_int(o, "session", true, 1, INT64_MAX, 0,
+		    &req->session, err) == -1 ||
+		    proto_get_int(o, "cols", true, 1, PROTO_SIZE_MAX, 0, &n,
+		    err) == -1)
+			goto fail;
+		req->cols = (unsigned int)n;
+		if (proto_get_int(o, "rows", true, 1, PROTO_SIZE_MAX, 0, &n,
+		    err) == -1)
+			goto fail;
+		req->rows = (unsigned int)n;
+		break;
+	case PROTO_OP_LIST:
+	case PROTO_OP_SUBSCRIBE:
+		break;
+	case PROTO_OP_DECIDE:
+		if (proto_parse_decide(o, req, err) == -1)
+			goto fail;
+		break;
+	}
+	json_decref(o);
+	return req;
+
+fail:
+	json_decref(o);
+	proto_request_free(req);
+	return NULL;
+}
+
+/* Length of the valid UTF-8 sequence at p (n bytes left); 0 if invalid. */
+static size_t
+proto_utf8_len(const unsigned char *p, size_t n)
+{
+	size_t		len, k;
+	unsigned int	cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] < 0xc2 || p[0] > 0xf4)
+		return 0;
+	len = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = p[0] & (0xff >> (len + 1));
+	for (k = 1; k < len; k++) {
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[k] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+size_t
+proto_utf8_complete(const void *data, size_t n)
+{
+	const unsigned char	*p = data;
+	size_t			 back, start, need;
+
+	/* Find the last lead byte within the final 3 bytes. */
+	for (back = 1; back <= 3 && back <= n; back++) {
+		start = n - back;
+		if ((p[start] & 0xc0) == 0x80)
+			continue;
+		if (p[start] < 0xc2 || p[start] > 0xf4)
+			return n;	/* ASCII or invalid: nothing to wait for */
+		need = p[start] < 0xe0 ? 2 : p[start] < 0xf0 ? 3 : 4;
+		return back < need ? start : n;
+	}
+	return n;
+}
+
+/* Append bytes as valid UTF-8, each invalid byte becoming U+FFFD. */
+static void
+proto_utf8_clean(struct buf *out, const unsigned char *p, size_t n)
+{
+	size_t	i = 0, k;
+
+	while (i < n) {
+		k = proto_utf8_len(p + i, n - i);
+		if (k == 0) {
+			buf_add(out, "\xef\xbf\xbd", 3);
+			i++;
+		} else {
+			buf_add(out, p + i, k);
+			i += k;
+		}
+	}
+}
+
+/* Start an event object: {"event": name, "id": id}. */
+static json_t *
+proto_ev_new(const char *name, const char *id)
+{
+	json_t	*o = json_object();
+
+	if (o == NULL)
+		fatal("out of memory");
+	json_object_set_new(o, "event", json_string(name));
+	if (id != NULL)
+		json_object_set_new(o, "id", json_string(id));
+	return o;
+}
+
+/* A JSON string of s with invalid UTF-8 bytes replaced by U+FFFD. */
+static json_t *
+proto_str(const char *s)
+{
+	struct buf	 b;
+	json_t		*v;
+
+	memset(&b, 0, sizeof b);
+	proto_utf8_clean(&b, (const unsigned char *)s, strlen(s));
+	v = json_stringn_nocheck(b.data != NULL ? b.data : "", b.len);
+	buf_free(&b);
+	if (v == NULL)
+		fatal("out of memory");
+	return v;
+}
+
+/* Add a string field when s is not NULL. */
+static void
+proto_set_str(json_t *o, const char *key, const char *s)
+{
+	if (s != NULL)
+		json_object_set_new(o, key, proto_str(s));
+}
+
+/* Add an integer field. */
+static void
+proto_set_int(json_t *o, const char *key, int64_t v)
+{
+	json_object_set_new(o, key, json_integer((json_int_t)v));
+}
+
+/* Add an array of strings. */
+static void
+proto_set_argv(json_t *o, const char *key, char *const *argv)
+{
+	json_t	*a = json_array();
+	size_t	 i;
+
+	for (i = 0; argv != NULL && argv[i] != NULL; i++)
+		json_array_append_new(a, proto_str(argv[i]));
+	json_object_set_new(o, key, a);
+}
+
+/* Serialise o as one line onto b and release it. */
+static void
+proto_ev_emit(struct buf *b, json_t *o)
+{
+	char	*s;
+
+	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (s == NULL)
+		fatal("out of memory");
+	buf_adds(b, s);
+	buf_addc(b, '\n');
+	free(s);
+	json_decref(o);
+}
+
+void
+proto_ev_hello(struct buf *b)
+{
+	json_t	*o = proto_ev_new("hello", NULL);
+
+	proto_set_int(o, "version", PROTO_VERSION);
+	proto_set_str(o, "server", "ptyvisor " PACKAGE_VERSION);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_error(struct buf *b, const char *id, enum proto_err code,
+    const char *message)
+{
+	json_t	*o = proto_ev_new("error", id);
+
+	proto_set_str(o, "code", proto_err_name(code));
+	proto_set_str(o, "message", message);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_ok(struct buf *b, const char *id)
+{
+	proto_ev_emit(b, proto_ev_new("ok", id));
+}
+
+/* Add the fields of a pending request to o. */
+static void
+proto_set_pending(json_t *o, const struct proto_pending *p)
+{
+	proto_set_int(o, "request", p->request);
+	proto_set_str(o, "verdict", p->verdict);
+	proto_set_str(o, "by", p->by);
+	if (p->argv != NULL)
+		proto_set_argv(o, "argv", p->argv);
+	proto_set_str(o, "cwd", p->cwd);
+	proto_set_str(o, "sandbox", p->sandbox);
+	json_object_set_new(o, "network", json_boolean(p->network));
+	proto_set_str(o, "why", p->why);
+	if (p->client_pid > 0)
+		proto_set_int(o, "client_pid", p->client_pid);
+}
+
+void
+proto_ev_queued(struct buf *b, const char *id,
+    const struct proto_pending *pending)
+{
+	json_t	*o = proto_ev_new("queued", id);
+
+	proto_set_pending(o, pending);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_decided(struct buf *b, const char *id, int64_t request,
+    bool approved, const char *by, const char *reason)
+{
+	json_t	*o = proto_ev_new(approved ? "approved" : "denied", id);
+
+	proto_set_int(o, "request", request);
+	proto_set_str(o, "by", by);
+	proto_set_str(o, "reason", reason);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_started(struct buf *b, const char *id, int64_t request,
+    int64_t session, pid_t pid)
+{
+	json_t	*o = proto_ev_new("started", id);
+
+	proto_set_int(o, "request", request);
+	proto_set_int(o, "session", session);
+	proto_set_int(o, "pid", pid);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_output(struct buf *b, const char *id, int64_t session, uint64_t seq,
+    const void *data, size_t len, enum proto_encoding enc)
+{
+	json_t		*o = proto_ev_new("output", id);
+	struct buf	 tmp;
+
+	proto_set_int(o, "session", session);
+	proto_set_int(o, "seq", (int64_t)seq);
+	memset(&tmp, 0, sizeof tmp);
+	if (enc == PROTO_ENC_BASE64) {
+		proto_base64_encode(&tmp, data, len);
+		json_object_set_new(o, "b64", json_stringn_nocheck(
+		    tmp.data != NULL ? tmp.data : "", tmp.len));
+	} else {
+		proto_utf8_clean(&tmp, data, len);
+		json_object_set_new(o, "data", json_stringn_nocheck(
+		    tmp.data != NULL ? tmp.data : "", tmp.len));
+	}
+	buf_free(&tmp);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_exit(struct buf *b, const char *id, const struct proto_exit *e)
+{
+	json_t	*o = proto_ev_new("exit", id);
+
+	proto_set_int(o, "session", e->session);
+	if (e->signal != 0)
+		proto_set_int(o, "signal", e->signal);
+	else
+		proto_set_int(o, "code", e->code);
+	json_object_set_new(o, "timed_out", json_boolean(e->timed_out));
+	proto_set_int(o, "duration_ms", (int64_t)e->duration_ms);
+	proto_set_str(o, "recording", e->recording);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_list(struct buf *b, const char *id,
+    const struct proto_session *sessions, size_t nsessions,
+    const struct proto_pending *pending, size_t npending)
+{
+	json_t	*o = proto_ev_new("list", id), *a, *item;
+	size_t	 i;
+
+	a = json_array();
+	for (i = 0; i < nsessions; i++) {
+		item = json_object();
+		proto_set_int(item, "session", sessions[i].session);
+		if (sessions[i].pid > 0)
+			proto_set_int(item, "pid", sessions[i].pid);
+		proto_set_argv(item, "argv", sessions[i].argv);
+		proto_set_str(item, "cwd", sessions[i].cwd);
+		proto_set_str(item, "state", sessions[i].state);
+		json_object_set_new(item, "agent",
+		    json_boolean(sessions[i].agent));
+		json_array_append_new(a, item);
+	}
+	json_object_set_new(o, "sessions", a);
+	a = json_array();
+	for (i = 0; i < npending; i++) {
+		item = json_object();
+		proto_set_pending(item, &pending[i]);
+		json_array_append_new(a, item);
+	}
+	json_object_set_new(o, "pending", a);
+	proto_ev_emit(b, o);
+}
+
+static const char proto_b64[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void
+proto_base64_encode(struct buf *out, const void *data, size_t n)
+{
+	const unsigned char	*p = data;
+	char			 q[4];
+	size_t			 i;
+	uint32_t		 v;
+
+	buf_reserve(out, (n + 2) / 3 * 4);
+	for (i = 0; i + 3 <= n; i += 3) {
+		v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+		q[0] = proto_b64[v >> 18];
+		q[1] = proto_b64[(v >> 12) & 63];
+		q[2] = proto_b64[(v >> 6) & 63];
+		q[3] = proto_b64[v & 63];
+		buf_add(out, q, 4);
+	}
+	if (i < n) {
+		v = (uint32_t)p[i] << 16;
+		if (i + 1 < n)
+			v |= (uint32_t)p[i + 1] << 8;
+		q[0] = proto_b64[v >> 18];
+		q[1] = proto_b64[(v >> 12) & 63];
+		q[2] = i + 1 < n ? proto_b64[(v >> 6) & 63] : '=';
+		q[3] = '=';
+		buf_add(out, q, 4);
+	}
+}
+
+/* Value of a base64 digit, or -1. */
+static int
+proto_b64_value(char c)
+{
+	const char	*at;
+
+	if (c == '\0' || (at = strchr(proto_b64, c)) == NULL)
+		return -1;
+	return (int)(at - proto_b64);
+}
+
+int
+proto_base64_decode(struct buf *out, const char *s, size_t n)
+{
+	size_t		i, k, pad;
+	int		d[4];
+	uint32_t	v;
+	char		bytes[3];
+
+	if (n % 4 != 0)
+		return -1;
+	for (i = 0; i < n; i += 4) {
+		pad = 0;
+		for (k = 0; k < 4; k++) {
+			if (s[i + k] == '=' && i + 4 == n && k >= 2) {
+				pad++;
+				d[k] = 0;
+				continue;
+			}
+			if (pad > 0 || (d[k] = proto_b64_value(s[i + k])) < 0)
+				return -1;
+		}
+		v = (uint32_t)d[0] << 18 | (uint32_t)d[1] << 12 |
+		    (uint32_t)d[2] << 6 | (uint32_t)d[3];
+		/* Canonical only: bits under the padding must be zero. */
+		if ((pad == 1 && (v & 0xff) != 0) ||
+		    (pad == 2 && (v & 0xffff) != 0))
+			return -1;
+		bytes[0] = (char)(v >> 16);
+		bytes[1] = (char)(v >> 8);
+		bytes[2] = (char)v;
+		buf_add(out, bytes, 3 - pad);
+	}
+	return 0;
+}

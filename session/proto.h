@@ -1,0 +1,191 @@
+/*
+ * proto.h - the control protocol's JSON lines (DESIGN §6): requests parsed
+ * into plain structs with full validation, events built as single lines.
+ *
+ * Parsing never trusts its input: anything wrong (bad JSON, a duplicate
+ * key, an unknown op, a missing or mistyped field, a value out of range, an
+ * over-long line) yields an error code and a message for an "error" event,
+ * and the request id when one could be read, so the answer can echo it.
+ * Unknown fields are ignored (newer clients may send more).  Every built
+ * event is one compact JSON object followed by a newline; strings in it are
+ * always valid UTF-8 (invalid bytes in output become U+FFFD).
+ */
+#ifndef PTYVISOR_PROTO_H
+#define PTYVISOR_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct buf;
+
+#define PROTO_VERSION		1
+/* Longest request line, newline excluded (DESIGN §6). */
+#define PROTO_LINE_MAX		(1024 * 1024)
+/* Longest request id; ids are echoed in every answer. */
+#define PROTO_ID_MAX		128
+/* Longest exec timeout: a week.  Longer is a mistake, not a wish. */
+#define PROTO_TIMEOUT_MAX_S	(7 * 24 * 3600)
+/* Terminal size bounds for exec and resize. */
+#define PROTO_SIZE_MAX		1000
+#define PROTO_DEFAULT_COLS	80
+#define PROTO_DEFAULT_ROWS	24
+
+enum proto_op {
+	PROTO_OP_HELLO,
+	PROTO_OP_EXEC,
+	PROTO_OP_INPUT,
+	PROTO_OP_KILL,
+	PROTO_OP_RESIZE,
+	PROTO_OP_LIST,
+	PROTO_OP_SUBSCRIBE,
+	PROTO_OP_DECIDE
+};
+
+/* Error codes; proto_err_name gives the "code" string of an error event. */
+enum proto_err {
+	PROTO_ERR_JSON,		/* malformed-json */
+	PROTO_ERR_NOT_OBJECT,	/* not-an-object */
+	PROTO_ERR_UNKNOWN_OP,	/* unknown-op */
+	PROTO_ERR_MISSING,	/* missing-field */
+	PROTO_ERR_TYPE,		/* wrong-type */
+	PROTO_ERR_VALUE,	/* bad-value */
+	PROTO_ERR_TOO_LONG,	/* line-too-long */
+	PROTO_ERR_VERSION,	/* bad-version: close the connection after */
+	/* For the server's own answers; the parser never returns these. */
+	PROTO_ERR_NO_SESSION,	/* no-such-session */
+	PROTO_ERR_NO_REQUEST,	/* no-such-request */
+	PROTO_ERR_STATE,	/* bad-state, e.g. input to an exited session */
+	PROTO_ERR_INTERNAL	/* internal */
+};
+
+enum proto_encoding {
+	PROTO_ENC_TEXT,		/* "data": UTF-8 text */
+	PROTO_ENC_BASE64	/* "b64": exact bytes */
+};
+
+/* An exec request.  Strings are owned by the request. */
+struct proto_exec {
+	char			**argv;		/* non-empty, argv[0] non-empty */
+	char			 *cwd;		/* absolute; NULL: not given */
+	char			**env;		/* "NAME=VALUE"...; NULL: none */
+	uint64_t		  timeout_ms;	/* 0: no timeout */
+	char			 *sandbox;	/* profile name; NULL: default */
+	bool			  network;
+	unsigned int		  cols;		/* 1..PROTO_SIZE_MAX */
+	unsigned int		  rows;
+	char			 *why;		/* agent's reason; may be NULL */
+	enum proto_encoding	  encoding;	/* of the output events */
+};
+
+/* A parsed request.  Free with proto_request_free. */
+struct proto_request {
+	enum proto_op		 op;
+	char			*id;		/* NULL only for hello */
+	int			 version;	/* hello */
+	struct proto_exec	 exec;		/* exec */
+	int64_t			 session;	/* input, kill, resize: >= 1 */
+	char			*data;		/* input: bytes (NUL-terminated) */
+	size_t			 datalen;
+	unsigned int		 cols;		/* resize */
+	unsigned int		 rows;
+	int64_t			 request;	/* decide: >= 1 */
+	bool			 approve;	/* decide */
+	bool			 remember;	/* decide */
+	char			*reason;	/* decide; may be NULL */
+};
+
+/* Why a line was refused. */
+struct proto_error {
+	enum proto_err	code;
+	char		message[256];
+	bool		has_id;			/* id could be read */
+	char		id[PROTO_ID_MAX + 1];
+};
+
+/*
+ * Parse one request line of len bytes (a trailing "\n" or "\r\n" is
+ * ignored).  Returns the request, or NULL with *err filled.
+ */
+struct proto_request	*proto_parse(const char *line, size_t len,
+			     struct proto_error *err);
+void			 proto_request_free(struct proto_request *req);
+
+const char	*proto_op_name(enum proto_op op);
+const char	*proto_err_name(enum proto_err code);
+
+/* A request waiting for a decision (queued events and list results). */
+struct proto_pending {
+	int64_t		 request;
+	char *const	*argv;
+	const char	*cwd;		/* NULL: omitted */
+	const char	*sandbox;	/* NULL: omitted */
+	bool		 network;
+	const char	*why;		/* agent's reason; NULL: omitted */
+	const char	*verdict;	/* "allow", "ask", "deny" */
+	const char	*by;		/* what decided the verdict */
+	pid_t		 client_pid;	/* 0: omitted */
+};
+
+/* A session, for list results. */
+struct proto_session {
+	int64_t		 session;
+	pid_t		 pid;		/* 0: omitted */
+	char *const	*argv;
+	const char	*cwd;		/* NULL: omitted */
+	const char	*state;		/* e.g. "running", "exited" */
+	bool		 agent;		/* started by a control client */
+};
+
+/* How a session ended. */
+struct proto_exit {
+	int64_t		 session;
+	int		 code;		/* exit status when signal is 0 */
+	int		 signal;	/* terminating signal, 0: none */
+	bool		 timed_out;
+	uint64_t	 duration_ms;
+	const char	*recording;	/* path; NULL: omitted */
+};
+
+/*
+ * Event builders: each appends one JSON line (with its newline) to b.  id
+ * is the request id to echo, NULL for none (unsolicited events).
+ */
+void	proto_ev_hello(struct buf *b);
+void	proto_ev_error(struct buf *b, const char *id, enum proto_err code,
+	    const char *message);
+/* A bare acknowledgement for requests with nothing else to say. */
+void	proto_ev_ok(struct buf *b, const char *id);
+void	proto_ev_queued(struct buf *b, const char *id,
+	    const struct proto_pending *pending);
+/* "approved" or "denied"; by is "user" or the rule; reason may be NULL. */
+void	proto_ev_decided(struct buf *b, const char *id, int64_t request,
+	    bool approved, const char *by, const char *reason);
+void	proto_ev_started(struct buf *b, const char *id, int64_t request,
+	    int64_t session, pid_t pid);
+/*
+ * Output of a session: as "data" text (invalid UTF-8 bytes become U+FFFD;
+ * see proto_utf8_complete to carry split sequences over) or as "b64".
+ */
+void	proto_ev_output(struct buf *b, const char *id, int64_t session,
+	    uint64_t seq, const void *data, size_t len,
+	    enum proto_encoding enc);
+void	proto_ev_exit(struct buf *b, const char *id,
+	    const struct proto_exit *exit);
+void	proto_ev_list(struct buf *b, const char *id,
+	    const struct proto_session *sessions, size_t nsessions,
+	    const struct proto_pending *pending, size_t npending);
+
+/*
+ * How many of the n bytes at p can be sent as text now: all but an
+ * incomplete UTF-8 sequence at the very end (at most 3 bytes), which the
+ * caller keeps for the next read.
+ */
+size_t	proto_utf8_complete(const void *p, size_t n);
+
+/* RFC 4648 base64 with padding.  Decode is strict: -1 on any bad input. */
+void	proto_base64_encode(struct buf *out, const void *p, size_t n);
+int	proto_base64_decode(struct buf *out, const char *s, size_t n);
+
+#endif

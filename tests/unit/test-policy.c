@@ -1,0 +1,575 @@
+/*
+ * test-policy.c - rules × argv → decision tables for the policy module and
+ * its shell splitter, rule-file errors, remembering and saving rules.
+ */
+#include "session/policy.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session/shsplit.h"
+#include "session/util.h"
+#include "tests/tap.h"
+
+#define U	POLICY_UNTRUSTED
+#define O	POLICY_ON_REQUEST
+#define N	POLICY_NEVER
+#define ALLOW	POLICY_ALLOW
+#define ASK	POLICY_ASK
+#define DENY	POLICY_DENY
+
+/* The rules most rows use (DESIGN §7's example plus a few). */
+#define RULES_COMMON \
+    "# example rules\n" \
+    "allow  git status\n" \
+    "allow  git diff **\n" \
+    "allow  npm run test **\n" \
+    "deny   rm -rf **\n" \
+    "ask    curl **\n" \
+    "allow  'my tool' --flag\n" \
+    "allow  printf a\\ b\n" \
+    "allow  pick [ab]\n" \
+    "allow  show '*'\n" \
+    "allow  git log --format=*\n"
+
+struct row {
+	enum policy_mode	 mode;
+	const char		*rules;		/* NULL: no rules */
+	const char		*argv[8];
+	enum policy_decision	 want;
+	const char		*why;		/* substring of the why, or NULL */
+};
+
+#define R	RULES_COMMON
+
+static const struct row rows[] = {
+	/* Rules, word by word. */
+	{ O, R, { "git", "status" }, ALLOW, "rule 'allow  git status' (rules:2)" },
+	{ O, R, { "git", "status", "--short" }, ASK, "mode on-request" },
+	{ U, R, { "git", "status", "--short" }, ALLOW, "known read-only" },
+	{ O, R, { "git", "diff" }, ALLOW, "git diff **" },
+	{ O, R, { "git", "diff", "HEAD~1", "--", "a b" }, ALLOW, NULL },
+	{ N, R, { "rm", "-rf", "/" }, DENY, "rules:5" },
+	{ N, R, { "rm", "-rf" }, DENY, NULL },
+	{ N, R, { "rm", "-r", "-f", "/" }, ALLOW, "mode never" },
+	{ U, R, { "npm", "run", "test", "--", "-u" }, ALLOW, NULL },
+	{ U, R, { "npm", "run", "build" }, ASK, "mode untrusted" },
+	{ N, R, { "curl", "https://example.org" }, ASK, "ask    curl **" },
+	{ O, R, { "my tool", "--flag" }, ALLOW, NULL },
+	{ O, R, { "my", "tool", "--flag" }, ASK, NULL },
+	{ O, R, { "printf", "a b" }, ALLOW, NULL },
+	{ O, R, { "printf", "a", "b" }, ASK, NULL },
+	{ O, R, { "pick", "a" }, ALLOW, NULL },
+	{ O, R, { "pick", "c" }, ASK, NULL },
+	{ O, R, { "show", "*" }, ALLOW, NULL },
+	{ O, R, { "show", "x" }, ASK, NULL },
+	{ O, R, { "git", "log", "--format=%H" }, ALLOW, NULL },
+	{ O, R, { "git", "log", "--oneline" }, ASK, NULL },
+	{ O, "allow **\ndeny rm **\n", { "rm", "x" }, DENY, "deny rm **" },
+	{ O, "deny rm **\nallow **\n", { "rm", "x" }, DENY, NULL },
+	{ O, "deny rm **\ndeny rm -rf **\n", { "rm", "-rf" }, DENY,
+	    "'deny rm **'" },
+	{ U, "allow ls **\nask ls -la\n", { "ls", "-la" }, ASK, "ask ls -la" },
+	{ U, "ask **\n", { "ls" }, ASK, "ask **" },
+	{ N, "allow x *\n", { "x" }, ALLOW, "mode never" },
+
+	/* The known read-only list (untrusted mode) and its traps. */
+	{ U, NULL, { "ls", "-la" }, ALLOW, "known read-only" },
+	{ U, NULL, { "cat", "/etc/hostname" }, ALLOW, NULL },
+	{ U, NULL, { "head", "-n", "3", "f" }, ALLOW, NULL },
+	{ U, NULL, { "wc", "-l", "f" }, ALLOW, NULL },
+	{ U, NULL, { "pwd" }, ALLOW, NULL },
+	{ U, NULL, { "echo", "hi" }, ALLOW, NULL },
+	{ U, NULL, { "grep", "-rn", "foo", "." }, ALLOW, NULL },
+	{ U, NULL, { "/bin/ls" }, ALLOW, NULL },
+	{ U, NULL, { "/usr/bin/cat", "x" }, ALLOW, NULL },
+	{ U, NULL, { "./ls" }, ASK, "mode untrusted" },
+	{ U, NULL, { "/tmp/ls" }, ASK, NULL },
+	{ U, NULL, { "rm", "x" }, ASK, NULL },
+	{ U, NULL, { "python3" }, ASK, NULL },
+	{ U, NULL, { "rg", "foo" }, ALLOW, NULL },
+	{ U, NULL, { "rg", "--pre", "sh", "foo" }, ASK, NULL },
+	{ U, NULL, { "rg", "--pre=sh", "foo" }, ASK, NULL },
+	{ U, NULL, { "find", ".", "-name", "*.c" }, ALLOW, NULL },
+	{ U, NULL, { "find", ".", "-exec", "rm", "{}", ";" }, ASK, NULL },
+	{ U, NULL, { "find", ".", "-execdir", "rm", "{}", "+" }, ASK, NULL },
+	{ U, NULL, { "find", ".", "-delete" }, ASK, NULL },
+	{ U, NULL, { "find", ".", "-ok", "rm", "{}", ";" }, ASK, NULL },
+	{ U, NULL, { "find", ".", "-fprint", "out" }, ASK, NULL },
+	{ U, NULL, { "find", ".", "-fprintf", "out", "%p" }, ASK, NULL },
+	{ U, NULL, { "git", "log", "--oneline" }, ALLOW, NULL },
+	{ U, NULL, { "git", "diff", "HEAD" }, ALLOW, NULL },
+	{ U, NULL, { "git", "show", "HEAD:README" }, ALLOW, NULL },
+	{ U, NULL, { "git", "branch" }, ALLOW, NULL },
+	{ U, NULL, { "git", "branch", "-a", "-vv" }, ALLOW, NULL },
+	{ U, NULL, { "git", "branch", "--list", "feat*" }, ALLOW, NULL },
+	{ U, NULL, { "git", "branch", "--contains", "HEAD" }, ALLOW, NULL },
+	{ U, NULL, { "git", "branch", "newname" }, ASK, NULL },
+	{ U, NULL, { "git", "branch", "-D", "old" }, ASK, NULL },
+	{ U, NULL, { "git", "branch", "-m", "a", "b" }, ASK, NULL },
+	{ U, NULL, { "git", "-c", "core.pager=sh", "log" }, ASK, NULL },
+	{ U, NULL, { "git", "--exec-path=/tmp", "status" }, ASK, NULL },
+	{ U, NULL, { "git", "-C", "/src", "status" }, ALLOW, NULL },
+	{ U, NULL, { "git", "--no-pager", "log" }, ALLOW, NULL },
+	{ U, NULL, { "git", "log", "--output=/tmp/x" }, ASK, NULL },
+	{ U, NULL, { "git", "diff", "--ext-diff" }, ASK, NULL },
+	{ U, NULL, { "git", "grep", "-Ovim", "x" }, ASK, NULL },
+	{ U, NULL, { "git", "remote", "-v" }, ALLOW, NULL },
+	{ U, NULL, { "git", "remote", "add", "x", "y" }, ASK, NULL },
+	{ U, NULL, { "git", "push" }, ASK, NULL },
+	{ U, NULL, { "git", "commit", "-m", "x" }, ASK, NULL },
+	{ U, NULL, { "git" }, ASK, NULL },
+	{ U, NULL, { "sed", "-n", "1,5p", "f" }, ALLOW, NULL },
+	{ U, NULL, { "sed", "s/a/b/g", "f" }, ALLOW, NULL },
+	{ U, NULL, { "sed", "-e", "/x/d", "-e", "s|a|b|2", "f" }, ALLOW, NULL },
+	{ U, NULL, { "sed", "-i", "s/a/b/", "f" }, ASK, NULL },
+	{ U, NULL, { "sed", "-i.bak", "s/a/b/", "f" }, ASK, NULL },
+	{ U, NULL, { "sed", "-ni", "p", "f" }, ASK, NULL },
+	{ U, NULL, { "sed", "--in-place", "s/a/b/", "f" }, ASK, NULL },
+	{ U, NULL, { "sed", "s/a/b/w out", "f" }, ASK, NULL },
+	{ U, NULL, { "sed", "1w out", "f" }, ASK, NULL },
+	{ U, NULL, { "sed", "s/x/date/e", "f" }, ASK, NULL },
+	{ U, NULL, { "sed", "e ls", "f" }, ASK, NULL },
+	{ U, NULL, { "sed", "-f", "script", "f" }, ASK, NULL },
+	{ U, NULL, { "sed", "s/[/]/x/w out", "f" }, ASK, NULL },
+	{ U, NULL, { "sed", "-n", "/a/,/b/{p;q}" }, ALLOW, NULL },
+	{ U, NULL, { "sed", "-e", "s/a/b/;W out" }, ASK, NULL },
+	{ U, NULL, { "sort", "-u", "f" }, ALLOW, NULL },
+	{ U, NULL, { "sort", "-o", "f", "f" }, ASK, NULL },
+	{ U, NULL, { "sort", "--output=f" }, ASK, NULL },
+	{ U, NULL, { "sort", "--compress-program=sh" }, ASK, NULL },
+	{ U, NULL, { "date", "+%s" }, ALLOW, NULL },
+	{ U, NULL, { "date", "-s", "2000-01-01" }, ASK, NULL },
+	{ U, NULL, { "tree", "-o", "out" }, ASK, NULL },
+	{ U, NULL, { "file", "-C", "-m", "x" }, ASK, NULL },
+	{ U, NULL, { "hostname" }, ALLOW, NULL },
+	{ U, NULL, { "hostname", "evil" }, ASK, NULL },
+	{ U, NULL, { "env" }, ALLOW, NULL },
+	{ U, NULL, { "env", "ls" }, ALLOW, NULL },
+	{ U, NULL, { "env", "LD_PRELOAD=x.so", "ls" }, ASK, "env sets" },
+	{ U, NULL, { "env", "-i", "ls" }, ASK, "options not understood" },
+	{ N, R, { "env", "rm", "-rf", "/" }, DENY, NULL },
+	{ O, NULL, { "ls" }, ASK, "mode on-request" },
+	{ N, NULL, { "rm", "x" }, ALLOW, "mode never" },
+
+	/* Shell strings: each simple command judged, verdicts combined. */
+	{ U, R, { "bash", "-lc", "ls && pwd" }, ALLOW, NULL },
+	{ U, R, { "bash", "-lc", "ls && rm -rf /" }, DENY, "rm -rf **" },
+	{ N, R, { "bash", "-lc", "ls && rm -rf /" }, DENY, NULL },
+	{ U, NULL, { "bash", "-lc", "ls && make" }, ASK, "mode untrusted" },
+	{ U, NULL, { "sh", "-c", "ls | grep x" }, ALLOW, NULL },
+	{ U, NULL, { "sh", "-c", "ls || echo no; pwd\necho x" }, ALLOW, NULL },
+	{ U, NULL, { "sh", "-c", "ls # a comment > x" }, ALLOW, NULL },
+	{ U, NULL, { "zsh", "-c", "echo 'a;b' \"c|d\" e\\&f" }, ALLOW, NULL },
+	{ U, NULL, { "dash", "-c", "echo $(rm x)" }, ASK, "command substitution" },
+	{ U, NULL, { "sh", "-c", "echo \"$(id)\"" }, ASK, "command substitution" },
+	{ U, NULL, { "sh", "-c", "echo `id`" }, ASK, "command substitution" },
+	{ U, NULL, { "sh", "-c", "echo $HOME" }, ASK, "variable expansion" },
+	{ U, NULL, { "sh", "-c", "echo \"${X}\"" }, ASK, "variable expansion" },
+	{ U, NULL, { "sh", "-c", "echo 'a$(b)'" }, ALLOW, NULL },
+	{ U, NULL, { "sh", "-c", "grep 'a$' f" }, ALLOW, NULL },
+	{ U, NULL, { "sh", "-c", "ls > out" }, ASK, "redirection" },
+	{ U, NULL, { "sh", "-c", "ls >> out" }, ASK, "redirection" },
+	{ U, NULL, { "sh", "-c", "ls 2>err" }, ASK, "redirection" },
+	{ U, NULL, { "sh", "-c", "cat < f" }, ASK, "redirection" },
+	{ U, NULL, { "sh", "-c", "ls 2>&1 | head" }, ALLOW, NULL },
+	{ U, NULL, { "sh", "-c", "ls >/dev/null 2>&1" }, ALLOW, NULL },
+	{ U, NULL, { "sh", "-c", "ls >&file" }, ASK, "redirection" },
+	{ U, NULL, { "sh", "-c", "ls &>out" }, ASK, "redirection" },
+	{ U, NULL, { "sh", "-c", "cat <<EOF\nx\nEOF" }, ASK, "here-document" },
+	{ U, NULL, { "sh", "-c", "(ls)" }, ASK, "subshell" },
+	{ U, NULL, { "sh", "-c", "{ ls; }" }, ASK, "keyword" },
+	{ U, NULL, { "sh", "-c", "ls &" }, ASK, "background" },
+	{ U, NULL, { "sh", "-c", "ls & pwd" }, ASK, "background" },
+	{ U, NULL, { "sh", "-c", "ls *.c" }, ASK, "glob" },
+	{ U, NULL, { "sh", "-c", "ls \"*.c\" '?'" }, ALLOW, NULL },
+	{ U, NULL, { "sh", "-c", "ls ~" }, ASK, "tilde" },
+	{ U, NULL, { "sh", "-c", "echo a{b,c}" }, ASK, "brace" },
+	{ U, NULL, { "sh", "-c", "FOO=1 ls" }, ASK, "assignment" },
+	{ U, NULL, { "sh", "-c", "if true; then ls; fi" }, ASK, "keyword" },
+	{ U, NULL, { "sh", "-c", "ls 'open" }, ASK, "unterminated single" },
+	{ U, NULL, { "sh", "-c", "ls \"open" }, ASK, "unterminated double" },
+	{ U, NULL, { "sh", "-c", "ls &&" }, ASK, "ends with an operator" },
+	{ U, NULL, { "sh", "-c", "&& ls" }, ASK, "empty command" },
+	{ U, NULL, { "sh", "-c", "ls ;; pwd" }, ASK, NULL },
+	{ U, NULL, { "sh", "-c", "ls ||\n pwd" }, ALLOW, NULL },
+	{ U, NULL, { "sh", "-c", "" }, ASK, "empty" },
+	{ U, NULL, { "sh", "-c", "ls |& cat" }, ASK, "|&" },
+	{ U, NULL, { "sh", "-c", "echo $'\\x41'" }, ASK, "ANSI-C" },
+	{ U, NULL, { "bash", "-c", "git -c core.pager=x log" }, ASK, NULL },
+	{ U, NULL, { "bash", "-c", "find . -exec rm {} \\;" }, ASK, NULL },
+	{ U, NULL, { "bash", "-c", "sed -i s/a/b/ f" }, ASK, NULL },
+	{ U, R, { "sh", "-c", "rm -rf $HOME" }, DENY, "rm -rf **" },
+	{ U, R, { "sh", "-c", "X=1 rm -rf /" }, DENY, NULL },
+	{ U, NULL, { "sh", "-c", "echo hi", "name", "arg" }, ALLOW, NULL },
+	{ U, NULL, { "bash", "-euo", "pipefail", "-c", "ls" }, ALLOW, NULL },
+	{ U, NULL, { "bash", "--noprofile", "--norc", "-c", "ls" }, ALLOW, NULL },
+	{ U, NULL, { "bash", "--rcfile", "x", "-c", "ls" }, ASK, "options" },
+	{ N, NULL, { "bash", "--rcfile", "x", "-c", "ls" }, ALLOW, NULL },
+	{ U, NULL, { "bash", "-c" }, ASK, NULL },
+	{ U, NULL, { "bash", "script.sh" }, ASK, "mode untrusted" },
+	{ U, NULL, { "/bin/bash", "-c", "ls" }, ALLOW, NULL },
+	{ U, NULL, { "env", "bash", "-c", "ls" }, ALLOW, NULL },
+	{ U, NULL, { "/tmp/x/bash", "-c", "ls" }, ASK, "mode untrusted" },
+	{ U, NULL, { "./env", "ls" }, ASK, "mode untrusted" },
+	{ U, NULL, { "/usr/bin/env", "ls" }, ALLOW, NULL },
+	{ U, R, { "bash", "-c", "sh -c 'rm -rf /'" }, DENY, NULL },
+	{ U, NULL, { "bash", "-c", "sh -c 'ls; pwd'" }, ALLOW, NULL },
+	{ N, NULL, { "sh", "-c", "echo $(x)" }, ALLOW, "mode never" },
+	{ N, R, { "sh", "-c", "rm -rf $(x)" }, DENY, NULL },
+	{ O, NULL, { "sh", "-c", "ls" }, ASK, "mode on-request" },
+	{ O, "allow ls **\n", { "sh", "-c", "ls -l && ls" }, ALLOW, NULL },
+	{ O, "allow ls **\n", { "sh", "-c", "ls $X" }, ASK, "variable" },
+	{ U, "allow bash -lc 'make test'\n", { "bash", "-lc", "make test" },
+	    ALLOW, "rule 'allow bash -lc 'make test''" },
+	{ U, "allow bash -lc **\ndeny rm **\n", { "bash", "-lc", "ls; rm x" },
+	    DENY, "deny rm **" },
+	{ U, "allow bash -lc **\n", { "bash", "-lc", "make $(x)" }, ALLOW, NULL },
+	{ U, "deny bash **\n", { "bash", "-lc", "ls" }, DENY, "deny bash" },
+};
+
+/* Run every row; a row's number is its index. */
+static void
+test_rows(void)
+{
+	size_t			 i;
+	struct policy		*p;
+	struct policy_verdict	 v;
+	char			*cause = NULL;
+
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const struct row	*r = &rows[i];
+		char			*shown;
+
+		p = policy_new(r->mode);
+		if (r->rules != NULL &&
+		    policy_load_string(p, r->rules, "rules", &cause) != 0) {
+			ok(0, "row %zu: rules load: %s", i, cause);
+			free(cause);
+			cause = NULL;
+			policy_free(p);
+			continue;
+		}
+		v = policy_check(p, (char *const *)r->argv);
+		shown = policy_quote_argv((char *const *)r->argv);
+		if (!ok(v.decision == r->want && (r->why == NULL ||
+		    strstr(v.why, r->why) != NULL),
+		    "row %zu: %s: %s → %s", i, policy_mode_name(r->mode), shown,
+		    policy_decision_name(r->want)))
+			diag("got %s (%s)", policy_decision_name(v.decision),
+			    v.why);
+		free(shown);
+		policy_free(p);
+	}
+}
+
+/* The verdict names the rule, its file:line and its source. */
+static void
+test_verdict_fields(void)
+{
+	struct policy		*p = policy_new(U);
+	struct policy_verdict	 v;
+	char			*cause = NULL;
+	char			*argv1[] = { "rm", "-rf", "x", NULL };
+	char			*argv2[] = { "ls", NULL };
+	char			*argv3[] = { "sh", "-c", "ls $X", NULL };
+	char			*argv4[] = { "make", NULL };
+
+	is_int(policy_load_string(p, RULES_COMMON, "rules", &cause), 0,
+	    "common rules load");
+	v = policy_check(p, argv1);
+	is_int(v.source, POLICY_BY_RULE, "deny by rule");
+	is_str(v.rule, "deny   rm -rf **", "rule text as written");
+	is_str(v.where, "rules:5", "rule location");
+	is_str(v.why, "rule 'deny   rm -rf **' (rules:5)", "why names both");
+	v = policy_check(p, argv2);
+	is_int(v.source, POLICY_BY_KNOWN_SAFE, "ls by the known-safe list");
+	ok(v.rule == NULL && v.where == NULL, "no rule for a mode verdict");
+	v = policy_check(p, argv3);
+	is_int(v.source, POLICY_BY_SHELL, "$X asked by the shell splitter");
+	v = policy_check(p, argv4);
+	is_int(v.source, POLICY_BY_MODE, "make asked by the mode");
+	policy_free(p);
+}
+
+/* Bad rules name the line; a bad file adds nothing. */
+static void
+test_errors(void)
+{
+	static const struct {
+		const char	*text;
+		const char	*cause;
+	} bad[] = {
+		{ "allow git\nfrob x\n", "rules:2: unknown action 'frob' "
+		    "(expected allow, deny or ask)" },
+		{ "deny 'open\n", "rules:1: unterminated single quote" },
+		{ "deny \"open\n", "rules:1: unterminated double quote" },
+		{ "\n\nallow ** x\n", "rules:3: '**' must be the last word" },
+		{ "allow\n", "rules:1: 'allow' without a pattern" },
+		{ "allow ls; rm x\n", "rules:1: unquoted shell operator "
+		    "(quote it)" },
+		{ "allow a > b\n", "rules:1: unquoted shell operator (quote it)" },
+		{ "allow a\\", "rules:1: ends with a backslash" },
+		{ "allow $'\\q'\n", "rules:1: bad $'...' quoting" },
+		{ "# ok\nALLOW ls\n", "rules:2: unknown action 'ALLOW' "
+		    "(expected allow, deny or ask)" },
+	};
+	struct policy	*p;
+	char		*cause;
+	char		*argv[] = { "ls", "-x", NULL };
+	size_t		 i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		p = policy_new(O);
+		cause = NULL;
+		is_int(policy_load_string(p, bad[i].text, "rules", &cause), -1,
+		    "bad rules %zu refused", i);
+		is_str(cause, bad[i].cause, "bad rules %zu: cause", i);
+		free(cause);
+		policy_free(p);
+	}
+
+	p = policy_new(O);
+	cause = NULL;
+	is_int(policy_load_string(p, "allow ls -x\nbad\n", "r", &cause), -1,
+	    "second line bad");
+	free(cause);
+	is_int(policy_check(p, argv).decision, ASK,
+	    "a failed load adds no rule, not even the good first line");
+	is_int(policy_load_string(p, "  # c\n\n\tallow ls -x  # note\r\n",
+	    "r", &cause), 0, "comments, blanks, tabs and CRLF load");
+	is_str(policy_check(p, argv).where, "r:3", "line counted past blanks");
+	is_str(policy_check(p, argv).rule, "allow ls -x  # note",
+	    "rule text trimmed");
+	policy_free(p);
+}
+
+/* Rules from a file: missing is fine, errors carry the path. */
+static void
+test_files(const char *dir)
+{
+	struct policy	*p;
+	char		*path, *cause = NULL;
+	char		*argv[] = { "make", NULL };
+	FILE		*f;
+
+	p = policy_new(O);
+	path = xasprintf("%s/none", dir);
+	is_int(policy_load_file(p, path, &cause), 0, "missing file: no rules");
+	free(path);
+
+	path = xasprintf("%s/rules", dir);
+	f = fopen(path, "w");
+	fputs("allow make\n", f);
+	fclose(f);
+	is_int(policy_load_file(p, path, &cause), 0, "file loads");
+	is_int(policy_check(p, argv).decision, ALLOW, "file rule applies");
+	f = fopen(path, "w");
+	fputs("allow make\n", f);
+	fwrite("allow x\0y\n", 1, 10, f);
+	fclose(f);
+	is_int(policy_load_file(p, path, &cause), -1, "NUL byte refused");
+	ok(cause != NULL && strstr(cause, ":2: NUL byte") != NULL,
+	    "NUL names the line: %s", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	is_int(policy_load_file(p, dir, &cause), -1, "a directory is an error");
+	ok(cause != NULL && strncmp(cause, dir, strlen(dir)) == 0,
+	    "error names the path");
+	free(cause);
+	free(path);
+	policy_free(p);
+}
+
+/* Read a whole small file. */
+static char *
+slurp(const char *path)
+{
+	FILE	*f = fopen(path, "r");
+	char	*s = xcalloc(1, 4096);
+
+	if (f != NULL) {
+		if (fread(s, 1, 4095, f) == 0)
+			s[0] = '\0';
+		fclose(f);
+	}
+	return s;
+}
+
+/* Remember at run time, save, load back: the same rules. */
+static void
+test_remember(const char *dir)
+{
+	struct policy		*p, *q;
+	struct policy_verdict	 v, w;
+	struct stat		 sb;
+	char			*path, *cause = NULL, *text;
+	char			*pre1[] = { "npm", "run", "build", NULL };
+	char			*run1[] = { "npm", "run", "build", "--x", NULL };
+	char			*pre2[] = { "weird *", "it's", "[a]", "\\", NULL };
+	char			*pre3[] = { "printf", "a\nb\033", "caf\xc3\xa9",
+				    "\xff", NULL };
+	char			*other[] = { "weird x", "it's", "a", "\\", NULL };
+	char			*empty[] = { NULL };
+	char			**all[] = { run1, pre2, pre3 };
+	size_t			 i;
+
+	p = policy_new(O);
+	is_int(policy_check(p, run1).decision, ASK, "npm run build asked first");
+	is_int(policy_remember(p, pre1, true, &cause), 0, "remember prefix");
+	v = policy_check(p, run1);
+	is_int(v.decision, ALLOW, "remembered prefix allows longer argv");
+	is_str(v.rule, "allow npm run build **", "remembered rule text");
+	is_str(v.where, "remembered", "remembered rule location");
+	is_int(policy_remember(p, pre2, false, &cause), 0, "remember exact");
+	is_int(policy_check(p, pre2).decision, ALLOW, "literal words match");
+	is_int(policy_check(p, other).decision, ASK,
+	    "glob characters in remembered words are literal");
+	is_int(policy_remember(p, pre3, false, &cause), 0, "remember controls");
+	is_int(policy_remember(p, empty, true, &cause), -1, "empty prefix");
+	free(cause);
+	cause = NULL;
+	is_int(policy_remember_line(p, "bogus x", &cause), -1, "bad line");
+	is_str(cause, "unknown action 'bogus' (expected allow, deny or ask)",
+	    "bad line cause");
+	free(cause);
+	cause = NULL;
+	is_int(policy_remember_line(p, "# nothing", &cause), -1, "empty line");
+	free(cause);
+	cause = NULL;
+	is_int(policy_remember_line(p, "deny npm run build --x", &cause), 0,
+	    "remember an edited line");
+	is_int(policy_check(p, run1).decision, DENY, "edited rule counts");
+	is_int(policy_unsaved(p), 4, "four rules to save");
+
+	path = xasprintf("%s/cfg/ptyvisor/rules", dir);
+	is_int(policy_save_remembered(p, path, &cause), 4, "saved four");
+	is_int(policy_unsaved(p), 0, "nothing left to save");
+	is_int(policy_save_remembered(p, path, &cause), 0, "second save: none");
+	ok(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600, "file 0600");
+	text = xasprintf("%s/cfg/ptyvisor", dir);
+	ok(stat(text, &sb) == 0 && (sb.st_mode & 0777) == 0700, "dir 0700");
+	free(text);
+	text = slurp(path);
+	is_str(text, "allow npm run build **\n"
+	    "allow 'weird *' 'it'\\''s' '[a]' '\\'\n"
+	    "allow printf $'a\\nb\\e' 'caf\xc3\xa9' $'\\xff'\n"
+	    "deny npm run build --x\n", "saved text");
+	free(text);
+
+	q = policy_new(O);
+	is_int(policy_load_file(q, path, &cause), 0, "saved file loads");
+	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+		v = policy_check(p, all[i]);
+		w = policy_check(q, all[i]);
+		ok(v.decision == w.decision && strcmp(v.rule, w.rule) == 0,
+		    "round trip %zu: %s / %s", i, v.rule, w.rule);
+	}
+	is_int(policy_check(q, other).decision, ASK, "round trip keeps literals");
+	policy_free(q);
+
+	/* Appending to a file without a final newline. */
+	unlink(path);
+	text = xasprintf("printf 'allow ls' > '%s'", path);
+	ok(system(text) == 0, "file without final newline");
+	free(text);
+	q = policy_new(O);
+	is_int(policy_remember(q, pre1, false, &cause), 0, "remember");
+	is_int(policy_save_remembered(q, path, &cause), 1, "saved one");
+	text = slurp(path);
+	is_str(text, "allow ls\nallow npm run build\n", "newline added first");
+	free(text);
+	policy_free(q);
+	free(path);
+	policy_free(p);
+}
+
+/* Display quoting, and that it splits back to the same words. */
+static void
+test_quote(void)
+{
+	static const struct {
+		const char	*argv[4];
+		const char	*want;
+	} q[] = {
+		{ { "ls", "-la", "/tmp" }, "ls -la /tmp" },
+		{ { "echo", "it's" }, "echo 'it'\\''s'" },
+		{ { "printf", "" }, "printf ''" },
+		{ { "a b", "~x", "#c" }, "'a b' '~x' '#c'" },
+		{ { "x", "$HOME", "`id`" }, "x '$HOME' '`id`'" },
+		{ { "echo", "\033[31mred" }, "echo $'\\e[31mred'" },
+		{ { "echo", "caf\xc3\xa9" }, "echo 'caf\xc3\xa9'" },
+		{ { "echo", "\xff\xc2\x9b" }, "echo $'\\xff\\xc2\\x9b'" },
+		{ { "echo", "a'b\n" }, "echo $'a\\'b\\n'" },
+	};
+	struct shsplit	*sp;
+	char		*s;
+	size_t		 i, k, n;
+	int		 same;
+
+	for (i = 0; i < sizeof q / sizeof q[0]; i++) {
+		s = policy_quote_argv((char *const *)q[i].argv);
+		is_str(s, q[i].want, "quote %zu", i);
+		sp = shsplit_parse(s, SHSPLIT_RULE);
+		n = 0;
+		while (n < 4 && q[i].argv[n] != NULL)
+			n++;
+		same = sp->error == NULL && sp->ncmds == 1 &&
+		    sp->cmds[0].nwords == n;
+		for (k = 0; same && k < n; k++)
+			same = strcmp(sp->cmds[0].words[k].text,
+			    q[i].argv[k]) == 0;
+		ok(same, "quote %zu splits back to the same words", i);
+		shsplit_free(sp);
+		free(s);
+	}
+}
+
+/* Mode names both ways. */
+static void
+test_modes(void)
+{
+	enum policy_mode	m;
+	struct policy		*p = policy_new(N);
+
+	is_int(policy_mode_parse("untrusted", &m), 0, "parse untrusted");
+	is_int(m, U, "untrusted");
+	is_int(policy_mode_parse("on-request", &m), 0, "parse on-request");
+	is_int(m, O, "on-request");
+	is_int(policy_mode_parse("never", &m), 0, "parse never");
+	is_int(m, N, "never");
+	is_int(policy_mode_parse("always", &m), -1, "unknown mode refused");
+	is_str(policy_mode_name(POLICY_ON_REQUEST), "on-request", "mode name");
+	is_str(policy_decision_name(POLICY_DENY), "deny", "decision name");
+	policy_set_mode(p, U);
+	is_int(policy_mode(p), U, "mode changed");
+	policy_free(p);
+	policy_free(NULL);
+	ok(1, "policy_free(NULL) is a no-op");
+}
+
+int
+main(void)
+{
+	char	tmpl[] = "/tmp/test-policy.XXXXXX";
+	char	*cmd;
+
+	if (mkdtemp(tmpl) == NULL) {
+		ok(0, "mkdtemp");
+		return tap_done();
+	}
+	test_rows();
+	test_verdict_fields();
+	test_errors();
+	test_files(tmpl);
+	test_remember(tmpl);
+	test_quote();
+	test_modes();
+	cmd = xasprintf("rm -rf '%s'", tmpl);
+	if (system(cmd) != 0)
+		diag("could not remove %s", tmpl);
+	free(cmd);
+	return tap_done();
+}
