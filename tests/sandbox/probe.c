@@ -885,7 +885,7 @@ static int
 p_tiocsti(const char *arg)
 {
 	unsigned long	req = TIOCSTI;
-	char		c = '#';
+	char		c = '~';
 
 	if (arg != NULL && strcmp(arg, "high") == 0)
 		req |= 0xdead00000000UL;
