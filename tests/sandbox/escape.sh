@@ -121,8 +121,13 @@ is "$("$PTYVISOR" sandbox --max-procs 40 -- "$PROBE" forkbomb=150 |
 	cut -d' ' -f2-)" "denied EAGAIN" "sandboxed: the fork bomb stops at 40"
 is "$("$PROBE" membomb=256 | cut -d' ' -f2)" allowed \
 	"unsandboxed: 256 MiB of memory"
-is "$("$PTYVISOR" sandbox --max-memory 64M -- "$PROBE" membomb=256 |
-	cut -d' ' -f2-)" "denied ENOMEM" "sandboxed: the memory bomb stops"
+if [ "$("$PROBE" asan)" = "asan allowed" ]; then
+	skip "the probe is built with AddressSanitizer, which cannot start \
+under any RLIMIT_AS (it reserves terabytes of address space)"
+else
+	is "$("$PTYVISOR" sandbox --max-memory 64M -- "$PROBE" membomb=256 |
+		cut -d' ' -f2-)" "denied ENOMEM" "sandboxed: the memory bomb stops"
+fi
 
 # --network really allows the loopback; danger-full-access is no sandbox.
 "$PTYVISOR" sandbox --network -- "$PROBE" tcp4=$P4 tcp6=$P6 udp=$PU \

@@ -996,6 +996,29 @@ p_signal(const char *arg)
 	return EINTR;
 }
 
+/*
+ * Under a sanitizer build the probe must behave as in a plain one: the leak
+ * checker stops the world with ptrace, which the sandbox rightly denies.
+ */
+int	__lsan_is_turned_off(void);
+
+int
+__lsan_is_turned_off(void)
+{
+	return 1;
+}
+
+/* "allowed" when built with AddressSanitizer (it reserves terabytes). */
+static int
+p_asan(const char *arg)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return 0;
+#else
+	return ENOENT;
+#endif
+}
+
 /* Every probe by name. */
 static const struct {
 	const char	*name;
@@ -1026,6 +1049,7 @@ static const struct {
 	{ "tioclinux", p_tioclinux }, { "tty_write", p_tty_write },
 	{ "kill_group", p_kill_group }, { "forkbomb", p_forkbomb },
 	{ "membomb", p_membomb }, { "exit", p_exit }, { "signal", p_signal },
+	{ "asan", p_asan },
 };
 
 int
