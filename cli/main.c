@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sandbox/sandbox.h"
+
 const char *cli_progname = "ptyvisor";
 
 /* One sub-command: its name, entry point and one-line summary. */
@@ -19,6 +21,8 @@ struct cli_command {
 
 static const struct cli_command cli_commands[] = {
 	{ "run", cmd_run, "run one recorded session on this terminal" },
+	{ "sandbox", cmd_sandbox, "run a command under the sandbox only "
+	    "(or --explain it)" },
 };
 
 void
@@ -73,6 +77,7 @@ main(int argc, char **argv)
 	const struct cli_command	*c;
 	char				*help_argv[3];
 
+	sandbox_harden_self();
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_ERROR;

@@ -85,6 +85,8 @@ child_run(const struct pty_spec *spec, const char *slave_name, int report)
 	/* The report pipe must survive the dup2s onto 0-2 below. */
 	if (report <= 2 && (report = fcntl(report, F_DUPFD_CLOEXEC, 3)) < 0)
 		_exit(125);
+	if (slave_name == NULL)
+		goto hook;
 	if (setsid() < 0)
 		child_fail(report, "setsid", errno, 125);
 	fd = open(slave_name, O_RDWR);
@@ -96,6 +98,7 @@ child_run(const struct pty_spec *spec, const char *slave_name, int report)
 		child_fail(report, "dup2", errno, 125);
 	if (fd > 2)
 		close(fd);
+hook:
 	close_from(3, report);
 
 	if (spec->pre_exec != NULL &&
@@ -166,26 +169,30 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 	if (spec->argv == NULL || spec->argv[0] == NULL)
 		return parent_fail(fail, "spawn: empty command", EINVAL);
 
-	master = open_master(spec->size, name, sizeof name);
-	if (master < 0)
+	if (spec->no_pty)
+		master = -1;
+	else if ((master = open_master(spec->size, name, sizeof name)) < 0)
 		return parent_fail(fail, "open pty", errno);
 	if (pipe2(pipefd, O_CLOEXEC) != 0) {
 		e = errno;
-		close(master);
+		if (master >= 0)
+			close(master);
 		return parent_fail(fail, "pipe", e);
 	}
 	pid = fork();
 	if (pid < 0) {
 		e = errno;
-		close(master);
+		if (master >= 0)
+			close(master);
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return parent_fail(fail, "fork", e);
 	}
 	if (pid == 0) {
-		close(master);
+		if (master >= 0)
+			close(master);
 		close(pipefd[0]);
-		child_run(spec, name, pipefd[1]);
+		child_run(spec, spec->no_pty ? NULL : name, pipefd[1]);
 	}
 	close(pipefd[1]);
 
@@ -204,7 +211,8 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 		fail->err = r.err;
 		fail->status = r.status;
 		pty_reap(pid, true, &st);
-		close(master);
+		if (master >= 0)
+			close(master);
 		return -1;
 	}
 	child->pid = pid;

@@ -41,9 +41,13 @@ struct pty_spec {
 	struct pty_size	 size;
 	pty_hook_fn	 pre_exec;	/* may be NULL */
 	void		*pre_exec_arg;
+	bool		 no_pty;	/* keep the caller's stdio and session */
 };
 
-/* A running child: its pid (also its process group) and the PTY master. */
+/*
+ * A running child: its pid (also its process group, unless no_pty) and the
+ * PTY master (-1 with no_pty).
+ */
 struct pty_child {
 	pid_t	pid;
 	int	master;			/* non-blocking, close-on-exec */
@@ -57,7 +61,9 @@ struct pty_failure {
 };
 
 /*
- * Open a PTY of spec->size, fork and exec spec->argv on it.  Returns 0 and
+ * Open a PTY of spec->size, fork and exec spec->argv on it (with
+ * spec->no_pty: fork and exec on the caller's own stdio and session, with
+ * the same hook and failure report).  Returns 0 and
  * fills *child; the caller owns child->master and must reap child->pid.
  * Returns -1 and fills *fail when the PTY could not be made or the child
  * failed before exec (the failed child has then been reaped already).

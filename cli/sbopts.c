@@ -1,0 +1,109 @@
+/*
+ * sbopts.c - parse the shared sandbox options (see sbopts.h).
+ */
+#include "cli/sbopts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/util.h"
+
+const char sbopts_help[] =
+"  --sandbox PROFILE   read-only, workspace-write (default) or\n"
+"                      danger-full-access (no sandbox at all)\n"
+"  --network           allow the network (default: AF_UNIX socketpairs only)\n"
+"  --writable DIR      another writable root (repeatable)\n"
+"  --protect-git       keep .git under the writable roots read-only\n"
+"  --shared-tmp        use the real /tmp (writable) instead of a private one\n"
+"  --max-procs N       at most N processes (default 1024; 0: no bound)\n"
+"  --max-memory SIZE   address-space limit per process, e.g. 4G\n"
+"  --max-files N       at most N open files per process\n"
+"  --allow-no-namespaces\n"
+"                      if the kernel refuses namespaces, run with Landlock\n"
+"                      and seccomp only instead of failing\n";
+
+/* The value of an option: after '=' or the next argument; NULL if none. */
+static const char *
+option_value(const char *name, int argc, char **argv, int *i, char **cause)
+{
+	const char	*arg = argv[*i], *eq = strchr(arg, '=');
+
+	if (eq != NULL)
+		return eq + 1;
+	if (*i + 1 >= argc) {
+		*cause = xasprintf("%s needs a value", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* Whether arg is --name or --name=value. */
+static int
+is_option(const char *arg, const char *name)
+{
+	size_t	len = strlen(name);
+
+	return strncmp(arg, name, len) == 0 &&
+	    (arg[len] == '\0' || arg[len] == '=');
+}
+
+/* Parse a count for a limit option. */
+static int
+parse_count(const char *name, const char *s, uint64_t *out, char **cause)
+{
+	char			*end;
+	unsigned long long	 v;
+
+	v = strtoull(s, &end, 10);
+	if (*s == '\0' || *s == '-' || *end != '\0') {
+		*cause = xasprintf("%s: not a number: '%s'", name, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+sbopts_parse(struct sandbox_opts *opts, int argc, char **argv, int *i,
+    char **cause)
+{
+	const char	*arg = argv[*i], *v;
+
+	if (strcmp(arg, "--network") == 0)
+		opts->network = true;
+	else if (strcmp(arg, "--protect-git") == 0)
+		opts->protect_git = true;
+	else if (strcmp(arg, "--shared-tmp") == 0)
+		opts->private_tmp = false;
+	else if (strcmp(arg, "--allow-no-namespaces") == 0)
+		opts->allow_no_namespaces = true;
+	else if (is_option(arg, "--sandbox")) {
+		if ((v = option_value("--sandbox", argc, argv, i,
+		    cause)) == NULL ||
+		    sandbox_profile_parse(v, &opts->profile, cause) != 0)
+			return -1;
+	} else if (is_option(arg, "--writable")) {
+		if ((v = option_value("--writable", argc, argv, i,
+		    cause)) == NULL ||
+		    sandbox_opts_add_writable(opts, v, cause) != 0)
+			return -1;
+	} else if (is_option(arg, "--max-procs")) {
+		if ((v = option_value("--max-procs", argc, argv, i,
+		    cause)) == NULL || parse_count("--max-procs", v,
+		    &opts->limits.processes, cause) != 0)
+			return -1;
+	} else if (is_option(arg, "--max-files")) {
+		if ((v = option_value("--max-files", argc, argv, i,
+		    cause)) == NULL || parse_count("--max-files", v,
+		    &opts->limits.open_files, cause) != 0)
+			return -1;
+	} else if (is_option(arg, "--max-memory")) {
+		if ((v = option_value("--max-memory", argc, argv, i,
+		    cause)) == NULL || sandbox_parse_size(v,
+		    &opts->limits.address_space, cause) != 0)
+			return -1;
+	} else
+		return 0;
+	++*i;
+	return 1;
+}

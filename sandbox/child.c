@@ -1,0 +1,89 @@
+/*
+ * child.c - sandbox_child(), the pre-exec hook: every stage of the sandbox
+ * in order, in the forked child, each checked.
+ *
+ * Order: signals and fds; pids cgroup; namespaces (which fork the relay and
+ * the init) and mounts; chdir; resource bounds; parent-death signal,
+ * no_new_privs and capabilities; Landlock; seccomp.  The first failure
+ * returns -1 with a stage, and the pty module reports it instead of running
+ * the command: there is no way past a stage that did not apply.
+ */
+#include "sandbox/sandbox.h"
+#include "sandbox/sandbox-int.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Default dispositions, an empty mask, no fd above 2 but report_fd. */
+static int
+reset_process(struct sandbox *sb, int report_fd)
+{
+	struct sigaction	sa;
+	sigset_t		none;
+	int			sig;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);	/* EINVAL for KILL/STOP */
+	sigemptyset(&none);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) != 0)
+		goto fail;
+	if (report_fd > 3 &&
+	    syscall(SYS_close_range, 3, report_fd - 1, 0) != 0)
+		goto fail;
+	if (syscall(SYS_close_range, report_fd < 3 ? 3 : report_fd + 1, ~0U,
+	    0) != 0)
+		goto fail;
+	return 0;
+fail:
+	sandbox_set_stage(sb, "signals and fds");
+	return -1;
+}
+
+int
+sandbox_child(void *arg, int report_fd, const char **stage)
+{
+	struct sandbox	*sb = arg;
+
+	sb->stage[0] = '\0';
+	*stage = sb->stage;
+	if (sb->opts.profile == SANDBOX_FULL_ACCESS)
+		return 0;
+
+	if (reset_process(sb, report_fd) != 0)
+		return -1;
+	/* The relay must not outlive ptyvisor either. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+		sandbox_set_stage(sb, "parent death signal");
+		return -1;
+	}
+	if (getppid() != sb->parent) {
+		sandbox_set_stage(sb, "parent death signal");
+		errno = ESRCH;
+		return -1;
+	}
+	if (sandbox_cgroup_join(sb) != 0)
+		return -1;
+	if (sandbox_ns_enter(sb, report_fd) != 0)
+		return -1;
+	if (sb->in_ns && sandbox_ns_mount(sb) != 0)
+		return -1;
+	if (chdir(sb->cwd) != 0) {
+		sandbox_set_stage(sb, "chdir: %s", sb->cwd);
+		return -1;
+	}
+	if (sandbox_limits_apply(sb) != 0)
+		return -1;
+	if (sandbox_caps_apply(sb) != 0)
+		return -1;
+	if (sandbox_landlock_apply(sb) != 0)
+		return -1;
+	if (sandbox_seccomp_apply(sb) != 0)
+		return -1;
+	return 0;
+}

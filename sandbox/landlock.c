@@ -1,0 +1,227 @@
+/*
+ * landlock.c - the Landlock layer: read and execute everywhere, write only
+ * in the writable roots, the private /tmp, /dev/null and the session's own
+ * terminal; no TCP unless network; abstract UNIX sockets and signals scoped
+ * to the sandbox.
+ *
+ * Best effort across ABI versions: start from every right the newest ABI we
+ * know handles and drop what the running kernel lacks (--explain says
+ * which).  The system headers may predate the kernel, so the constants of
+ * ABI 3 and later are spelled out here.
+ */
+#include "sandbox/sandbox-int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "session/util.h"
+
+/* Rights and attributes newer than the oldest supported headers. */
+#define LL_FS_TRUNCATE		(1ULL << 14)	/* ABI 3 */
+#define LL_FS_IOCTL_DEV		(1ULL << 15)	/* ABI 5 */
+#define LL_NET_BIND_TCP		(1ULL << 0)	/* ABI 4 */
+#define LL_NET_CONNECT_TCP	(1ULL << 1)	/* ABI 4 */
+#define LL_SCOPE_ABSTRACT_UNIX	(1ULL << 0)	/* ABI 6 */
+#define LL_SCOPE_SIGNAL		(1ULL << 1)	/* ABI 6 */
+
+/* The ruleset attribute as of ABI 6; older kernels get a shorter size. */
+struct ll_ruleset_attr {
+	uint64_t	handled_access_fs;
+	uint64_t	handled_access_net;
+	uint64_t	scoped;
+};
+
+/* Rights of a file (not directory) rule. */
+#define LL_FILE_RIGHTS (LANDLOCK_ACCESS_FS_EXECUTE | \
+	LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | \
+	LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
+
+/* Read and execute: what the whole filesystem gets. */
+#define LL_READ_RIGHTS (LANDLOCK_ACCESS_FS_EXECUTE | \
+	LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+
+int
+sandbox_landlock_abi(void)
+{
+	long	abi;
+
+	abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+	    LANDLOCK_CREATE_RULESET_VERSION);
+	return abi < 0 ? 0 : (int)abi;
+}
+
+/* Every filesystem right the given ABI knows. */
+static uint64_t
+fs_rights(int abi)
+{
+	uint64_t	r = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1; /* ABI 1 */
+
+	if (abi >= 2)
+		r |= LANDLOCK_ACCESS_FS_REFER;
+	if (abi >= 3)
+		r |= LL_FS_TRUNCATE;
+	if (abi >= 5)
+		r |= LL_FS_IOCTL_DEV;
+	return r;
+}
+
+/*
+ * Allow rights (masked to what the ruleset handles) beneath path.  A file
+ * gets only file rights.  Missing optional paths are skipped.
+ */
+static int
+allow_path(struct sandbox *sb, int ruleset, const char *path,
+    uint64_t rights, uint64_t handled, bool optional)
+{
+	struct landlock_path_beneath_attr	pb;
+	struct stat				st;
+	int					fd, e;
+
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0) {
+		if (optional && (errno == ENOENT || errno == ENOTDIR ||
+		    errno == EACCES))
+			return 0;
+		sandbox_set_stage(sb, "landlock: %s", path);
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+		rights &= LL_FILE_RIGHTS;
+	memset(&pb, 0, sizeof pb);
+	pb.allowed_access = rights & handled;
+	pb.parent_fd = fd;
+	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
+	    &pb, 0) != 0) {
+		e = errno;
+		close(fd);
+		sandbox_set_stage(sb, "landlock: rule for %s", path);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Allow the terminal on fd (the session's pty), if it is one. */
+static int
+allow_tty(struct sandbox *sb, int ruleset, int fd, uint64_t handled)
+{
+	char	name[128];
+
+	if (!isatty(fd) || ttyname_r(fd, name, sizeof name) != 0)
+		return 0;
+	if (strncmp(name, "/dev/", 5) != 0)
+		return 0;
+	return allow_path(sb, ruleset, name, LANDLOCK_ACCESS_FS_READ_FILE |
+	    LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_IOCTL_DEV, handled, true);
+}
+
+int
+sandbox_landlock_apply(struct sandbox *sb)
+{
+	struct ll_ruleset_attr	attr;
+	size_t			size;
+	uint64_t		fs, rw;
+	int			abi = sb->landlock_abi, ruleset, i, e, fd;
+
+	if (abi == 0) {
+		if (sb->opts.allow_no_landlock)
+			return 0;
+		sandbox_set_stage(sb, "landlock");
+		errno = ENOSYS;
+		return -1;
+	}
+	memset(&attr, 0, sizeof attr);
+	fs = fs_rights(abi);
+	attr.handled_access_fs = fs;
+	size = sizeof attr.handled_access_fs;
+	if (abi >= 4) {
+		size = offsetof(struct ll_ruleset_attr, scoped);
+		if (!sb->opts.network)
+			attr.handled_access_net = LL_NET_BIND_TCP |
+			    LL_NET_CONNECT_TCP;
+	}
+	if (abi >= 6) {
+		size = sizeof attr;
+		attr.scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL;
+	}
+	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+	if (ruleset < 0) {
+		sandbox_set_stage(sb, "landlock: create ruleset");
+		return -1;
+	}
+
+	/* Everything is readable and executable, the device ioctls aside. */
+	rw = fs & ~LL_FS_IOCTL_DEV;
+	if (allow_path(sb, ruleset, "/", LL_READ_RIGHTS, fs, false) != 0)
+		goto fail;
+	for (i = 0; i < sb->nroots; i++)
+		if (allow_path(sb, ruleset, sb->roots[i], rw, fs, false) != 0)
+			goto fail;
+	if (sb->in_ns && sb->opts.private_tmp) {
+		if (allow_path(sb, ruleset, "/tmp", rw, fs, false) != 0 ||
+		    allow_path(sb, ruleset, "/dev/shm", rw, fs, true) != 0)
+			goto fail;
+	}
+	if (allow_path(sb, ruleset, "/dev/null", rw, fs, false) != 0 ||
+	    allow_path(sb, ruleset, "/dev/zero", rw, fs, true) != 0 ||
+	    allow_path(sb, ruleset, "/dev/full", rw, fs, true) != 0 ||
+	    allow_path(sb, ruleset, "/dev/tty", LANDLOCK_ACCESS_FS_READ_FILE |
+	    LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_IOCTL_DEV, fs, true) != 0)
+		goto fail;
+	for (fd = 0; fd <= 2; fd++)
+		if (allow_tty(sb, ruleset, fd, fs) != 0)
+			goto fail;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		sandbox_set_stage(sb, "landlock: no_new_privs");
+		goto fail;
+	}
+	if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) {
+		sandbox_set_stage(sb, "landlock: restrict");
+		goto fail;
+	}
+	close(ruleset);
+	return 0;
+
+fail:
+	e = errno;
+	close(ruleset);
+	errno = e;
+	return -1;
+}
+
+void
+sandbox_landlock_explain(int abi, bool network, struct buf *out)
+{
+	static const struct {
+		int		 abi;
+		const char	*what;
+	} features[] = {
+		{ 1, "filesystem: writes only under the writable roots" },
+		{ 2, "refer: no link/rename out of the roots" },
+		{ 3, "truncate" },
+		{ 4, "TCP bind/connect" },
+		{ 5, "device ioctls (only the session's terminal)" },
+		{ 6, "scopes: abstract UNIX sockets and signals" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof features / sizeof features[0]; i++) {
+		if (features[i].abi == 4 && network)
+			buf_printf(out, "    %-9s %s: not used (network "
+			    "allowed)\n", "", features[i].what);
+		else
+			buf_printf(out, "    %-9s %s (ABI %d)\n",
+			    abi >= features[i].abi ? "in force" : "MISSING",
+			    features[i].what, features[i].abi);
+	}
+}

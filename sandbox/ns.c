@@ -1,0 +1,438 @@
+/*
+ * ns.c - the namespace layer: user (when not root), mount, PID, IPC, UTS
+ * and network (unless allowed) namespaces, the read-only view of the
+ * filesystem, and the small init a PID namespace needs.
+ *
+ * Three processes after sandbox_ns_enter():
+ *   relay  - the pty child the session waits for; outside the namespace.
+ *            Forwards signals sent to it to the init, and when the init
+ *            ends, ends the same way as the command (exit code, or death by
+ *            the same signal).
+ *   init   - PID 1 inside.  Reaps orphans, forwards signals to the command,
+ *            and when the command ends kills everything left in the
+ *            namespace and hands the command's wait status to the relay.
+ *   command - goes on with the remaining stages and execs.
+ * Only the command returns from sandbox_ns_enter(); the relay and the init
+ * close the report pipe, so the session sees EOF when the command execs.
+ * Signals the terminal sends to its foreground group (SI_KERNEL) reach the
+ * command directly and are not forwarded twice.  If the relay dies, the
+ * init gets SIGKILL (parent-death signal) and the namespace goes with it.
+ */
+#include "sandbox/sandbox-int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Signals relay and init pass on to the command. */
+static const int ns_forwarded[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGWINCH, SIGCONT
+};
+
+/* Job-control stops: the command gets them itself; relay and init never stop. */
+static const int ns_ignored[] = { SIGTSTP, SIGTTIN, SIGTTOU };
+
+/* The namespace flags this policy asks for (user aside). */
+static int
+ns_flags(bool network)
+{
+	int	flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS;
+
+	if (!network)
+		flags |= CLONE_NEWNET;
+	return flags;
+}
+
+/* Write a short string to a /proc file; 0 or -1 with errno. */
+static int
+write_proc(const char *path, const char *s)
+{
+	ssize_t	n;
+	int	fd, e;
+
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	e = errno;
+	close(fd);
+	errno = e;
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* Enter a user namespace where we keep our own uid and gid. */
+static int
+enter_userns(struct sandbox *sb)
+{
+	char	map[64];
+	uid_t	uid = geteuid();
+	gid_t	gid = getegid();
+	int	r = -1;
+
+	if (unshare(CLONE_NEWUSER) != 0)
+		return -1;
+	/* A non-dumpable process may not write its own maps. */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	if (write_proc("/proc/self/setgroups", "deny") != 0 && errno != ENOENT) {
+		sandbox_set_stage(sb, "namespaces: setgroups");
+		goto out;
+	}
+	snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)uid,
+	    (unsigned long)uid);
+	if (write_proc("/proc/self/uid_map", map) != 0) {
+		sandbox_set_stage(sb, "namespaces: uid map");
+		goto out;
+	}
+	snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)gid,
+	    (unsigned long)gid);
+	if (write_proc("/proc/self/gid_map", map) != 0) {
+		sandbox_set_stage(sb, "namespaces: gid map");
+		goto out;
+	}
+	r = 0;
+out:
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	return r;
+}
+
+/* The signal set relay and init wait on. */
+static void
+wait_set(sigset_t *set)
+{
+	size_t	i;
+
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	for (i = 0; i < sizeof ns_forwarded / sizeof ns_forwarded[0]; i++)
+		sigaddset(set, ns_forwarded[i]);
+	for (i = 0; i < sizeof ns_ignored / sizeof ns_ignored[0]; i++)
+		sigaddset(set, ns_ignored[i]);
+}
+
+/* Whether a signal received by relay or init goes on to pid. */
+static bool
+is_forwarded(const siginfo_t *si)
+{
+	size_t	i;
+
+	/* The terminal signals its whole foreground group itself. */
+	if (si->si_code == SI_KERNEL)
+		return false;
+	for (i = 0; i < sizeof ns_ignored / sizeof ns_ignored[0]; i++)
+		if (si->si_signo == ns_ignored[i])
+			return false;
+	return true;
+}
+
+/* End this process the way wstatus says the command ended. */
+static void __attribute__((noreturn))
+end_like(int wstatus)
+{
+	struct sigaction	sa;
+	struct rlimit		rl = { 0, 0 };
+	sigset_t		set;
+	int			sig;
+
+	if (!WIFSIGNALED(wstatus))
+		_exit(WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 125);
+	sig = WTERMSIG(wstatus);
+	setrlimit(RLIMIT_CORE, &rl);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	kill(getpid(), sig);
+	_exit(128 + sig);	/* a signal that does not kill */
+}
+
+/* The relay: wait for the init, forward signals, end like the command. */
+static void __attribute__((noreturn))
+run_relay(pid_t init, int status_fd)
+{
+	siginfo_t	si;
+	sigset_t	set;
+	ssize_t		n;
+	int		wstatus = 0, cmd_status;
+
+	wait_set(&set);
+	for (;;) {
+		if (sigwaitinfo(&set, &si) < 0)
+			continue;
+		if (si.si_signo == SIGCHLD) {
+			if (waitpid(init, &wstatus, WNOHANG) == init)
+				break;
+			continue;
+		}
+		if (is_forwarded(&si))
+			kill(init, si.si_signo);
+	}
+	do
+		n = read(status_fd, &cmd_status, sizeof cmd_status);
+	while (n < 0 && errno == EINTR);
+	/* No status: the init itself was killed; pass that on. */
+	end_like(n == (ssize_t)sizeof cmd_status ? cmd_status : wstatus);
+}
+
+/* The init: reap, forward, and hand over the command's status. */
+static void __attribute__((noreturn))
+run_init(pid_t cmd, int status_fd)
+{
+	siginfo_t	si;
+	sigset_t	set;
+	ssize_t		n;
+	pid_t		pid;
+	int		wstatus, cmd_status = 0;
+	bool		done = false;
+
+	wait_set(&set);
+	while (!done) {
+		if (sigwaitinfo(&set, &si) < 0)
+			continue;
+		if (si.si_signo == SIGCHLD) {
+			while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0)
+				if (pid == cmd) {
+					cmd_status = wstatus;
+					done = true;
+				}
+			continue;
+		}
+		if (is_forwarded(&si))
+			kill(cmd, si.si_signo);
+	}
+	/* Nothing the command started outlives it. */
+	kill(-1, SIGKILL);
+	do
+		n = write(status_fd, &cmd_status, sizeof cmd_status);
+	while (n < 0 && errno == EINTR);
+	_exit(0);
+}
+
+int
+sandbox_ns_enter(struct sandbox *sb, int report_fd)
+{
+	struct pollfd	pfd;
+	sigset_t	set, old;
+	pid_t		pid;
+	int		life[2], status[2];
+
+	if (!sb->is_root && enter_userns(sb) != 0) {
+		if (sb->stage[0] != '\0')
+			return -1;
+		goto unavailable;
+	}
+	if (unshare(ns_flags(sb->opts.network)) != 0)
+		goto unavailable;
+	sb->in_ns = true;
+
+	/* Block what relay and init wait for before the init exists. */
+	wait_set(&set);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	if (pipe2(life, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0) {
+		sandbox_set_stage(sb, "namespaces: pipe");
+		return -1;
+	}
+	if ((pid = fork()) < 0) {
+		sandbox_set_stage(sb, "namespaces: fork init");
+		return -1;
+	}
+	if (pid > 0) {
+		close(report_fd);
+		close(life[0]);
+		close(status[1]);
+		run_relay(pid, status[0]);
+	}
+
+	/* The init, PID 1: die with the relay, even if it is gone already. */
+	close(life[1]);
+	close(status[0]);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+		sandbox_set_stage(sb, "init: parent death signal");
+		return -1;
+	}
+	pfd.fd = life[0];
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 0) != 0)
+		_exit(125);
+	if ((pid = fork()) < 0) {
+		sandbox_set_stage(sb, "init: fork");
+		return -1;
+	}
+	if (pid > 0) {
+		close(report_fd);
+		close(life[0]);
+		run_init(pid, status[1]);
+	}
+
+	/* The command. */
+	close(life[0]);
+	close(status[1]);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return 0;
+
+unavailable:
+	if (sb->opts.allow_no_namespaces) {
+		sb->stage[0] = '\0';
+		return 0;
+	}
+	sandbox_set_stage(sb, "namespaces");
+	return -1;
+}
+
+/* Clone the tree at path, detached, to put back after the remount. */
+static int
+clone_tree(struct sandbox *sb, const char *path)
+{
+	int	fd;
+
+	fd = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+	    AT_RECURSIVE);
+	if (fd < 0)
+		sandbox_set_stage(sb, "mount: clone %s", path);
+	return fd;
+}
+
+/* Set or clear read-only on the tree at fd/path. */
+static int
+set_readonly(struct sandbox *sb, int fd, const char *path, bool on)
+{
+	struct mount_attr	attr;
+	unsigned int		flags = AT_RECURSIVE;
+
+	memset(&attr, 0, sizeof attr);
+	if (on)
+		attr.attr_set = MOUNT_ATTR_RDONLY;
+	else
+		attr.attr_clr = MOUNT_ATTR_RDONLY;
+	if (fd >= 0)
+		flags |= AT_EMPTY_PATH;
+	if (mount_setattr(fd >= 0 ? fd : AT_FDCWD, fd >= 0 ? "" : path, flags,
+	    &attr, sizeof attr) != 0) {
+		sandbox_set_stage(sb, "mount: read-only %s", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Create the directories of path that a fresh tmpfs lacks. */
+static void
+make_dirs(const char *path)
+{
+	char	buf[4096];
+	size_t	i, len = strlen(path);
+
+	if (len >= sizeof buf)
+		return;
+	memcpy(buf, path, len + 1);
+	for (i = 1; i <= len; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		mkdir(buf, 0755);
+		buf[i] = path[i];
+	}
+}
+
+/* Mount a fresh tmpfs on dir, if dir exists. */
+static int
+mount_tmpfs(struct sandbox *sb, const char *dir, bool optional)
+{
+	struct stat	st;
+
+	if (optional && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+		return 0;
+	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV,
+	    "mode=1777") != 0) {
+		sandbox_set_stage(sb, "mount: private %s", dir);
+		return -1;
+	}
+	return 0;
+}
+
+int
+sandbox_ns_mount(struct sandbox *sb)
+{
+	int	fds[SANDBOX_MAX_ROOTS + 2], i, n = 0, r = -1;
+
+	/* Nothing done here may propagate back to the host. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+		sandbox_set_stage(sb, "mount: make private");
+		return -1;
+	}
+	for (n = 0; n < sb->nroots && n < (int)(sizeof fds / sizeof fds[0]);
+	    n++)
+		if ((fds[n] = clone_tree(sb, sb->roots[n])) < 0)
+			goto out;
+	if (set_readonly(sb, -1, "/", true) != 0)
+		goto out;
+	/* A /proc of our own PID namespace, read-only: root owns sysctls. */
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC |
+	    MS_RDONLY, NULL) != 0) {
+		sandbox_set_stage(sb, "mount: /proc");
+		goto out;
+	}
+	if (sb->opts.private_tmp && (mount_tmpfs(sb, "/tmp", false) != 0 ||
+	    mount_tmpfs(sb, "/dev/shm", true) != 0))
+		goto out;
+	/* The writable roots go back on top, as they were. */
+	for (i = 0; i < n; i++) {
+		make_dirs(sb->roots[i]);
+		if (move_mount(fds[i], "", AT_FDCWD, sb->roots[i],
+		    MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+			sandbox_set_stage(sb, "mount: %s", sb->roots[i]);
+			goto out;
+		}
+	}
+	for (i = 0; i < sb->nreadonly; i++) {
+		if (mount(sb->readonly[i], sb->readonly[i], NULL,
+		    MS_BIND | MS_REC, NULL) != 0) {
+			sandbox_set_stage(sb, "mount: %s", sb->readonly[i]);
+			goto out;
+		}
+		if (set_readonly(sb, -1, sb->readonly[i], true) != 0)
+			goto out;
+	}
+	r = 0;
+out:
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return r;
+}
+
+bool
+sandbox_ns_available(bool network, char *why, size_t len)
+{
+	pid_t	pid;
+	int	wstatus, flags = ns_flags(network);
+
+	if ((pid = fork()) < 0) {
+		snprintf(why, len, "cannot tell (fork: %s)", strerror(errno));
+		return false;
+	}
+	if (pid == 0) {
+		if (geteuid() != 0 && unshare(CLONE_NEWUSER) != 0)
+			_exit(errno & 0x7f);
+		_exit(unshare(flags) != 0 ? errno & 0x7f : 0);
+	}
+	if (waitpid(pid, &wstatus, 0) != pid || !WIFEXITED(wstatus)) {
+		snprintf(why, len, "cannot tell");
+		return false;
+	}
+	if (WEXITSTATUS(wstatus) == 0)
+		return true;
+	snprintf(why, len, "refused by the kernel (%s)",
+	    strerror(WEXITSTATUS(wstatus)));
+	return false;
+}

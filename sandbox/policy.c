@@ -1,0 +1,432 @@
+/*
+ * policy.c - the sandbox policy: defaults, profile names, checking and
+ * preparing a sandbox in the parent, the scrubbed environment, --explain.
+ *
+ * Invariants: sandbox_new() resolves every path the child will need (cwd,
+ * writable roots, .git dirs) and builds the seccomp filter, so the child
+ * only issues system calls; a policy that cannot be honoured fails here,
+ * with a cause, before anything is forked.
+ */
+#include "sandbox/sandbox.h"
+#include "sandbox/sandbox-int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session/util.h"
+
+/* Profile names, indexed by enum sandbox_profile. */
+static const char *const sandbox_profile_names[] = {
+	"read-only", "workspace-write", "danger-full-access"
+};
+
+/* Default bound on processes: generous for builds, fatal to fork bombs. */
+#define SANDBOX_DEFAULT_PROCESSES 1024
+
+void
+sandbox_opts_init(struct sandbox_opts *opts)
+{
+	memset(opts, 0, sizeof *opts);
+	opts->profile = SANDBOX_WORKSPACE_WRITE;
+	opts->private_tmp = true;
+	opts->limits.processes = SANDBOX_DEFAULT_PROCESSES;
+}
+
+int
+sandbox_profile_parse(const char *name, enum sandbox_profile *profile,
+    char **cause)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof sandbox_profile_names /
+	    sizeof sandbox_profile_names[0]; i++) {
+		if (strcmp(name, sandbox_profile_names[i]) == 0) {
+			*profile = (enum sandbox_profile)i;
+			return 0;
+		}
+	}
+	*cause = xasprintf("unknown profile '%s' (read-only, workspace-write, "
+	    "danger-full-access)", name);
+	return -1;
+}
+
+const char *
+sandbox_profile_name(enum sandbox_profile profile)
+{
+	if ((size_t)profile >= sizeof sandbox_profile_names /
+	    sizeof sandbox_profile_names[0])
+		return "unknown";
+	return sandbox_profile_names[profile];
+}
+
+int
+sandbox_opts_add_writable(struct sandbox_opts *opts, const char *dir,
+    char **cause)
+{
+	if (opts->nwritable >= SANDBOX_MAX_ROOTS) {
+		*cause = xasprintf("too many writable roots (at most %d)",
+		    SANDBOX_MAX_ROOTS);
+		return -1;
+	}
+	opts->writable[opts->nwritable++] = dir;
+	return 0;
+}
+
+int
+sandbox_parse_size(const char *s, uint64_t *out, char **cause)
+{
+	unsigned long long	v;
+	char			*end;
+	int			shift = 0;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || errno != 0 || *s == '-')
+		goto bad;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k': case 'K':
+		shift = 10;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		break;
+	case 'g': case 'G':
+		shift = 30;
+		break;
+	case 't': case 'T':
+		shift = 40;
+		break;
+	default:
+		goto bad;
+	}
+	if (*end != '\0' && end[1] != '\0')
+		goto bad;
+	if (shift != 0 && v > (UINT64_MAX >> shift))
+		goto bad;
+	*out = (uint64_t)v << shift;
+	return 0;
+bad:
+	*cause = xasprintf("bad size '%s' (a number, optionally K, M, G or T)",
+	    s);
+	return -1;
+}
+
+void
+sandbox_set_stage(struct sandbox *sb, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	n = snprintf(sb->stage, sizeof sb->stage, "sandbox: ");
+	va_start(ap, fmt);
+	vsnprintf(sb->stage + n, sizeof sb->stage - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* Resolve dir to an absolute directory path; NULL with *cause. */
+static char *
+resolve_dir(const char *what, const char *dir, char **cause)
+{
+	char		*path;
+	struct stat	 st;
+
+	if ((path = realpath(dir, NULL)) == NULL) {
+		*cause = xasprintf("%s: %s: %s", what, dir, strerror(errno));
+		return NULL;
+	}
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		*cause = xasprintf("%s: %s: %s", what, dir, strerror(ENOTDIR));
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* Add a writable root unless an equal one is there already. */
+static void
+add_root(struct sandbox *sb, char *path)
+{
+	int	i;
+
+	for (i = 0; i < sb->nroots; i++) {
+		if (strcmp(sb->roots[i], path) == 0) {
+			free(path);
+			return;
+		}
+	}
+	sb->roots = xreallocarray(sb->roots, (size_t)sb->nroots + 1,
+	    sizeof *sb->roots);
+	sb->roots[sb->nroots++] = path;
+}
+
+/* Collect the .git entries of the writable roots to keep read-only. */
+static void
+find_git_dirs(struct sandbox *sb)
+{
+	struct stat	 st;
+	char		*git;
+	int		 i;
+
+	for (i = 0; i < sb->nroots; i++) {
+		git = xasprintf("%s/.git", sb->roots[i]);
+		if (lstat(git, &st) == 0 &&
+		    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))) {
+			sb->readonly = xreallocarray(sb->readonly,
+			    (size_t)sb->nreadonly + 1, sizeof *sb->readonly);
+			sb->readonly[sb->nreadonly++] = git;
+		} else
+			free(git);
+	}
+}
+
+struct sandbox *
+sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
+{
+	struct sandbox	*sb;
+	char		*path, why[256];
+	int		 i;
+
+	sb = xcalloc(1, sizeof *sb);
+	sb->opts = *opts;
+	memset(sb->opts.writable, 0, sizeof sb->opts.writable);
+	sb->opts.nwritable = 0;
+	sb->parent = getpid();
+	sb->is_root = geteuid() == 0;
+	if ((sb->cwd = resolve_dir("cwd", cwd != NULL ? cwd : ".",
+	    cause)) == NULL)
+		goto fail;
+	if (opts->profile == SANDBOX_FULL_ACCESS)
+		return sb;
+	if ((size_t)opts->profile > SANDBOX_FULL_ACCESS) {
+		*cause = xasprintf("unknown profile %d", (int)opts->profile);
+		goto fail;
+	}
+
+	if (opts->profile == SANDBOX_READ_ONLY && opts->nwritable > 0) {
+		*cause = xasprintf("writable root: %s: not allowed with the "
+		    "read-only profile", opts->writable[0]);
+		goto fail;
+	}
+	if (opts->profile == SANDBOX_WORKSPACE_WRITE)
+		add_root(sb, xstrdup(sb->cwd));
+	for (i = 0; i < opts->nwritable; i++) {
+		if ((path = resolve_dir("writable root", opts->writable[i],
+		    cause)) == NULL)
+			goto fail;
+		add_root(sb, path);
+	}
+	/* Without a private /tmp the shared one stays usable, as elsewhere. */
+	if (opts->profile == SANDBOX_WORKSPACE_WRITE && !opts->private_tmp &&
+	    (path = realpath("/tmp", NULL)) != NULL)
+		add_root(sb, path);
+	if (opts->protect_git)
+		find_git_dirs(sb);
+
+	sb->landlock_abi = sandbox_landlock_abi();
+	if (sb->landlock_abi == 0 && !opts->allow_no_landlock) {
+		*cause = xstrdup("landlock: not supported or disabled by this "
+		    "kernel (allow running without it in the configuration)");
+		goto fail;
+	}
+	sb->cap_last = sandbox_caps_last();
+	if ((sb->seccomp = sandbox_seccomp_build(opts->network,
+	    cause)) == NULL)
+		goto fail;
+	/* Best effort: RLIMIT_NPROC binds non-root users in any case. */
+	if (opts->limits.processes != 0)
+		sandbox_cgroup_create(sb, why, sizeof why);
+	return sb;
+
+fail:
+	sandbox_free(sb);
+	return NULL;
+}
+
+void
+sandbox_free(struct sandbox *sb)
+{
+	int	i;
+
+	if (sb == NULL)
+		return;
+	sandbox_cgroup_remove(sb);
+	sandbox_seccomp_free(sb->seccomp);
+	for (i = 0; i < sb->nroots; i++)
+		free(sb->roots[i]);
+	free(sb->roots);
+	for (i = 0; i < sb->nreadonly; i++)
+		free(sb->readonly[i]);
+	free(sb->readonly);
+	free(sb->cwd);
+	free(sb);
+}
+
+enum sandbox_profile
+sandbox_get_profile(const struct sandbox *sb)
+{
+	return sb->opts.profile;
+}
+
+/* Whether NAME=... from a parent environment may pass into the sandbox. */
+static bool
+env_is_allowed(const char *entry, bool full_access)
+{
+	static const char *const names[] = {
+		"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG",
+		"TZ", "TMPDIR", "COLORTERM"
+	};
+	size_t	i, len;
+
+	if ((len = strcspn(entry, "=")) == 0 || entry[len] != '=')
+		return false;
+	/* The dynamic loader's variables never pass: they inject code. */
+	if (strncmp(entry, "LD_", 3) == 0)
+		return false;
+	if (full_access)
+		return true;
+	if (strncmp(entry, "LC_", 3) == 0)
+		return true;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strlen(names[i]) == len &&
+		    strncmp(entry, names[i], len) == 0)
+			return true;
+	return false;
+}
+
+/* Whether extra sets the variable named by entry. */
+static bool
+env_is_overridden(const char *entry, char *const *extra)
+{
+	size_t	len = strcspn(entry, "=");
+
+	for (; extra != NULL && *extra != NULL; extra++)
+		if (strncmp(*extra, entry, len) == 0 && (*extra)[len] == '=')
+			return true;
+	return false;
+}
+
+char **
+sandbox_env(const struct sandbox *sb, char *const *parent_env,
+    char *const *extra)
+{
+	char	**env;
+	size_t	  n = 0;
+	bool	  full = sb->opts.profile == SANDBOX_FULL_ACCESS;
+
+	env = xcalloc(strv_len(parent_env) + strv_len(extra) + 1,
+	    sizeof *env);
+	for (; parent_env != NULL && *parent_env != NULL; parent_env++)
+		if (env_is_allowed(*parent_env, full) &&
+		    !env_is_overridden(*parent_env, extra))
+			env[n++] = xstrdup(*parent_env);
+	for (; extra != NULL && *extra != NULL; extra++)
+		if (strchr(*extra, '=') != NULL)
+			env[n++] = xstrdup(*extra);
+	env[n] = NULL;
+	return env;
+}
+
+/* Print the resource bounds of opts. */
+static void
+explain_limits(const struct sandbox_opts *opts, struct buf *out)
+{
+	const struct sandbox_limits	*l = &opts->limits;
+
+	buf_printf(out, "limits:\n");
+	if (l->processes != 0)
+		buf_printf(out, "  processes       %llu\n",
+		    (unsigned long long)l->processes);
+	else
+		buf_printf(out, "  processes       inherited\n");
+	if (l->open_files != 0)
+		buf_printf(out, "  open files      %llu\n",
+		    (unsigned long long)l->open_files);
+	else
+		buf_printf(out, "  open files      inherited\n");
+	if (l->address_space != 0)
+		buf_printf(out, "  address space   %llu MiB\n",
+		    (unsigned long long)(l->address_space >> 20));
+	else
+		buf_printf(out, "  address space   inherited (--max-memory)\n");
+	buf_printf(out, "  core dumps      none\n");
+}
+
+int
+sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
+{
+	struct sandbox	*sb;
+	char		*cause = NULL, why[256];
+	bool		 ns, ok = true;
+	int		 i, abi;
+
+	buf_printf(out, "profile: %s\n", sandbox_profile_name(opts->profile));
+	if (opts->profile == SANDBOX_FULL_ACCESS) {
+		buf_printf(out, "no sandbox: the command runs with ptyvisor's "
+		    "own rights (only LD_* is dropped from its environment)\n");
+		return 0;
+	}
+	buf_printf(out, "network: %s\n", opts->network ? "allowed" :
+	    "denied (AF_UNIX socketpair only)");
+	sb = sandbox_new(opts, NULL, &cause);
+	if (sb == NULL) {
+		buf_printf(out, "error: %s\n", cause);
+		free(cause);
+		return -1;
+	}
+	buf_printf(out, "writable:%s\n", sb->nroots == 0 ? " nothing" : "");
+	for (i = 0; i < sb->nroots; i++)
+		buf_printf(out, "  %s\n", sb->roots[i]);
+	for (i = 0; i < sb->nreadonly; i++)
+		buf_printf(out, "  (read-only inside: %s)\n", sb->readonly[i]);
+	buf_printf(out, "private /tmp and /dev/shm: %s\n",
+	    opts->private_tmp ? "yes" : "no");
+	explain_limits(opts, out);
+
+	buf_printf(out, "layers:\n");
+	ns = sandbox_ns_available(opts->network, why, sizeof why);
+	buf_printf(out, "  namespaces      %s%s: %s [%s]\n",
+	    sb->is_root ? "mount pid ipc uts" : "user mount pid ipc uts",
+	    opts->network ? "" : " net", ns ? "available" : why,
+	    opts->allow_no_namespaces ? "best-effort" : "required");
+	if (!ns && !opts->allow_no_namespaces)
+		ok = false;
+	if (!ns)
+		buf_printf(out, "    without them: no read-only remount (chmod, "
+		    "chown, utimes and xattrs outside the roots are not "
+		    "stopped), no fresh /proc, daemons may outlive the "
+		    "command\n");
+	buf_printf(out, "  capabilities    all dropped (bounding and "
+	    "ambient too), no_new_privs [required]\n");
+	abi = sb->landlock_abi;
+	if (abi > 0)
+		buf_printf(out, "  landlock        ABI %d [required]\n", abi);
+	else
+		buf_printf(out, "  landlock        unavailable [%s]\n",
+		    opts->allow_no_landlock ? "best-effort: allowed off" :
+		    "required");
+	sandbox_landlock_explain(abi, opts->network, out);
+	buf_printf(out, "  seccomp         native ABI only, %s [required]\n",
+	    opts->network ? "network allowed" :
+	    "no socket but AF_UNIX, no connect/bind/listen/accept");
+	if (opts->limits.processes == 0)
+		buf_printf(out, "  process bound   none configured\n");
+	else if (sb->cgroup != NULL)
+		buf_printf(out, "  pids cgroup     %s [best-effort]\n",
+		    sb->cgroup);
+	else if (sb->is_root)
+		buf_printf(out, "  pids cgroup     unavailable: process count "
+		    "NOT bounded (RLIMIT_NPROC does not bind root) "
+		    "[best-effort]\n");
+	else
+		buf_printf(out, "  process bound   RLIMIT_NPROC [required]\n");
+	sandbox_free(sb);
+	return ok ? 0 : -1;
+}

@@ -1,0 +1,76 @@
+/*
+ * sandbox-int.h - what the files of sandbox/ share: the prepared sandbox
+ * and one entry point per layer.  Not for use outside sandbox/.
+ *
+ * Layer functions named *_apply run in the child and return 0, or -1 with
+ * errno set and sb->stage filled; they never allocate with malloc.
+ */
+#ifndef PTYVISOR_SANDBOX_INT_H
+#define PTYVISOR_SANDBOX_INT_H
+
+#include "sandbox/sandbox.h"
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct buf;
+
+/* A prepared sandbox: everything the child needs, resolved in the parent. */
+struct sandbox {
+	struct sandbox_opts	 opts;		/* writable[] emptied: see roots */
+	char			*cwd;		/* absolute, resolved */
+	char			**roots;	/* resolved writable roots */
+	int			 nroots;
+	char			**readonly;	/* .git dirs kept read-only */
+	int			 nreadonly;
+	bool			 is_root;	/* euid 0: no user namespace */
+	pid_t			 parent;	/* ptyvisor, for the death check */
+	int			 landlock_abi;	/* 0: no Landlock */
+	int			 cap_last;	/* highest capability number */
+	char			*cgroup;	/* pids cgroup dir, or NULL */
+	char			*cgroup_procs;	/* its cgroup.procs */
+	void			*seccomp;	/* scmp_filter_ctx, built */
+	bool			 in_ns;		/* child: namespaces are on */
+	char			 stage[192];	/* child: the failed stage */
+};
+
+/* Fill sb->stage with "sandbox: " and a formatted stage name. */
+void	sandbox_set_stage(struct sandbox *sb, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* ns.c: enter the namespaces; returns 0 only in the process to exec. */
+int	sandbox_ns_enter(struct sandbox *sb, int report_fd);
+/* ns.c: read-only filesystem, writable roots, fresh /proc, private /tmp. */
+int	sandbox_ns_mount(struct sandbox *sb);
+/* ns.c: whether this kernel lets us create the namespaces we need. */
+bool	sandbox_ns_available(bool network, char *why, size_t len);
+
+/* landlock.c: the running Landlock ABI, 0 when absent or disabled. */
+int	sandbox_landlock_abi(void);
+/* landlock.c: restrict this process and its future children. */
+int	sandbox_landlock_apply(struct sandbox *sb);
+/* landlock.c: what the ABI gives and lacks, for --explain. */
+void	sandbox_landlock_explain(int abi, bool network, struct buf *out);
+
+/* seccomp.c: build the filter (parent); NULL with *cause on failure. */
+void	*sandbox_seccomp_build(bool network, char **cause);
+/* seccomp.c: load a built filter into this process. */
+int	sandbox_seccomp_apply(struct sandbox *sb);
+/* seccomp.c: release a built filter; NULL is a no-op. */
+void	sandbox_seccomp_free(void *filter);
+
+/* limits.c: make a pids cgroup below ours; NULL dir when impossible. */
+int	sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len);
+/* limits.c: move this process into the sandbox's pids cgroup. */
+int	sandbox_cgroup_join(struct sandbox *sb);
+/* limits.c: remove the sandbox's pids cgroup once it is empty. */
+void	sandbox_cgroup_remove(struct sandbox *sb);
+/* limits.c: no core, RLIMIT_AS, RLIMIT_NOFILE, RLIMIT_NPROC (non-root). */
+int	sandbox_limits_apply(struct sandbox *sb);
+
+/* caps.c: parent-death signal and re-check, no_new_privs, no capability. */
+int	sandbox_caps_apply(struct sandbox *sb);
+/* caps.c: the highest capability number this kernel knows. */
+int	sandbox_caps_last(void);
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * sandbox.h - the sandbox a session's command runs in.
+ *
+ * The policy is a plain value (struct sandbox_opts).  sandbox_new() checks
+ * it and prepares everything that allocates or can be validated, in the
+ * parent; sandbox_child() is a pty pre-exec hook run in the forked child
+ * that applies, in order and each checked: signal reset, namespaces and
+ * mounts, chdir, resource bounds, parent-death signal, no_new_privs and a
+ * full capability drop, Landlock, seccomp.  Any failure makes the hook
+ * return -1 with a stage, so the command never runs (fail closed).
+ *
+ * This module never prints and never exits the parent.  It depends only on
+ * the allocators and buffers of session/util.h.
+ */
+#ifndef PTYVISOR_SANDBOX_H
+#define PTYVISOR_SANDBOX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct buf;
+
+/* How much the command may touch. */
+enum sandbox_profile {
+	SANDBOX_READ_ONLY,		/* nothing writable but a private /tmp */
+	SANDBOX_WORKSPACE_WRITE,	/* + the cwd and the writable roots */
+	SANDBOX_FULL_ACCESS		/* no sandbox at all */
+};
+
+/* Resource bounds; 0 means "leave as inherited". */
+struct sandbox_limits {
+	uint64_t	address_space;	/* RLIMIT_AS, bytes */
+	uint64_t	open_files;	/* RLIMIT_NOFILE */
+	uint64_t	processes;	/* pids cgroup, or RLIMIT_NPROC */
+};
+
+/* Largest number of extra writable roots. */
+#define SANDBOX_MAX_ROOTS 32
+
+/*
+ * The policy, a plain value.  writable[] points at strings the caller owns
+ * for as long as the options are used; sandbox_new() copies what it keeps.
+ */
+struct sandbox_opts {
+	enum sandbox_profile	 profile;
+	bool			 network;	/* allow sockets beyond AF_UNIX */
+	const char		*writable[SANDBOX_MAX_ROOTS];
+	int			 nwritable;
+	bool			 protect_git;	/* .git under roots read-only */
+	bool			 private_tmp;	/* fresh /tmp and /dev/shm */
+	bool			 allow_no_namespaces; /* fall back to LL+seccomp */
+	bool			 allow_no_landlock;   /* run without Landlock */
+	struct sandbox_limits	 limits;
+};
+
+/* Fill opts with the defaults: workspace-write, no network, private /tmp. */
+void	sandbox_opts_init(struct sandbox_opts *opts);
+
+/*
+ * Parse a profile name ("read-only", "workspace-write",
+ * "danger-full-access") into *profile.  Returns 0, or -1 with *cause.
+ */
+int	sandbox_profile_parse(const char *name, enum sandbox_profile *profile,
+	    char **cause);
+
+/* The name of a profile (static string). */
+const char *sandbox_profile_name(enum sandbox_profile profile);
+
+/* Add a writable root (borrowed); -1 with *cause when there are too many. */
+int	sandbox_opts_add_writable(struct sandbox_opts *opts, const char *dir,
+	    char **cause);
+
+/*
+ * Parse a size such as "512M", "2G", "65536" (bytes; K, M, G, T suffixes
+ * are powers of 1024).  Returns 0, or -1 with *cause.
+ */
+int	sandbox_parse_size(const char *s, uint64_t *out, char **cause);
+
+/*
+ * Check opts for a command started in cwd (NULL: the current directory) and
+ * prepare the sandbox.  Returns a sandbox the caller frees with
+ * sandbox_free(), or NULL with *cause, e.g. "writable root: DIR: No such
+ * file or directory".
+ */
+struct sandbox *sandbox_new(const struct sandbox_opts *opts, const char *cwd,
+	    char **cause);
+
+/* Release a sandbox (and its pids cgroup, once empty).  NULL is a no-op. */
+void	sandbox_free(struct sandbox *sb);
+
+/* The profile a sandbox was made with. */
+enum sandbox_profile sandbox_get_profile(const struct sandbox *sb);
+
+/*
+ * The pty pre-exec hook (pty_hook_fn): arg is a struct sandbox.  Applies
+ * every stage in the child; returns 0 in the process that is to exec the
+ * command, or -1 with errno and *stage ("sandbox: STAGE") on failure.  With
+ * a PID namespace it forks an init; the calling process then waits, relays
+ * the command's exact exit status and never returns.
+ */
+int	sandbox_child(void *arg, int report_fd, const char **stage);
+
+/*
+ * Build the command's environment in the parent: the allow-listed variables
+ * of parent_env (PATH HOME USER LOGNAME SHELL TERM LANG LC_* TZ TMPDIR
+ * COLORTERM; everything but LD_* under danger-full-access) plus extra
+ * ("NAME=VALUE", which win).  Either list may be NULL.  The caller frees the
+ * result with strv_free().
+ */
+char	**sandbox_env(const struct sandbox *sb, char *const *parent_env,
+	    char *const *extra);
+
+/*
+ * Describe the effective policy of opts and which layers and Landlock ABI
+ * features the running kernel puts in force, each marked required or
+ * best-effort, into out.  Returns 0 when every required layer is
+ * available, -1 when a sandboxed command could not start here.
+ */
+int	sandbox_explain(const struct sandbox_opts *opts, struct buf *out);
+
+/* Harden ptyvisor itself: not dumpable, no core files. */
+void	sandbox_harden_self(void);
+
+#endif

@@ -1,0 +1,259 @@
+/*
+ * seccomp.c - the seccomp layer: a deny-list on top of Landlock and the
+ * namespaces, for what those do not cover.
+ *
+ * The filter is built in the parent (libseccomp allocates) and loaded in
+ * the child.  Only the native architecture is in it; a system call made
+ * through any other ABI (i386 `int 0x80`, x32) kills the process.  Denied
+ * calls fail with EPERM rather than killing, so programs print a useful
+ * error; clone3 fails with ENOSYS so libc falls back to clone, whose flags
+ * a filter can see.  Every rule says why it is there.
+ */
+#include "sandbox/sandbox-int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/personality.h>
+#include <sys/socket.h>
+
+#include "session/util.h"
+
+#ifndef AF_VSOCK
+#define AF_VSOCK 40
+#endif
+#ifndef TIOCLINUX
+#define TIOCLINUX 0x541C
+#endif
+
+/* The namespace flags of clone/unshare. */
+static const unsigned long seccomp_ns_flags[] = {
+	CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC,
+	CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
+#ifdef CLONE_NEWTIME
+	CLONE_NEWTIME,
+#endif
+};
+
+/* System calls denied outright, each with its reason. */
+static const struct {
+	const char	*name;
+	const char	*why;
+} seccomp_denied[] = {
+	/* io_uring performs opens, connects and more behind the filter. */
+	{ "io_uring_setup", "io_uring bypasses seccomp" },
+	{ "io_uring_enter", "io_uring bypasses seccomp" },
+	{ "io_uring_register", "io_uring bypasses seccomp" },
+	/* Reading or writing another process's memory. */
+	{ "ptrace", "inspect or control other processes" },
+	{ "process_vm_readv", "read another process's memory" },
+	{ "process_vm_writev", "write another process's memory" },
+	/* Joining namespaces could reach the host's network or mounts. */
+	{ "setns", "join another namespace" },
+	/* Mounts could undo the read-only view of the filesystem. */
+	{ "mount", "change the filesystem view" },
+	{ "umount2", "uncover what a mount hides" },
+	{ "pivot_root", "change the root" },
+	{ "chroot", "change the root" },
+	{ "open_tree", "new mount API" },
+	{ "move_mount", "new mount API" },
+	{ "fsopen", "new mount API" },
+	{ "fsconfig", "new mount API" },
+	{ "fsmount", "new mount API" },
+	{ "fspick", "new mount API" },
+	{ "mount_setattr", "new mount API: could clear read-only" },
+	/* The kernel keyrings hold credentials shared with the host. */
+	{ "keyctl", "host keyrings" },
+	{ "add_key", "host keyrings" },
+	{ "request_key", "host keyrings" },
+	/* Large kernel attack surface, never needed by shell commands. */
+	{ "bpf", "kernel attack surface" },
+	{ "perf_event_open", "kernel attack surface, side channels" },
+	{ "userfaultfd", "a common aid to kernel exploits" },
+	/* Opens files by handle, bypassing path-based checks. */
+	{ "open_by_handle_at", "bypasses path-based checks" },
+	{ "name_to_handle_at", "only useful with open_by_handle_at" },
+	/* Machine-wide state. */
+	{ "kexec_load", "replace the kernel" },
+	{ "kexec_file_load", "replace the kernel" },
+	{ "init_module", "load kernel code" },
+	{ "finit_module", "load kernel code" },
+	{ "delete_module", "unload kernel code" },
+	{ "reboot", "reboot the machine" },
+	{ "swapon", "machine-wide memory" },
+	{ "swapoff", "machine-wide memory" },
+	{ "acct", "machine-wide accounting" },
+	{ "quotactl", "machine-wide quotas" },
+	{ "syslog", "kernel log" },
+};
+
+/* Network system calls denied when the network is off. */
+static const char *const seccomp_net_denied[] = {
+	"connect",	/* reaches pathname UNIX listeners outside */
+	"bind",		/* offers a service */
+	"listen",	/* offers a service */
+	"accept",	/* serves one */
+	"accept4",	/* serves one */
+};
+
+/* Add one rule; on failure leave a cause naming it. */
+static int
+add_rule(scmp_filter_ctx ctx, uint32_t action, const char *name,
+    unsigned int n, const struct scmp_arg_cmp *cmp, char **cause)
+{
+	int	nr, r;
+
+	nr = seccomp_syscall_resolve_name(name);
+	if (nr == __NR_SCMP_ERROR) {
+		*cause = xasprintf("seccomp: unknown system call %s", name);
+		return -1;
+	}
+	r = seccomp_rule_add_array(ctx, action, nr, n, cmp);
+	if (r != 0) {
+		*cause = xasprintf("seccomp: rule for %s: %s", name,
+		    strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+/* Deny name with EPERM when its argument arg has flag set. */
+static int
+deny_flag(scmp_filter_ctx ctx, const char *name, unsigned int arg,
+    unsigned long flag, char **cause)
+{
+	struct scmp_arg_cmp	cmp;
+
+	cmp = SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, flag, flag);
+	return add_rule(ctx, SCMP_ACT_ERRNO(EPERM), name, 1, &cmp, cause);
+}
+
+/* Deny ioctl(fd, request) on the low 32 bits of request. */
+static int
+deny_ioctl(scmp_filter_ctx ctx, unsigned long request, char **cause)
+{
+	struct scmp_arg_cmp	cmp;
+
+	/* The kernel truncates the request to 32 bits: so must we. */
+	cmp = SCMP_CMP(1, SCMP_CMP_MASKED_EQ, 0xffffffffUL, request);
+	return add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &cmp, cause);
+}
+
+void *
+sandbox_seccomp_build(bool network, char **cause)
+{
+	scmp_filter_ctx		ctx;
+	struct scmp_arg_cmp	cmp[2];
+	size_t			i;
+	int			r;
+
+	if ((ctx = seccomp_init(SCMP_ACT_ALLOW)) == NULL) {
+		*cause = xstrdup("seccomp: cannot initialise libseccomp");
+		return NULL;
+	}
+	/* Another ABI (i386 int 0x80, x32) would slip past every rule. */
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+	    SCMP_ACT_KILL_PROCESS);
+	if (r != 0) {
+		*cause = xasprintf("seccomp: bad-arch action: %s",
+		    strerror(-r));
+		goto fail;
+	}
+	/* The filter must hold even if ptyvisor was started with NNP off. */
+	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 1);
+
+	for (i = 0; i < sizeof seccomp_denied / sizeof seccomp_denied[0]; i++)
+		if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM),
+		    seccomp_denied[i].name, 0, NULL, cause) != 0)
+			goto fail;
+
+	/* clone3 hides its flags in memory: make libc fall back to clone. */
+	if (add_rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL,
+	    cause) != 0)
+		goto fail;
+	/* New namespaces would give back capabilities and mount rights. */
+	for (i = 0; i < sizeof seccomp_ns_flags / sizeof seccomp_ns_flags[0];
+	    i++) {
+		if (deny_flag(ctx, "clone", 0, seccomp_ns_flags[i],
+		    cause) != 0 ||
+		    deny_flag(ctx, "unshare", 0, seccomp_ns_flags[i],
+		    cause) != 0)
+			goto fail;
+	}
+
+	/* TIOCSTI types into the terminal the person is using. */
+	if (deny_ioctl(ctx, TIOCSTI, cause) != 0)
+		goto fail;
+	/* TIOCLINUX can paste the console selection as input. */
+	if (deny_ioctl(ctx, TIOCLINUX, cause) != 0)
+		goto fail;
+
+	/*
+	 * Other personalities change the syscall ABI or memory layout: any
+	 * non-zero value (64-bit compare, so high bits cannot hide one) is
+	 * refused.  The query 0xffffffff answers 0, PER_LINUX, which is
+	 * what the sandbox runs with since no change is allowed.
+	 */
+	cmp[0] = SCMP_CMP(0, SCMP_CMP_GT, PER_LINUX);
+	if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "personality", 1, cmp,
+	    cause) != 0)
+		goto fail;
+	cmp[0] = SCMP_CMP(0, SCMP_CMP_EQ, 0xffffffffUL);
+	if (add_rule(ctx, SCMP_ACT_ERRNO(0), "personality", 1, cmp,
+	    cause) != 0)
+		goto fail;
+
+	/* vsock reaches the hypervisor and ignores network namespaces. */
+	cmp[0] = SCMP_CMP(0, SCMP_CMP_EQ, AF_VSOCK);
+	if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, cmp,
+	    cause) != 0)
+		goto fail;
+
+	if (!network) {
+		/* Only local, unnamed UNIX sockets without the network. */
+		cmp[0] = SCMP_CMP(0, SCMP_CMP_NE, AF_UNIX);
+		if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, cmp,
+		    cause) != 0)
+			goto fail;
+		for (i = 0; i < sizeof seccomp_net_denied /
+		    sizeof seccomp_net_denied[0]; i++)
+			if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM),
+			    seccomp_net_denied[i], 0, NULL, cause) != 0)
+				goto fail;
+		/* An address on sendto reaches a UNIX listener unconnected. */
+		cmp[0] = SCMP_CMP(4, SCMP_CMP_NE, 0);
+		if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "sendto", 1, cmp,
+		    cause) != 0)
+			goto fail;
+	}
+	return ctx;
+
+fail:
+	seccomp_release(ctx);
+	return NULL;
+}
+
+int
+sandbox_seccomp_apply(struct sandbox *sb)
+{
+	int	r;
+
+	r = seccomp_load(sb->seccomp);
+	if (r != 0) {
+		sandbox_set_stage(sb, "seccomp");
+		errno = -r;
+		return -1;
+	}
+	return 0;
+}
+
+void
+sandbox_seccomp_free(void *filter)
+{
+	if (filter != NULL)
+		seccomp_release(filter);
+}

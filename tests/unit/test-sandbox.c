@@ -1,0 +1,155 @@
+/*
+ * test-sandbox.c - the sandbox policy: profile names, defaults, option
+ * checks in sandbox_new(), the scrubbed environment and --explain.
+ */
+#include "sandbox/sandbox.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session/util.h"
+#include "tests/tap.h"
+
+/* Whether env holds exactly the entry s. */
+static int
+has_entry(char **env, const char *s)
+{
+	for (; *env != NULL; env++)
+		if (strcmp(*env, s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether env sets a variable called name. */
+static int
+has_name(char **env, const char *name)
+{
+	size_t	len = strlen(name);
+
+	for (; *env != NULL; env++)
+		if (strncmp(*env, name, len) == 0 && (*env)[len] == '=')
+			return 1;
+	return 0;
+}
+
+int
+main(void)
+{
+	struct sandbox_opts	 opts;
+	struct sandbox		*sb;
+	enum sandbox_profile	 p;
+	struct buf		 out;
+	uint64_t		 size;
+	char			*cause = NULL, **env;
+	char			*parent[] = { "PATH=/bin", "HOME=/h", "API_KEY=s",
+	    "LD_PRELOAD=/x.so", "LC_ALL=C", "TERM=xterm", "AWS_SECRET=y",
+	    "EDITOR=vi", NULL };
+	char			*extra[] = { "EDITOR=nano", "TERM=dumb", NULL };
+
+	sandbox_opts_init(&opts);
+	is_int(opts.profile, SANDBOX_WORKSPACE_WRITE, "default: workspace-write");
+	ok(!opts.network, "default: no network");
+	ok(opts.private_tmp, "default: private /tmp");
+	ok(opts.limits.processes > 0, "default: processes bounded");
+
+	ok(sandbox_profile_parse("read-only", &p, &cause) == 0 &&
+	    p == SANDBOX_READ_ONLY, "parse read-only");
+	ok(sandbox_profile_parse("workspace-write", &p, &cause) == 0 &&
+	    p == SANDBOX_WORKSPACE_WRITE, "parse workspace-write");
+	ok(sandbox_profile_parse("danger-full-access", &p, &cause) == 0 &&
+	    p == SANDBOX_FULL_ACCESS, "parse danger-full-access");
+	ok(sandbox_profile_parse("full", &p, &cause) == -1, "unknown profile");
+	is_str(cause, "unknown profile 'full' (read-only, workspace-write, "
+	    "danger-full-access)", "unknown profile: the cause");
+	free(cause);
+	cause = NULL;
+	is_str(sandbox_profile_name(SANDBOX_READ_ONLY), "read-only", "name");
+	is_str(sandbox_profile_name(SANDBOX_FULL_ACCESS), "danger-full-access",
+	    "name of full access");
+
+	ok(sandbox_parse_size("512M", &size, &cause) == 0 &&
+	    size == 512ULL << 20, "size 512M");
+	ok(sandbox_parse_size("2g", &size, &cause) == 0 &&
+	    size == 2ULL << 30, "size 2g");
+	ok(sandbox_parse_size("4096", &size, &cause) == 0 && size == 4096,
+	    "size in bytes");
+	ok(sandbox_parse_size("12X", &size, &cause) == -1, "bad size suffix");
+	free(cause);
+	cause = NULL;
+	ok(sandbox_parse_size("-1", &size, &cause) == -1, "negative size");
+	free(cause);
+	cause = NULL;
+
+	sandbox_opts_init(&opts);
+	sandbox_opts_add_writable(&opts, "/nonexistent-ptyvisor-root", &cause);
+	sb = sandbox_new(&opts, "/", &cause);
+	ok(sb == NULL, "missing writable root fails");
+	is_str(cause, "writable root: /nonexistent-ptyvisor-root: No such "
+	    "file or directory", "missing writable root: the cause");
+	free(cause);
+	cause = NULL;
+
+	sandbox_opts_init(&opts);
+	opts.profile = SANDBOX_READ_ONLY;
+	sandbox_opts_add_writable(&opts, "/", &cause);
+	ok(sandbox_new(&opts, "/", &cause) == NULL,
+	    "read-only refuses writable roots");
+	free(cause);
+	cause = NULL;
+
+	sandbox_opts_init(&opts);
+	opts.profile = SANDBOX_FULL_ACCESS;
+	sb = sandbox_new(&opts, "/", &cause);
+	ok(sb != NULL, "full access needs no kernel support");
+	env = sandbox_env(sb, parent, NULL);
+	ok(has_entry(env, "API_KEY=s"), "full access: environment kept");
+	ok(!has_name(env, "LD_PRELOAD"), "full access: LD_* dropped");
+	strv_free(env);
+	sandbox_free(sb);
+
+	sandbox_opts_init(&opts);
+	opts.allow_no_landlock = 1;	/* the policy, not the kernel, here */
+	sb = sandbox_new(&opts, "/", &cause);
+	ok(sb != NULL, "workspace-write in /");
+	if (sb == NULL) {
+		diag("%s", cause);
+		free(cause);
+		return tap_done();
+	}
+	is_int(sandbox_get_profile(sb), SANDBOX_WORKSPACE_WRITE, "profile kept");
+	env = sandbox_env(sb, parent, extra);
+	ok(has_entry(env, "PATH=/bin"), "env: PATH passes");
+	ok(has_entry(env, "HOME=/h"), "env: HOME passes");
+	ok(has_entry(env, "LC_ALL=C"), "env: LC_* passes");
+	ok(!has_name(env, "API_KEY"), "env: secrets do not pass");
+	ok(!has_name(env, "AWS_SECRET"), "env: other variables do not pass");
+	ok(!has_name(env, "LD_PRELOAD"), "env: LD_* does not pass");
+	ok(has_entry(env, "EDITOR=nano"), "env: explicit extras pass");
+	ok(has_entry(env, "TERM=dumb") && !has_entry(env, "TERM=xterm"),
+	    "env: extras override the parent");
+	strv_free(env);
+	sandbox_free(sb);
+	sandbox_free(NULL);
+	ok(1, "sandbox_free(NULL) is a no-op");
+
+	sandbox_opts_init(&opts);
+	memset(&out, 0, sizeof out);
+	sandbox_explain(&opts, &out);
+	buf_cstr(&out);
+	ok(strstr(out.data, "profile: workspace-write\n") != NULL,
+	    "explain: the profile");
+	ok(strstr(out.data, "network: denied") != NULL, "explain: network");
+	ok(strstr(out.data, "landlock") != NULL, "explain: landlock layer");
+	ok(strstr(out.data, "seccomp") != NULL, "explain: seccomp layer");
+	ok(strstr(out.data, "[required]") != NULL, "explain: required marks");
+	buf_free(&out);
+
+	opts.profile = SANDBOX_FULL_ACCESS;
+	memset(&out, 0, sizeof out);
+	is_int(sandbox_explain(&opts, &out), 0, "explain full access");
+	ok(strstr(buf_cstr(&out), "no sandbox") != NULL,
+	    "explain: full access is no sandbox");
+	buf_free(&out);
+	return tap_done();
+}
