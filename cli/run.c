@@ -9,7 +9,6 @@
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -24,6 +23,7 @@
 #include "session/session.h"
 #include "session/statedir.h"
 #include "session/util.h"
+#include "cli/sbopts.h"
 
 struct run {
 	struct loop	*loop;
@@ -170,8 +170,8 @@ run_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor run [OPTIONS] -- CMD [ARGS...]\n\n"
-	    "Run CMD in a recorded PTY session on this terminal and exit with\n"
-	    "its status.  On a terminal the session is transparent (keys pass\n"
+	    "Run CMD in a recorded, sandboxed PTY session on this terminal and\n"
+	    "exit with its status.  On a terminal the session is transparent (keys pass\n"
 	    "through, resizes follow); otherwise its output goes to stdout.\n\n"
 	    "Options:\n"
 	    "  --cols N        terminal width when stdout is not a terminal (80)\n"
@@ -179,12 +179,14 @@ run_usage(FILE *f)
 	    "  --cwd DIR       run in DIR (default: the current directory)\n"
 	    "  --timeout S     kill the command after S seconds (exit 124)\n"
 	    "  -v, --verbose   say where the recording went\n"
-	    "  -h, --help      show this help\n\n"
+	    "  -h, --help      show this help\n"
+	    "%s\n"
 	    "Exit status: the command's own; 128+N if killed by signal N;\n"
 	    "124 timed out; 125 ptyvisor error; 126 not executable;\n"
 	    "127 command not found.\n"
 	    "Files: $PTYVISOR_STATE_DIR (default ~/.local/state/ptyvisor)\n"
-	    "holds sessions/ID.cast (asciicast v2) and history.jsonl.\n");
+	    "holds sessions/ID.cast (asciicast v2) and history.jsonl.\n",
+	    sbopts_help);
 }
 
 /* Parse a number in [lo, hi] for option name. */
@@ -205,73 +207,105 @@ parse_num(const char *name, const char *arg, long lo, long hi, long *out)
 	return 0;
 }
 
+/*
+ * If argv[*i] is option name (as "--name VALUE" or "--name=VALUE"), set
+ * *value, advance *i past it and return 1; 0 if it is another word; -1
+ * when the value is missing.
+ */
+static int
+option_value(int argc, char **argv, int *i, const char *name,
+    const char **value)
+{
+	size_t	len = strlen(name);
+
+	if (strncmp(argv[*i], name, len) != 0)
+		return 0;
+	if (argv[*i][len] == '=') {
+		*value = argv[*i] + len + 1;
+		(*i)++;
+		return 1;
+	}
+	if (argv[*i][len] != '\0')
+		return 0;
+	if (*i + 1 >= argc) {
+		cli_error("run", "%s needs a value", name);
+		return -1;
+	}
+	*value = argv[*i + 1];
+	*i += 2;
+	return 1;
+}
+
 int
 cmd_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cols", required_argument, NULL, 'C' },
-		{ "rows", required_argument, NULL, 'R' },
-		{ "cwd", required_argument, NULL, 'd' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct session_opts	 so;
+	struct sandbox_opts	 sbo;
 	struct run		 r;
 	struct pty_size		 size = { 80, 24 };
-	const char		*cwd = NULL;
+	const char		*cwd = NULL, *val;
 	char			*state_dir = NULL, *cause = NULL;
 	long			 v, timeout = 0;
 	bool			 verbose = false, size_given = false;
-	int			 c, rc = CLI_EXIT_ERROR;
+	int			 i = 1, k, rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			if (parse_num("--cols", optarg, 2, 1000, &v) != 0)
+	sandbox_opts_init(&sbo);
+	while (i < argc && strcmp(argv[i], "--") != 0) {
+		if ((k = sbopts_parse(&sbo, argc, argv, &i, &cause)) < 0) {
+			cli_error("run", "%s", cause);
+			free(cause);
+			return CLI_EXIT_ERROR;
+		}
+		if (k > 0)
+			continue;
+		if (strcmp(argv[i], "-h") == 0 ||
+		    strcmp(argv[i], "--help") == 0) {
+			run_usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[i], "-v") == 0 ||
+		    strcmp(argv[i], "--verbose") == 0) {
+			verbose = true;
+			i++;
+			continue;
+		}
+		if ((k = option_value(argc, argv, &i, "--cols", &val)) != 0) {
+			if (k < 0 || parse_num("--cols", val, 2, 1000, &v) != 0)
 				return CLI_EXIT_ERROR;
 			size.cols = (unsigned short)v;
 			size_given = true;
-			break;
-		case 'R':
-			if (parse_num("--rows", optarg, 2, 1000, &v) != 0)
+		} else if ((k = option_value(argc, argv, &i, "--rows",
+		    &val)) != 0) {
+			if (k < 0 || parse_num("--rows", val, 2, 1000, &v) != 0)
 				return CLI_EXIT_ERROR;
 			size.rows = (unsigned short)v;
 			size_given = true;
-			break;
-		case 'd':
-			cwd = optarg;
-			break;
-		case 't':
-			if (parse_num("--timeout", optarg, 1, 86400 * 365,
-			    &timeout) != 0)
+		} else if ((k = option_value(argc, argv, &i, "--cwd",
+		    &val)) != 0) {
+			if (k < 0)
 				return CLI_EXIT_ERROR;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			run_usage(stdout);
-			return 0;
-		case ':':
-			cli_error("run", "%s needs a value", argv[optind - 1]);
-			return CLI_EXIT_ERROR;
-		default:
+			cwd = val;
+		} else if ((k = option_value(argc, argv, &i, "--timeout",
+		    &val)) != 0) {
+			if (k < 0 || parse_num("--timeout", val, 1,
+			    86400 * 365, &timeout) != 0)
+				return CLI_EXIT_ERROR;
+		} else if (argv[i][0] == '-') {
 			cli_error("run", "unknown option '%s' (see 'ptyvisor "
-			    "run --help')", argv[optind - 1]);
+			    "run --help')", argv[i]);
+			return CLI_EXIT_ERROR;
+		} else {
+			cli_error("run", "put -- before the command (usage: "
+			    "ptyvisor run [OPTIONS] -- CMD [ARGS...])");
 			return CLI_EXIT_ERROR;
 		}
 	}
-	if (optind >= argc || strcmp(argv[optind - 1], "--") != 0) {
-		cli_error("run", optind >= argc ? "no command given "
-		    "(usage: ptyvisor run [OPTIONS] -- CMD [ARGS...])" :
-		    "put -- before the command (usage: ptyvisor run "
+	if (i + 1 >= argc) {
+		cli_error("run", "no command given (usage: ptyvisor run "
 		    "[OPTIONS] -- CMD [ARGS...])");
 		return CLI_EXIT_ERROR;
 	}
+	i++;	/* past -- */
 
 	memset(&r, 0, sizeof r);
 	r.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
@@ -293,12 +327,12 @@ cmd_run(int argc, char **argv)
 		setenv("TERM", "xterm-256color", 1);
 
 	memset(&so, 0, sizeof so);
-	so.argv = argv + optind;
+	so.argv = argv + i;
+	so.sandbox = &sbo;
 	so.cwd = cwd;
 	so.size = size;
 	so.timeout_s = (unsigned)timeout;
 	so.term = getenv("TERM");
-	so.profile = "none";
 	if (r.tty && run_raw_terminal() != 0) {
 		cause = xasprintf("cannot set the terminal to raw mode: %s",
 		    strerror(errno));

@@ -226,6 +226,7 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 	sigset_t	set, old;
 	pid_t		pid;
 	int		life[2], status[2];
+	bool		own_tty = getsid(0) == getpid();
 
 	if (!sb->is_root && enter_userns(sb) != 0) {
 		if (sb->stage[0] != '\0')
@@ -275,9 +276,17 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 		run_init(pid, status[1]);
 	}
 
-	/* The command. */
+	/*
+	 * The command.  On a terminal of its own (a session's PTY, whose
+	 * leader is the relay) it leads its own process group in the
+	 * terminal's foreground: the relay's group does not exist inside the
+	 * PID namespace, and a shell doing job control needs one it can see.
+	 * SIGTTOU is still blocked here, so tcsetpgrp() is allowed.
+	 */
 	close(life[0]);
 	close(status[1]);
+	if (own_tty && setpgid(0, 0) == 0 && isatty(STDIN_FILENO))
+		tcsetpgrp(STDIN_FILENO, getpid());
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
 

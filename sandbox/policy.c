@@ -51,8 +51,13 @@ sandbox_profile_parse(const char *name, enum sandbox_profile *profile,
 			return 0;
 		}
 	}
+	/* "none" says the same as danger-full-access, as plainly. */
+	if (strcmp(name, "none") == 0) {
+		*profile = SANDBOX_FULL_ACCESS;
+		return 0;
+	}
 	*cause = xasprintf("unknown profile '%s' (read-only, workspace-write, "
-	    "danger-full-access)", name);
+	    "danger-full-access or none)", name);
 	return -1;
 }
 

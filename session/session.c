@@ -76,6 +76,7 @@ struct session {
 	struct pty_status	 status;
 	int			 fail_status;	/* 125-127 when FAILED */
 	char			*error;
+	struct sandbox		*sandbox;	/* freed once reaped */
 
 	struct screen		*screen;
 	struct record		*record;
@@ -477,6 +478,8 @@ session_finish(struct session *s)
 	loop_timer_cancel(ss->loop, s->linger_timer);
 	s->flush_timer = s->timeout_timer = s->kill_timer = NULL;
 	s->linger_timer = NULL;
+	sandbox_free(s->sandbox);	/* also removes its pids cgroup */
+	s->sandbox = NULL;
 	if (s->child.master >= 0) {
 		loop_del_fd(ss->loop, s->child.master);
 		close(s->child.master);
@@ -559,6 +562,7 @@ session_free(struct session *s)
 	free(s->by);
 	free(s->error);
 	free(s->record_path);
+	sandbox_free(s->sandbox);
 	screen_free(s->screen);
 	buf_free(&s->input);
 	free(s);
@@ -661,25 +665,43 @@ session_open_record(struct session *s, const struct session_opts *o,
 
 /* The command did not start: show why on its screen and in its recording. */
 static void
-session_failed(struct session *s, const struct pty_failure *f)
+session_failed(struct session *s, int status, const char *what)
 {
-	char	 what[256];
 	char	*msg;
 
 	s->state = SESSION_FAILED;
-	s->fail_status = f->status;
+	s->fail_status = status;
 	s->reaped = true;
 	s->eof = true;
-	if (f->status == SESSION_EXIT_NOTFOUND) {
-		snprintf(what, sizeof what, "%s: command not found",
-		    s->argv[0]);
-	} else
-		pty_failure_str(f, what, sizeof what);
 	s->error = xstrdup(what);
 	msg = xasprintf("ptyvisor: %s\r\n", what);
 	session_take(s, msg, strlen(msg));
 	free(msg);
 	session_finish(s);
+}
+
+/* base with each NAME=VALUE of extra set over it; caller frees. */
+static char **
+env_merge(char *const *base, char *const *extra)
+{
+	size_t	  i, j, n = 0, len;
+	char	**env = xcalloc(strv_len(base) + strv_len(extra) + 1,
+		    sizeof *env);
+
+	for (i = 0; base[i] != NULL; i++) {
+		for (j = 0; extra[j] != NULL; j++) {
+			len = strcspn(extra[j], "=");
+			if (strncmp(base[i], extra[j], len) == 0 &&
+			    base[i][len] == '=')
+				break;
+		}
+		if (extra[j] == NULL)
+			env[n++] = xstrdup(base[i]);
+	}
+	for (j = 0; extra[j] != NULL; j++)
+		if (strchr(extra[j], '=') != NULL)
+			env[n++] = xstrdup(extra[j]);
+	return env;
 }
 
 struct session *
@@ -690,7 +712,9 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	struct pty_spec		 spec;
 	struct pty_failure	 fail;
 	struct stat		 st;
-	char			 cwd[PATH_MAX];
+	char			 cwd[PATH_MAX], what[256];
+	char			*sbcause = NULL, **env = NULL;
+	extern char		**environ;
 
 	if (o->argv == NULL || o->argv[0] == NULL || o->argv[0][0] == '\0') {
 		*cause = xstrdup("no command given");
@@ -721,7 +745,8 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	s->state = SESSION_RUNNING;
 	s->argv = strv_dup(o->argv);
 	s->cwd = xstrdup(cwd);
-	s->profile = xstrdup(o->profile != NULL ? o->profile : "none");
+	s->profile = xstrdup(o->sandbox != NULL ?
+	    sandbox_profile_name(o->sandbox->profile) : "none");
 	s->decision = o->decision != NULL ? xstrdup(o->decision) : NULL;
 	s->by = o->by != NULL ? xstrdup(o->by) : NULL;
 	s->agent = o->agent;
@@ -752,15 +777,40 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 
 	memset(&spec, 0, sizeof spec);
 	spec.argv = s->argv;
-	spec.envp = o->envp;
 	spec.cwd = s->cwd;
 	spec.size = s->size;
-	spec.pre_exec = o->pre_exec;
-	spec.pre_exec_arg = o->pre_exec_arg;
+	if (o->sandbox != NULL) {
+		/* Prepared here: the child checks its parent prepared it. */
+		s->sandbox = sandbox_new(o->sandbox, s->cwd, &sbcause);
+		if (s->sandbox == NULL) {
+			snprintf(what, sizeof what, "sandbox: %s", sbcause);
+			free(sbcause);
+			session_failed(s, SESSION_EXIT_ERROR, what);
+			return s;
+		}
+		env = sandbox_env(s->sandbox, o->envp ? o->envp : environ,
+		    o->env_extra);
+		spec.pre_exec = sandbox_child;
+		spec.pre_exec_arg = s->sandbox;
+	} else {
+		if (o->env_extra != NULL)
+			env = env_merge(o->envp ? o->envp : environ,
+			    o->env_extra);
+		spec.pre_exec = o->pre_exec;
+		spec.pre_exec_arg = o->pre_exec_arg;
+	}
+	spec.envp = env != NULL ? env : o->envp;
 	if (pty_spawn(&spec, &s->child, &fail) != 0) {
-		session_failed(s, &fail);
+		if (fail.status == SESSION_EXIT_NOTFOUND)
+			snprintf(what, sizeof what, "%s: command not found",
+			    s->argv[0]);
+		else
+			pty_failure_str(&fail, what, sizeof what);
+		strv_free(env);
+		session_failed(s, fail.status, what);
 		return s;
 	}
+	strv_free(env);
 	loop_add_fd(ss->loop, s->child.master, POLLIN, LOOP_PRIO_NORMAL,
 	    session_io, s);
 	s->flush_timer = loop_timer_add(ss->loop, SESSION_FLUSH_MS,

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "pty/pty.h"
+#include "sandbox/sandbox.h"
 #include "session/loop.h"
 #include "session/screen.h"
 
@@ -47,13 +48,19 @@ struct sessions;
 struct session_opts {
 	char *const	*argv;
 	const char	*cwd;		/* NULL: the current directory */
-	char *const	*envp;		/* NULL: inherit */
+	char *const	*envp;		/* base environment; NULL: ours */
+	char *const	*env_extra;	/* NAME=VALUE set on top, may be NULL */
+	/*
+	 * The sandbox every command runs in; NULL runs it unsandboxed (only
+	 * `ptyvisor run` without --sandbox and tests do that).  Its setup
+	 * failing is a FAILED session, recorded, not an error of this call.
+	 */
+	const struct sandbox_opts *sandbox;
 	struct pty_size	 size;
 	unsigned	 timeout_s;	/* 0: none */
 	size_t		 scrollback;	/* lines */
-	pty_hook_fn	 pre_exec;	/* the sandbox, or NULL */
+	pty_hook_fn	 pre_exec;	/* extra hook when unsandboxed (tests) */
 	void		*pre_exec_arg;
-	const char	*profile;	/* sandbox profile name for history */
 	const char	*term;		/* TERM recorded in the .cast header */
 	const char	*decision;	/* how it was approved, may be NULL */
 	const char	*by;

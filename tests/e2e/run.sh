@@ -33,8 +33,9 @@ is "$(hist_field signal)" 9 "history says signal 9"
 is "$(hist_field state)" signaled "history state is signaled"
 is "$(cast --marker "$(last_cast)")" "signal 9" "recording's marker says signal 9"
 
-$PTYVISOR run --timeout 1 -- sh -c 'echo $$ > "$0"; sleep 30' "$T/pgid" \
-	>/dev/null </dev/null
+# Unsandboxed, so that the group's pids are the host's.
+$PTYVISOR run --sandbox none --timeout 1 -- sh -c 'echo $$ > "$0"; sleep 30' \
+	"$T/pgid" >/dev/null </dev/null
 is "$?" 124 "--timeout 1 on sleep 30 exits 124"
 is "$(hist_field state)" timed_out "history state is timed_out"
 pgid=$(cat "$T/pgid")
@@ -51,8 +52,26 @@ ok $? "the recording holds the message"
 is "$(hist_field state)" failed_to_start "history state is failed_to_start"
 
 : > "$T/noexec"; chmod 644 "$T/noexec"
-$PTYVISOR run -- "$T/noexec" >/dev/null 2>&1 </dev/null
+$PTYVISOR run --cwd "$T" -- "$T/noexec" >/dev/null 2>&1 </dev/null
 is "$?" 126 "a non-executable file exits 126"
+
+# --- sandboxed by default ---------------------------------------------------
+$PTYVISOR run --timeout 1 -- sleep 30 >/dev/null </dev/null
+is "$?" 124 "a sandboxed command times out with 124"
+is "$(hist_field profile)" workspace-write "history records the default profile"
+$PTYVISOR run -- sh -c 'touch /etc/ptyvisor-probe 2>/dev/null; echo rc=$?' \
+	> "$T/sb.out" </dev/null
+grep -q 'rc=1' "$T/sb.out"; ok $? "the default sandbox keeps /etc read-only"
+test ! -e /etc/ptyvisor-probe; ok $? "nothing was written to /etc"
+$PTYVISOR run --cwd "$T" -- sh -c 'echo inside > ws-file' >/dev/null </dev/null
+is "$(cat "$T/ws-file" 2>/dev/null)" inside "the working directory is writable"
+$PTYVISOR run --sandbox none -- true >/dev/null </dev/null
+is "$(hist_field profile)" danger-full-access "--sandbox none is recorded as danger-full-access"
+$PTYVISOR run --writable "$T/missing-root" -- true > "$T/wr.out" 2> "$T/wr.err" </dev/null
+is "$?" 125 "a sandbox that cannot be set up exits 125"
+grep -q 'sandbox: writable root: .*missing-root: No such file' "$T/wr.err"
+ok $? "the failed stage and reason are shown"
+is "$(hist_field state)" failed_to_start "history records failed_to_start"
 
 # --- UTF-8 split across reads ----------------------------------------------
 $PTYVISOR run -- sh -c 'for b in 360 237 230 200; do printf "\\$b"; sleep 0.05; done' \
@@ -107,6 +126,7 @@ bad "put -- before" $PTYVISOR run true
 bad "no command given" $PTYVISOR run
 bad "no command given" $PTYVISOR run --
 bad "unknown option '--bogus'" $PTYVISOR run --bogus -- true
+bad "unknown profile 'bogus'" $PTYVISOR run --sandbox bogus -- true
 bad "cwd $T/nope: No such file" $PTYVISOR run --cwd "$T/nope" -- true
 bad "--timeout: 'x'" $PTYVISOR run --timeout x -- true
 bad "unknown command 'frobnicate'" $PTYVISOR frobnicate

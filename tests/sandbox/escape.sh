@@ -158,7 +158,7 @@ rm -f "$T/ws/ran"
 "$PTYVISOR" sandbox --sandbox nonsense -- touch "$T/ws/ran" 2> "$T/err"
 is "$?" 125 "unknown profile: exit 125"
 is "$(cat "$T/err")" "ptyvisor sandbox: sandbox: unknown profile 'nonsense' \
-(read-only, workspace-write, danger-full-access)" "unknown profile: the reason"
+(read-only, workspace-write, danger-full-access or none)" "unknown profile: the reason"
 "$PTYVISOR" sandbox --writable "$T/missing" -- touch "$T/ws/ran" 2> "$T/err"
 is "$?" 125 "missing writable root: exit 125"
 is "$(cat "$T/err")" "ptyvisor sandbox: sandbox: writable root: $T/missing: \

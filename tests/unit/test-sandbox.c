@@ -61,7 +61,11 @@ main(void)
 	    p == SANDBOX_FULL_ACCESS, "parse danger-full-access");
 	ok(sandbox_profile_parse("full", &p, &cause) == -1, "unknown profile");
 	is_str(cause, "unknown profile 'full' (read-only, workspace-write, "
-	    "danger-full-access)", "unknown profile: the cause");
+	    "danger-full-access or none)", "unknown profile: the cause");
+	free(cause);
+	cause = NULL;
+	ok(sandbox_profile_parse("none", &p, &cause) == 0 &&
+	    p == SANDBOX_FULL_ACCESS, "none is danger-full-access");
 	free(cause);
 	cause = NULL;
 	is_str(sandbox_profile_name(SANDBOX_READ_ONLY), "read-only", "name");
