@@ -1,3 +1,9 @@
 # Unit tests: one TAP program per module, no curses.
 PV_TEST_LIBS = libsession.a libpty.a $(PV_EXT_LIBS)
 EXTRA_DIST += tests/tap.h tests/tap.sh
+
+check_PROGRAMS += tests/unit/test-pty
+tests_unit_test_pty_SOURCES = tests/unit/test-pty.c
+tests_unit_test_pty_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_pty_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-pty
