@@ -7,3 +7,9 @@ tests_unit_test_pty_SOURCES = tests/unit/test-pty.c
 tests_unit_test_pty_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_pty_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-pty
+
+check_PROGRAMS += tests/unit/test-utf8
+tests_unit_test_utf8_SOURCES = tests/unit/test-utf8.c
+tests_unit_test_utf8_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_utf8_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-utf8
