@@ -13,3 +13,9 @@ tests_unit_test_utf8_SOURCES = tests/unit/test-utf8.c
 tests_unit_test_utf8_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_utf8_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-utf8
+
+check_PROGRAMS += tests/unit/test-record
+tests_unit_test_record_SOURCES = tests/unit/test-record.c
+tests_unit_test_record_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_record_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-record
