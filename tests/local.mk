@@ -19,3 +19,9 @@ tests_unit_test_record_SOURCES = tests/unit/test-record.c
 tests_unit_test_record_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_record_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-record
+
+check_PROGRAMS += tests/unit/test-history
+tests_unit_test_history_SOURCES = tests/unit/test-history.c
+tests_unit_test_history_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_history_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-history
