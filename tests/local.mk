@@ -25,3 +25,9 @@ tests_unit_test_history_SOURCES = tests/unit/test-history.c
 tests_unit_test_history_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_history_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-history
+
+check_PROGRAMS += tests/unit/test-scrollback
+tests_unit_test_scrollback_SOURCES = tests/unit/test-scrollback.c
+tests_unit_test_scrollback_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_scrollback_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-scrollback
