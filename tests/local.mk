@@ -31,3 +31,9 @@ tests_unit_test_scrollback_SOURCES = tests/unit/test-scrollback.c
 tests_unit_test_scrollback_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_scrollback_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-scrollback
+
+check_PROGRAMS += tests/unit/test-loop
+tests_unit_test_loop_SOURCES = tests/unit/test-loop.c
+tests_unit_test_loop_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_loop_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-loop
