@@ -37,3 +37,9 @@ tests_unit_test_loop_SOURCES = tests/unit/test-loop.c
 tests_unit_test_loop_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_loop_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-loop
+
+check_PROGRAMS += tests/unit/test-session
+tests_unit_test_session_SOURCES = tests/unit/test-session.c
+tests_unit_test_session_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_session_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-session
