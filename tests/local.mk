@@ -43,3 +43,9 @@ tests_unit_test_session_SOURCES = tests/unit/test-session.c
 tests_unit_test_session_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_session_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-session
+
+check_PROGRAMS += tests/unit/test-screen
+tests_unit_test_screen_SOURCES = tests/unit/test-screen.c
+tests_unit_test_screen_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_screen_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-screen
