@@ -77,8 +77,21 @@ child_run(const struct pty_spec *spec, const char *slave_name, int report)
 	/* Default dispositions and an empty mask: the parent blocks signals. */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL);
+	for (sig = 1; sig < NSIG; sig++) {
+		/*
+		 * libc refuses the signals it reserves for itself (32 and 33
+		 * with glibc), but an ignored one would still be inherited
+		 * across exec: reset those through the kernel directly.  An
+		 * all-zero kernel sigaction is SIG_DFL on every architecture.
+		 */
+		if (sigaction(sig, &sa, NULL) != 0 && errno == EINVAL) {
+			unsigned long	ksa[8];
+
+			memset(ksa, 0, sizeof ksa);
+			syscall(SYS_rt_sigaction, sig, ksa, NULL,
+			    (size_t)(NSIG / 8));
+		}
+	}
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 

@@ -1,0 +1,226 @@
+/*
+ * test-history.c - unit tests for history.jsonl: every field round-trips,
+ * entries stay in order, damaged lines are skipped and counted, a missing
+ * file is an empty history, the file is private.
+ */
+#include "session/history.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session/util.h"
+#include "tests/tap.h"
+
+static char	tmpdir[] = "/tmp/test-history.XXXXXX";
+
+/* Append e to path, reporting a failure as a diagnostic. */
+static int
+append(const char *path, const struct history_entry *e)
+{
+	char	*cause = NULL;
+	int	 rc = history_append(path, e, &cause);
+
+	if (rc != 0) {
+		diag("history_append: %s", cause);
+		free(cause);
+	}
+	return rc;
+}
+
+/* Append raw bytes to path. */
+static void
+append_raw(const char *path, const char *s)
+{
+	FILE	*f = fopen(path, "ae");
+
+	if (f == NULL)
+		return;
+	fputs(s, f);
+	fclose(f);
+}
+
+static void
+test_round_trip(const char *path)
+{
+	char *const		 argv[] = { "say", "it's \"quoted\"",
+				    "caf\xc3\xa9 \xf0\x9f\x98\x80", "back\\slash",
+				    "tab\there", "", NULL };
+	struct history_entry	 e, e2;
+	struct history_list	 l;
+	struct stat		 st;
+	char			*cause = NULL;
+	mode_t			 old;
+	size_t			 i;
+	int			 same = 1;
+
+	memset(&e, 0, sizeof e);
+	e.id = 42;
+	e.argv = (char **)argv;
+	e.cwd = "/tmp/w d";
+	e.start_us = 1700000000123000;
+	e.end_us = e.start_us + 4567000;
+	e.state = "exited";
+	e.has_code = true;
+	e.code = 3;
+	e.profile = "workspace-write";
+	e.decision = "approve";
+	e.by = "user";
+	e.recording = "/tmp/sessions/42.cast";
+	e.bytes = 123456789012ULL;
+	e.error = "an \"error\" text";
+	e.agent = true;
+
+	memset(&e2, 0, sizeof e2);
+	e2.id = 43;
+	e2.argv = (char **)(char *const[]){ "sleep", "30", NULL };
+	e2.start_us = 1700000001000000;
+	e2.end_us = 1700000002000000;
+	e2.state = "signaled";
+	e2.signal = 9;
+
+	old = umask(0);		/* the mode must come from history_append */
+	is_int(append(path, &e), 0, "append first entry");
+	umask(old);
+	if (stat(path, &st) != 0)
+		st.st_mode = 0;
+	is_int(st.st_mode & 07777, 0600, "history file mode is 0600");
+	is_int(append(path, &e2), 0, "append second entry");
+
+	if (!ok(history_load(path, &l, &cause) == 0, "history_load")) {
+		diag("%s", cause);
+		free(cause);
+		return;
+	}
+	is_int(l.n, 2, "two entries");
+	is_int(l.skipped, 0, "nothing skipped");
+	if (l.n != 2) {
+		history_list_free(&l);
+		return;
+	}
+	is_int(l.v[0].id, 42, "entries in order: first id");
+	is_int(l.v[1].id, 43, "entries in order: second id");
+	for (i = 0; argv[i] != NULL; i++)
+		if (l.v[0].argv[i] == NULL || strcmp(l.v[0].argv[i], argv[i]))
+			same = 0;
+	ok(same && l.v[0].argv[i] == NULL,
+	    "argv with quotes, UTF-8, backslash, tab and empty word survives");
+	is_str(l.v[0].cwd, e.cwd, "cwd");
+	is_int(l.v[0].start_us, e.start_us, "start time");
+	is_int(l.v[0].end_us, e.end_us, "end time");
+	is_str(l.v[0].state, "exited", "state");
+	ok(l.v[0].has_code && l.v[0].code == 3, "code 3");
+	is_int(l.v[0].signal, 0, "no signal");
+	is_str(l.v[0].profile, e.profile, "profile");
+	is_str(l.v[0].decision, e.decision, "decision");
+	is_str(l.v[0].by, e.by, "by");
+	is_str(l.v[0].recording, e.recording, "recording");
+	is_int(l.v[0].bytes, e.bytes, "bytes (beyond 32 bits)");
+	is_str(l.v[0].error, e.error, "error");
+	ok(l.v[0].agent, "agent flag");
+
+	ok(!l.v[1].has_code, "signaled entry has no code");
+	is_int(l.v[1].signal, 9, "signal 9");
+	is_str(l.v[1].state, "signaled", "second state");
+	ok(l.v[1].cwd == NULL && l.v[1].decision == NULL &&
+	    l.v[1].by == NULL && l.v[1].recording == NULL &&
+	    l.v[1].error == NULL, "absent fields stay absent");
+	ok(!l.v[1].agent, "agent flag false");
+	history_list_free(&l);
+	ok(l.v == NULL && l.n == 0, "history_list_free empties the list");
+}
+
+static void
+test_damaged(const char *path)
+{
+	struct history_list	 l;
+	struct history_entry	 e;
+	char			*cause = NULL;
+
+	append_raw(path, "this is not json\n");
+	append_raw(path, "[1, 2, 3]\n");
+	append_raw(path, "\n");
+	memset(&e, 0, sizeof e);
+	e.id = 44;
+	e.argv = (char **)(char *const[]){ "true", NULL };
+	e.state = "exited";
+	e.has_code = true;
+	append(path, &e);
+	/* A crash mid-write: the last line is cut short. */
+	append_raw(path, "{\"id\": 45, \"argv\": [\"tr");
+
+	if (history_load(path, &l, &cause) != 0) {
+		ok(0, "history_load: %s", cause);
+		free(cause);
+		return;
+	}
+	is_int(l.n, 3, "the three good entries load");
+	is_int(l.skipped, 3, "garbage, non-object and truncated lines skipped");
+	if (l.n == 3)
+		is_int(l.v[2].id, 44, "the entry after garbage loads");
+	history_list_free(&l);
+}
+
+static void
+test_missing(void)
+{
+	struct history_list	 l;
+	char			*cause = NULL, *path;
+
+	path = xasprintf("%s/missing.jsonl", tmpdir);
+	is_int(history_load(path, &l, &cause), 0, "missing file loads");
+	ok(l.n == 0 && l.skipped == 0, "as an empty history");
+	free(cause);
+	history_list_free(&l);
+	free(path);
+
+	path = xasprintf("%s/no-dir/history.jsonl", tmpdir);
+	cause = NULL;
+	is_int(history_append(path, &(struct history_entry){ .id = 1 },
+	    &cause), -1, "append to an impossible path fails");
+	ok(cause != NULL && strstr(cause, path) != NULL,
+	    "and the cause names the path");
+	free(cause);
+	free(path);
+}
+
+static void
+test_decode(void)
+{
+	struct history_entry	 e;
+	char			*line;
+
+	is_int(history_decode("{\"argv\": []}", &e), -1, "no id: rejected");
+	is_int(history_decode("{\"id\": 1}", &e), -1, "no argv: rejected");
+	is_int(history_decode("{\"id\": -1, \"argv\": []}", &e), -1,
+	    "negative id: rejected");
+	memset(&e, 0, sizeof e);
+	e.id = 5;
+	e.argv = (char **)(char *const[]){ "x", NULL };
+	line = history_encode(&e);
+	ok(strchr(line, '\n') == line + strlen(line) - 1,
+	    "encoded entry is exactly one line");
+	free(line);
+}
+
+int
+main(void)
+{
+	char	*path;
+
+	if (mkdtemp(tmpdir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	path = xasprintf("%s/history.jsonl", tmpdir);
+	test_round_trip(path);
+	test_damaged(path);
+	test_missing();
+	test_decode();
+	unlink(path);
+	free(path);
+	rmdir(tmpdir);
+	return tap_done();
+}

@@ -1,0 +1,226 @@
+/*
+ * test-screen.c - unit tests for a session's screen: text and attributes in
+ * cells, wide characters, scrolling into the scrollback, the alternate
+ * screen, resize, terminal replies, key encoding and damage events.
+ */
+#include "session/screen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/tap.h"
+
+static struct buf	replies;
+static int		ndamage;
+
+static void
+ev_damage(void *user, int srow, int erow, int scol, int ecol)
+{
+	(void)user;
+	(void)srow;
+	(void)erow;
+	(void)scol;
+	(void)ecol;
+	ndamage++;
+}
+
+static void
+ev_output(void *user, const char *data, size_t len)
+{
+	(void)user;
+	buf_add(&replies, data, len);
+}
+
+static const struct screen_events events = {
+	.damage = ev_damage,
+	.output = ev_output,
+};
+
+static void
+feed(struct screen *s, const char *str)
+{
+	screen_feed(s, str, strlen(str));
+}
+
+/* One row's text as a NUL-ended string in a static buffer. */
+static const char *
+row(struct screen *s, int r)
+{
+	static struct buf	b;
+
+	b.len = 0;
+	screen_row_text(s, r, &b);
+	return buf_cstr(&b);
+}
+
+/* The whole text (with or without scrollback) in a static buffer. */
+static const char *
+text(struct screen *s, bool sb)
+{
+	static struct buf	b;
+
+	b.len = 0;
+	screen_text(s, sb, &b);
+	return buf_cstr(&b);
+}
+
+static void
+test_text_and_attrs(void)
+{
+	struct screen	*s = screen_new(5, 20, 100, &events, NULL);
+	struct cell	 c;
+	int		 r, col;
+	bool		 vis;
+
+	feed(s, "hello\r\n\x1b[1;31mB\x1b[0m\x1b[38;2;1;2;3;48;5;17mR\x1b[0m"
+	    "\x1b[4;7mU\x1b[0m");
+	is_str(row(s, 0), "hello", "row 0 text");
+	is_str(row(s, 1), "BRU", "row 1 text");
+	screen_cell(s, 0, 1, &c);
+	ok(c.chars[0] == 'e' && c.width == 1 && c.attr.flags == 0 &&
+	    c.attr.fg == CELL_COLOR_DEFAULT, "plain cell");
+	screen_cell(s, 1, 0, &c);
+	ok(c.chars[0] == 'B' && (c.attr.flags & CELL_BOLD) &&
+	    c.attr.fg == (CELL_COLOR_INDEXED | 1), "SGR bold red reaches the cell");
+	screen_cell(s, 1, 1, &c);
+	ok(c.attr.fg == (CELL_COLOR_RGB | 0x010203) &&
+	    c.attr.bg == (CELL_COLOR_INDEXED | 17) && c.attr.flags == 0,
+	    "RGB foreground and indexed background");
+	screen_cell(s, 1, 2, &c);
+	ok((c.attr.flags & CELL_UNDERLINE) && (c.attr.flags & CELL_REVERSE),
+	    "underline and reverse");
+	screen_cursor(s, &r, &col, &vis);
+	ok(r == 1 && col == 3 && vis, "cursor after the text, visible");
+	feed(s, "\x1b[?25l\x1b]2;my title\x07");
+	screen_cursor(s, &r, &col, &vis);
+	ok(!vis, "cursor hidden by DECTCEM");
+	is_str(screen_title(s), "my title", "OSC 2 sets the title");
+
+	feed(s, "\r\n\xe4\xb8\xad" "x" "e\xcc\x81");
+	screen_cell(s, 2, 0, &c);
+	ok(c.chars[0] == 0x4e2d && c.width == 2, "wide char: width 2");
+	screen_cell(s, 2, 1, &c);
+	is_int(c.width, 0, "wide char: right half width 0");
+	screen_cell(s, 2, 2, &c);
+	is_int(c.chars[0], 'x', "the next char after the wide one");
+	screen_cell(s, 2, 3, &c);
+	ok(c.chars[0] == 'e' && c.chars[1] == 0x301, "combining char in the cell");
+	is_str(row(s, 2), "\xe4\xb8\xad" "xe\xcc\x81", "row text with wide and "
+	    "combining characters");
+	screen_free(s);
+	screen_free(NULL);
+}
+
+static void
+test_scrollback(void)
+{
+	struct screen	*s = screen_new(3, 10, 100, &events, NULL);
+	struct cell	 c;
+
+	feed(s, "l1\r\nl2\r\nl3\r\nl4\r\nl5\r\nl6");
+	is_int(screen_scrollback_count(s), 3, "3 lines scrolled off");
+	is_str(row(s, -3), "l1", "row -3 is the oldest");
+	is_str(row(s, -1), "l3", "row -1 is the newest scrolled-off line");
+	is_str(row(s, 0), "l4", "row 0 is the top of the screen");
+	screen_cell(s, -2, 1, &c);
+	is_int(c.chars[0], '2', "screen_cell reads the scrollback");
+	is_str(text(s, true), "l1\nl2\nl3\nl4\nl5\nl6\n",
+	    "screen_text with scrollback: every line in order");
+	is_str(text(s, false), "l4\nl5\nl6\n", "screen_text without scrollback");
+
+	/* Alternate screen: nothing it shows goes to the scrollback. */
+	feed(s, "\x1b[?1049h");
+	ok(screen_altscreen(s), "alternate screen on");
+	feed(s, "\x1b[H\x1b[2Ja1\r\na2\r\na3\r\na4\r\na5\r\na6");
+	is_int(screen_scrollback_count(s), 3,
+	    "alternate-screen scrolling adds no scrollback");
+	is_str(row(s, 2), "a6", "alternate screen shows its text");
+	feed(s, "\x1b[?1049l");
+	ok(!screen_altscreen(s), "alternate screen off");
+	is_str(text(s, false), "l4\nl5\nl6\n", "leaving restores the primary");
+
+	/* Taller: lines come back from the scrollback. */
+	screen_resize(s, 5, 10);
+	is_int(screen_rows(s), 5, "5 rows after resize");
+	is_int(screen_scrollback_count(s), 1, "two lines popped back");
+	is_str(row(s, 0), "l2", "row 0 holds a popped line");
+	is_str(text(s, true), "l1\nl2\nl3\nl4\nl5\nl6\n",
+	    "nothing lost across the resize");
+	screen_resize(s, 2, 10);
+	is_str(text(s, true), "l1\nl2\nl3\nl4\nl5\nl6\n",
+	    "shrinking pushes lines into the scrollback, nothing lost");
+	screen_free(s);
+
+	s = screen_new(2, 10, 0, &events, NULL);
+	feed(s, "a\r\nb\r\nc");
+	is_int(screen_scrollback_count(s), 0, "0 scrollback lines keeps none");
+	screen_free(s);
+}
+
+static void
+test_replies_and_keys(void)
+{
+	struct screen	*s = screen_new(24, 80, 10, &events, NULL);
+
+	replies.len = 0;
+	feed(s, "\x1b[3;5H\x1b[6n");
+	is_str(buf_cstr(&replies), "\x1b[3;5R", "DSR 6 answers row;col");
+	replies.len = 0;
+	screen_key(s, SCREEN_KEY_ENTER, 0);
+	is_str(buf_cstr(&replies), "\r", "Enter -> CR");
+	replies.len = 0;
+	screen_key(s, SCREEN_KEY_UP, 0);
+	is_str(buf_cstr(&replies), "\x1b[A", "Up -> ESC [ A");
+	replies.len = 0;
+	feed(s, "\x1b[?1h");	/* application cursor keys */
+	screen_key(s, SCREEN_KEY_UP, 0);
+	is_str(buf_cstr(&replies), "\x1bOA", "Up in application mode -> ESC O A");
+	replies.len = 0;
+	screen_unichar(s, 'c', SCREEN_MOD_CTRL);
+	is_int(replies.len == 1 ? (unsigned char)replies.data[0] : 0, 0x03,
+	    "Ctrl-C -> 0x03");
+	replies.len = 0;
+	screen_unichar(s, 0x20ac, 0);
+	is_str(buf_cstr(&replies), "\xe2\x82\xac", "a character as UTF-8");
+	replies.len = 0;
+	screen_key(s, SCREEN_KEY_F0 + 1, 0);
+	is_str(buf_cstr(&replies), "\x1bOP", "F1 -> ESC O P");
+	replies.len = 0;
+	feed(s, "\x1b[?2004h");
+	screen_paste(s, true);
+	screen_paste(s, false);
+	is_str(buf_cstr(&replies), "\x1b[200~\x1b[201~",
+	    "bracketed paste markers");
+	screen_free(s);
+}
+
+static void
+test_damage(void)
+{
+	struct screen	*s = screen_new(5, 20, 10, &events, NULL);
+
+	ndamage = 0;
+	feed(s, "x");
+	screen_flush_damage(s);
+	ok(ndamage > 0, "damage callback fires after output (%d)", ndamage);
+	ndamage = 0;
+	screen_flush_damage(s);
+	is_int(ndamage, 0, "no new damage without output");
+	screen_free(s);
+
+	s = screen_new(5, 20, 10, NULL, NULL);
+	feed(s, "\x1b[6n\x07no events");
+	is_str(row(s, 0), "no events", "a screen without events works");
+	screen_free(s);
+}
+
+int
+main(void)
+{
+	test_text_and_attrs();
+	test_scrollback();
+	test_replies_and_keys();
+	test_damage();
+	buf_free(&replies);
+	return tap_done();
+}

@@ -1,0 +1,300 @@
+/*
+ * test-scrollback.c - unit tests for the compact scrollback ring: cells
+ * round-trip (text, attributes, colours, wide and combining characters),
+ * trailing blanks are not stored, the ring is bounded and ordered, and
+ * 10,000 lines of 100 columns cost 1-2.5 MB.
+ */
+#include "session/scrollback.h"
+
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/tap.h"
+
+#define COLS 100
+
+/* Fill cells[0..n) with blank default cells. */
+static void
+blank(struct cell *cells, int n)
+{
+	memset(cells, 0, (size_t)n * sizeof *cells);
+	for (int i = 0; i < n; i++)
+		cells[i].width = 1;
+}
+
+/* Put ASCII s at column col with attribute a. */
+static int
+put(struct cell *cells, int col, const char *s, struct cell_attr a)
+{
+	for (; *s != '\0'; s++, col++) {
+		memset(&cells[col], 0, sizeof cells[col]);
+		cells[col].chars[0] = (unsigned char)*s;
+		cells[col].width = 1;
+		cells[col].attr = a;
+	}
+	return col;
+}
+
+/* True when two cells are equal in what a renderer uses. */
+static int
+cell_same(const struct cell *a, const struct cell *b)
+{
+	int	i;
+
+	if (a->width != b->width || !cell_attr_eq(&a->attr, &b->attr))
+		return 0;
+	if (a->width == 0)
+		return 1;
+	for (i = 0; i < CELL_MAX_CHARS; i++) {
+		/* An empty cell and a space are the same glyph. */
+		uint32_t x = a->chars[i], y = b->chars[i];
+
+		if (i == 0 && (x == ' ' || x == 0) && (y == ' ' || y == 0))
+			continue;
+		if (x != y)
+			return 0;
+		if (x == 0)
+			break;
+	}
+	return 1;
+}
+
+/* Compare n cells; report the first difference. */
+static int
+cells_same(const struct cell *a, const struct cell *b, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!cell_same(&a[i], &b[i])) {
+			diag("column %d differs: U+%04X/%u w%u vs U+%04X/%u w%u",
+			    i, (unsigned)a[i].chars[0], a[i].attr.flags,
+			    a[i].width, (unsigned)b[i].chars[0],
+			    b[i].attr.flags, b[i].width);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void
+test_round_trip(void)
+{
+	struct scrollback	*sb = scrollback_new(10);
+	struct cell		 in[COLS], out[COLS];
+	struct cell_attr	 plain = { 0, 0, 0 };
+	struct cell_attr	 bold = { CELL_BOLD | CELL_UNDERLINE,
+				    CELL_COLOR_INDEXED | 196, CELL_COLOR_DEFAULT };
+	struct cell_attr	 rgb = { CELL_ITALIC | CELL_REVERSE |
+				    CELL_STRIKE, CELL_COLOR_RGB | 0x123456,
+				    CELL_COLOR_RGB | 0xfedcba };
+	struct cell_attr	 idx0 = { 0, CELL_COLOR_INDEXED | 0,
+				    CELL_COLOR_INDEXED | 255 };
+	int			 col, n;
+
+	blank(in, COLS);
+	col = put(in, 0, "plain ", plain);
+	col = put(in, col, "bold red", bold);
+	col = put(in, col, " rgb ", rgb);
+	col = put(in, col, "idx0", idx0);
+	/* A wide CJK character: width 2, then its right half. */
+	in[col].chars[0] = 0x4e2d;
+	in[col].width = 2;
+	in[col].attr = bold;
+	in[col + 1].width = 0;
+	in[col + 1].attr = bold;
+	col += 2;
+	/* Combining: e + U+0301 + U+0323 in one cell. */
+	in[col].chars[0] = 'e';
+	in[col].chars[1] = 0x301;
+	in[col].chars[2] = 0x323;
+	in[col].attr = plain;
+	col++;
+	/* An emoji (4-byte UTF-8), wide. */
+	in[col].chars[0] = 0x1f600;
+	in[col].width = 2;
+	in[col + 1].width = 0;
+	col += 2;
+	/* A blank with a background colour is not trailing garbage. */
+	in[col].attr.bg = CELL_COLOR_INDEXED | 4;
+	col++;
+
+	scrollback_push(sb, in, COLS);
+	is_int(scrollback_count(sb), 1, "one line held");
+	n = scrollback_get(sb, 0, out, COLS);
+	is_int(n, col, "stored width ends after the last non-blank cell");
+	ok(cells_same(in, out, COLS),
+	    "text, attributes, default/indexed/RGB colours, wide and "
+	    "combining cells round-trip");
+	is_int(out[col - 6].chars[0], 0x4e2d, "wide char kept");
+	ok(out[col - 6].width == 2 && out[col - 5].width == 0,
+	    "wide char is width 2 with a right half");
+	ok(out[col - 4].chars[1] == 0x301 && out[col - 4].chars[2] == 0x323 &&
+	    out[col - 4].chars[3] == 0, "combining characters kept in order");
+	is_int(scrollback_get(sb, 1, out, COLS), -1, "index past the end: -1");
+
+	/* Read into a narrower buffer: no overflow, prefix kept. */
+	n = scrollback_get(sb, 0, out, 10);
+	ok(cells_same(in, out, 10), "get into fewer columns keeps the prefix");
+
+	/* A full-width line of combining characters with 6 code points. */
+	blank(in, COLS);
+	for (col = 0; col < COLS; col++) {
+		in[col].chars[0] = 'a';
+		for (int k = 1; k < CELL_MAX_CHARS; k++)
+			in[col].chars[k] = 0x300 + (uint32_t)k;
+	}
+	scrollback_push(sb, in, COLS);
+	scrollback_get(sb, 1, out, COLS);
+	ok(cells_same(in, out, COLS), "cells full of combining marks");
+	scrollback_free(sb);
+	scrollback_free(NULL);
+	ok(1, "scrollback_free(NULL) is a no-op");
+}
+
+static void
+test_trailing_blanks(void)
+{
+	struct scrollback	*sb = scrollback_new(4);
+	struct cell		 in[COLS], out[COLS];
+	size_t			 before, after;
+
+	blank(in, COLS);
+	put(in, 0, "ab", (struct cell_attr){ 0, 0, 0 });
+	scrollback_push(sb, in, COLS);
+	is_int(scrollback_get(sb, 0, out, COLS), 2,
+	    "trailing blanks are trimmed (2 cells kept)");
+	ok(out[50].chars[0] == 0 && out[50].width == 1 &&
+	    out[50].attr.flags == 0, "padding comes back blank");
+
+	before = scrollback_memory(sb);
+	blank(in, COLS);
+	scrollback_push(sb, in, COLS);
+	after = scrollback_memory(sb);
+	is_int(scrollback_get(sb, 1, out, COLS), 0, "an empty line is 0 cells");
+	ok(after - before < 64, "an empty line costs little (%zu bytes)",
+	    after - before);
+	scrollback_free(sb);
+}
+
+/* A line whose text is the number i. */
+static void
+numbered(struct cell *cells, int ncols, int i)
+{
+	char	s[32];
+
+	blank(cells, ncols);
+	snprintf(s, sizeof s, "line %d", i);
+	put(cells, 0, s, (struct cell_attr){ 0, 0, 0 });
+}
+
+/* The number of a line made by numbered(), or -1. */
+static int
+number_of(const struct cell *cells)
+{
+	char	s[32];
+	int	i;
+
+	for (i = 0; i < 31 && cells[i].chars[0] != 0; i++)
+		s[i] = (char)cells[i].chars[0];
+	s[i] = '\0';
+	return strncmp(s, "line ", 5) == 0 ? atoi(s + 5) : -1;
+}
+
+static void
+test_ring(void)
+{
+	struct scrollback	*sb = scrollback_new(100);
+	struct cell		 line[40];
+	int			 i, ordered = 1;
+
+	for (i = 0; i < 110; i++) {
+		numbered(line, 40, i);
+		scrollback_push(sb, line, 40);
+	}
+	is_int(scrollback_count(sb), 100, "push max+10: count == max");
+	scrollback_get(sb, 0, line, 40);
+	is_int(number_of(line), 10, "the 10 oldest were dropped");
+	for (i = 0; i < 100; i++) {
+		scrollback_get(sb, (size_t)i, line, 40);
+		if (number_of(line) != i + 10)
+			ordered = 0;
+	}
+	ok(ordered, "order kept across the wrap");
+	is_int(scrollback_pop(sb, line, 40), 1, "pop returns a line");
+	is_int(number_of(line), 109, "pop returns the newest");
+	is_int(scrollback_count(sb), 99, "count drops by one");
+	numbered(line, 40, 500);
+	scrollback_push(sb, line, 40);
+	scrollback_get(sb, 99, line, 40);
+	is_int(number_of(line), 500, "push after pop lands at the end");
+	scrollback_get(sb, 0, line, 40);
+	is_int(number_of(line), 10, "and the oldest is unchanged");
+	scrollback_clear(sb);
+	is_int(scrollback_count(sb), 0, "clear empties the ring");
+	is_int(scrollback_pop(sb, line, 40), 0, "pop on empty returns 0");
+	scrollback_free(sb);
+
+	sb = scrollback_new(0);
+	numbered(line, 40, 1);
+	scrollback_push(sb, line, 40);
+	is_int(scrollback_count(sb), 0, "a 0-capacity ring keeps nothing");
+	is_int(scrollback_pop(sb, line, 40), 0, "and pops nothing");
+	is_int(scrollback_get(sb, 0, line, 40), -1, "and gets nothing");
+	scrollback_free(sb);
+}
+
+static void
+test_memory(void)
+{
+	struct mallinfo2	 before = mallinfo2(), after;
+	struct scrollback	*sb = scrollback_new(10000);
+	struct cell		 line[COLS];
+	struct cell_attr	 plain = { 0, 0, 0 };
+	struct cell_attr	 green = { 0, CELL_COLOR_INDEXED | 2, 0 };
+	struct cell_attr	 bold = { CELL_BOLD, CELL_COLOR_RGB | 0xff8800,
+				    0 };
+	size_t			 mem;
+	int			 i, col;
+	char			 text[COLS + 1];
+
+	for (i = 0; i < 10000; i++) {
+		blank(line, COLS);
+		/* 100 printable columns in three attribute runs. */
+		for (col = 0; col < COLS; col++)
+			text[col] = (char)('!' + (i + col) % 94);
+		text[COLS] = '\0';
+		put(line, 0, text, plain);
+		for (col = 20; col < 30; col++)
+			line[col].attr = green;
+		for (col = 60; col < 65; col++)
+			line[col].attr = bold;
+		scrollback_push(sb, line, COLS);
+	}
+	mem = scrollback_memory(sb);
+	after = mallinfo2();
+	/* Cross-check with the allocator (meaningless under sanitizers). */
+	diag("heap in use grew by %zu bytes", after.uordblks - before.uordblks);
+	diag("scrollback_memory: 10000 lines x 100 columns, 5 runs each = "
+	    "%zu bytes (%.2f MB)", mem, mem / 1e6);
+	ok(mem >= 1000000 && mem <= 2500000,
+	    "10,000 x 100 columns cost between 1 and 2.5 MB");
+	scrollback_get(sb, 9999, line, COLS);
+	ok(line[25].attr.fg == (CELL_COLOR_INDEXED | 2) &&
+	    line[62].attr.flags == CELL_BOLD && line[99].chars[0] ==
+	    (uint32_t)('!' + (9999 + 99) % 94), "the last line reads back");
+	scrollback_clear(sb);
+	ok(scrollback_memory(sb) < 100000,
+	    "clear releases the lines (%zu bytes left: the slot array)",
+	    scrollback_memory(sb));
+	scrollback_free(sb);
+}
+
+int
+main(void)
+{
+	test_round_trip();
+	test_trailing_blanks();
+	test_ring();
+	test_memory();
+	return tap_done();
+}

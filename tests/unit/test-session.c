@@ -1,0 +1,374 @@
+/*
+ * test-session.c - unit tests for sessions with a real loop and a private
+ * state directory: exit, signal, timeout, missing command, a leftover
+ * daemon holding the terminal, input, and sessions_free killing what still
+ * runs.  Every process is checked gone by pid or process group.
+ */
+#include "session/session.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "session/history.h"
+#include "session/util.h"
+#include "tests/tap.h"
+
+/* Loop turns (each at most 100 ms) to wait for a session to end. */
+#define TEST_TURNS 200
+
+static char		 tmpdir[] = "/tmp/test-session.XXXXXX";
+static struct loop	*loop;
+static struct sessions	*ss;
+static struct buf	 output;
+static int		 ended;
+
+static void
+on_output(void *user, struct session *s, const char *data, size_t len)
+{
+	(void)user;
+	(void)s;
+	buf_add(&output, data, len);
+}
+
+static void
+on_ended(void *user, struct session *s)
+{
+	(void)user;
+	(void)s;
+	ended++;
+}
+
+static const struct session_events events = {
+	.output = on_output,
+	.ended = on_ended,
+};
+
+/* Start argv; NULL on failure (reported). */
+static struct session *
+start(char *const *argv, unsigned timeout_s)
+{
+	struct session_opts	 o;
+	struct session		*s;
+	char			*cause = NULL;
+
+	memset(&o, 0, sizeof o);
+	o.argv = argv;
+	o.cwd = tmpdir;
+	o.size.cols = 80;
+	o.size.rows = 24;
+	o.timeout_s = timeout_s;
+	o.term = "xterm";
+	output.len = 0;
+	ended = 0;
+	s = sessions_start(ss, &o, &cause);
+	if (s == NULL) {
+		diag("sessions_start: %s", cause);
+		free(cause);
+	}
+	return s;
+}
+
+/* Run the loop until s is done; returns the turns taken, -1 if never. */
+static int
+run_until_done(struct session *s)
+{
+	int	turns = 0;
+
+	while (!session_is_done(s)) {
+		if (turns++ >= TEST_TURNS)
+			return -1;
+		loop_once(loop, 100);
+	}
+	return turns;
+}
+
+/* Run the loop until output contains want. */
+static int
+run_until_output(const char *want)
+{
+	int	turns = 0;
+
+	while (turns++ < TEST_TURNS) {
+		if (output.len > 0 && strstr(buf_cstr(&output), want) != NULL)
+			return 1;
+		loop_once(loop, 100);
+	}
+	return 0;
+}
+
+/* The whole file at path, NUL-terminated; NULL if unreadable. */
+static char *
+slurp(const char *path)
+{
+	FILE		*f = fopen(path, "re");
+	struct buf	 b = { 0 };
+	char		 chunk[4096];
+	size_t		 n;
+
+	if (f == NULL)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return buf_cstr(&b);
+}
+
+/* Load the history of the state dir. */
+static void
+load_history(struct history_list *l)
+{
+	char	*path = xasprintf("%s/history.jsonl", tmpdir), *cause = NULL;
+
+	if (history_load(path, l, &cause) != 0) {
+		diag("history_load: %s", cause);
+		free(cause);
+	}
+	free(path);
+}
+
+/* True when process group pgid has no member left. */
+static int
+group_gone(pid_t pgid)
+{
+	return kill(-pgid, 0) == -1 && errno == ESRCH;
+}
+
+static void
+test_exit(void)
+{
+	char *const		 argv[] = { "sh", "-c", "printf hello; exit 7",
+				    NULL };
+	struct session		*s = start(argv, 0);
+	struct history_list	 h;
+	struct stat		 st;
+	char			*cast;
+
+	if (!ok(s != NULL, "start sh -c 'printf hello; exit 7'"))
+		return;
+	ok(run_until_done(s) >= 0, "the session ends");
+	is_int(ended, 1, "one ended event");
+	is_int(session_state(s), SESSION_EXITED, "state EXITED");
+	is_int(session_exit_code(s), 7, "exit code 7");
+	is_int(session_bytes(s), 5, "5 bytes of output");
+	ok(output.len == 5 && memcmp(output.data, "hello", 5) == 0,
+	    "subscribers saw the output");
+	ok(session_recording(s) != NULL &&
+	    stat(session_recording(s), &st) == 0 &&
+	    (st.st_mode & 0777) == 0600, "recording exists, mode 0600");
+	cast = session_recording(s) ? slurp(session_recording(s)) : NULL;
+	ok(cast != NULL && strstr(cast, "\"o\", \"hello\"") != NULL &&
+	    strstr(cast, "\"m\", \"exit 7\"") != NULL,
+	    "recording holds the output and the exit marker");
+	free(cast);
+	load_history(&h);
+	is_int(h.n, 1, "history has one line");
+	if (h.n == 1) {
+		ok(h.v[0].has_code && h.v[0].code == 7, "history code 7");
+		is_int(h.v[0].bytes, 5, "history bytes 5");
+		is_str(h.v[0].state, "exited", "history state");
+		is_int(h.v[0].id, session_id(s), "history id");
+	}
+	history_list_free(&h);
+	sessions_forget(ss, s);
+}
+
+static void
+test_signal(void)
+{
+	char *const	 argv[] = { "sh", "-c", "kill -9 $$", NULL };
+	struct session	*s = start(argv, 0);
+
+	if (!ok(s != NULL, "start sh -c 'kill -9 $$'"))
+		return;
+	run_until_done(s);
+	is_int(session_state(s), SESSION_SIGNALED, "state SIGNALED");
+	is_int(session_exit_code(s), 137, "exit code 137");
+	is_int(session_status(s).signal, 9, "signal 9");
+	sessions_forget(ss, s);
+}
+
+static void
+test_timeout(void)
+{
+	char *const	 argv[] = { "sleep", "30", NULL };
+	struct session	*s = start(argv, 1);
+	pid_t		 pid;
+
+	if (!ok(s != NULL, "start sleep 30 with a 1 s timeout"))
+		return;
+	pid = session_pid(s);
+	ok(run_until_done(s) >= 0, "the session ends");
+	is_int(session_state(s), SESSION_TIMED_OUT, "state TIMED_OUT");
+	is_int(session_exit_code(s), 124, "exit code 124");
+	ok(pid > 0 && group_gone(pid), "its process group is gone");
+	sessions_forget(ss, s);
+}
+
+static void
+test_missing(void)
+{
+	char *const	 argv[] = { "no-such-command-session-test", NULL };
+	struct session	*s = start(argv, 0);
+	char		*cast;
+
+	if (!ok(s != NULL, "a missing command still makes a session"))
+		return;
+	ok(session_is_done(s), "done at once");
+	is_int(session_state(s), SESSION_FAILED, "state FAILED");
+	is_int(session_exit_code(s), 127, "exit code 127");
+	ok(session_error(s) != NULL &&
+	    strstr(session_error(s), "command not found") != NULL,
+	    "error says command not found: %s",
+	    session_error(s) ? session_error(s) : "(null)");
+	cast = session_recording(s) ? slurp(session_recording(s)) : NULL;
+	ok(cast != NULL && strstr(cast, "command not found") != NULL,
+	    "the recording says it too");
+	is_int(ended, 1, "ended event sent");
+	free(cast);
+	sessions_forget(ss, s);
+}
+
+static void
+test_daemon(void)
+{
+	/* The background sleep ignores SIGHUP and keeps the terminal open. */
+	char *const	 argv[] = { "sh", "-c",
+			    "trap '' HUP; sleep 30 & echo bg=$!", NULL };
+	struct session	*s = start(argv, 0);
+	const char	*p;
+	pid_t		 pid, bg = -1;
+	int		 turns, wstatus = 0;
+
+	if (!ok(s != NULL, "start a command leaving a daemon behind"))
+		return;
+	pid = session_pid(s);
+	turns = run_until_done(s);
+	ok(turns >= 0 && turns < 100,
+	    "the session ends within a bounded number of turns (%d)", turns);
+	is_int(session_state(s), SESSION_EXITED, "state EXITED");
+	is_int(session_exit_code(s), 0, "exit code 0 (the shell's)");
+	p = output.len > 0 ? strstr(buf_cstr(&output), "bg=") : NULL;
+	if (p != NULL)
+		bg = (pid_t)atoi(p + 3);
+	ok(bg > 0, "the daemon's pid was printed");
+	/*
+	 * We are a subreaper: the orphaned sleep is our child to reap.  The
+	 * session ended on the terminal's EOF, so the daemon is dead by now.
+	 */
+	ok(bg > 0 && waitpid(bg, &wstatus, WNOHANG) == bg &&
+	    WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL,
+	    "the daemon was killed");
+	if (bg > 0 && kill(bg, 0) == 0) {	/* not reaped: clean up */
+		kill(bg, SIGKILL);
+		waitpid(bg, NULL, 0);
+	}
+	ok(group_gone(pid), "the daemon's process group is gone");
+	sessions_forget(ss, s);
+}
+
+static void
+test_input(void)
+{
+	char *const	 argv[] = { "cat", NULL };
+	struct session	*s = start(argv, 0);
+
+	if (!ok(s != NULL, "start cat"))
+		return;
+	session_write(s, "ping\n", 5);
+	ok(run_until_output("ping\r\nping\r\n"),
+	    "session_write reaches cat and its echo comes back");
+	session_kill(s);
+	ok(run_until_done(s) >= 0, "session_kill ends it");
+	is_int(session_state(s), SESSION_SIGNALED, "state SIGNALED");
+	ok(session_killed_by_user(s), "killed by the user");
+	sessions_forget(ss, s);
+}
+
+static void
+test_free_kills(void)
+{
+	char *const		 argv[] = { "sleep", "30", NULL };
+	struct session		*s = start(argv, 0);
+	struct history_list	 h;
+	pid_t			 pid;
+	size_t			 i, found = 0;
+
+	if (!ok(s != NULL, "start sleep 30"))
+		return;
+	pid = session_pid(s);
+	loop_once(loop, 0);
+	sessions_free(ss);
+	ss = NULL;
+	ok(group_gone(pid), "sessions_free killed the running sleep");
+	load_history(&h);
+	for (i = 0; i < h.n; i++)
+		if (h.v[i].argv[0] != NULL && strcmp(h.v[i].argv[0], "sleep")
+		    == 0 && h.v[i].argv[1] != NULL &&
+		    strcmp(h.v[i].argv[1], "30") == 0 &&
+		    strcmp(h.v[i].state, "signaled") == 0 && h.v[i].signal != 0)
+			found++;
+	/* One from the timeout test is timed_out; this one is signaled. */
+	is_int(found, 1, "and wrote its history line (signaled)");
+	history_list_free(&h);
+}
+
+/* Remove the state dir's files. */
+static void
+cleanup(void)
+{
+	char	*p;
+	int	 i;
+
+	for (i = 1; i < 32; i++) {
+		p = xasprintf("%s/sessions/%d.cast", tmpdir, i);
+		unlink(p);
+		free(p);
+	}
+	p = xasprintf("%s/sessions", tmpdir);
+	rmdir(p);
+	free(p);
+	p = xasprintf("%s/history.jsonl", tmpdir);
+	unlink(p);
+	free(p);
+	rmdir(tmpdir);
+}
+
+int
+main(void)
+{
+	char	*cause = NULL;
+
+	if (mkdtemp(tmpdir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	/* Orphans of the sessions come to us, so we can check their end. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	loop = loop_new(&cause);
+	ss = loop != NULL ? sessions_new(loop, tmpdir, &cause) : NULL;
+	if (!ok(ss != NULL, "sessions_new")) {
+		diag("%s", cause);
+		free(cause);
+		return tap_done();
+	}
+	sessions_subscribe(ss, &events, NULL);
+	test_exit();
+	test_signal();
+	test_timeout();
+	test_missing();
+	test_daemon();
+	test_input();
+	test_free_kills();
+	sessions_free(ss);
+	loop_free(loop);
+	buf_free(&output);
+	cleanup();
+	return tap_done();
+}
