@@ -105,7 +105,6 @@ utf8_sanitize(struct utf8_carry *carry, const void *in, size_t len,
 	}
 	if (carry->len > 0)
 		return;		/* input used up, sequence still incomplete */
-		return;		/* the whole chunk went into the carry */
 	used = sanitize_run(p, len, out, 0);
 	carry->len = len - used;
 	memcpy(carry->bytes, p + used, carry->len);

@@ -1,5 +1,6 @@
 # Unit tests: one TAP program per module, no curses.
-PV_TEST_LIBS = libsession.a libpty.a $(PV_EXT_LIBS)
+# libsandbox uses util from libsession: list libsession again after it.
+PV_TEST_LIBS = libsession.a libsandbox.a libsession.a libpty.a $(PV_EXT_LIBS)
 EXTRA_DIST += tests/tap.h tests/tap.sh
 
 # End-to-end tests of the real binary.
