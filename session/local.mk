@@ -15,3 +15,5 @@ libsession_a_SOURCES += \
 # Recordings: asciicast reader and playback timing.
 libsession_a_SOURCES += session/cast.c session/cast.h \
 	session/replay.c session/replay.h
+# Timed playback of a recording into a screen (replay, TUI replay panes).
+libsession_a_SOURCES += session/player.c session/player.h

@@ -20,3 +20,9 @@ EXTRA_DIST += tests/data/asciinema-rec.cast
 EXTRA_DIST += fuzz/README.md fuzz/build.sh fuzz/fuzz-cast.c fuzz/cast.dict \
 	fuzz/corpus/asciinema-rec.cast fuzz/corpus/v1.cast fuzz/corpus/v3.cast \
 	fuzz/corpus/v2-truncated.cast
+# The recording player, driven by the event loop.
+check_PROGRAMS += tests/unit/test-player
+tests_unit_test_player_SOURCES = tests/unit/test-player.c
+tests_unit_test_player_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_player_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-player
