@@ -98,8 +98,9 @@ replay_write(const char *data, size_t len)
 static void
 replay_restore_terminal(void)
 {
-	static const char reset[] = "\033[0m\033[r\033[?1l\033>\033[?1000l"
-	    "\033[?1002l\033[?1003l\033[?1006l\033[?2004l\033[?25h";
+	/* DECSTBM homes the cursor: save and restore it around. */
+	static const char reset[] = "\033[0m\0337\033[r\0338\033[?1l\033>"
+	    "\033[?1000l\033[?1002l\033[?1003l\033[?1006l\033[?2004l\033[?25h";
 
 	if (!replay_raw)
 		return;
@@ -547,24 +548,48 @@ replay_sigterm(struct loop *l, int sig, void *arg)
 	loop_stop(l);
 }
 
-/* Leave the terminal below the recording's last state. */
+/* Leave the terminal showing the recording's last state, cursor below. */
 static void
 replay_leave(struct replay *r)
 {
 	struct screen	*s = player_screen(r->player);
-	struct buf	 b = { 0 };
+	struct buf	 b = { 0 }, row = { 0 };
+	int		 y, top, last, crow, ccol;
+	bool		 vis;
 
 	r->status = false;
 	free(r->message);
 	r->message = NULL;
 	replay_choose_mode(r);
-	r->full = !r->passthrough || screen_altscreen(s);
-	if (r->full || r->frame != NULL)
-		replay_paint(r);
-	buf_printf(&b, "\033[0m\033[?1049l\033[%d;1H\r\n",
-	    screen_rows(s) < r->trows ? screen_rows(s) : r->trows);
+	r->full = true;
+	replay_paint(r);
+	top = replay_top(r);
+	screen_cursor(s, &crow, &ccol, &vis);
+	last = crow - top;
+	for (y = replay_area_rows(r) - 1; y > last; y--) {
+		if (top + y >= screen_rows(s))
+			continue;
+		row.len = 0;
+		screen_row_text(s, top + y, &row);
+		if (row.len != 0) {
+			last = y;
+			break;
+		}
+	}
+	if (last >= r->trows)
+		last = r->trows - 1;
+	/* Back to the normal screen: the person's terminal must not stay in
+	 * the alternate one. */
+	if (screen_altscreen(s))
+		buf_adds(&b, "\033[?1049l");
+	if (r->clipped)
+		buf_printf(&b, "\033[%d;1H\033[2K", r->trows);
+	/* On the cursor's own empty line already: no need for a new one. */
+	buf_printf(&b, "\033[0m\033[?25h\033[%d;1H%s", last + 1,
+	    last == crow - top && ccol == 0 ? "" : "\r\n");
 	replay_write(b.data, b.len);
 	buf_free(&b);
+	buf_free(&row);
 }
 
 /* Play interactively on the terminal; the exit status. */

@@ -26,3 +26,6 @@ tests_unit_test_player_SOURCES = tests/unit/test-player.c
 tests_unit_test_player_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_player_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-player
+# replay, history and show end to end.
+TESTS += tests/e2e/replay.sh
+EXTRA_DIST += tests/e2e/replay.sh
