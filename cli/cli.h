@@ -8,6 +8,8 @@
 #ifndef PTYVISOR_CLI_H
 #define PTYVISOR_CLI_H
 
+#include "session/util.h"
+
 /* Exit status for ptyvisor's own errors (bad arguments, no state dir...). */
 #define CLI_EXIT_ERROR 125
 
@@ -20,5 +22,23 @@ void	cli_error(const char *cmd, const char *fmt, ...)
 
 int	cmd_run(int argc, char **argv);
 int	cmd_sandbox(int argc, char **argv);
+int	cmd_replay(int argc, char **argv);
+int	cmd_history(int argc, char **argv);
+int	cmd_show(int argc, char **argv);
+
+/*
+ * The recording named by a command-line argument: digits only are a
+ * session id of the state directory (which must have its recording),
+ * anything else a path.  NULL with *cause; caller frees.
+ */
+char	*cli_recording_path(const char *arg, char **cause);
+
+/*
+ * Append the screen a recording shows at time at (< 0: at its end),
+ * scrollback included, as plain text (screen_text).  *warning is set
+ * (caller frees) when the file had a non-fatal problem.  -1 with *cause.
+ */
+int	 cli_cast_text(const char *path, double at, struct buf *out,
+	     char **warning, char **cause);
 
 #endif

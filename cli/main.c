@@ -23,6 +23,9 @@ static const struct cli_command cli_commands[] = {
 	{ "run", cmd_run, "run one recorded session on this terminal" },
 	{ "sandbox", cmd_sandbox, "run a command under the sandbox only "
 	    "(or --explain it)" },
+	{ "replay", cmd_replay, "play a recording (or print it as text)" },
+	{ "history", cmd_history, "list past sessions" },
+	{ "show", cmd_show, "one past session: metadata and output text" },
 };
 
 void

@@ -20,3 +20,5 @@ libsession_a_SOURCES += session/cast.c session/cast.h \
 libsession_a_SOURCES += session/shsplit.c session/shsplit.h
 libsession_a_SOURCES += session/policy.c session/policy.h
 libsession_a_SOURCES += session/proto.c session/proto.h
+# Timed playback of a recording into a screen (replay, TUI replay panes).
+libsession_a_SOURCES += session/player.c session/player.h

@@ -95,3 +95,12 @@ tests_unit_test_screen_SOURCES = tests/unit/test-screen.c
 tests_unit_test_screen_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_screen_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-screen
+# The recording player, driven by the event loop.
+check_PROGRAMS += tests/unit/test-player
+tests_unit_test_player_SOURCES = tests/unit/test-player.c
+tests_unit_test_player_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_player_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-player
+# replay, history and show end to end.
+TESTS += tests/e2e/replay.sh
+EXTRA_DIST += tests/e2e/replay.sh

@@ -1,0 +1,452 @@
+/*
+ * history.c - `ptyvisor history` (list past sessions) and `ptyvisor show`
+ * (one session's metadata and output as text).
+ *
+ * Both read history.jsonl line by line and keep each raw line next to its
+ * decoded entry, so --json prints lines exactly as stored.  Lines that do
+ * not decode are skipped, as history_load does.  Oldest first: the newest
+ * session is the last line printed, as in a shell's history.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "session/history.h"
+#include "session/statedir.h"
+#include "session/util.h"
+
+/* Exit status when the history or a recording cannot be read. */
+#define HISTORY_EXIT_READ 1
+
+/* One decoded history line with its raw text. */
+struct history_row {
+	struct history_entry	 e;
+	char			*line;
+};
+
+/* All rows of the history file. */
+struct history_rows {
+	struct history_row	*v;
+	size_t			 n;
+};
+
+/* Free the rows. */
+static void
+history_rows_free(struct history_rows *rows)
+{
+	size_t	i;
+
+	for (i = 0; i < rows->n; i++) {
+		history_entry_clear(&rows->v[i].e);
+		free(rows->v[i].line);
+	}
+	free(rows->v);
+	memset(rows, 0, sizeof *rows);
+}
+
+/* Read the history of the state directory; a missing file is empty. */
+static int
+history_rows_load(struct history_rows *rows, char **cause)
+{
+	char		*dir, *path, *line = NULL;
+	size_t		 cap = 0;
+	ssize_t		 n;
+	FILE		*f;
+	struct history_entry e;
+
+	memset(rows, 0, sizeof *rows);
+	if ((dir = statedir_path(cause)) == NULL)
+		return -1;
+	path = statedir_history_path(dir);
+	free(dir);
+	if ((f = fopen(path, "re")) == NULL) {
+		if (errno == ENOENT) {
+			free(path);
+			return 0;
+		}
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (history_decode(line, &e) != 0)
+			continue;
+		rows->v = xreallocarray(rows->v, rows->n + 1, sizeof *rows->v);
+		rows->v[rows->n].e = e;
+		rows->v[rows->n].line = xstrdup(line);
+		rows->n++;
+	}
+	if (ferror(f)) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		fclose(f);
+		free(line);
+		free(path);
+		history_rows_free(rows);
+		return -1;
+	}
+	fclose(f);
+	free(line);
+	free(path);
+	return 0;
+}
+
+/* Append argv as a shell would need it typed: words quoted when needed. */
+static void
+history_quote(struct buf *b, char *const *argv)
+{
+	const char	*w, *p;
+	size_t		 i;
+
+	for (i = 0; argv != NULL && argv[i] != NULL; i++) {
+		w = argv[i];
+		if (i > 0)
+			buf_addc(b, ' ');
+		if (*w != '\0' && strspn(w, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") ==
+		    strlen(w)) {
+			buf_adds(b, w);
+			continue;
+		}
+		buf_addc(b, '\'');
+		for (p = w; *p != '\0'; p++) {
+			if (*p == '\'')
+				buf_adds(b, "'\\''");
+			else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				buf_printf(b, "'$'\\x%02x''", (unsigned char)*p);
+			else
+				buf_addc(b, *p);
+		}
+		buf_addc(b, '\'');
+	}
+}
+
+/* The command of e, quoted; caller frees. */
+static char *
+history_command(const struct history_entry *e)
+{
+	struct buf	 b = { 0 };
+	char		*s;
+
+	history_quote(&b, e->argv);
+	s = xstrdup(buf_cstr(&b));
+	buf_free(&b);
+	return s;
+}
+
+/* How a session ended, short: "✔ 0", "✘ 3", "SIG9", "timeout"... */
+static void
+history_status(const struct history_entry *e, char *out, size_t len)
+{
+	const char	*st = e->state != NULL ? e->state : "?";
+
+	if (strcmp(st, "timed_out") == 0)
+		snprintf(out, len, "timeout");
+	else if (strcmp(st, "failed_to_start") == 0)
+		snprintf(out, len, "failed");
+	else if (e->signal != 0)
+		snprintf(out, len, "SIG%d", e->signal);
+	else if (strcmp(st, "exited") == 0 && e->has_code)
+		snprintf(out, len, "%s %d", e->code == 0 ? "\u2714" : "\u2718",
+		    e->code);
+	else
+		snprintf(out, len, "%s", st);
+}
+
+/* A duration in microseconds, short: "0.4s", "12s", "3m04s", "2h05m". */
+static void
+history_duration(int64_t us, char *out, size_t len)
+{
+	int64_t	s = us / 1000000;
+
+	if (us < 0)
+		snprintf(out, len, "-");
+	else if (us < 10000000)
+		snprintf(out, len, "%.1fs", (double)us / 1e6);
+	else if (s < 60)
+		snprintf(out, len, "%llds", (long long)s);
+	else if (s < 3600)
+		snprintf(out, len, "%lldm%02lld", (long long)(s / 60),
+		    (long long)(s % 60));
+	else
+		snprintf(out, len, "%lldh%02lldm", (long long)(s / 3600),
+		    (long long)(s / 60 % 60));
+}
+
+/* A wall time as local "YYYY-MM-DD HH:MM:SS". */
+static void
+history_local_time(int64_t us, char *out, size_t len)
+{
+	time_t		t = (time_t)(us / 1000000);
+	struct tm	tm;
+
+	if (us <= 0 || localtime_r(&t, &tm) == NULL ||
+	    strftime(out, len, "%Y-%m-%d %H:%M:%S", &tm) == 0)
+		snprintf(out, len, "-");
+}
+
+/* "decision/by", or one of them, or "-". */
+static void
+history_decided(const struct history_entry *e, char *out, size_t len)
+{
+	if (e->decision != NULL && e->by != NULL)
+		snprintf(out, len, "%s/%s", e->decision, e->by);
+	else if (e->decision != NULL || e->by != NULL)
+		snprintf(out, len, "%s", e->decision ? e->decision : e->by);
+	else
+		snprintf(out, len, "-");
+}
+
+/* Does e pass the --state and --grep filters? */
+static bool
+history_match(const struct history_entry *e, const char *state,
+    const char *grep)
+{
+	char	*cmd;
+	bool	 found;
+
+	if (state != NULL && (e->state == NULL ||
+	    strncmp(e->state, state, strlen(state)) != 0))
+		return false;
+	if (grep == NULL)
+		return true;
+	cmd = history_command(e);
+	found = strstr(cmd, grep) != NULL ||
+	    (e->cwd != NULL && strstr(e->cwd, grep) != NULL);
+	free(cmd);
+	return found;
+}
+
+static void
+history_usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: ptyvisor history [-n N] [--json] [--state S] "
+	    "[--grep TEXT]\n\n"
+	    "List past sessions, oldest first (the newest is the last line):\n"
+	    "id, start (local time), duration, how it ended (\u2714 0, \u2718 3,"
+	    " SIG9,\ntimeout, failed), sandbox profile, decision/by whom, "
+	    "command.\n\n"
+	    "Options:\n"
+	    "  -n N          only the last N (after filtering)\n"
+	    "  --json        the history.jsonl lines themselves\n"
+	    "  --state S     only sessions whose state begins with S (exited,\n"
+	    "                signaled, timed_out, failed_to_start)\n"
+	    "  --grep TEXT   only sessions whose command or cwd contains TEXT\n"
+	    "  -h, --help    show this help\n\n"
+	    "No history yet is an empty list.  'ptyvisor show ID' prints one\n"
+	    "session; 'ptyvisor replay ID' plays it.\n");
+}
+
+int
+cmd_history(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "state", required_argument, NULL, 's' },
+		{ "grep", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct history_rows	 rows;
+	struct history_entry	*e;
+	const char		*state = NULL, *grep = NULL;
+	char			*cause = NULL, *end, *cmd;
+	char			 t[32], dur[32], st[32], dec[64];
+	bool			*keep, json = false;
+	size_t			 i, n, limit = (size_t)-1, skip;
+	long			 v;
+	int			 c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    v < 0) {
+				cli_error("history", "-n: '%s' is not a "
+				    "number of sessions", optarg);
+				return CLI_EXIT_ERROR;
+			}
+			limit = (size_t)v;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 's':
+			state = optarg;
+			break;
+		case 'g':
+			grep = optarg;
+			break;
+		case 'h':
+			history_usage(stdout);
+			return 0;
+		case ':':
+			cli_error("history", "%s needs a value",
+			    argv[optind - 1]);
+			return CLI_EXIT_ERROR;
+		default:
+			cli_error("history", "unknown option '%s' (see "
+			    "'ptyvisor history --help')", argv[optind - 1]);
+			return CLI_EXIT_ERROR;
+		}
+	}
+	if (optind != argc) {
+		cli_error("history", "unexpected argument '%s'", argv[optind]);
+		return CLI_EXIT_ERROR;
+	}
+	if (history_rows_load(&rows, &cause) != 0) {
+		cli_error("history", "%s", cause);
+		free(cause);
+		return HISTORY_EXIT_READ;
+	}
+	keep = xcalloc(rows.n + 1, sizeof *keep);
+	for (i = n = 0; i < rows.n; i++)
+		if ((keep[i] = history_match(&rows.v[i].e, state, grep)))
+			n++;
+	skip = n > limit ? n - limit : 0;
+	for (i = 0; i < rows.n; i++) {
+		if (!keep[i])
+			continue;
+		if (skip > 0) {
+			skip--;
+			continue;
+		}
+		if (json) {
+			printf("%s\n", rows.v[i].line);
+			continue;
+		}
+		e = &rows.v[i].e;
+		history_local_time(e->start_us, t, sizeof t);
+		history_duration(e->end_us - e->start_us, dur, sizeof dur);
+		history_status(e, st, sizeof st);
+		history_decided(e, dec, sizeof dec);
+		cmd = history_command(e);
+		/* The check and cross take 3 bytes for one column. */
+		printf("%5lu  %s  %7s  %-*s  %-17s  %-12s  %s\n", e->id, t,
+		    dur, (int)(strncmp(st, "\u2714", 3) == 0 ||
+		    strncmp(st, "\u2718", 3) == 0 ? 9 : 7), st,
+		    e->profile != NULL ? e->profile : "-", dec, cmd);
+		free(cmd);
+	}
+	free(keep);
+	history_rows_free(&rows);
+	return 0;
+}
+
+static void
+show_usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: ptyvisor show ID\n\n"
+	    "Print what the history knows of session ID (one field a line),\n"
+	    "then a line '--- output ---', then its output as plain text:\n"
+	    "the final screen with its scrollback, as 'ptyvisor replay --text'\n"
+	    "prints it.\n\n"
+	    "Exit status: 0; 1 when there is no such session or its recording\n"
+	    "cannot be read; 125 bad arguments.\n");
+}
+
+int
+cmd_show(int argc, char **argv)
+{
+	struct history_rows	 rows;
+	struct history_entry	*e = NULL;
+	struct buf		 text = { 0 };
+	char			*cause = NULL, *warning = NULL, *end, *cmd;
+	char			 t[32], dur[32];
+	unsigned long		 id;
+	size_t			 i;
+	int			 rc = 0;
+
+	if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0)) {
+		show_usage(stdout);
+		return 0;
+	}
+	if (argc != 2) {
+		cli_error("show", "give one session id (usage: ptyvisor show "
+		    "ID)");
+		return CLI_EXIT_ERROR;
+	}
+	errno = 0;
+	id = strtoul(argv[1], &end, 10);
+	if (errno != 0 || end == argv[1] || *end != '\0' ||
+	    strspn(argv[1], "0123456789") != strlen(argv[1])) {
+		cli_error("show", "'%s' is not a session id (see 'ptyvisor "
+		    "history')", argv[1]);
+		return HISTORY_EXIT_READ;
+	}
+	if (history_rows_load(&rows, &cause) != 0) {
+		cli_error("show", "%s", cause);
+		free(cause);
+		return HISTORY_EXIT_READ;
+	}
+	for (i = rows.n; i > 0 && e == NULL; i--)
+		if (rows.v[i - 1].e.id == id)
+			e = &rows.v[i - 1].e;
+	if (e == NULL) {
+		cli_error("show", "no session %lu in the history (see "
+		    "'ptyvisor history')", id);
+		history_rows_free(&rows);
+		return HISTORY_EXIT_READ;
+	}
+
+	cmd = history_command(e);
+	printf("id:        %lu\ncommand:   %s\ncwd:       %s\n", e->id, cmd,
+	    e->cwd != NULL ? e->cwd : "-");
+	free(cmd);
+	history_local_time(e->start_us, t, sizeof t);
+	printf("start:     %s\n", t);
+	history_local_time(e->end_us, t, sizeof t);
+	history_duration(e->end_us - e->start_us, dur, sizeof dur);
+	printf("end:       %s\nduration:  %s\n", t, dur);
+	printf("state:     %s\n", e->state != NULL ? e->state : "-");
+	if (e->has_code)
+		printf("code:      %d\n", e->code);
+	else
+		printf("code:      -\n");
+	if (e->signal != 0)
+		printf("signal:    %d (%s)\n", e->signal, strsignal(e->signal));
+	else
+		printf("signal:    -\n");
+	printf("profile:   %s\ndecision:  %s\nby:        %s\nagent:     %s\n",
+	    e->profile != NULL ? e->profile : "-",
+	    e->decision != NULL ? e->decision : "-",
+	    e->by != NULL ? e->by : "-", e->agent ? "yes" : "no");
+	printf("bytes:     %llu\nrecording: %s\n", (unsigned long long)e->bytes,
+	    e->recording != NULL ? e->recording : "-");
+	if (e->error != NULL)
+		printf("error:     %s\n", e->error);
+	printf("--- output ---\n");
+	fflush(stdout);
+
+	if (e->recording == NULL) {
+		cli_error("show", "session %lu has no recording", id);
+		rc = HISTORY_EXIT_READ;
+	} else if (cli_cast_text(e->recording, -1, &text, &warning,
+	    &cause) != 0) {
+		cli_error("show", "%s", cause);
+		free(cause);
+		rc = HISTORY_EXIT_READ;
+	} else {
+		if (warning != NULL)
+			cli_error("show", "warning: %s", warning);
+		fwrite(text.data, 1, text.len, stdout);
+	}
+	buf_free(&text);
+	free(warning);
+	history_rows_free(&rows);
+	return rc;
+}

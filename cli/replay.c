@@ -1,0 +1,886 @@
+/*
+ * replay.c - `ptyvisor replay`: play a recording on the terminal, or print
+ * its final screen as plain text.
+ *
+ * On a terminal the recording is played by a player (session/player.h) on
+ * the event loop.  Two ways of drawing:
+ *  - passthrough, when the terminal has exactly the recording's size and no
+ *    status line is up: the recorded bytes are written as they are, so the
+ *    terminal itself interprets them (colours, modes, everything);
+ *  - rendered, otherwise (another size, a status line, after a seek): the
+ *    player's screen is painted cell by cell into the terminal, clipped to
+ *    it, at most once a frame.  A recording larger than the terminal keeps
+ *    a one-line notice on the last row.
+ * Going back from rendered to passthrough repaints the whole terminal from
+ * the screen first, so the terminal always matches the player's screen
+ * before raw bytes resume.  The terminal is restored on every way out:
+ * normal exit, signals through the loop, fatal() through its hook.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "session/cast.h"
+#include "session/loop.h"
+#include "session/player.h"
+#include "session/replay.h"
+#include "session/statedir.h"
+#include "session/utf8.h"
+#include "session/util.h"
+
+/* Exit status when the recording cannot be read. */
+#define REPLAY_EXIT_READ 1
+/* Seconds moved by the arrow keys. */
+#define REPLAY_SEEK_STEP 5.0
+/* Frame interval of rendered drawing, in ms. */
+#define REPLAY_FRAME_MS 16
+/* How long a status line shown by a key stays up while playing, in ms. */
+#define REPLAY_STATUS_MS 1500
+
+struct replay {
+	struct loop		*loop;
+	struct player		*player;
+	const char		*name;
+	int			 tcols;		/* the terminal */
+	int			 trows;
+	bool			 passthrough;
+	bool			 clipped;	/* larger than the terminal */
+	bool			 status;	/* status line up */
+	bool			 full;		/* repaint everything */
+	bool			 dirty;		/* repaint what is visible */
+	bool			 quit;
+	int			 signal;
+	struct loop_timer	*frame;
+	struct loop_timer	*status_timer;
+	char			*message;	/* last seek error */
+};
+
+/* The terminal's settings before raw mode, restored on the way out. */
+static struct termios	replay_saved_termios;
+static bool		replay_raw;
+
+/* Write all of data to stdout, waiting when it is full. */
+static void
+replay_write(const char *data, size_t len)
+{
+	struct pollfd	pfd = { .fd = STDOUT_FILENO, .events = POLLOUT };
+	ssize_t		n;
+
+	while (len > 0) {
+		n = write(STDOUT_FILENO, data, len);
+		if (n > 0) {
+			data += n;
+			len -= (size_t)n;
+		} else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			poll(&pfd, 1, -1);
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else
+			return;
+	}
+}
+
+/*
+ * Undo what a recording may have turned on (alternate screen, hidden
+ * cursor, keypad and mouse modes, scroll region, attributes) and leave raw
+ * mode.  Idempotent; also the fatal() hook.
+ */
+static void
+replay_restore_terminal(void)
+{
+	/* DECSTBM homes the cursor: save and restore it around. */
+	static const char reset[] = "\033[0m\0337\033[r\0338\033[?1l\033>"
+	    "\033[?1000l\033[?1002l\033[?1003l\033[?1006l\033[?2004l\033[?25h";
+
+	if (!replay_raw)
+		return;
+	replay_write(reset, sizeof reset - 1);
+	tcsetattr(STDIN_FILENO, TCSAFLUSH, &replay_saved_termios);
+	replay_raw = false;
+}
+
+/* Put the terminal in raw mode so every key reaches the player. */
+static int
+replay_raw_terminal(void)
+{
+	struct termios	t;
+
+	if (tcgetattr(STDIN_FILENO, &replay_saved_termios) != 0)
+		return -1;
+	t = replay_saved_termios;
+	cfmakeraw(&t);
+	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) != 0)
+		return -1;
+	replay_raw = true;
+	util_set_fatal_hook(replay_restore_terminal);
+	atexit(replay_restore_terminal);
+	return 0;
+}
+
+/* Read the terminal's size into r (80x24 when it has none). */
+static void
+replay_terminal_size(struct replay *r)
+{
+	struct winsize	ws;
+
+	r->tcols = 80;
+	r->trows = 24;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
+	    ws.ws_row > 0) {
+		r->tcols = ws.ws_col;
+		r->trows = ws.ws_row;
+	}
+}
+
+/* Decide how to draw for the current sizes. */
+static void
+replay_choose_mode(struct replay *r)
+{
+	struct screen	*s = player_screen(r->player);
+
+	r->clipped = screen_cols(s) > r->tcols || screen_rows(s) > r->trows;
+	r->passthrough = screen_cols(s) == r->tcols &&
+	    screen_rows(s) == r->trows && !r->status;
+}
+
+/* Append an SGR colour (base 30 for foreground, 40 for background). */
+static void
+replay_sgr_color(struct buf *b, uint32_t c, int base)
+{
+	uint32_t	v = c & 0xffffffu;
+
+	switch (CELL_COLOR_TYPE(c)) {
+	case CELL_COLOR_INDEXED:
+		if (v < 8)
+			buf_printf(b, ";%u", base + v);
+		else if (v < 16)
+			buf_printf(b, ";%u", base + 60 + v - 8);
+		else
+			buf_printf(b, ";%d;5;%u", base + 8, v);
+		break;
+	case CELL_COLOR_RGB:
+		buf_printf(b, ";%d;2;%u;%u;%u", base + 8, v >> 16,
+		    (v >> 8) & 0xff, v & 0xff);
+		break;
+	}
+}
+
+/* Append the SGR sequence that sets exactly attribute a. */
+static void
+replay_sgr(struct buf *b, const struct cell_attr *a)
+{
+	buf_adds(b, "\033[0");
+	if (a->flags & CELL_BOLD)
+		buf_adds(b, ";1");
+	if (a->flags & CELL_ITALIC)
+		buf_adds(b, ";3");
+	if (a->flags & (CELL_UNDERLINE | CELL_UNDERLINE2))
+		buf_adds(b, ";4");
+	if (a->flags & CELL_BLINK)
+		buf_adds(b, ";5");
+	if (a->flags & CELL_REVERSE)
+		buf_adds(b, ";7");
+	if (a->flags & CELL_CONCEAL)
+		buf_adds(b, ";8");
+	if (a->flags & CELL_STRIKE)
+		buf_adds(b, ";9");
+	replay_sgr_color(b, a->fg, 30);
+	replay_sgr_color(b, a->bg, 40);
+	buf_addc(b, 'm');
+}
+
+/* Rows of the terminal the recording may use. */
+static int
+replay_area_rows(const struct replay *r)
+{
+	/* The last row holds the notice or the status line when needed. */
+	if (r->clipped || r->status)
+		return r->trows - 1;
+	return r->trows;
+}
+
+/* First screen row shown: keep the cursor visible when rows are clipped. */
+static int
+replay_top(const struct replay *r)
+{
+	struct screen	*s = player_screen(r->player);
+	int		 area = replay_area_rows(r), rows = screen_rows(s);
+	int		 crow, ccol, top;
+	bool		 vis;
+
+	if (rows <= area)
+		return 0;
+	screen_cursor(s, &crow, &ccol, &vis);
+	top = crow - area + 1;
+	if (top < 0)
+		top = 0;
+	if (top > rows - area)
+		top = rows - area;
+	return top;
+}
+
+/* Append screen row row drawn at terminal row y (0-based), clipped. */
+static void
+replay_paint_row(const struct replay *r, struct buf *b, int row, int y)
+{
+	struct screen		*s = player_screen(r->player);
+	struct cell		 c;
+	struct cell_attr	 cur;
+	int			 col, ncols = screen_cols(s), i;
+	char			 u[8];
+	size_t			 n;
+
+	if (ncols > r->tcols)
+		ncols = r->tcols;
+	buf_printf(b, "\033[%d;1H\033[0m", y + 1);
+	memset(&cur, 0, sizeof cur);
+	for (col = 0; col < ncols; col++) {
+		screen_cell(s, row, col, &c);
+		if (c.width == 0)
+			continue;
+		if (!cell_attr_eq(&c.attr, &cur)) {
+			replay_sgr(b, &c.attr);
+			cur = c.attr;
+		}
+		/* A wide character cut by the right edge: a blank instead. */
+		if (c.chars[0] == 0 || (c.width == 2 && col + 1 >= ncols)) {
+			buf_addc(b, ' ');
+			continue;
+		}
+		for (i = 0; i < CELL_MAX_CHARS && c.chars[i] != 0; i++) {
+			n = utf8_encode(c.chars[i], u);
+			buf_add(b, u, n);
+		}
+	}
+	buf_adds(b, "\033[0m");
+	if (ncols < r->tcols)
+		buf_adds(b, "\033[K");
+}
+
+/* Append the status line (or the notice) on the last terminal row. */
+static void
+replay_paint_status(const struct replay *r, struct buf *b)
+{
+	struct screen	*s = player_screen(r->player);
+	const char	*state;
+	char		*line;
+	int		 len;
+
+	if (player_finished(r->player))
+		state = "end";
+	else if (player_paused(r->player))
+		state = "paused";
+	else
+		state = "playing";
+	if (r->message != NULL)
+		line = xasprintf(" %s", r->message);
+	else if (r->status)
+		line = xasprintf(" %s%s%s %.1f/%.1fs  speed %gx  |  space "
+		    "pause  . step  +/- speed  <-/-> seek  q quit", state,
+		    player_finished(r->player) && player_end(r->player) ?
+		    ": " : "", player_finished(r->player) &&
+		    player_end(r->player) ? player_end(r->player) : "",
+		    player_position(r->player), player_duration(r->player),
+		    player_speed(r->player));
+	else
+		line = xasprintf(" recording is %dx%d, terminal %dx%d: "
+		    "clipped (%s)", screen_cols(s), screen_rows(s), r->tcols,
+		    r->trows, state);
+	len = (int)strlen(line);
+	if (len > r->tcols)
+		len = r->tcols;
+	buf_printf(b, "\033[%d;1H\033[0;7m%.*s\033[K\033[0m", r->trows, len,
+	    line);
+	free(line);
+}
+
+/* Repaint the terminal from the player's screen. */
+static void
+replay_paint(struct replay *r)
+{
+	struct screen	*s = player_screen(r->player);
+	struct buf	 b = { 0 };
+	int		 y, top, area, crow, ccol;
+	bool		 vis;
+
+	area = replay_area_rows(r);
+	top = replay_top(r);
+	buf_adds(&b, "\033[?25l");
+	if (r->full) {
+		buf_adds(&b, screen_altscreen(s) ? "\033[?1049h" : "\033[?1049l");
+		buf_adds(&b, "\033[0m\033[r\033[H\033[2J");
+	}
+	for (y = 0; y < area && top + y < screen_rows(s); y++)
+		replay_paint_row(r, &b, top + y, y);
+	if (r->clipped || r->status || r->message != NULL)
+		replay_paint_status(r, &b);
+	screen_cursor(s, &crow, &ccol, &vis);
+	if (crow - top >= 0 && crow - top < area && ccol < r->tcols)
+		buf_printf(&b, "\033[%d;%dH", crow - top + 1, ccol + 1);
+	if (vis)
+		buf_adds(&b, "\033[?25h");
+	replay_write(b.data, b.len);
+	buf_free(&b);
+	r->full = r->dirty = false;
+}
+
+/* The frame timer: repaint what changed. */
+static void
+replay_frame(struct loop *l, void *arg)
+{
+	struct replay	*r = arg;
+
+	(void)l;
+	r->frame = NULL;
+	if (r->dirty || r->full)
+		replay_paint(r);
+}
+
+/* Ask for a repaint at the next frame (full: everything, cleared). */
+static void
+replay_dirty(struct replay *r, bool full)
+{
+	r->dirty = true;
+	if (full)
+		r->full = true;
+	if (r->frame == NULL)
+		r->frame = loop_timer_add(r->loop, REPLAY_FRAME_MS,
+		    replay_frame, r);
+}
+
+/* Switch drawing modes after a size or status change. */
+static void
+replay_remode(struct replay *r)
+{
+	replay_choose_mode(r);
+	replay_dirty(r, true);
+}
+
+static void
+replay_output(void *user, const char *data, size_t len)
+{
+	struct replay	*r = user;
+
+	if (r->passthrough && r->frame == NULL)
+		replay_write(data, len);
+	else
+		replay_dirty(r, false);
+}
+
+static void
+replay_redraw(void *user)
+{
+	replay_remode(user);
+}
+
+static void
+replay_status(void *user)
+{
+	struct replay	*r = user;
+
+	if (r->status || r->clipped)
+		replay_dirty(r, false);
+}
+
+static void
+replay_finished(void *user)
+{
+	struct replay	*r = user;
+
+	r->status = true;
+	replay_remode(r);
+}
+
+static const struct player_events replay_events = {
+	.output = replay_output,
+	.redraw = replay_redraw,
+	.status = replay_status,
+	.finished = replay_finished,
+};
+
+/* The status line shown by a key goes away again while playing. */
+static void
+replay_status_expire(struct loop *l, void *arg)
+{
+	struct replay	*r = arg;
+
+	(void)l;
+	r->status_timer = NULL;
+	if (player_paused(r->player) || player_finished(r->player))
+		return;
+	r->status = false;
+	free(r->message);
+	r->message = NULL;
+	replay_remode(r);
+}
+
+/* Show the status line: for good while paused or at the end, else briefly. */
+static void
+replay_show_status(struct replay *r)
+{
+	if (!r->status) {
+		r->status = true;
+		replay_remode(r);
+	} else
+		replay_dirty(r, false);
+	loop_timer_cancel(r->loop, r->status_timer);
+	r->status_timer = loop_timer_add(r->loop, REPLAY_STATUS_MS,
+	    replay_status_expire, r);
+}
+
+/* Seek by delta seconds, reporting a failure on the status line. */
+static void
+replay_jump(struct replay *r, double delta)
+{
+	char	*cause = NULL;
+
+	if (player_seek(r->player, delta, &cause) != 0) {
+		free(r->message);
+		r->message = cause;
+	}
+	replay_show_status(r);
+}
+
+/* One key (or escape sequence) from the person. */
+static void
+replay_key(struct replay *r, const char *k, size_t len)
+{
+	if (len >= 3 && k[0] == '\033' && (k[1] == '[' || k[1] == 'O')) {
+		if (k[2] == 'C')
+			replay_jump(r, REPLAY_SEEK_STEP);
+		else if (k[2] == 'D')
+			replay_jump(r, -REPLAY_SEEK_STEP);
+		return;
+	}
+	switch (k[0]) {
+	case 'q':
+	case 'Q':
+	case '\003':
+		r->quit = true;
+		loop_stop(r->loop);
+		break;
+	case ' ':
+		player_toggle(r->player);
+		replay_show_status(r);
+		break;
+	case '.':
+		if (!player_paused(r->player))
+			player_pause(r->player);
+		player_step(r->player);
+		replay_show_status(r);
+		break;
+	case '+':
+	case '=':
+		player_faster(r->player);
+		replay_show_status(r);
+		break;
+	case '-':
+	case '_':
+		player_slower(r->player);
+		replay_show_status(r);
+		break;
+	case 'l':
+		replay_jump(r, REPLAY_SEEK_STEP);
+		break;
+	case 'h':
+		replay_jump(r, -REPLAY_SEEK_STEP);
+		break;
+	}
+}
+
+/* Keys: split what was read into keys and escape sequences. */
+static void
+replay_stdin(struct loop *l, int fd, short revents, void *arg)
+{
+	struct replay	*r = arg;
+	char		 buf[256];
+	ssize_t		 n, i, j;
+
+	(void)revents;
+	n = read(fd, buf, sizeof buf);
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+		loop_del_fd(l, fd);
+		return;
+	}
+	for (i = 0; i < n && !r->quit; i = j) {
+		j = i + 1;
+		if (buf[i] == '\033' && j < n && (buf[j] == '[' ||
+		    buf[j] == 'O')) {
+			/* Up to the final byte of the sequence. */
+			for (j++; j < n && (buf[j] < 0x40 || buf[j] > 0x7e);
+			    j++)
+				;
+			if (j < n)
+				j++;
+		}
+		replay_key(r, buf + i, (size_t)(j - i));
+	}
+}
+
+static void
+replay_sigwinch(struct loop *l, int sig, void *arg)
+{
+	struct replay	*r = arg;
+
+	(void)l;
+	(void)sig;
+	replay_terminal_size(r);
+	replay_remode(r);
+}
+
+static void
+replay_sigterm(struct loop *l, int sig, void *arg)
+{
+	struct replay	*r = arg;
+
+	r->quit = true;
+	r->signal = sig;
+	loop_stop(l);
+}
+
+/* Leave the terminal showing the recording's last state, cursor below. */
+static void
+replay_leave(struct replay *r)
+{
+	struct screen	*s = player_screen(r->player);
+	struct buf	 b = { 0 }, row = { 0 };
+	int		 y, top, last, crow, ccol;
+	bool		 vis;
+
+	r->status = false;
+	free(r->message);
+	r->message = NULL;
+	replay_choose_mode(r);
+	r->full = true;
+	replay_paint(r);
+	top = replay_top(r);
+	screen_cursor(s, &crow, &ccol, &vis);
+	last = crow - top;
+	for (y = replay_area_rows(r) - 1; y > last; y--) {
+		if (top + y >= screen_rows(s))
+			continue;
+		row.len = 0;
+		screen_row_text(s, top + y, &row);
+		if (row.len != 0) {
+			last = y;
+			break;
+		}
+	}
+	if (last >= r->trows)
+		last = r->trows - 1;
+	/* Back to the normal screen: the person's terminal must not stay in
+	 * the alternate one. */
+	if (screen_altscreen(s))
+		buf_adds(&b, "\033[?1049l");
+	if (r->clipped)
+		buf_printf(&b, "\033[%d;1H\033[2K", r->trows);
+	/* On the cursor's own empty line already: no need for a new one. */
+	buf_printf(&b, "\033[0m\033[?25h\033[%d;1H%s", last + 1,
+	    last == crow - top && ccol == 0 ? "" : "\r\n");
+	replay_write(b.data, b.len);
+	buf_free(&b);
+	buf_free(&row);
+}
+
+/* Play interactively on the terminal; the exit status. */
+static int
+replay_tty(const char *path, const struct player_opts *po, double at)
+{
+	struct replay	 r;
+	char		*cause = NULL;
+	int		 rc = 0;
+
+	memset(&r, 0, sizeof r);
+	r.name = path;
+	if ((r.loop = loop_new(&cause)) == NULL) {
+		cli_error("replay", "%s", cause);
+		free(cause);
+		return CLI_EXIT_ERROR;
+	}
+	r.player = player_open(path, r.loop, po, &replay_events, &r, &cause);
+	if (r.player == NULL) {
+		cli_error("replay", "%s", cause);
+		free(cause);
+		loop_free(r.loop);
+		return REPLAY_EXIT_READ;
+	}
+	if (loop_add_signal(r.loop, SIGTERM, replay_sigterm, &r, &cause) != 0 ||
+	    loop_add_signal(r.loop, SIGHUP, replay_sigterm, &r, &cause) != 0 ||
+	    loop_add_signal(r.loop, SIGINT, replay_sigterm, &r, &cause) != 0 ||
+	    loop_add_signal(r.loop, SIGWINCH, replay_sigwinch, &r,
+	    &cause) != 0 || replay_raw_terminal() != 0) {
+		if (cause == NULL)
+			cause = xasprintf("cannot set the terminal to raw "
+			    "mode: %s", strerror(errno));
+		cli_error("replay", "%s", cause);
+		free(cause);
+		player_free(r.player);
+		loop_free(r.loop);
+		return CLI_EXIT_ERROR;
+	}
+	replay_terminal_size(&r);
+	replay_choose_mode(&r);
+	r.full = true;
+	replay_paint(&r);
+	if (at > 0 && player_seek_to(r.player, at, &cause) != 0) {
+		r.message = cause;
+		cause = NULL;
+	}
+	loop_add_fd(r.loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH, replay_stdin,
+	    &r);
+	player_play(r.player);
+	while (!r.quit)
+		if (loop_run(r.loop) != 0)
+			fatal("event loop: %s", strerror(errno));
+	replay_leave(&r);
+	replay_restore_terminal();
+	if (player_warning(r.player) != NULL)
+		cli_error("replay", "warning: %s", player_warning(r.player));
+	if (player_error(r.player) != NULL) {
+		cli_error("replay", "%s", player_error(r.player));
+		rc = REPLAY_EXIT_READ;
+	}
+	if (r.signal != 0)
+		rc = 128 + r.signal;
+	loop_timer_cancel(r.loop, r.frame);
+	loop_timer_cancel(r.loop, r.status_timer);
+	free(r.message);
+	player_free(r.player);
+	loop_free(r.loop);
+	return rc;
+}
+
+int
+cli_cast_text(const char *path, double at, struct buf *out, char **warning,
+    char **cause)
+{
+	struct player	*p;
+	double		 t = at >= 0 ? at : 1e300;
+
+	*warning = NULL;
+	if ((p = player_open(path, NULL, NULL, NULL, NULL, cause)) == NULL)
+		return -1;
+	if (player_seek_to(p, t, cause) != 0 ||
+	    (player_error(p) != NULL && (*cause = xstrdup(player_error(p))))) {
+		player_free(p);
+		return -1;
+	}
+	screen_text(player_screen(p), true, out);
+	if (player_warning(p) != NULL)
+		*warning = xstrdup(player_warning(p));
+	player_free(p);
+	return 0;
+}
+
+/* --text: the final (or --at) screen as plain text; the exit status. */
+static int
+replay_text(const char *path, double at)
+{
+	struct buf	 b = { 0 };
+	char		*cause = NULL, *warning = NULL;
+
+	if (cli_cast_text(path, at, &b, &warning, &cause) != 0) {
+		cli_error("replay", "%s", cause);
+		free(cause);
+		return REPLAY_EXIT_READ;
+	}
+	if (warning != NULL)
+		cli_error("replay", "warning: %s", warning);
+	fwrite(b.data, 1, b.len, stdout);
+	fflush(stdout);
+	buf_free(&b);
+	free(warning);
+	return 0;
+}
+
+/* --timings: each event's recording and playback time; the exit status. */
+static int
+replay_timings(const char *path, const struct player_opts *po)
+{
+	struct cast		*c;
+	struct cast_event	 e;
+	struct replay_clock	 rc;
+	char			*cause = NULL;
+	double			 out;
+	int			 r;
+
+	if ((c = cast_open(path, &cause)) == NULL) {
+		cli_error("replay", "%s", cause);
+		free(cause);
+		return REPLAY_EXIT_READ;
+	}
+	replay_clock_init(&rc, po->speed, replay_idle_limit(po->idle_limit,
+	    cast_header(c)->idle_time_limit));
+	while ((r = cast_next(c, &e, &cause)) == 1) {
+		out = replay_clock_next(&rc, e.time);
+		printf("%.6f %.6f %s\n", e.time, out, e.code);
+	}
+	if (cast_warning(c) != NULL)
+		cli_error("replay", "warning: %s", cast_warning(c));
+	cast_free(c);
+	if (r < 0) {
+		cli_error("replay", "%s", cause);
+		free(cause);
+		return REPLAY_EXIT_READ;
+	}
+	return 0;
+}
+
+char *
+cli_recording_path(const char *arg, char **cause)
+{
+	char		*dir, *end, *path;
+	unsigned long	 id;
+
+	if (*arg == '\0' || strspn(arg, "0123456789") != strlen(arg))
+		return xstrdup(arg);
+	errno = 0;
+	id = strtoul(arg, &end, 10);
+	if (errno != 0) {
+		*cause = xasprintf("bad session id '%s'", arg);
+		return NULL;
+	}
+	if ((dir = statedir_path(cause)) == NULL)
+		return NULL;
+	path = statedir_cast_path(dir, id);
+	free(dir);
+	if (access(path, F_OK) != 0) {
+		*cause = xasprintf("no recording for session %lu (%s: %s)", id,
+		    path, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+static void
+replay_usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: ptyvisor replay [OPTIONS] ID|FILE\n\n"
+	    "Play a recording: session ID of the state directory, or any\n"
+	    "asciicast file (v1, v2, v3; an argument of digits only is an ID).\n"
+	    "On a terminal it plays with the recorded timing; keys:\n"
+	    "  space  pause/resume      .  step one event while paused\n"
+	    "  + -    speed x2 / /2     <- ->  seek 5 s back/forward\n"
+	    "  q      quit\n"
+	    "When stdout is not a terminal it behaves as with --text.\n\n"
+	    "Options:\n"
+	    "  --speed X        play X times as fast (default 1)\n"
+	    "  --idle-limit S   shorten pauses longer than S seconds (0: off;\n"
+	    "                   default: the recording's idle_time_limit)\n"
+	    "  --at T           start at T seconds (--text: the screen at T)\n"
+	    "  --text           no timing: print the final screen, scrollback\n"
+	    "                   included, as plain text\n"
+	    "  --timings        print each event's recording and playback\n"
+	    "                   times (after --speed and --idle-limit)\n"
+	    "  -h, --help       show this help\n\n"
+	    "Exit status: 0; 1 when the recording cannot be read; 125 bad\n"
+	    "arguments.  A truncated last line is only a warning.\n");
+}
+
+/* Parse a number of seconds or a speed in [lo, hi]. */
+static int
+replay_parse(const char *name, const char *arg, double lo, double hi,
+    double *out)
+{
+	char	*end;
+	double	 v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno != 0 || end == arg || *end != '\0' || !(v >= lo) ||
+	    !(v <= hi)) {
+		cli_error("replay", "%s: '%s' is not a number from %g to %g",
+		    name, arg, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+cmd_replay(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "speed", required_argument, NULL, 's' },
+		{ "idle-limit", required_argument, NULL, 'i' },
+		{ "at", required_argument, NULL, 'a' },
+		{ "text", no_argument, NULL, 't' },
+		{ "timings", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct player_opts	 po = { .speed = 1, .idle_limit = -1 };
+	double			 at = -1;
+	bool			 text = false, timings = false;
+	char			*path, *cause = NULL;
+	int			 c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (replay_parse("--speed", optarg, PLAYER_SPEED_MIN,
+			    PLAYER_SPEED_MAX, &po.speed) != 0)
+				return CLI_EXIT_ERROR;
+			break;
+		case 'i':
+			if (replay_parse("--idle-limit", optarg, 0, 1e9,
+			    &po.idle_limit) != 0)
+				return CLI_EXIT_ERROR;
+			break;
+		case 'a':
+			if (replay_parse("--at", optarg, 0, 1e12, &at) != 0)
+				return CLI_EXIT_ERROR;
+			break;
+		case 't':
+			text = true;
+			break;
+		case 'T':
+			timings = true;
+			break;
+		case 'h':
+			replay_usage(stdout);
+			return 0;
+		case ':':
+			cli_error("replay", "%s needs a value", argv[optind - 1]);
+			return CLI_EXIT_ERROR;
+		default:
+			cli_error("replay", "unknown option '%s' (see 'ptyvisor "
+			    "replay --help')", argv[optind - 1]);
+			return CLI_EXIT_ERROR;
+		}
+	}
+	if (optind != argc - 1) {
+		cli_error("replay", optind >= argc ? "no recording given "
+		    "(usage: ptyvisor replay [OPTIONS] ID|FILE)" :
+		    "one recording at a time (usage: ptyvisor replay "
+		    "[OPTIONS] ID|FILE)");
+		return CLI_EXIT_ERROR;
+	}
+	if ((path = cli_recording_path(argv[optind], &cause)) == NULL) {
+		cli_error("replay", "%s", cause);
+		free(cause);
+		return REPLAY_EXIT_READ;
+	}
+	if (timings)
+		rc = replay_timings(path, &po);
+	else if (text || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		rc = replay_text(path, at);
+	else
+		rc = replay_tty(path, &po, at);
+	free(path);
+	return rc;
+}
