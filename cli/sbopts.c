@@ -14,7 +14,9 @@ const char sbopts_help[] =
 "  --network           allow the network (default: AF_UNIX socketpairs only)\n"
 "  --writable DIR      another writable root (repeatable)\n"
 "  --protect-git       keep .git under the writable roots read-only\n"
-"  --shared-tmp        use the real /tmp (writable) instead of a private one\n"
+"  --private-tmp       a fresh, empty /tmp and /dev/shm for the command\n"
+"  --shared-tmp        the real /tmp (the default; writable under\n"
+"                      workspace-write)\n"
 "  --max-procs N       at most N processes (default 1024; 0: no bound)\n"
 "  --max-memory SIZE   address-space limit per process, e.g. 4G\n"
 "  --max-files N       at most N open files per process\n"
@@ -75,6 +77,8 @@ sbopts_parse(struct sandbox_opts *opts, int argc, char **argv, int *i,
 		opts->protect_git = true;
 	else if (strcmp(arg, "--shared-tmp") == 0)
 		opts->private_tmp = false;
+	else if (strcmp(arg, "--private-tmp") == 0)
+		opts->private_tmp = true;
 	else if (strcmp(arg, "--allow-no-namespaces") == 0)
 		opts->allow_no_namespaces = true;
 	else if (is_option(arg, "--sandbox")) {

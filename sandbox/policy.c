@@ -34,7 +34,12 @@ sandbox_opts_init(struct sandbox_opts *opts)
 {
 	memset(opts, 0, sizeof *opts);
 	opts->profile = SANDBOX_WORKSPACE_WRITE;
-	opts->private_tmp = true;
+	/*
+	 * The real /tmp (writable under workspace-write): programs and
+	 * checkouts living under /tmp must stay visible.  A private one is
+	 * there for the asking (--private-tmp).
+	 */
+	opts->private_tmp = false;
 	opts->limits.processes = SANDBOX_DEFAULT_PROCESSES;
 }
 

@@ -50,7 +50,7 @@ main(void)
 	sandbox_opts_init(&opts);
 	is_int(opts.profile, SANDBOX_WORKSPACE_WRITE, "default: workspace-write");
 	ok(!opts.network, "default: no network");
-	ok(opts.private_tmp, "default: private /tmp");
+	ok(!opts.private_tmp, "default: the shared /tmp");
 	ok(opts.limits.processes > 0, "default: processes bounded");
 
 	ok(sandbox_profile_parse("read-only", &p, &cause) == 0 &&
