@@ -4,6 +4,10 @@
 # Everything a test starts it registers with `cleanup_pid PID` or
 # `cleanup_cmd 'CMD'`; both run on exit, so nothing outlives the test.
 
+# A directory outside every writable root of the default sandbox (which
+# makes /tmp writable), for tests whose files the sandbox must not reach.
+OUTSIDE=${PTYVISOR_TEST_OUTSIDE:-/var/tmp}
+
 tap_n=0
 tap_fail=0
 tap_cleanups=''

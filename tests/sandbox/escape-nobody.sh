@@ -18,7 +18,7 @@ if ! setpriv --reuid=nobody --regid=nogroup --clear-groups \
 	skip "nobody cannot reach the build directory $top_builddir"
 	done_testing
 fi
-D=$(mktemp -d "$top_builddir/tests/sandbox/nobody.XXXXXX") || exit 1
+D=$(mktemp -d "$OUTSIDE/ptyvisor-nobody.XXXXXX") || exit 1
 cleanup_cmd "rm -rf '$D'"
 chmod 755 "$D"
 cp "$top_builddir/tests/sandbox/probe" "$D/suid" && chmod 4755 "$D/suid"

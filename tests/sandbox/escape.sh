@@ -14,7 +14,7 @@ PROBE="$top_builddir/tests/sandbox/probe"
 if [ -n "$ESCAPE_DIR" ]; then
 	T=$ESCAPE_DIR
 else
-	T=$(mktemp -d "$top_builddir/tests/sandbox/escape.XXXXXX") || exit 1
+	T=$(mktemp -d "$OUTSIDE/ptyvisor-escape.XXXXXX") || exit 1
 	cleanup_cmd "rm -rf '$T'"
 	cp "$PROBE" "$T/suid" && chmod 4755 "$T/suid"
 fi

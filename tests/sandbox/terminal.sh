@@ -8,7 +8,7 @@
 
 PROBE="$top_builddir/tests/sandbox/probe"
 H="$top_srcdir/tests/sandbox/ttyharness.py"
-T=$(mktemp -d "$top_builddir/tests/sandbox/tty.XXXXXX") || exit 1
+T=$(mktemp -d "$OUTSIDE/ptyvisor-tty.XXXXXX") || exit 1
 cleanup_cmd "rm -rf '$T'"
 cd "$T" || exit 1
 
