@@ -19,5 +19,6 @@ void	cli_error(const char *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
 int	cmd_run(int argc, char **argv);
+int	cmd_tui(int argc, char **argv);
 
 #endif

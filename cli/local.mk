@@ -1,5 +1,5 @@
 noinst_LIBRARIES += libcli.a
-libcli_a_SOURCES = cli/cli.h cli/run.c
+libcli_a_SOURCES = cli/cli.h cli/run.c cli/tui.c
 libcli_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 
 bin_PROGRAMS += ptyvisor

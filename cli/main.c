@@ -42,8 +42,11 @@ usage(FILE *f)
 {
 	size_t	i;
 
-	fprintf(f, "usage: %s COMMAND [OPTIONS] [-- CMD [ARGS...]]\n\n",
-	    cli_progname);
+	fprintf(f, "usage: %s [--sandbox P] [--approval M] [--quit-when-done] "
+	    "[-- CMD...]\n"
+	    "       %s COMMAND [OPTIONS] [-- CMD [ARGS...]]\n\n"
+	    "Without a command, open the console (see '%s --help-tui').\n\n",
+	    cli_progname, cli_progname, cli_progname);
 	fprintf(f, "Commands:\n");
 	for (i = 0; i < sizeof cli_commands / sizeof cli_commands[0]; i++)
 		fprintf(f, "  %-10s %s\n", cli_commands[i].name,
@@ -73,10 +76,8 @@ main(int argc, char **argv)
 	const struct cli_command	*c;
 	char				*help_argv[3];
 
-	if (argc < 2) {
-		usage(stderr);
-		return CLI_EXIT_ERROR;
-	}
+	if (argc < 2)
+		return cmd_tui(argc, argv);
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(stdout);
 		return 0;
@@ -85,6 +86,14 @@ main(int argc, char **argv)
 		printf("%s %s\n", cli_progname, PACKAGE_VERSION);
 		return 0;
 	}
+	if (strcmp(argv[1], "--help-tui") == 0) {
+		help_argv[0] = argv[0];
+		help_argv[1] = (char *)"--help";
+		help_argv[2] = NULL;
+		return cmd_tui(2, help_argv);
+	}
+	if (argv[1][0] == '-')	/* an option of the console, or -- */
+		return cmd_tui(argc, argv);
 	if (strcmp(argv[1], "help") == 0) {
 		if (argc < 3) {
 			usage(stdout);
