@@ -14,3 +14,8 @@ TESTS += tests/unit/test-render tests/unit/test-tui
 EXTRA_DIST += tests/render/sgr.test tests/render/colour.test \
 	tests/render/wide.test tests/render/altscreen.test \
 	tests/render/scroll.test tests/render/resize.test
+
+# End to end: the console in a private tmux server.
+TESTS += tests/e2e/tui-panes.sh tests/e2e/tui-robust.sh
+EXTRA_DIST += tests/e2e/tui-lib.sh tests/e2e/tui-panes.sh \
+	tests/e2e/tui-robust.sh

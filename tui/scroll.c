@@ -5,7 +5,8 @@
  * Invariant: top stays within [first, last - height + 1] whenever the
  * content is taller than the view (clamped on every key and draw), so the
  * view never shows lines past the end.  A search matches a line's text
- * (case-sensitive, like less) and puts the match on the top row.
+ * (case-sensitive, like less), wraps around the ends (like tmux) and
+ * puts the match on the top row.
  */
 #include "tui/scroll.h"
 
@@ -154,15 +155,20 @@ scroll_match(const struct scroll *sv, int row, int *scol, int *ecol)
 static bool
 scroll_search(struct scroll *sv, bool backward)
 {
-	int	row, s, e;
+	int	row, s, e, k, total;
 
 	if (sv->pattern == NULL || *sv->pattern == '\0')
 		return false;
+	total = scroll_last(sv) - scroll_first(sv) + 1;
 	row = sv->has_match ? sv->match_row : sv->top - (backward ? 0 : 1);
-	for (;;) {
-		row += backward ? -1 : 1;
-		if (row < scroll_first(sv) || row > scroll_last(sv))
+	for (k = 0;; k++) {
+		if (k > total)
 			return false;
+		row += backward ? -1 : 1;
+		if (row < scroll_first(sv))	/* wrap, like tmux */
+			row = scroll_last(sv);
+		if (row > scroll_last(sv))
+			row = scroll_first(sv);
 		if (scroll_match(sv, row, &s, &e) >= 0)
 			break;
 	}

@@ -590,7 +590,8 @@ tui_draw(struct tui *t)
 	if (t->too_small) {
 		erase();
 		attrset(A_BOLD);
-		mvaddnstr(LINES / 2, 0, "terminal too small", COLS);
+		mvaddnstr(LINES / 2, COLS > 9 ? (COLS - 9) / 2 : 0,
+		    "too small", COLS);
 		attrset(A_NORMAL);
 		curs_set(0);
 		refresh();
