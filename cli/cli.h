@@ -21,6 +21,7 @@ void	cli_error(const char *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
 int	cmd_run(int argc, char **argv);
+int	cmd_tui(int argc, char **argv);
 int	cmd_sandbox(int argc, char **argv);
 int	cmd_replay(int argc, char **argv);
 int	cmd_history(int argc, char **argv);

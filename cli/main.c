@@ -81,10 +81,8 @@ main(int argc, char **argv)
 	char				*help_argv[3];
 
 	sandbox_harden_self();
-	if (argc < 2) {
-		usage(stderr);
-		return CLI_EXIT_ERROR;
-	}
+	if (argc < 2)
+		return cmd_tui(argc, argv);
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(stdout);
 		return 0;
@@ -93,6 +91,14 @@ main(int argc, char **argv)
 		printf("%s %s\n", cli_progname, PACKAGE_VERSION);
 		return 0;
 	}
+	if (strcmp(argv[1], "--help-tui") == 0) {
+		help_argv[0] = argv[0];
+		help_argv[1] = (char *)"--help";
+		help_argv[2] = NULL;
+		return cmd_tui(2, help_argv);
+	}
+	if (argv[1][0] == '-')	/* an option of the console, or -- */
+		return cmd_tui(argc, argv);
 	if (strcmp(argv[1], "help") == 0) {
 		if (argc < 3) {
 			usage(stdout);

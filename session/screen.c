@@ -355,6 +355,27 @@ screen_cell(const struct screen *s, int row, int col, struct cell *c)
 }
 
 void
+screen_row_cells(const struct screen *s, int row, struct cell *cells, int n)
+{
+	size_t	nsb = scrollback_count(s->sb);
+	int	col, have = n < s->cols ? n : s->cols;
+
+	for (col = 0; col < n; col++) {
+		memset(&cells[col], 0, sizeof cells[col]);
+		cells[col].width = 1;
+	}
+	if (row >= s->rows)
+		return;
+	if (row < 0) {
+		if ((size_t)-row <= nsb)
+			scrollback_get(s->sb, nsb - (size_t)-row, cells, have);
+		return;
+	}
+	for (col = 0; col < have; col++)
+		screen_cell(s, row, col, &cells[col]);
+}
+
+void
 screen_cursor(const struct screen *s, int *row, int *col, bool *visible)
 {
 	*row = s->crow;

@@ -63,6 +63,13 @@ size_t	screen_scrollback_count(const struct screen *s);
 /* The cell at (row, col); row may be negative (scrollback). */
 void	screen_cell(const struct screen *s, int row, int col, struct cell *c);
 
+/*
+ * Fill cells[0..n) with row (negative: scrollback), blank-padded past the
+ * screen's width.  Cheaper than n calls of screen_cell() for scrollback.
+ */
+void	screen_row_cells(const struct screen *s, int row, struct cell *cells,
+	    int n);
+
 /* Cursor position and visibility. */
 void	screen_cursor(const struct screen *s, int *row, int *col,
 	    bool *visible);

@@ -1,0 +1,12 @@
+# The ncurses front end.
+noinst_LIBRARIES += libtui.a
+libtui_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+libtui_a_SOURCES = \
+	tui/help.c tui/help.h \
+	tui/history.c tui/history.h \
+	tui/keys.c tui/keys.h \
+	tui/layout.c tui/layout.h \
+	tui/prompt.c tui/prompt.h \
+	tui/render.c tui/render.h \
+	tui/scroll.c tui/scroll.h \
+	tui/tui.c tui/tui.h

@@ -1,0 +1,103 @@
+#!/bin/sh
+# flood.sh - typing latency into one pane while another floods (`yes`),
+# ptyvisor next to tmux, each driven from the outside by a private tmux
+# server: type a marker with send-keys, poll capture-pane until it shows.
+#
+# usage: bench/flood.sh [PTYVISOR] [ROUNDS]
+# The figures include the outer tmux's own send/capture round trip
+# (a few ms), the same for every program measured.
+set -u
+pv=${1:-./ptyvisor}
+rounds=${2:-30}
+sock=pvbench-$$
+dir=$(mktemp -d "${TMPDIR:-/tmp}/pv-bench.XXXXXX")
+runs=0
+trap 'tmux -L $sock kill-server 2>/dev/null; tmux -L inner-$$ kill-server 2>/dev/null; rm -rf "$dir"' EXIT
+
+now_us() { echo $(( $(date +%s%N) / 1000 )); }
+cap() { tmux -L $sock capture-pane -p; }
+see() {	# wait up to 10 s for fixed text
+	_end=$(( $(now_us) + 10000000 ))
+	until cap | grep -qF -- "$1"; do
+		[ "$(now_us)" -ge $_end ] && return 1
+	done
+}
+
+# One measurement run: prints the latencies in ms, one a line.
+measure() {
+	i=0
+	while [ $i -lt "$rounds" ]; do
+		m="k${i}q"
+		t0=$(now_us)
+		tmux -L $sock send-keys -l "$m "
+		see "$m" || { echo "timeout" >&2; cap | head -3 >&2; }
+		t1=$(now_us)
+		echo "$(( (t1 - t0) / 1000 ))"
+		[ $(( i % 8 )) -eq 7 ] && tmux -L $sock send-keys C-u && sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# median and p95 of the numbers on stdin
+stats() {
+	sort -n | awk '{ v[NR] = $1 } END {
+		m = v[int((NR + 1) / 2)]; p = v[int(NR * 0.95 + 0.5)];
+		printf "%d %d\n", m, p }'
+}
+
+start_outer() {
+	tmux -L $sock kill-server 2>/dev/null
+	runs=$((runs + 1))
+	sock=pvbench-$$-$runs
+	tmux -L $sock -f /dev/null new-session -d -x 160 -y 48 \
+	    "env -u TMUX PS1='outer\$ ' PTYVISOR_STATE_DIR='$dir/state' SHELL=/bin/sh /bin/sh"
+	see 'outer$'
+}
+
+# ptyvisor: pane 1 floods (or idles), pane 2 is typed into.
+run_ptyvisor() {
+	start_outer
+	tmux -L $sock send-keys "PS1='pv\$ ' $pv" Enter
+	see ' 1* #'
+	tmux -L $sock send-keys C-g c
+	see ' 2* #'
+	if [ "$1" = flood ]; then
+		tmux -L $sock send-keys C-g 1
+		tmux -L $sock send-keys 'yes' Enter
+		tmux -L $sock send-keys C-g 2
+		sleep 1
+	fi
+	measure
+	tmux -L $sock send-keys C-g q y
+}
+
+# tmux: the same inside a nested tmux with two panes.
+run_tmux() {
+	start_outer
+	tmux -L $sock send-keys "PS1='tm\$ ' tmux -L inner-$$ -f /dev/null new-session \\; split-window -h" Enter
+	sleep 1
+	if [ "$1" = flood ]; then
+		tmux -L $sock send-keys C-b o 'yes' Enter C-b o
+		sleep 1
+	fi
+	measure
+	tmux -L inner-$$ kill-server 2>/dev/null
+}
+
+printf '%-10s %-8s %8s %8s\n' program load median_ms p95_ms
+for prog in ptyvisor tmux; do
+	for load in idle flood; do
+		r=$(run_$prog $load | stats)
+		set -- $r
+		printf '%-10s %-8s %8s %8s\n' $prog $load "$1" "$2"
+		eval "${prog}_${load}_med=$1; ${prog}_${load}_p95=$2"
+	done
+done
+for prog in ptyvisor tmux; do
+	eval "i=\$${prog}_idle_med f=\$${prog}_flood_med"
+	[ "$i" -gt 0 ] || i=1
+	printf '%s: flood/idle median ratio %s\n' $prog \
+	    "$(awk -v f="$f" -v i="$i" 'BEGIN { printf "%.2f", f / i }')"
+done
+printf 'ptyvisor/tmux under flood (median): %s\n' \
+    "$(awk -v a="$ptyvisor_flood_med" -v b="$tmux_flood_med" 'BEGIN { if (b == 0) b = 1; printf "%.2f", a / b }')"

@@ -1,0 +1,35 @@
+# tui-lib.sh - helpers for the console's end-to-end tests (sourced).
+#
+# Each test gets a private tmux server (-L, no config) whose one pane
+# runs a plain sh with a known prompt, and its own state directory.
+
+. "$top_srcdir/tests/tap.sh"
+
+command -v tmux >/dev/null 2>&1 || { echo "1..0 # SKIP tmux is missing"; exit 0; }
+
+pv_sock=pv-$$
+pv_dir=$(mktemp -d "${TMPDIR:-/tmp}/pv-tui.XXXXXX")
+cleanup_cmd "tmux -L $pv_sock kill-server 2>/dev/null; rm -rf '$pv_dir'"
+
+# Start the server: $1 = width, $2 = height, $3 = TERM of the outer pane.
+pv_start() {
+	tmux -L "$pv_sock" -f /dev/null new-session -d -x "$1" -y "$2" \
+	    "env -i PATH='$PATH' HOME='$pv_dir' TERM='${3:-screen}' \
+	    LANG=C.UTF-8 SHELL=/bin/sh PS1='outer\$ ' \
+	    PTYVISOR_STATE_DIR='$pv_dir/state' /bin/sh"
+	tmux -L "$pv_sock" set-option -g status off >/dev/null
+	tmux -L "$pv_sock" set-option -g window-size manual >/dev/null 2>&1
+	wait_for "pv_cap | grep -q 'outer\\$'" 10
+}
+
+# A $SHELL for sessions that sets its own prompt: the sandbox passes only
+# an allow-list of variables (PS1 is not on it), SHELL is.
+printf '#!/bin/sh\nPS1="pv\\$ " exec /bin/sh "$@"\n' > "$pv_dir/pvsh"
+chmod 755 "$pv_dir/pvsh"
+
+pv_cap() { tmux -L "$pv_sock" capture-pane -p; }
+pv_keys() { tmux -L "$pv_sock" send-keys "$@"; }
+# Literal text (no key names).
+pv_type() { tmux -L "$pv_sock" send-keys -l "$1"; }
+# wait_for a fixed string in the capture.
+pv_see() { wait_for "pv_cap | grep -qF -- '$1'" "${2:-10}"; }

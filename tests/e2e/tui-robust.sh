@@ -1,0 +1,31 @@
+#!/bin/sh
+# The console on hard ground: no colours, a session spewing random bytes,
+# a tiny terminal, --quit-when-done.
+. "$top_srcdir/tests/e2e/tui-lib.sh"
+
+pv_start 80 24 vt100
+pv_type "$PTYVISOR -- sh -c 'head -c 5M /dev/urandom; exit 7'"
+pv_keys Enter
+pv_see "✘ 7" 60; ok $? "a session printing 5 MiB of random bytes ends (vt100)"
+pv_keys C-g c
+pv_see " 2* #"; ok $? "the console still takes keys"
+pv_type "echo alive-\$((40+2))"; pv_keys Enter
+pv_see "alive-42"; ok $? "and a new shell works"
+
+tmux -L "$pv_sock" resize-window -x 15 -y 4
+pv_see "too small"; ok $? "a 15x4 terminal shows a 'too small' notice"
+tmux -L "$pv_sock" resize-window -x 80 -y 24
+pv_see " 2* #"; ok $? "growing again shows the panes"
+
+pv_keys C-g q
+pv_see "(y/n)"
+pv_keys y
+pv_see "outer\$"
+wait_for "! pv_cap | grep -q 'ptyvisor |'" 10
+ok $? "quit restores the terminal"
+
+pv_type "$PTYVISOR --quit-when-done -- sh -c 'echo bye; exit 5'; echo rc=\$?"
+pv_keys Enter
+pv_see "rc=0" 15; ok $? "--quit-when-done quits with 0 once every session ended"
+
+done_testing

@@ -1,0 +1,44 @@
+/*
+ * scroll.h - scroll mode: a pager over a screen's scrollback and screen,
+ * with less's keys (j k d u b space g G / ? n N q) and the mouse wheel.
+ *
+ * Used for a pane's history (the live screen of its session) and for a
+ * finished session's output (a screen built from its recording).
+ */
+#ifndef PTYVISOR_SCROLL_H
+#define PTYVISOR_SCROLL_H
+
+#include <stdbool.h>
+
+#include "tui/keys.h"
+#include "tui/layout.h"
+
+struct screen;
+struct scroll;
+
+enum scroll_result {
+	SCROLL_KEEP,
+	SCROLL_QUIT,
+};
+
+/*
+ * A pager over scr, starting at its bottom.  When owned, scroll_free()
+ * frees scr; otherwise scr must outlive the pager.  title is copied.
+ */
+struct scroll	*scroll_new(struct screen *scr, bool owned, const char *title);
+void		 scroll_free(struct scroll *sv);
+
+enum scroll_result	scroll_key(struct scroll *sv,
+			    const struct keys_event *ev);
+
+/*
+ * Draw into area: a title row, the lines, and a bottom row for the
+ * position, messages and the search prompt.  Returns true when a
+ * prompt is open (the curses cursor is then left at its end).
+ */
+bool	scroll_draw(struct scroll *sv, struct layout_rect area);
+
+/* The first line shown (negative: scrollback), for tests and redraws. */
+int	scroll_top(const struct scroll *sv);
+
+#endif

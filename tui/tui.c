@@ -1,0 +1,984 @@
+/*
+ * tui.c - the front end object (see tui.h).
+ *
+ * Flow control: screen damage only marks rows of a pane dirty and asks
+ * for a frame; frames are drawn from a loop timer at most once per
+ * TUI_FRAME_MS, and draw only dirty rows (curses then sends only the
+ * cells that changed).  The terminal's input is a high-priority fd, so
+ * keys are handled before any session's output in every loop turn.
+ *
+ * Invariants: every session of the set has exactly one pane (created
+ * adds it, closing a finished pane forgets the session); focus < npanes
+ * when npanes > 0; a pane's dirty array has one entry per row of its
+ * content rectangle.
+ */
+#include "tui/tui.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "session/loop.h"
+#include "session/session.h"
+#include "session/util.h"
+#include "tui/help.h"
+#include "tui/history.h"
+#include "tui/keys.h"
+#include "tui/layout.h"
+#include "tui/render.h"
+#include "tui/scroll.h"
+
+/* One frame every 16 ms at most (about 60 a second). */
+#define TUI_FRAME_MS		16
+
+/* Titles (durations) and messages are refreshed every second. */
+#define TUI_TICK_MS		1000
+
+/* How long a hint stays on the status line. */
+#define TUI_MESSAGE_MS		3000
+
+/* The prefix key: C-g. */
+#define TUI_PREFIX		KEYS_CTRL('g')
+#define TUI_PREFIX_NAME		"C-g"
+
+/* TERM the sessions see: what libvterm emulates. */
+#define TUI_SESSION_TERM	"xterm-256color"
+
+enum tui_mode {
+	TUI_NORMAL,
+	TUI_PREFIX_WAIT,	/* the prefix key was pressed */
+	TUI_CONFIRM,		/* a y/n question on the status line */
+	TUI_HELP,
+	TUI_HISTORY,
+	TUI_SCROLL,		/* scroll mode or an output view */
+};
+
+enum tui_confirm {
+	TUI_CONFIRM_KILL,
+	TUI_CONFIRM_QUIT,
+};
+
+struct tui_pane {
+	struct session		*s;
+	struct layout_rect	 rect;	/* w == 0: not visible */
+	bool			*dirty;	/* one per content row */
+	int			 ndirty;
+	bool			 dirty_all;
+	bool			 title_dirty;
+};
+
+struct tui {
+	struct loop		*loop;
+	struct sessions		*ss;
+	char			*sandbox;	/* profile name, status line */
+	const struct sandbox_opts *sandbox_opts;	/* borrowed */
+	char			*approval;
+	char			*history_path;
+	bool			 quit_when_done;
+	char			**envp;		/* for new sessions */
+
+	struct tui_pane		**panes;
+	int			 npanes;
+	int			 focus;
+	bool			 zoom;
+
+	enum tui_mode		 mode;
+	enum tui_confirm	 confirm;
+	unsigned long		 confirm_id;
+	bool			 pasting;
+	bool			 too_small;
+	bool			 redraw_all;
+	bool			 quit;
+	bool			 closing;	/* terminal given back */
+
+	char			*message;
+	uint64_t		 message_until;
+
+	struct tui_history	*history;
+	struct scroll		*scroll;
+	bool			 scroll_from_history;
+
+	struct cell		*cells;		/* one row, for drawing */
+	int			 ncells;
+
+	struct loop_timer	*frame_timer;
+	struct loop_timer	*tick_timer;
+	uint64_t		 last_frame_ms;
+};
+
+static void	tui_schedule(struct tui *t);
+static void	tui_relayout(struct tui *t);
+
+void
+tui_restore_terminal(void)
+{
+	if (stdscr != NULL && !isendwin()) {
+		/* Bracketed paste off, then leave curses. */
+		putp("\033[?2004l");
+		fflush(stdout);
+		endwin();
+	}
+}
+
+/* Show a hint on the status line for a few seconds. */
+static void
+tui_message(struct tui *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+tui_message(struct tui *t, const char *fmt, ...)
+{
+	va_list	ap;
+
+	free(t->message);
+	va_start(ap, fmt);
+	t->message = xvasprintf(fmt, ap);
+	va_end(ap);
+	t->message_until = util_now_ms() + TUI_MESSAGE_MS;
+	tui_schedule(t);
+}
+
+/* The pane of session s, or -1. */
+static int
+tui_find(struct tui *t, struct session *s)
+{
+	int	i;
+
+	for (i = 0; i < t->npanes; i++)
+		if (t->panes[i]->s == s)
+			return i;
+	return -1;
+}
+
+/* Frame timer: draw now. */
+static void	tui_draw(struct tui *t);
+
+static void
+tui_frame(struct loop *l, void *arg)
+{
+	struct tui	*t = arg;
+
+	(void)l;
+	t->frame_timer = NULL;
+	tui_draw(t);
+}
+
+/* Ask for a frame: now if the last one is old enough, else when it is. */
+static void
+tui_schedule(struct tui *t)
+{
+	uint64_t	now = util_now_ms(), delay = 0;
+
+	if (t->frame_timer != NULL || t->closing)
+		return;
+	if (now < t->last_frame_ms + TUI_FRAME_MS)
+		delay = t->last_frame_ms + TUI_FRAME_MS - now;
+	t->frame_timer = loop_timer_add(t->loop, delay, tui_frame, t);
+}
+
+/* Every second: durations in titles, expiring messages. */
+static void
+tui_tick(struct loop *l, void *arg)
+{
+	struct tui	*t = arg;
+	int		 i;
+
+	t->tick_timer = loop_timer_add(l, TUI_TICK_MS, tui_tick, t);
+	for (i = 0; i < t->npanes; i++)
+		if (!session_is_done(t->panes[i]->s))
+			t->panes[i]->title_dirty = true;
+	if (t->mode == TUI_HISTORY && t->history != NULL)
+		tui_history_reload(t->history);
+	tui_schedule(t);
+}
+
+/* Session events. */
+static void
+tui_ev_created(void *user, struct session *s)
+{
+	struct tui	*t = user;
+	struct tui_pane	*p = xcalloc(1, sizeof *p);
+
+	p->s = s;
+	t->panes = xreallocarray(t->panes, (size_t)t->npanes + 1,
+	    sizeof *t->panes);
+	t->panes[t->npanes++] = p;
+	t->focus = t->npanes - 1;
+	t->redraw_all = true;
+	tui_schedule(t);
+}
+
+static void
+tui_ev_damage(void *user, struct session *s, int srow, int erow, int scol,
+    int ecol)
+{
+	struct tui	*t = user;
+	struct tui_pane	*p;
+	int		 i, r;
+
+	(void)scol;
+	(void)ecol;
+	if ((i = tui_find(t, s)) < 0)
+		return;
+	p = t->panes[i];
+	if (p->rect.w == 0)
+		return;		/* not visible: drawn whole when shown */
+	for (r = srow < 0 ? 0 : srow; r < erow && r < p->ndirty; r++)
+		p->dirty[r] = true;
+	tui_schedule(t);
+}
+
+static void
+tui_ev_bell(void *user, struct session *s)
+{
+	struct tui	*t = user;
+
+	(void)s;
+	if (!t->closing)
+		beep();
+}
+
+static void
+tui_ev_props(void *user, struct session *s)
+{
+	struct tui	*t = user;
+	int		 i;
+
+	if ((i = tui_find(t, s)) >= 0) {
+		t->panes[i]->dirty_all = true;
+		t->panes[i]->title_dirty = true;
+	}
+	tui_schedule(t);
+}
+
+static void
+tui_ev_ended(void *user, struct session *s)
+{
+	struct tui	*t = user;
+	int		 i;
+
+	if ((i = tui_find(t, s)) >= 0)
+		t->panes[i]->title_dirty = true;
+	if (t->history != NULL)
+		tui_history_reload(t->history);
+	if (t->quit_when_done && sessions_running(t->ss) == 0)
+		tui_quit(t);
+	tui_schedule(t);
+}
+
+static const struct session_events tui_events = {
+	.created = tui_ev_created,
+	.damage = tui_ev_damage,
+	.bell = tui_ev_bell,
+	.props = tui_ev_props,
+	.ended = tui_ev_ended,
+};
+
+/* Mouse reports (the wheel) only while a view uses them. */
+static void
+tui_mouse(bool on)
+{
+	mousemask(on ? (BUTTON4_PRESSED | BUTTON5_PRESSED) : 0, NULL);
+}
+
+/* Leave history or scroll mode for the panes. */
+static void
+tui_back_to_panes(struct tui *t)
+{
+	scroll_free(t->scroll);
+	t->scroll = NULL;
+	t->mode = TUI_NORMAL;
+	tui_mouse(false);
+	t->redraw_all = true;
+}
+
+/* Remove pane i and forget its (finished) session. */
+static void
+tui_close_pane(struct tui *t, int i)
+{
+	struct tui_pane	*p = t->panes[i];
+
+	sessions_forget(t->ss, p->s);
+	free(p->dirty);
+	free(p);
+	memmove(&t->panes[i], &t->panes[i + 1],
+	    (size_t)(t->npanes - i - 1) * sizeof *t->panes);
+	t->npanes--;
+	if (t->focus >= t->npanes)
+		t->focus = t->npanes > 0 ? t->npanes - 1 : 0;
+	if (t->npanes <= 1)
+		t->zoom = false;
+	tui_relayout(t);
+}
+
+/* The rectangle the next new pane will get (for its first size). */
+static struct layout_rect
+tui_next_rect(struct tui *t)
+{
+	struct layout_rect	area = { 0, 0, COLS, LINES - 1 };
+	struct layout_rect	rects[LAYOUT_MAX_PANES];
+	int			n = t->npanes + 1;
+
+	if (n > LAYOUT_MAX_PANES)
+		n = LAYOUT_MAX_PANES;
+	if (t->zoom || layout_tile(area, n, rects) != 0)
+		return area;
+	return rects[n - 1];
+}
+
+int
+tui_new_session(struct tui *t, char *const *argv, char **cause)
+{
+	struct session_opts	 so;
+	struct layout_rect	 c = layout_content(tui_next_rect(t));
+	const char		*shell = getenv("SHELL");
+	char			*sh[2];
+
+	if (argv == NULL) {
+		sh[0] = (char *)(shell != NULL && *shell == '/' ? shell :
+		    "/bin/sh");
+		sh[1] = NULL;
+		argv = sh;
+	}
+	memset(&so, 0, sizeof so);
+	so.argv = argv;
+	so.envp = t->envp;
+	so.size.cols = (unsigned short)(c.w > 1 ? c.w : 80);
+	so.size.rows = (unsigned short)(c.h > 1 ? c.h : 24);
+	so.term = TUI_SESSION_TERM;
+	so.sandbox = t->sandbox_opts;
+	so.decision = "user";
+	so.by = "user";
+	if (sessions_start(t->ss, &so, cause) == NULL)
+		return -1;
+	tui_relayout(t);
+	return 0;
+}
+
+/* Give every visible pane its rectangle and its session that size. */
+static void
+tui_relayout(struct tui *t)
+{
+	struct layout_rect	 area, rects[LAYOUT_MAX_PANES], c;
+	struct pty_size		 size;
+	struct tui_pane		*p;
+	int			 i, first, n;
+
+	t->redraw_all = true;
+	t->too_small = layout_too_small(COLS, LINES);
+	for (i = 0; i < t->npanes; i++)
+		t->panes[i]->rect.w = 0;
+	if (t->too_small || t->npanes == 0)
+		return;
+	area.x = 0;
+	area.y = 0;
+	area.w = COLS;
+	area.h = LINES - 1;
+	first = layout_window(t->npanes, t->focus);
+	n = t->npanes - first < LAYOUT_MAX_PANES ? t->npanes - first :
+	    LAYOUT_MAX_PANES;
+	if (t->zoom || layout_tile(area, n, rects) != 0)
+		t->panes[t->focus]->rect = area;
+	else
+		for (i = 0; i < n; i++)
+			t->panes[first + i]->rect = rects[i];
+	for (i = 0; i < t->npanes; i++) {
+		p = t->panes[i];
+		if (p->rect.w == 0)
+			continue;
+		c = layout_content(p->rect);
+		if (c.h != p->ndirty) {
+			free(p->dirty);
+			p->dirty = xcalloc((size_t)c.h + 1, sizeof *p->dirty);
+			p->ndirty = c.h;
+		}
+		p->dirty_all = true;
+		p->title_dirty = true;
+		if (c.w > 0 && c.h > 0) {
+			size.cols = (unsigned short)c.w;
+			size.rows = (unsigned short)c.h;
+			session_resize(p->s, size);
+		}
+	}
+}
+
+void
+tui_resize(struct tui *t)
+{
+	struct winsize	ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+	    ws.ws_col > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+	tui_relayout(t);
+	tui_schedule(t);
+}
+
+void
+tui_quit(struct tui *t)
+{
+	t->quit = true;
+	loop_stop(t->loop);
+}
+
+/* Format a duration in microseconds: 12s, 4m05s, 1h02m. */
+static void
+tui_duration(int64_t us, char *buf, size_t len)
+{
+	int64_t	s = us > 0 ? us / 1000000 : 0;
+
+	if (s < 60)
+		snprintf(buf, len, "%llds", (long long)s);
+	else if (s < 3600)
+		snprintf(buf, len, "%lldm%02llds", (long long)(s / 60),
+		    (long long)(s % 60));
+	else
+		snprintf(buf, len, "%lldh%02lldm", (long long)(s / 3600),
+		    (long long)(s / 60 % 60));
+}
+
+/* Draw pane i's title row: number, id, command; state and duration. */
+static void
+tui_draw_title(struct tui *t, int i)
+{
+	struct tui_pane	*p = t->panes[i];
+	struct session	*s = p->s;
+	char		 left[512], right[96], label[32], dur[48], *cmd;
+	int64_t		 end = session_end_us(s);
+	int		 w = p->rect.w, rl;
+	bool		 focused = i == t->focus;
+
+	session_label(s, label, sizeof label);
+	tui_duration((end != 0 ? end : util_wall_us()) - session_start_us(s),
+	    dur, sizeof dur);
+	cmd = session_quote_argv(session_argv(s));
+	snprintf(left, sizeof left, " %d%s #%lu %s ", i + 1,
+	    focused ? "*" : " ", session_id(s), cmd);
+	free(cmd);
+	snprintf(right, sizeof right, " %s %s ", label, dur);
+	rl = (int)strlen(right);
+	attrset(focused ? A_REVERSE | A_BOLD : A_REVERSE);
+	mvhline(p->rect.y, p->rect.x, ' ', w);
+	if (w > rl + 8) {
+		mvaddnstr(p->rect.y, p->rect.x, left, w - rl - 1);
+		mvaddstr(p->rect.y, p->rect.x + w - rl, right);
+	} else
+		mvaddnstr(p->rect.y, p->rect.x, left, w);
+	attrset(A_NORMAL);
+}
+
+/* Draw the dirty rows of pane i. */
+static void
+tui_draw_pane(struct tui *t, int i, struct cell **cells, int *ncells)
+{
+	struct tui_pane		*p = t->panes[i];
+	struct screen		*scr = session_screen(p->s);
+	struct layout_rect	 c = layout_content(p->rect);
+	int			 row, cols = screen_cols(scr);
+
+	if (p->rect.w == 0)
+		return;
+	if (p->title_dirty || t->redraw_all)
+		tui_draw_title(t, i);
+	p->title_dirty = false;
+	if (cols > *ncells) {
+		*cells = xreallocarray(*cells, (size_t)cols, sizeof **cells);
+		*ncells = cols;
+	}
+	for (row = 0; row < c.h; row++) {
+		if (!p->dirty_all && !t->redraw_all &&
+		    (row >= p->ndirty || !p->dirty[row]))
+			continue;
+		if (row < p->ndirty)
+			p->dirty[row] = false;
+		if (row >= screen_rows(scr)) {
+			render_blank(c.y + row, c.x, c.w);
+			continue;
+		}
+		screen_row_cells(scr, row, *cells, cols);
+		render_cells(c.y + row, c.x, c.w, *cells, cols, false);
+	}
+	p->dirty_all = false;
+	if (t->redraw_all && p->rect.x + p->rect.w < COLS) {
+		attrset(A_NORMAL);
+		mvvline(p->rect.y, p->rect.x + p->rect.w, ACS_VLINE,
+		    p->rect.h);
+	}
+}
+
+/* The status line: counts, modes, and a hint, message or question. */
+static void
+tui_draw_status(struct tui *t)
+{
+	char	left[256], right[256];
+	int	y = LINES - 1, rl, x;
+
+	snprintf(left, sizeof left, " ptyvisor | %zu running | 0 pending | "
+	    "approval %s | sandbox %s ", sessions_running(t->ss),
+	    t->approval, t->sandbox);
+	if (t->mode == TUI_CONFIRM && t->confirm == TUI_CONFIRM_QUIT)
+		snprintf(right, sizeof right, "kill %zu running session%s "
+		    "and quit? (y/n) ", sessions_running(t->ss),
+		    sessions_running(t->ss) == 1 ? "" : "s");
+	else if (t->mode == TUI_CONFIRM)
+		snprintf(right, sizeof right, "kill session #%lu? (y/n) ",
+		    t->confirm_id);
+	else if (t->mode == TUI_PREFIX_WAIT)
+		snprintf(right, sizeof right, "[%s] c new  x kill  z zoom  "
+		    "n/p focus  h history  [ scroll  ? help  q quit ",
+		    TUI_PREFIX_NAME);
+	else if (t->message != NULL)
+		snprintf(right, sizeof right, "%s ", t->message);
+	else
+		snprintf(right, sizeof right, "%s ? help ", TUI_PREFIX_NAME);
+	rl = (int)strlen(right);
+	x = COLS - rl > 0 ? COLS - rl : 0;	/* the right side wins */
+	attrset(A_REVERSE);
+	mvhline(y, 0, ' ', COLS);
+	mvaddnstr(y, 0, left, x);
+	mvaddnstr(y, x, right, COLS - x);
+	attrset(A_NORMAL);
+}
+
+/* Place the cursor: the focused pane's, when it is shown and visible. */
+static void
+tui_place_cursor(struct tui *t)
+{
+	struct tui_pane		*p;
+	struct layout_rect	 c;
+	int			 row, col;
+	bool			 visible;
+
+	if (t->npanes == 0 || (t->mode != TUI_NORMAL &&
+	    t->mode != TUI_PREFIX_WAIT)) {
+		curs_set(0);
+		return;
+	}
+	p = t->panes[t->focus];
+	c = layout_content(p->rect);
+	screen_cursor(session_screen(p->s), &row, &col, &visible);
+	if (p->rect.w == 0 || !visible || session_is_done(p->s) ||
+	    row >= c.h || col >= c.w) {
+		curs_set(0);
+		return;
+	}
+	move(c.y + row, c.x + col);
+	curs_set(1);
+}
+
+static void
+tui_draw(struct tui *t)
+{
+	struct layout_rect	 area = { 0, 0, COLS, LINES - 1 };
+	int			 i, cy = 0, cx = 0;
+	bool			 prompt = false;
+
+	if (t->closing)
+		return;
+	t->last_frame_ms = util_now_ms();
+	if (t->message != NULL && t->last_frame_ms >= t->message_until) {
+		free(t->message);
+		t->message = NULL;
+	}
+	if (t->redraw_all)
+		erase();
+	if (t->too_small) {
+		erase();
+		attrset(A_BOLD);
+		mvaddnstr(LINES / 2, COLS > 9 ? (COLS - 9) / 2 : 0,
+		    "too small", COLS);
+		attrset(A_NORMAL);
+		curs_set(0);
+		refresh();
+		t->redraw_all = true;
+		return;
+	}
+	switch (t->mode) {
+	case TUI_HISTORY:
+		prompt = tui_history_draw(t->history, area);
+		break;
+	case TUI_SCROLL:
+		prompt = scroll_draw(t->scroll, area);
+		break;
+	default:
+		if (t->npanes == 0) {
+			attrset(A_NORMAL);
+			mvaddnstr(area.h / 2, 2, "no sessions: " TUI_PREFIX_NAME
+			    " c starts a shell, " TUI_PREFIX_NAME " q quits",
+			    COLS - 2);
+		}
+		for (i = 0; i < t->npanes; i++)
+			tui_draw_pane(t, i, &t->cells, &t->ncells);
+		if (t->mode == TUI_HELP)
+			help_draw(area, TUI_PREFIX_NAME);
+		break;
+	}
+	if (prompt)
+		getyx(stdscr, cy, cx);
+	tui_draw_status(t);
+	t->redraw_all = t->mode == TUI_HELP;
+	if (prompt) {
+		move(cy, cx);
+		curs_set(1);
+	} else
+		tui_place_cursor(t);
+	refresh();
+}
+
+/* Focus pane i (wrapping). */
+static void
+tui_focus(struct tui *t, int i)
+{
+	if (t->npanes == 0)
+		return;
+	i %= t->npanes;
+	if (i < 0)
+		i += t->npanes;
+	if (i == t->focus)
+		return;
+	t->panes[t->focus]->title_dirty = true;
+	t->focus = i;
+	t->panes[i]->title_dirty = true;
+	tui_relayout(t);
+}
+
+/* Open scroll mode on the focused pane. */
+static void
+tui_open_scroll(struct tui *t)
+{
+	struct session	*s;
+	char		*cmd, *title;
+
+	if (t->npanes == 0)
+		return;
+	s = t->panes[t->focus]->s;
+	cmd = session_quote_argv(session_argv(s));
+	title = xasprintf(" scroll: #%lu %s", session_id(s), cmd);
+	t->scroll = scroll_new(session_screen(s), false, title);
+	free(title);
+	free(cmd);
+	t->scroll_from_history = false;
+	t->mode = TUI_SCROLL;
+	tui_mouse(true);
+}
+
+/* A command after the prefix key. */
+static void
+tui_command(struct tui *t, const struct keys_event *ev)
+{
+	struct session	*s = t->npanes > 0 ? t->panes[t->focus]->s : NULL;
+	char		*cause = NULL, name[32];
+
+	if (ev->type == KEYS_KEY && ev->key == SCREEN_KEY_ESCAPE)
+		return;
+	if (ev->type != KEYS_CHAR || ev->mods != 0)
+		goto unknown;
+	switch (ev->ch) {
+	case TUI_PREFIX:
+		if (s != NULL)
+			keys_send(s, ev);
+		return;
+	case 'c':
+		if (tui_new_session(t, NULL, &cause) != 0) {
+			tui_message(t, "cannot start a shell: %s", cause);
+			free(cause);
+		}
+		return;
+	case 'x':
+		if (s == NULL)
+			return;
+		if (session_is_done(s)) {
+			tui_close_pane(t, t->focus);
+			return;
+		}
+		t->mode = TUI_CONFIRM;
+		t->confirm = TUI_CONFIRM_KILL;
+		t->confirm_id = session_id(s);
+		return;
+	case 'z':
+		t->zoom = !t->zoom && t->npanes > 1;
+		tui_relayout(t);
+		return;
+	case 'n':
+		tui_focus(t, t->focus + 1);
+		return;
+	case 'p':
+		tui_focus(t, t->focus - 1);
+		return;
+	case 'h':
+		if (t->history == NULL)
+			t->history = tui_history_new(t->history_path, t->ss);
+		else
+			tui_history_reload(t->history);
+		t->mode = TUI_HISTORY;
+		tui_mouse(true);
+		return;
+	case '[':
+		tui_open_scroll(t);
+		return;
+	case '?':
+		t->mode = TUI_HELP;
+		t->redraw_all = true;
+		return;
+	case 'r':
+		tui_message(t, "replay is not available yet");
+		return;
+	case 'q':
+		if (sessions_running(t->ss) == 0) {
+			tui_quit(t);
+			return;
+		}
+		t->mode = TUI_CONFIRM;
+		t->confirm = TUI_CONFIRM_QUIT;
+		return;
+	}
+	if (ev->ch >= '0' && ev->ch <= '9') {
+		if (ev->ch == '0' ? t->npanes >= 10 :
+		    (int)(ev->ch - '0') <= t->npanes)
+			tui_focus(t, ev->ch == '0' ? 9 : (int)(ev->ch - '1'));
+		else
+			tui_message(t, "no pane %c", (char)ev->ch);
+		return;
+	}
+unknown:
+	keys_describe(ev, name, sizeof name);
+	tui_message(t, "unknown key %s after %s (%s ? lists the keys)", name,
+	    TUI_PREFIX_NAME, TUI_PREFIX_NAME);
+}
+
+/* The answer to a y/n question. */
+static void
+tui_answer(struct tui *t, const struct keys_event *ev)
+{
+	struct session	*s;
+	bool		 yes = ev->type == KEYS_CHAR && (ev->ch == 'y' ||
+			    ev->ch == 'Y');
+
+	t->mode = TUI_NORMAL;
+	if (!yes)
+		return;
+	if (t->confirm == TUI_CONFIRM_QUIT) {
+		tui_quit(t);
+		return;
+	}
+	if ((s = sessions_find(t->ss, t->confirm_id)) != NULL &&
+	    !session_is_done(s))
+		session_kill(s);
+}
+
+/* Open the output of the selected history entry. */
+static void
+tui_open_output(struct tui *t)
+{
+	struct screen	*scr;
+	char		*title = NULL, *cause = NULL;
+	bool		 owned = false;
+
+	scr = tui_history_screen(t->history, &owned, &title, &cause);
+	if (scr == NULL) {
+		tui_message(t, "%s", cause);
+		free(cause);
+		return;
+	}
+	t->scroll = scroll_new(scr, owned, title);
+	free(title);
+	t->scroll_from_history = true;
+	t->mode = TUI_SCROLL;
+}
+
+/* One key from the person. */
+static void
+tui_key(struct tui *t, const struct keys_event *ev)
+{
+	struct session	*s = t->npanes > 0 ? t->panes[t->focus]->s : NULL;
+
+	if (ev->type == KEYS_RESIZE)
+		return;
+	switch (t->mode) {
+	case TUI_HELP:
+		t->mode = TUI_NORMAL;
+		t->redraw_all = true;
+		return;
+	case TUI_CONFIRM:
+		tui_answer(t, ev);
+		return;
+	case TUI_PREFIX_WAIT:
+		t->mode = TUI_NORMAL;
+		tui_command(t, ev);
+		return;
+	case TUI_HISTORY:
+		switch (tui_history_key(t->history, ev)) {
+		case TUI_HISTORY_QUIT:
+			tui_back_to_panes(t);
+			break;
+		case TUI_HISTORY_OPEN:
+			tui_open_output(t);
+			break;
+		case TUI_HISTORY_KEEP:
+			break;
+		}
+		return;
+	case TUI_SCROLL:
+		if (scroll_key(t->scroll, ev) == SCROLL_QUIT) {
+			if (t->scroll_from_history) {
+				scroll_free(t->scroll);
+				t->scroll = NULL;
+				t->mode = TUI_HISTORY;
+			} else
+				tui_back_to_panes(t);
+		}
+		return;
+	case TUI_NORMAL:
+		break;
+	}
+	if (ev->type == KEYS_PASTE_START)
+		t->pasting = true;
+	else if (ev->type == KEYS_PASTE_END)
+		t->pasting = false;
+	else if (!t->pasting && ev->type == KEYS_CHAR && ev->mods == 0 &&
+	    ev->ch == TUI_PREFIX) {
+		t->mode = TUI_PREFIX_WAIT;
+		return;
+	}
+	if (s != NULL && !session_is_done(s))
+		keys_send(s, ev);
+}
+
+/* The terminal has input: handle every key it holds. */
+static void
+tui_input(struct loop *l, int fd, short revents, void *arg)
+{
+	struct tui		*t = arg;
+	struct keys_event	 ev;
+
+	(void)l;
+	(void)fd;
+	if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		tui_quit(t);	/* the terminal went away */
+		return;
+	}
+	while (!t->quit && keys_read(&ev))
+		tui_key(t, &ev);
+	tui_schedule(t);
+}
+
+/* The environment of sessions: ours with TERM set to what we emulate. */
+static char **
+tui_environment(void)
+{
+	extern char	**environ;
+	char		**env;
+	size_t		  n = 0, i;
+
+	for (i = 0; environ[i] != NULL; i++)
+		;
+	env = xcalloc(i + 2, sizeof *env);
+	for (i = 0; environ[i] != NULL; i++) {
+		if (strncmp(environ[i], "TERM=", 5) == 0 ||
+		    strncmp(environ[i], "COLUMNS=", 8) == 0 ||
+		    strncmp(environ[i], "LINES=", 6) == 0 ||
+		    strncmp(environ[i], "TMUX=", 5) == 0 ||
+		    strncmp(environ[i], "TMUX_PANE=", 10) == 0)
+			continue;
+		env[n++] = xstrdup(environ[i]);
+	}
+	env[n++] = xstrdup("TERM=" TUI_SESSION_TERM);
+	env[n] = NULL;
+	return env;
+}
+
+struct tui *
+tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
+    char **cause)
+{
+	struct tui	*t;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		*cause = xstrdup("the front end needs a terminal (stdin and "
+		    "stdout); use 'ptyvisor run' or 'ptyvisor serve'");
+		return NULL;
+	}
+	if (newterm(NULL, stdout, stdin) == NULL) {
+		*cause = xasprintf("cannot start curses on TERM=%s",
+		    getenv("TERM") != NULL ? getenv("TERM") : "(unset)");
+		return NULL;
+	}
+	util_set_fatal_hook(tui_restore_terminal);
+	raw();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keys_init();
+	render_init();
+	putp("\033[?2004h");	/* bracketed paste: pastes are marked */
+
+	t = xcalloc(1, sizeof *t);
+	t->loop = loop;
+	t->ss = ss;
+	t->sandbox_opts = o->sandbox;
+	t->sandbox = xstrdup(o->sandbox != NULL ?
+	    sandbox_profile_name(o->sandbox->profile) : "none");
+	t->approval = xstrdup(o->approval != NULL ? o->approval :
+	    "on-request");
+	t->history_path = xstrdup(o->history_path);
+	t->quit_when_done = o->quit_when_done;
+	t->envp = tui_environment();
+	t->redraw_all = true;
+	sessions_subscribe(ss, &tui_events, t);
+	loop_add_fd(loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH, tui_input, t);
+	t->tick_timer = loop_timer_add(loop, TUI_TICK_MS, tui_tick, t);
+	tui_relayout(t);
+	return t;
+}
+
+int
+tui_run(struct tui *t)
+{
+	tui_schedule(t);
+	while (!t->quit) {
+		if (loop_once(t->loop, -1) != 0)
+			fatal("event loop: %s", strerror(errno));
+	}
+	t->closing = true;
+	loop_del_fd(t->loop, STDIN_FILENO);
+	loop_timer_cancel(t->loop, t->frame_timer);
+	loop_timer_cancel(t->loop, t->tick_timer);
+	t->frame_timer = t->tick_timer = NULL;
+	tui_restore_terminal();
+	return 0;
+}
+
+void
+tui_free(struct tui *t)
+{
+	int	i;
+
+	if (t == NULL)
+		return;
+	if (!t->closing) {
+		loop_del_fd(t->loop, STDIN_FILENO);
+		loop_timer_cancel(t->loop, t->frame_timer);
+		loop_timer_cancel(t->loop, t->tick_timer);
+	}
+	tui_restore_terminal();
+	for (i = 0; i < t->npanes; i++) {
+		free(t->panes[i]->dirty);
+		free(t->panes[i]);
+	}
+	free(t->panes);
+	free(t->cells);
+	scroll_free(t->scroll);
+	tui_history_free(t->history);
+	strv_free(t->envp);
+	free(t->message);
+	free(t->sandbox);
+	free(t->approval);
+	free(t->history_path);
+	free(t);
+}
