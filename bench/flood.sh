@@ -77,7 +77,13 @@ run_tmux() {
 	tmux -L $sock send-keys "PS1='tm\$ ' tmux -L inner-$$ -f /dev/null new-session \\; split-window -h" Enter
 	sleep 1
 	if [ "$1" = flood ]; then
-		tmux -L $sock send-keys C-b o 'yes' Enter C-b o
+		# One step at a time: keys sent in one go can reach the
+		# flooding pane before tmux has switched back.
+		tmux -L $sock send-keys C-b o
+		sleep 0.3
+		tmux -L $sock send-keys 'yes' Enter
+		sleep 0.3
+		tmux -L $sock send-keys C-b o
 		sleep 1
 	fi
 	measure

@@ -35,6 +35,16 @@
  */
 #define SESSION_READ_BUDGET	(64 * 1024)
 #define SESSION_READ_CHUNK	(16 * 1024)
+/*
+ * The terminal emulator is the expensive part (libvterm 0.1.4 moves the
+ * whole screen for every scrolled line: `yes` in a 160x48 pane costs
+ * ~30 us a line), so bytes are fed to it in slices, for at most this long
+ * per session per loop turn; the rest waits for the next turn and the PTY
+ * is not read meanwhile.  Typing into another pane then waits at most
+ * about one budget per flooding session.
+ */
+#define SESSION_FEED_SLICE	512
+#define SESSION_FEED_BUDGET_US	3000
 /* Input queued for a program that does not read it: beyond this we drop. */
 #define SESSION_INPUT_MAX	(1024 * 1024)
 /* The recording reaches the disk at least this often. */
@@ -87,12 +97,14 @@ struct session {
 	int64_t			 end_us;
 
 	struct buf		 input;		/* queued for the PTY */
-	bool			 watching_out;
+	struct buf		 feed;		/* read, not yet on the screen */
+	short			 events;	/* what the loop polls for */
 
 	struct loop_timer	*flush_timer;
 	struct loop_timer	*timeout_timer;
 	struct loop_timer	*kill_timer;
 	struct loop_timer	*linger_timer;
+	struct loop_timer	*feed_timer;
 };
 
 struct sessions {
@@ -193,7 +205,62 @@ static const struct screen_events session_screen_events = {
 	.props = screen_props,
 };
 
-/* Feed bytes read from the PTY (or written by ptyvisor itself) everywhere. */
+/* Poll for input unless the screen has a backlog, for output if queued. */
+static void
+session_watch(struct session *s)
+{
+	short	want;
+
+	if (s->eof || s->done || s->child.master < 0)
+		return;
+	want = (s->feed.len == 0 ? POLLIN : 0) |
+	    (s->input.len > 0 ? POLLOUT : 0);
+	if (want != s->events) {
+		s->events = want;
+		loop_set_events(s->set->loop, s->child.master, want);
+	}
+}
+
+static void	session_feed_timer(struct loop *, void *);
+
+/*
+ * Feed the backlog to the screen: everything when all, else for at most
+ * SESSION_FEED_BUDGET_US, coming back next turn for the rest.
+ */
+static void
+session_feed(struct session *s, bool all)
+{
+	uint64_t	start = util_now_us();
+	size_t		off = 0, n;
+
+	while (off < s->feed.len) {
+		n = s->feed.len - off;
+		if (n > SESSION_FEED_SLICE)
+			n = SESSION_FEED_SLICE;
+		screen_feed(s->screen, s->feed.data + off, n);
+		off += n;
+		if (!all && util_now_us() - start >= SESSION_FEED_BUDGET_US)
+			break;
+	}
+	buf_consume(&s->feed, off);
+	screen_flush_damage(s->screen);
+	if (s->feed.len > 0 && s->feed_timer == NULL)
+		s->feed_timer = loop_timer_add(s->set->loop, 0,
+		    session_feed_timer, s);
+	session_watch(s);
+}
+
+static void
+session_feed_timer(struct loop *l, void *arg)
+{
+	struct session	*s = arg;
+
+	(void)l;
+	s->feed_timer = NULL;
+	session_feed(s, false);
+}
+
+/* Take bytes read from the PTY (or written by ptyvisor itself). */
 static void
 session_take(struct session *s, const char *data, size_t len)
 {
@@ -201,19 +268,23 @@ session_take(struct session *s, const char *data, size_t len)
 	if (s->record != NULL)
 		record_output(s->record, session_elapsed_us(s), data, len);
 	NOTIFY(s->set, output, s, data, len);
-	screen_feed(s->screen, data, len);
-	screen_flush_damage(s->screen);
+	buf_add(&s->feed, data, len);
 }
 
-/* Read what the PTY has, up to budget bytes; marks EOF. */
+/*
+ * Read what the PTY has, up to budget bytes, and feed the screen (all of
+ * it when all: the session is ending); marks EOF.
+ */
 static void
-session_read(struct session *s, size_t budget)
+session_read(struct session *s, size_t budget, bool all)
 {
 	struct sessions	*ss = s->set;
 	ssize_t		 n;
 	size_t		 got = 0;
 
-	while (!s->eof && got < budget) {
+	if (s->feed.len > 0)
+		session_feed(s, all);
+	while (!s->eof && got < budget && (all || s->feed.len == 0)) {
 		n = pty_read(s->child.master, ss->readbuf, sizeof ss->readbuf);
 		if (n == 0)
 			break;
@@ -223,6 +294,7 @@ session_read(struct session *s, size_t budget)
 		}
 		session_take(s, ss->readbuf, (size_t)n);
 		got += (size_t)n;
+		session_feed(s, all);
 	}
 }
 
@@ -237,26 +309,13 @@ session_io(struct loop *l, int fd, short revents, void *arg)
 	if (revents & POLLOUT)
 		session_pump_input(s);
 	if (revents & (POLLIN | POLLHUP | POLLERR))
-		session_read(s, SESSION_READ_BUDGET);
+		session_read(s, SESSION_READ_BUDGET, false);
 	if (s->eof && s->reaped)
 		session_finish(s);
 	else if (s->eof) {
 		/* The child still runs but closed the terminal: stop polling. */
 		loop_del_fd(s->set->loop, s->child.master);
 	}
-}
-
-/* Poll for POLLOUT only while input is queued. */
-static void
-session_watch(struct session *s)
-{
-	bool	want = s->input.len > 0;
-
-	if (s->eof || s->done || want == s->watching_out)
-		return;
-	s->watching_out = want;
-	loop_set_events(s->set->loop, s->child.master,
-	    POLLIN | (want ? POLLOUT : 0));
 }
 
 /* Write queued input without blocking. */
@@ -388,7 +447,7 @@ session_linger_timer(struct loop *l, void *arg)
 	struct session	*s = arg;
 
 	s->linger_timer = NULL;
-	session_read(s, SIZE_MAX);
+	session_read(s, SIZE_MAX, true);
 	if (s->eof || s->group_killed) {
 		session_finish(s);
 		return;
@@ -410,7 +469,7 @@ session_reaped(struct session *s, struct pty_status st)
 	loop_timer_cancel(s->set->loop, s->kill_timer);
 	s->kill_timer = NULL;
 	/* Whatever it wrote before exiting is in the PTY's buffer. */
-	session_read(s, SIZE_MAX);
+	session_read(s, SIZE_MAX, true);
 	if (s->eof)
 		session_finish(s);
 	else
@@ -476,8 +535,10 @@ session_finish(struct session *s)
 	loop_timer_cancel(ss->loop, s->timeout_timer);
 	loop_timer_cancel(ss->loop, s->kill_timer);
 	loop_timer_cancel(ss->loop, s->linger_timer);
+	loop_timer_cancel(ss->loop, s->feed_timer);
 	s->flush_timer = s->timeout_timer = s->kill_timer = NULL;
-	s->linger_timer = NULL;
+	s->linger_timer = s->feed_timer = NULL;
+	session_feed(s, true);	/* the final screen is complete */
 	sandbox_free(s->sandbox);	/* also removes its pids cgroup */
 	s->sandbox = NULL;
 	if (s->child.master >= 0) {
@@ -565,6 +626,7 @@ session_free(struct session *s)
 	sandbox_free(s->sandbox);
 	screen_free(s->screen);
 	buf_free(&s->input);
+	buf_free(&s->feed);
 	free(s);
 }
 
@@ -601,7 +663,7 @@ sessions_free(struct sessions *ss)
 			s->killed_by_user = true;
 		} else
 			pty_kill_group(s->child.pid, SIGKILL);
-		session_read(s, SIZE_MAX);
+		session_read(s, SIZE_MAX, true);
 		session_finish(s);
 	}
 	for (i = 0; i < ss->n; i++)
@@ -813,6 +875,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	strv_free(env);
 	loop_add_fd(ss->loop, s->child.master, POLLIN, LOOP_PRIO_NORMAL,
 	    session_io, s);
+	s->events = POLLIN;
 	s->flush_timer = loop_timer_add(ss->loop, SESSION_FLUSH_MS,
 	    session_flush_timer, s);
 	if (o->timeout_s > 0)
