@@ -35,6 +35,7 @@ tui_usage(FILE *f)
 	    "  --approval M      approval mode (untrusted, on-request, never);\n"
 	    "                    shown in the status line only for now\n"
 	    "  --quit-when-done  quit (status 0) once every session has ended\n"
+	    "  --prefix C-x      the prefix key, C-a to C-z (default C-g)\n"
 	    "  -h, --help        show this help\n"
 	    "Every session is sandboxed; the sandbox options:\n%s\n"
 	    "Sessions see TERM=xterm-256color.  Files: $PTYVISOR_STATE_DIR\n"
@@ -89,6 +90,20 @@ cmd_tui(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "--quit-when-done") == 0) {
 			o.quit_when_done = true;
+			i++;
+		} else if (strcmp(argv[i], "--prefix") == 0 ||
+		    strncmp(argv[i], "--prefix=", 9) == 0) {
+			const char *v = argv[i][8] == '=' ? argv[i] + 9 :
+			    i + 1 < argc ? argv[++i] : "";
+
+			/* C-a .. C-z, as tmux names them. */
+			if (strlen(v) != 3 || (v[0] != 'C' && v[0] != 'c') ||
+			    v[1] != '-' || v[2] < 'a' || v[2] > 'z') {
+				cli_error(NULL, "--prefix: '%s' is not C-a to "
+				    "C-z", v);
+				return CLI_EXIT_ERROR;
+			}
+			o.prefix = v[2];
 			i++;
 		} else if (strncmp(argv[i], "--approval=", 11) == 0) {
 			o.approval = argv[i] + 11;

@@ -43,9 +43,8 @@
 /* How long a hint stays on the status line. */
 #define TUI_MESSAGE_MS		3000
 
-/* The prefix key: C-g. */
-#define TUI_PREFIX		KEYS_CTRL('g')
-#define TUI_PREFIX_NAME		"C-g"
+/* The default prefix key: C-g (tui_opts.prefix changes it). */
+#define TUI_PREFIX_DEFAULT	'g'
 
 /* TERM the sessions see: what libvterm emulates. */
 #define TUI_SESSION_TERM	"xterm-256color"
@@ -76,6 +75,8 @@ struct tui_pane {
 struct tui {
 	struct loop		*loop;
 	struct sessions		*ss;
+	uint32_t		 prefix;	/* the prefix key's code */
+	char			 prefix_name[8];	/* "C-g" */
 	char			*sandbox;	/* profile name, status line */
 	const struct sandbox_opts *sandbox_opts;	/* borrowed */
 	char			*approval;
@@ -532,11 +533,11 @@ tui_draw_status(struct tui *t)
 	else if (t->mode == TUI_PREFIX_WAIT)
 		snprintf(right, sizeof right, "[%s] c new  x kill  z zoom  "
 		    "n/p focus  h history  [ scroll  ? help  q quit ",
-		    TUI_PREFIX_NAME);
+		    t->prefix_name);
 	else if (t->message != NULL)
 		snprintf(right, sizeof right, "%s ", t->message);
 	else
-		snprintf(right, sizeof right, "%s ? help ", TUI_PREFIX_NAME);
+		snprintf(right, sizeof right, "%s ? help ", t->prefix_name);
 	rl = (int)strlen(right);
 	x = COLS - rl > 0 ? COLS - rl : 0;	/* the right side wins */
 	attrset(A_REVERSE);
@@ -609,14 +610,17 @@ tui_draw(struct tui *t)
 	default:
 		if (t->npanes == 0) {
 			attrset(A_NORMAL);
-			mvaddnstr(area.h / 2, 2, "no sessions: " TUI_PREFIX_NAME
-			    " c starts a shell, " TUI_PREFIX_NAME " q quits",
-			    COLS - 2);
+			char	msg[80];
+
+			snprintf(msg, sizeof msg, "no sessions: %s c starts a "
+			    "shell, %s q quits", t->prefix_name,
+			    t->prefix_name);
+			mvaddnstr(area.h / 2, 2, msg, COLS - 2);
 		}
 		for (i = 0; i < t->npanes; i++)
 			tui_draw_pane(t, i, &t->cells, &t->ncells);
 		if (t->mode == TUI_HELP)
-			help_draw(area, TUI_PREFIX_NAME);
+			help_draw(area, t->prefix_name);
 		break;
 	}
 	if (prompt)
@@ -679,11 +683,12 @@ tui_command(struct tui *t, const struct keys_event *ev)
 		return;
 	if (ev->type != KEYS_CHAR || ev->mods != 0)
 		goto unknown;
-	switch (ev->ch) {
-	case TUI_PREFIX:
+	if (ev->ch == t->prefix) {	/* twice: send it through */
 		if (s != NULL)
 			keys_send(s, ev);
 		return;
+	}
+	switch (ev->ch) {
 	case 'c':
 		if (tui_new_session(t, NULL, &cause) != 0) {
 			tui_message(t, "cannot start a shell: %s", cause);
@@ -749,7 +754,7 @@ tui_command(struct tui *t, const struct keys_event *ev)
 unknown:
 	keys_describe(ev, name, sizeof name);
 	tui_message(t, "unknown key %s after %s (%s ? lists the keys)", name,
-	    TUI_PREFIX_NAME, TUI_PREFIX_NAME);
+	    t->prefix_name, t->prefix_name);
 }
 
 /* The answer to a y/n question. */
@@ -842,7 +847,7 @@ tui_key(struct tui *t, const struct keys_event *ev)
 	else if (ev->type == KEYS_PASTE_END)
 		t->pasting = false;
 	else if (!t->pasting && ev->type == KEYS_CHAR && ev->mods == 0 &&
-	    ev->ch == TUI_PREFIX) {
+	    ev->ch == t->prefix) {
 		t->mode = TUI_PREFIX_WAIT;
 		return;
 	}
@@ -921,6 +926,9 @@ tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
 	t = xcalloc(1, sizeof *t);
 	t->loop = loop;
 	t->ss = ss;
+	t->prefix = (uint32_t)KEYS_CTRL(o->prefix ? o->prefix : TUI_PREFIX_DEFAULT);
+	snprintf(t->prefix_name, sizeof t->prefix_name, "C-%c",
+	    o->prefix ? o->prefix : TUI_PREFIX_DEFAULT);
 	t->sandbox_opts = o->sandbox;
 	t->sandbox = xstrdup(o->sandbox != NULL ?
 	    sandbox_profile_name(o->sandbox->profile) : "none");

@@ -25,6 +25,7 @@ struct tui_opts {
 	const struct sandbox_opts *sandbox;
 	const char	*approval;	/* approval mode, shown in the status */
 	bool		 quit_when_done;	/* quit once every session ended */
+	char		 prefix;	/* prefix key is Ctrl-<prefix> (a-z); 0: g */
 	const char	*history_path;	/* history.jsonl of the state dir */
 };
 

@@ -28,4 +28,18 @@ pv_type "$PTYVISOR --quit-when-done -- sh -c 'echo bye; exit 5'; echo rc=\$?"
 pv_keys Enter
 pv_see "rc=0" 15; ok $? "--quit-when-done quits with 0 once every session ended"
 
+# Another prefix key: C-a; then C-g is an ordinary key for the session.
+pv_type "$PTYVISOR --prefix C-a -- cat -v; echo rc2=\$?"
+pv_keys Enter
+pv_see "C-a ? help"; ok $? "--prefix C-a shows in the status line"
+pv_keys C-g Enter
+pv_see "^G"; ok $? "C-g goes to the session when the prefix is C-a"
+pv_keys C-a q
+pv_see "(y/n)"; ok $? "C-a q asks before quitting"
+pv_keys y
+pv_see "rc2=0"; ok $? "and quits"
+pv_type "$PTYVISOR --prefix x; echo rc3=\$?"
+pv_keys Enter
+pv_see "rc3=125"; ok $? "a bad --prefix is refused with 125"
+
 done_testing
