@@ -118,6 +118,7 @@ EXTRA_DIST += tests/render/sgr.test tests/render/colour.test \
 	tests/render/scroll.test tests/render/resize.test
 
 # End to end: the console in a private tmux server.
-TESTS += tests/e2e/tui-panes.sh tests/e2e/tui-robust.sh
+TESTS += tests/e2e/tui-panes.sh tests/e2e/tui-robust.sh \
+	tests/e2e/tui-replay.sh
 EXTRA_DIST += tests/e2e/tui-lib.sh tests/e2e/tui-panes.sh \
-	tests/e2e/tui-robust.sh
+	tests/e2e/tui-robust.sh tests/e2e/tui-replay.sh

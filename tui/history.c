@@ -315,6 +315,8 @@ tui_history_key(struct tui_history *h, const struct keys_event *ev)
 		case '\r':
 		case '\n':
 			return h->n > 0 ? TUI_HISTORY_OPEN : TUI_HISTORY_KEEP;
+		case 'r':
+			return h->n > 0 ? TUI_HISTORY_REPLAY : TUI_HISTORY_KEEP;
 		case 'q':
 		case 'h':
 		case KEYS_CTRL('c'):
@@ -483,4 +485,29 @@ tui_history_screen(struct tui_history *h, bool *owned, char **title,
 	*title = xasprintf(" #%lu %s (recording)", id, cmd);
 	free(cmd);
 	return scr;
+}
+
+int
+tui_history_recording(struct tui_history *h, unsigned long *id, char **path,
+    char **cmd, char **cause)
+{
+	struct history_entry	*e;
+
+	if (h->n == 0) {
+		*cause = xstrdup("no session selected");
+		return -1;
+	}
+	if ((e = tui_history_entry(h, h->sel)) == NULL) {
+		*cause = xasprintf("session %lu is still running",
+		    h->running[h->sel]);
+		return -1;
+	}
+	if (e->recording == NULL) {
+		*cause = xasprintf("session %lu has no recording", e->id);
+		return -1;
+	}
+	*id = e->id;
+	*path = xstrdup(e->recording);
+	*cmd = session_quote_argv(e->argv);
+	return 0;
 }

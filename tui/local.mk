@@ -8,5 +8,6 @@ libtui_a_SOURCES = \
 	tui/layout.c tui/layout.h \
 	tui/prompt.c tui/prompt.h \
 	tui/render.c tui/render.h \
+	tui/replay.c tui/replay.h \
 	tui/scroll.c tui/scroll.h \
 	tui/tui.c tui/tui.h

@@ -7,10 +7,14 @@
  * cells that changed).  The terminal's input is a high-priority fd, so
  * keys are handled before any session's output in every loop turn.
  *
+ * A pane shows a screen and a title: either a session's (live) or a
+ * replay's (a recording played back, tui/replay.h); both are drawn by the
+ * same code, only the title and the keys differ.
+ *
  * Invariants: every session of the set has exactly one pane (created
- * adds it, closing a finished pane forgets the session); focus < npanes
- * when npanes > 0; a pane's dirty array has one entry per row of its
- * content rectangle.
+ * adds it, closing a finished pane forgets the session); a pane has
+ * exactly one of a session and a replay; focus < npanes when npanes > 0;
+ * a pane's dirty array has one entry per row of its content rectangle.
  */
 #include "tui/tui.h"
 
@@ -32,6 +36,7 @@
 #include "tui/keys.h"
 #include "tui/layout.h"
 #include "tui/render.h"
+#include "tui/replay.h"
 #include "tui/scroll.h"
 
 /* One frame every 16 ms at most (about 60 a second). */
@@ -64,7 +69,8 @@ enum tui_confirm {
 };
 
 struct tui_pane {
-	struct session		*s;
+	struct session		*s;	/* a session's pane, or NULL */
+	struct tui_replay	*replay;	/* a replay's pane, or NULL */
 	struct layout_rect	 rect;	/* w == 0: not visible */
 	bool			*dirty;	/* one per content row */
 	int			 ndirty;
@@ -157,6 +163,36 @@ tui_find(struct tui *t, struct session *s)
 	return -1;
 }
 
+/* The pane showing replay r, or -1. */
+static int
+tui_find_replay(struct tui *t, struct tui_replay *r)
+{
+	int	i;
+
+	for (i = 0; i < t->npanes; i++)
+		if (t->panes[i]->replay == r)
+			return i;
+	return -1;
+}
+
+/* The screen pane p shows. */
+static struct screen *
+tui_pane_screen(const struct tui_pane *p)
+{
+	if (p->replay != NULL)
+		return tui_replay_screen(p->replay);
+	return session_screen(p->s);
+}
+
+/* True when nothing more will change pane p's screen by itself. */
+static bool
+tui_pane_is_done(const struct tui_pane *p)
+{
+	if (p->replay != NULL)
+		return tui_replay_finished(p->replay);
+	return session_is_done(p->s);
+}
+
 /* Frame timer: draw now. */
 static void	tui_draw(struct tui *t);
 
@@ -192,7 +228,7 @@ tui_tick(struct loop *l, void *arg)
 
 	t->tick_timer = loop_timer_add(l, TUI_TICK_MS, tui_tick, t);
 	for (i = 0; i < t->npanes; i++)
-		if (!session_is_done(t->panes[i]->s))
+		if (t->panes[i]->s != NULL && !session_is_done(t->panes[i]->s))
 			t->panes[i]->title_dirty = true;
 	if (t->mode == TUI_HISTORY && t->history != NULL)
 		tui_history_reload(t->history);
@@ -299,13 +335,15 @@ tui_back_to_panes(struct tui *t)
 	t->redraw_all = true;
 }
 
-/* Remove pane i and forget its (finished) session. */
+/* Remove pane i and forget its (finished) session or its replay. */
 static void
 tui_close_pane(struct tui *t, int i)
 {
 	struct tui_pane	*p = t->panes[i];
 
-	sessions_forget(t->ss, p->s);
+	if (p->s != NULL)
+		sessions_forget(t->ss, p->s);
+	tui_replay_free(p->replay);
 	free(p->dirty);
 	free(p);
 	memmove(&t->panes[i], &t->panes[i + 1],
@@ -401,7 +439,7 @@ tui_relayout(struct tui *t)
 		}
 		p->dirty_all = true;
 		p->title_dirty = true;
-		if (c.w > 0 && c.h > 0) {
+		if (p->s != NULL && c.w > 0 && c.h > 0) {
 			size.cols = (unsigned short)c.w;
 			size.rows = (unsigned short)c.h;
 			session_resize(p->s, size);
@@ -444,25 +482,39 @@ tui_duration(int64_t us, char *buf, size_t len)
 		    (long long)(s / 60 % 60));
 }
 
-/* Draw pane i's title row: number, id, command; state and duration. */
+/* A session pane's title: "#id command", then its state and duration. */
 static void
-tui_draw_title(struct tui *t, int i)
+tui_session_title(struct session *s, char *left, size_t llen, char *right,
+    size_t rlen)
 {
-	struct tui_pane	*p = t->panes[i];
-	struct session	*s = p->s;
-	char		 left[512], right[96], label[32], dur[48], *cmd;
-	int64_t		 end = session_end_us(s);
-	int		 w = p->rect.w, rl;
-	bool		 focused = i == t->focus;
+	char	label[32], dur[48], *cmd;
+	int64_t	end = session_end_us(s);
 
 	session_label(s, label, sizeof label);
 	tui_duration((end != 0 ? end : util_wall_us()) - session_start_us(s),
 	    dur, sizeof dur);
 	cmd = session_quote_argv(session_argv(s));
-	snprintf(left, sizeof left, " %d%s #%lu %s ", i + 1,
-	    focused ? "*" : " ", session_id(s), cmd);
+	snprintf(left, llen, "#%lu %s", session_id(s), cmd);
 	free(cmd);
-	snprintf(right, sizeof right, " %s %s ", label, dur);
+	snprintf(right, rlen, "%s %s", label, dur);
+}
+
+/* Draw pane i's title row: number, then its session's or replay's. */
+static void
+tui_draw_title(struct tui *t, int i)
+{
+	struct tui_pane	*p = t->panes[i];
+	char		 left[512], right[160], l[480], r[150];
+	int		 w = p->rect.w, rl;
+	bool		 focused = i == t->focus;
+
+	if (p->replay != NULL)
+		tui_replay_title(p->replay, l, sizeof l, r, sizeof r);
+	else
+		tui_session_title(p->s, l, sizeof l, r, sizeof r);
+	snprintf(left, sizeof left, " %d%s %s ", i + 1, focused ? "*" : " ",
+	    l);
+	snprintf(right, sizeof right, " %s ", r);
 	rl = (int)strlen(right);
 	attrset(focused ? A_REVERSE | A_BOLD : A_REVERSE);
 	mvhline(p->rect.y, p->rect.x, ' ', w);
@@ -479,7 +531,7 @@ static void
 tui_draw_pane(struct tui *t, int i, struct cell **cells, int *ncells)
 {
 	struct tui_pane		*p = t->panes[i];
-	struct screen		*scr = session_screen(p->s);
+	struct screen		*scr = tui_pane_screen(p);
 	struct layout_rect	 c = layout_content(p->rect);
 	int			 row, cols = screen_cols(scr);
 
@@ -563,8 +615,8 @@ tui_place_cursor(struct tui *t)
 	}
 	p = t->panes[t->focus];
 	c = layout_content(p->rect);
-	screen_cursor(session_screen(p->s), &row, &col, &visible);
-	if (p->rect.w == 0 || !visible || session_is_done(p->s) ||
+	screen_cursor(tui_pane_screen(p), &row, &col, &visible);
+	if (p->rect.w == 0 || !visible || tui_pane_is_done(p) ||
 	    row >= c.h || col >= c.w) {
 		curs_set(0);
 		return;
@@ -652,6 +704,20 @@ tui_focus(struct tui *t, int i)
 	tui_relayout(t);
 }
 
+/* Open the history pane. */
+static void
+tui_open_history(struct tui *t)
+{
+	if (t->history == NULL)
+		t->history = tui_history_new(t->history_path, t->ss);
+	else
+		tui_history_reload(t->history);
+	scroll_free(t->scroll);
+	t->scroll = NULL;
+	t->mode = TUI_HISTORY;
+	tui_mouse(true);
+}
+
 /* Open scroll mode on the focused pane. */
 static void
 tui_open_scroll(struct tui *t)
@@ -661,7 +727,10 @@ tui_open_scroll(struct tui *t)
 
 	if (t->npanes == 0)
 		return;
-	s = t->panes[t->focus]->s;
+	if ((s = t->panes[t->focus]->s) == NULL) {
+		tui_message(t, "no scroll mode in a replay (h l seek)");
+		return;
+	}
 	cmd = session_quote_argv(session_argv(s));
 	title = xasprintf(" scroll: #%lu %s", session_id(s), cmd);
 	t->scroll = scroll_new(session_screen(s), false, title);
@@ -696,6 +765,10 @@ tui_command(struct tui *t, const struct keys_event *ev)
 		}
 		return;
 	case 'x':
+		if (t->npanes > 0 && t->panes[t->focus]->replay != NULL) {
+			tui_close_pane(t, t->focus);
+			return;
+		}
 		if (s == NULL)
 			return;
 		if (session_is_done(s)) {
@@ -717,12 +790,7 @@ tui_command(struct tui *t, const struct keys_event *ev)
 		tui_focus(t, t->focus - 1);
 		return;
 	case 'h':
-		if (t->history == NULL)
-			t->history = tui_history_new(t->history_path, t->ss);
-		else
-			tui_history_reload(t->history);
-		t->mode = TUI_HISTORY;
-		tui_mouse(true);
+		tui_open_history(t);
 		return;
 	case '[':
 		tui_open_scroll(t);
@@ -732,7 +800,8 @@ tui_command(struct tui *t, const struct keys_event *ev)
 		t->redraw_all = true;
 		return;
 	case 'r':
-		tui_message(t, "replay is not available yet");
+		tui_open_history(t);
+		tui_message(t, "select a session, then r replays it");
 		return;
 	case 'q':
 		if (sessions_running(t->ss) == 0) {
@@ -797,6 +866,106 @@ tui_open_output(struct tui *t)
 	t->mode = TUI_SCROLL;
 }
 
+/* Replay events: mark the replay's pane for drawing. */
+static void
+tui_replay_damage(void *user, struct tui_replay *r, int srow, int erow)
+{
+	struct tui	*t = user;
+	struct tui_pane	*p;
+	int		 i, row;
+
+	if ((i = tui_find_replay(t, r)) < 0)
+		return;
+	p = t->panes[i];
+	if (p->rect.w == 0)
+		return;
+	for (row = srow < 0 ? 0 : srow; row < erow && row < p->ndirty; row++)
+		p->dirty[row] = true;
+	tui_schedule(t);
+}
+
+static void
+tui_replay_redraw(void *user, struct tui_replay *r)
+{
+	struct tui	*t = user;
+	int		 i;
+
+	if ((i = tui_find_replay(t, r)) < 0)
+		return;
+	t->panes[i]->dirty_all = true;
+	t->panes[i]->title_dirty = true;
+	tui_schedule(t);
+}
+
+static void
+tui_replay_title_changed(void *user, struct tui_replay *r)
+{
+	struct tui	*t = user;
+	int		 i;
+
+	if ((i = tui_find_replay(t, r)) < 0)
+		return;
+	t->panes[i]->title_dirty = true;
+	tui_schedule(t);
+}
+
+static const struct tui_replay_events tui_replay_events = {
+	.damage = tui_replay_damage,
+	.redraw = tui_replay_redraw,
+	.title = tui_replay_title_changed,
+};
+
+/*
+ * Replay the selected history entry in a new pane, focused; a missing or
+ * unreadable recording is a message and leaves the current view.
+ */
+static void
+tui_open_replay(struct tui *t)
+{
+	struct tui_replay	*r;
+	struct tui_pane		*p;
+	unsigned long		 id;
+	char			*path = NULL, *cmd = NULL, *cause = NULL;
+
+	if (tui_history_recording(t->history, &id, &path, &cmd, &cause) != 0) {
+		tui_message(t, "%s", cause);
+		free(cause);
+		return;
+	}
+	r = tui_replay_open(path, id, cmd, t->loop, &tui_replay_events, t,
+	    &cause);
+	free(path);
+	free(cmd);
+	if (r == NULL) {
+		tui_message(t, "cannot replay: %s", cause);
+		free(cause);
+		return;
+	}
+	p = xcalloc(1, sizeof *p);
+	p->replay = r;
+	t->panes = xreallocarray(t->panes, (size_t)t->npanes + 1,
+	    sizeof *t->panes);
+	t->panes[t->npanes++] = p;
+	t->focus = t->npanes - 1;
+	tui_back_to_panes(t);
+	tui_relayout(t);
+}
+
+/* A key for the focused replay pane. */
+static void
+tui_replay_input(struct tui *t, const struct keys_event *ev)
+{
+	struct tui_pane	*p = t->panes[t->focus];
+	char		*message = NULL;
+
+	if (tui_replay_key(p->replay, ev, &message) == TUI_REPLAY_CLOSE)
+		tui_close_pane(t, t->focus);
+	if (message != NULL) {
+		tui_message(t, "%s", message);
+		free(message);
+	}
+}
+
 /* One key from the person. */
 static void
 tui_key(struct tui *t, const struct keys_event *ev)
@@ -825,11 +994,19 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		case TUI_HISTORY_OPEN:
 			tui_open_output(t);
 			break;
+		case TUI_HISTORY_REPLAY:
+			tui_open_replay(t);
+			break;
 		case TUI_HISTORY_KEEP:
 			break;
 		}
 		return;
 	case TUI_SCROLL:
+		if (t->scroll_from_history && ev->type == KEYS_CHAR &&
+		    ev->mods == 0 && ev->ch == 'r') {
+			tui_open_replay(t);
+			return;
+		}
 		if (scroll_key(t->scroll, ev) == SCROLL_QUIT) {
 			if (t->scroll_from_history) {
 				scroll_free(t->scroll);
@@ -849,6 +1026,11 @@ tui_key(struct tui *t, const struct keys_event *ev)
 	else if (!t->pasting && ev->type == KEYS_CHAR && ev->mods == 0 &&
 	    ev->ch == t->prefix) {
 		t->mode = TUI_PREFIX_WAIT;
+		return;
+	}
+	if (t->npanes > 0 && t->panes[t->focus]->replay != NULL) {
+		if (!t->pasting && ev->type != KEYS_PASTE_END)
+			tui_replay_input(t, ev);
 		return;
 	}
 	if (s != NULL && !session_is_done(s))
@@ -976,6 +1158,7 @@ tui_free(struct tui *t)
 	}
 	tui_restore_terminal();
 	for (i = 0; i < t->npanes; i++) {
+		tui_replay_free(t->panes[i]->replay);
 		free(t->panes[i]->dirty);
 		free(t->panes[i]);
 	}
