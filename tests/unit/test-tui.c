@@ -1,7 +1,8 @@
 /*
  * test-tui.c - the pure parts of the front end: tiling, key decoding,
- * the colour mapper's palette, the help text.
+ * the colour mapper's palette, the help text, a replay pane's title.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <curses.h>
@@ -12,6 +13,7 @@
 #include "tui/keys.h"
 #include "tui/layout.h"
 #include "tui/render.h"
+#include "tui/replay.h"
 
 /* Panes of a tiling never overlap and stay inside the area. */
 static void
@@ -123,8 +125,8 @@ test_palette(void)
 static void
 test_help(void)
 {
-	const char	*keys[] = { "c ", "x ", "z ", "n  p", "h ", "[ ",
-			    "? ", "q " };
+	const char	*keys[] = { "c ", "x ", "z ", "n  p", "h ", "r ",
+			    "[ ", "? ", "q " };
 	size_t		 k;
 	int		 i;
 	bool		 found;
@@ -140,6 +142,37 @@ test_help(void)
 	}
 }
 
+/* The state part of a replay pane's title. */
+static void
+test_replay_state(void)
+{
+	char	buf[128], *cause = NULL;
+
+	tui_replay_state(buf, sizeof buf, 3.7, 10.2, 2, true, false, NULL);
+	is_str(buf, "0:03/0:10 2x paused", "paused at 3.7 s of 10.2 s, 2x");
+	tui_replay_state(buf, sizeof buf, 0, 75, 1, false, false, "exit 3");
+	is_str(buf, "0:00/1:15 1x", "playing: no marker before the end");
+	tui_replay_state(buf, sizeof buf, 75, 75, 0.5, true, true, "exit 3");
+	is_str(buf, "1:15/1:15 0.5x exit 3", "the end shows the exit marker");
+	tui_replay_state(buf, sizeof buf, 9, 9, 1, false, true, "signal 9");
+	is_str(buf, "0:09/0:09 1x signal 9", "or the signal");
+	tui_replay_state(buf, sizeof buf, 9, 9, 1, false, true, NULL);
+	is_str(buf, "0:09/0:09 1x ended", "no marker: ended");
+	tui_replay_state(buf, sizeof buf, 3725, 7322, 1, false, false, NULL);
+	is_str(buf, "1:02:05/2:02:02 1x", "hours");
+
+	ok(tui_replay_open("/nonexistent/x.cast", 4, "true", NULL, NULL, NULL,
+	    &cause) == NULL && cause != NULL, "a missing recording: NULL");
+	diag("cause: %s", cause != NULL ? cause : "(none)");
+	free(cause);
+	cause = NULL;
+	ok(tui_replay_open(NULL, 4, "true", NULL, NULL, NULL, &cause) ==
+	    NULL && cause != NULL && strstr(cause, "no recording") != NULL,
+	    "no recording: NULL with a cause");
+	free(cause);
+	tui_replay_free(NULL);
+}
+
 int
 main(void)
 {
@@ -147,5 +180,6 @@ main(void)
 	test_keys();
 	test_palette();
 	test_help();
+	test_replay_state();
 	return tap_done();
 }
