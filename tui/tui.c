@@ -482,7 +482,21 @@ tui_duration(int64_t us, char *buf, size_t len)
 		    (long long)(s / 60 % 60));
 }
 
-/* A session pane's title: "#id command", then its state and duration. */
+/* A short tag for a sandbox profile; running without one must stand out. */
+static const char *
+tui_profile_tag(const char *profile)
+{
+	if (strcmp(profile, "workspace-write") == 0)
+		return "ws";
+	if (strcmp(profile, "read-only") == 0)
+		return "ro";
+	return "NO SANDBOX";
+}
+
+/*
+ * A session pane's title: "#id command", then its sandbox profile, state
+ * and duration.
+ */
 static void
 tui_session_title(struct session *s, char *left, size_t llen, char *right,
     size_t rlen)
@@ -496,7 +510,8 @@ tui_session_title(struct session *s, char *left, size_t llen, char *right,
 	cmd = session_quote_argv(session_argv(s));
 	snprintf(left, llen, "#%lu %s", session_id(s), cmd);
 	free(cmd);
-	snprintf(right, rlen, "%s %s", label, dur);
+	snprintf(right, rlen, "%s %s %s",
+	    tui_profile_tag(session_profile(s)), label, dur);
 }
 
 /* Draw pane i's title row: number, then its session's or replay's. */

@@ -16,6 +16,8 @@ pv_keys C-g c
 pv_see ' 3* #' ; ok $? "C-g c opens a third pane"
 wait_for "[ \$(pv_cap | grep -o 'pv\\$' | wc -l) -eq 3 ]" 10
 ok $? "three shells show their prompts"
+[ "$(pv_cap | grep -o ' ws running ' | wc -l)" -eq 3 ]
+ok $? "every pane title shows its sandbox profile (ws)"
 
 for n in 1 2 3; do
 	pv_keys C-g $n
