@@ -1,7 +1,7 @@
 noinst_LIBRARIES += libcli.a
 libcli_a_SOURCES = cli/cli.h cli/run.c cli/replay.c cli/history.c \
 	cli/tui.c
-libcli_a_SOURCES += cli/sbopts.c cli/sbopts.h cli/sandbox.c
+libcli_a_SOURCES += cli/term.c cli/term.h cli/sbopts.c cli/sbopts.h cli/sandbox.c
 libcli_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 
 bin_PROGRAMS += ptyvisor

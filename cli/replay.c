@@ -17,6 +17,7 @@
  * normal exit, signals through the loop, fatal() through its hook.
  */
 #include "cli/cli.h"
+#include "cli/term.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -65,10 +66,6 @@ struct replay {
 	char			*message;	/* last seek error */
 };
 
-/* The terminal's settings before raw mode, restored on the way out. */
-static struct termios	replay_saved_termios;
-static bool		replay_raw;
-
 /* Write all of data to stdout, waiting when it is full. */
 static void
 replay_write(const char *data, size_t len)
@@ -92,39 +89,17 @@ replay_write(const char *data, size_t len)
 
 /*
  * Undo what a recording may have turned on (alternate screen, hidden
- * cursor, keypad and mouse modes, scroll region, attributes) and leave raw
- * mode.  Idempotent; also the fatal() hook.
+ * cursor, keypad and mouse modes, scroll region, attributes); term_restore()
+ * runs it before leaving raw mode.
  */
 static void
-replay_restore_terminal(void)
+replay_reset_modes(void)
 {
 	/* DECSTBM homes the cursor: save and restore it around. */
 	static const char reset[] = "\033[0m\0337\033[r\0338\033[?1l\033>"
 	    "\033[?1000l\033[?1002l\033[?1003l\033[?1006l\033[?2004l\033[?25h";
 
-	if (!replay_raw)
-		return;
 	replay_write(reset, sizeof reset - 1);
-	tcsetattr(STDIN_FILENO, TCSAFLUSH, &replay_saved_termios);
-	replay_raw = false;
-}
-
-/* Put the terminal in raw mode so every key reaches the player. */
-static int
-replay_raw_terminal(void)
-{
-	struct termios	t;
-
-	if (tcgetattr(STDIN_FILENO, &replay_saved_termios) != 0)
-		return -1;
-	t = replay_saved_termios;
-	cfmakeraw(&t);
-	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) != 0)
-		return -1;
-	replay_raw = true;
-	util_set_fatal_hook(replay_restore_terminal);
-	atexit(replay_restore_terminal);
-	return 0;
 }
 
 /* Read the terminal's size into r (80x24 when it has none). */
@@ -618,7 +593,7 @@ replay_tty(const char *path, const struct player_opts *po, double at)
 	    loop_add_signal(r.loop, SIGHUP, replay_sigterm, &r, &cause) != 0 ||
 	    loop_add_signal(r.loop, SIGINT, replay_sigterm, &r, &cause) != 0 ||
 	    loop_add_signal(r.loop, SIGWINCH, replay_sigwinch, &r,
-	    &cause) != 0 || replay_raw_terminal() != 0) {
+	    &cause) != 0 || term_raw(replay_reset_modes) != 0) {
 		if (cause == NULL)
 			cause = xasprintf("cannot set the terminal to raw "
 			    "mode: %s", strerror(errno));
@@ -643,7 +618,7 @@ replay_tty(const char *path, const struct player_opts *po, double at)
 		if (loop_run(r.loop) != 0)
 			fatal("event loop: %s", strerror(errno));
 	replay_leave(&r);
-	replay_restore_terminal();
+	term_restore();
 	if (player_warning(r.player) != NULL)
 		cli_error("replay", "warning: %s", player_warning(r.player));
 	if (player_error(r.player) != NULL) {

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "session/loop.h"
@@ -24,6 +23,7 @@
 #include "session/statedir.h"
 #include "session/util.h"
 #include "cli/sbopts.h"
+#include "cli/term.h"
 
 struct run {
 	struct loop	*loop;
@@ -32,38 +32,6 @@ struct run {
 	bool		 tty;		/* transparent mode */
 	bool		 ended;
 };
-
-/* The terminal's settings before raw mode, restored on the way out. */
-static struct termios	run_saved_termios;
-static bool		run_raw;
-
-/* Restore the terminal (idempotent; also the fatal() hook). */
-static void
-run_restore_terminal(void)
-{
-	if (run_raw) {
-		tcsetattr(STDIN_FILENO, TCSAFLUSH, &run_saved_termios);
-		run_raw = false;
-	}
-}
-
-/* Put the terminal in raw mode so every key reaches the session. */
-static int
-run_raw_terminal(void)
-{
-	struct termios	t;
-
-	if (tcgetattr(STDIN_FILENO, &run_saved_termios) != 0)
-		return -1;
-	t = run_saved_termios;
-	cfmakeraw(&t);
-	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) != 0)
-		return -1;
-	run_raw = true;
-	util_set_fatal_hook(run_restore_terminal);
-	atexit(run_restore_terminal);
-	return 0;
-}
 
 /* Write all of data to fd, waiting when it is non-blocking and full. */
 static int
@@ -333,7 +301,7 @@ cmd_run(int argc, char **argv)
 	so.size = size;
 	so.timeout_s = (unsigned)timeout;
 	so.term = getenv("TERM");
-	if (r.tty && run_raw_terminal() != 0) {
+	if (r.tty && term_raw(NULL) != 0) {
 		cause = xasprintf("cannot set the terminal to raw mode: %s",
 		    strerror(errno));
 		goto fail;
@@ -348,7 +316,7 @@ cmd_run(int argc, char **argv)
 		if (loop_run(r.loop) != 0)
 			fatal("event loop: %s", strerror(errno));
 
-	run_restore_terminal();
+	term_restore();
 	rc = session_exit_code(r.session);
 	if (session_state(r.session) == SESSION_FAILED &&
 	    !(r.tty && isatty(STDERR_FILENO)))
@@ -365,7 +333,7 @@ cmd_run(int argc, char **argv)
 	return rc;
 
 fail:
-	run_restore_terminal();
+	term_restore();
 	cli_error("run", "%s", cause != NULL ? cause : "failed");
 	free(cause);
 	sessions_free(r.sessions);

@@ -23,9 +23,8 @@
 
 #include "session/util.h"
 
-/* Write a short string to a file; 0 or -1 with errno. */
-static int
-write_file(const char *path, const char *s)
+int
+sandbox_write_file(const char *path, const char *s)
 {
 	ssize_t	n;
 	int	fd, e;
@@ -102,7 +101,7 @@ sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len)
 	max = xasprintf("%s/pids.max", dir);
 	snprintf(value, sizeof value, "%llu",
 	    (unsigned long long)sb->opts.limits.processes);
-	if (write_file(max, value) != 0) {
+	if (sandbox_write_file(max, value) != 0) {
 		snprintf(why, len, "%s: %s", max, strerror(errno));
 		free(max);
 		rmdir(dir);
@@ -120,7 +119,7 @@ sandbox_cgroup_join(struct sandbox *sb)
 {
 	if (sb->cgroup_procs == NULL)
 		return 0;
-	if (write_file(sb->cgroup_procs, "0") != 0) {
+	if (sandbox_write_file(sb->cgroup_procs, "0") != 0) {
 		sandbox_set_stage(sb, "pids cgroup");
 		return -1;
 	}

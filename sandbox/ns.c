@@ -54,22 +54,6 @@ ns_flags(bool network)
 	return flags;
 }
 
-/* Write a short string to a /proc file; 0 or -1 with errno. */
-static int
-write_proc(const char *path, const char *s)
-{
-	ssize_t	n;
-	int	fd, e;
-
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
 /* Enter a user namespace where we keep our own uid and gid. */
 static int
 enter_userns(struct sandbox *sb)
@@ -83,19 +67,19 @@ enter_userns(struct sandbox *sb)
 		return -1;
 	/* A non-dumpable process may not write its own maps. */
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-	if (write_proc("/proc/self/setgroups", "deny") != 0 && errno != ENOENT) {
+	if (sandbox_write_file("/proc/self/setgroups", "deny") != 0 && errno != ENOENT) {
 		sandbox_set_stage(sb, "namespaces: setgroups");
 		goto out;
 	}
 	snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)uid,
 	    (unsigned long)uid);
-	if (write_proc("/proc/self/uid_map", map) != 0) {
+	if (sandbox_write_file("/proc/self/uid_map", map) != 0) {
 		sandbox_set_stage(sb, "namespaces: uid map");
 		goto out;
 	}
 	snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)gid,
 	    (unsigned long)gid);
-	if (write_proc("/proc/self/gid_map", map) != 0) {
+	if (sandbox_write_file("/proc/self/gid_map", map) != 0) {
 		sandbox_set_stage(sb, "namespaces: gid map");
 		goto out;
 	}

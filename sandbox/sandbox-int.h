@@ -73,4 +73,7 @@ int	sandbox_caps_apply(struct sandbox *sb);
 /* caps.c: the highest capability number this kernel knows. */
 int	sandbox_caps_last(void);
 
+/* Write a short string to a file (/proc, cgroupfs); 0 or -1 with errno. */
+int	sandbox_write_file(const char *path, const char *s);
+
 #endif
