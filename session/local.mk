@@ -20,3 +20,5 @@ libsession_a_SOURCES += session/cast.c session/cast.h \
 libsession_a_SOURCES += session/shsplit.c session/shsplit.h
 libsession_a_SOURCES += session/policy.c session/policy.h
 libsession_a_SOURCES += session/proto.c session/proto.h
+# The approval queue, the control socket server and its client.
+libsession_a_SOURCES += session/approval.c session/approval.h

@@ -31,3 +31,9 @@ tests_unit_test_proto_SOURCES = tests/unit/test-proto.c
 tests_unit_test_proto_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_proto_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-proto
+# The approval queue.
+check_PROGRAMS += tests/unit/test-approval
+tests_unit_test_approval_SOURCES = tests/unit/test-approval.c
+tests_unit_test_approval_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_approval_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-approval
