@@ -19,5 +19,32 @@ void	cli_error(const char *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
 int	cmd_run(int argc, char **argv);
+int	cmd_serve(int argc, char **argv);
+int	cmd_exec(int argc, char **argv);
+int	cmd_pending(int argc, char **argv);
+int	cmd_approve(int argc, char **argv);
+int	cmd_deny(int argc, char **argv);
+/* `ptyvisor-sh -c STRING`: the shim under a shell's name. */
+int	cmd_exec_sh(int argc, char **argv);
+
+struct approval_request;
+struct sessions;
+
+/*
+ * The configuration directory: $PTYVISOR_CONFIG, else
+ * $XDG_CONFIG_HOME/ptyvisor, else ~/.config/ptyvisor.  Caller frees.
+ */
+char	*cli_config_dir(void);
+
+/* The rules file in the configuration directory.  Caller frees. */
+char	*cli_rules_path(void);
+
+/*
+ * Start an approved request as an agent session (the control server's
+ * spawn hook): its argv, cwd, size and timeout, our environment without
+ * LD_* plus the request's env.  The sandbox plugs in here.
+ */
+struct session	*cli_spawn_request(struct sessions *ss,
+		    const struct approval_request *r, char **cause);
 
 #endif

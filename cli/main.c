@@ -19,6 +19,13 @@ struct cli_command {
 
 static const struct cli_command cli_commands[] = {
 	{ "run", cmd_run, "run one recorded session on this terminal" },
+	{ "serve", cmd_serve, "the core without a TUI: control socket, "
+	    "approvals" },
+	{ "exec", cmd_exec, "the agents' shim: run a command through the "
+	    "server" },
+	{ "pending", cmd_pending, "list requests waiting for approval" },
+	{ "approve", cmd_approve, "approve a waiting request" },
+	{ "deny", cmd_deny, "deny a waiting request" },
 };
 
 void
@@ -72,7 +79,15 @@ main(int argc, char **argv)
 {
 	const struct cli_command	*c;
 	char				*help_argv[3];
+	const char			*base;
 
+	/* Installed as ptyvisor-sh, it is the shim taking -c STRING. */
+	base = argc > 0 ? strrchr(argv[0], '/') : NULL;
+	base = base != NULL ? base + 1 : argc > 0 ? argv[0] : "";
+	if (strcmp(base, "ptyvisor-sh") == 0) {
+		cli_progname = "ptyvisor-sh";
+		return cmd_exec_sh(argc, argv);
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_ERROR;

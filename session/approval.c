@@ -376,8 +376,8 @@ approval_dispatch(struct approval *a, struct approval_request *r)
 		approval_settle(a, r, APPROVAL_APPROVED, r->verdict_by, NULL);
 		return APPROVAL_APPROVED;
 	case POLICY_DENY:
-		approval_settle(a, r, APPROVAL_DENIED, r->verdict_by,
-		    r->verdict_why);
+		/* The rule is the reason: verdict_by already names it. */
+		approval_settle(a, r, APPROVAL_DENIED, r->verdict_by, NULL);
 		return APPROVAL_DENIED;
 	case POLICY_ASK:
 		break;

@@ -22,3 +22,5 @@ libsession_a_SOURCES += session/policy.c session/policy.h
 libsession_a_SOURCES += session/proto.c session/proto.h
 # The approval queue, the control socket server and its client.
 libsession_a_SOURCES += session/approval.c session/approval.h
+libsession_a_SOURCES += session/control.c session/control.h \
+	session/client.c session/client.h

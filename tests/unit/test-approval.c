@@ -113,7 +113,7 @@ main(void)
 	r = submit(a, "rm -rf /", &owner1);
 	is_int(approval_dispatch(a, r), APPROVAL_DENIED, "rm -rf is denied");
 	s = xstrdup(take());
-	ok(strstr(s, "denied 2 by rule 'deny rm -rf **' (rules:2)") != NULL,
+	ok(strstr(s, "denied 2 by rule 'deny rm -rf **' (rules:2);") != NULL,
 	    "denied event by the rule: %s", s);
 	free(s);
 
