@@ -34,7 +34,7 @@
  * gets near it; beyond it the client is not reading and is dropped rather
  * than letting a flooding session grow our memory without end.
  */
-#define CONTROL_OUT_MAX		(8 * 1024 * 1024)
+#define CONTROL_OUT_MAX		(2 * 1024 * 1024)
 /* Bytes read from one client per loop turn, so none can hog the loop. */
 #define CONTROL_READ_BUDGET	(64 * 1024)
 /* Clients at once: each holds an fd and buffers; refuse more. */
@@ -616,9 +616,11 @@ control_on_pending(void *user, struct approval_request *r)
 	control_log(c, "request %llu waits for approval (%s): %s",
 	    (unsigned long long)r->id, r->verdict_by, cmd);
 	free(cmd);
+	if (cr != NULL)
+		return;		/* control_op_exec told the subscribers */
 	control_pending_of(r, &p);
 	proto_ev_queued(&b, NULL, &p);
-	control_broadcast(c, &b, cr != NULL ? cr->client : NULL);
+	control_broadcast(c, &b, NULL);
 	buf_free(&b);
 }
 
@@ -734,6 +736,9 @@ control_op_exec(struct control_client *cl, struct proto_request *req)
 	control_pending_of(r, &p);
 	proto_ev_queued(&b, req->id, &p);
 	control_send(cl, &b);
+	b.len = 0;
+	proto_ev_queued(&b, NULL, &p);
+	control_broadcast(c, &b, cl);
 	buf_free(&b);
 	approval_dispatch(c->a, r);
 }

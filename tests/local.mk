@@ -37,3 +37,11 @@ tests_unit_test_approval_SOURCES = tests/unit/test-approval.c
 tests_unit_test_approval_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_approval_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-approval
+# The control protocol against a real `ptyvisor serve`.
+check_PROGRAMS += tests/control/client-test
+tests_control_client_test_SOURCES = tests/control/client-test.c
+tests_control_client_test_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_control_client_test_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/control/client-test
+TESTS += tests/e2e/control.sh
+EXTRA_DIST += tests/e2e/control.sh
