@@ -26,6 +26,34 @@ int	cmd_sandbox(int argc, char **argv);
 int	cmd_replay(int argc, char **argv);
 int	cmd_history(int argc, char **argv);
 int	cmd_show(int argc, char **argv);
+int	cmd_serve(int argc, char **argv);
+int	cmd_exec(int argc, char **argv);
+int	cmd_pending(int argc, char **argv);
+int	cmd_approve(int argc, char **argv);
+int	cmd_deny(int argc, char **argv);
+/* `ptyvisor-sh -c STRING`: the shim under a shell's name. */
+int	cmd_exec_sh(int argc, char **argv);
+
+struct approval_request;
+struct sessions;
+
+/*
+ * The configuration directory: $PTYVISOR_CONFIG, else
+ * $XDG_CONFIG_HOME/ptyvisor, else ~/.config/ptyvisor.  Caller frees.
+ */
+char	*cli_config_dir(void);
+
+/* The rules file in the configuration directory.  Caller frees. */
+char	*cli_rules_path(void);
+
+/*
+ * Start an approved request as an agent session (the control server's
+ * spawn hook): its argv, cwd, size and timeout, in the sandbox it asked
+ * for (network only if it asked), our environment without LD_* plus the
+ * request's env.
+ */
+struct session	*cli_spawn_request(struct sessions *ss,
+		    const struct approval_request *r, char **cause);
 
 /*
  * The recording named by a command-line argument: digits only are a

@@ -1,6 +1,7 @@
 noinst_LIBRARIES += libcli.a
 libcli_a_SOURCES = cli/cli.h cli/run.c cli/replay.c cli/history.c \
 	cli/tui.c
+libcli_a_SOURCES += cli/serve.c cli/exec.c cli/pending.c
 libcli_a_SOURCES += cli/term.c cli/term.h cli/sbopts.c cli/sbopts.h cli/sandbox.c
 libcli_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 
@@ -8,3 +9,9 @@ bin_PROGRAMS += ptyvisor
 ptyvisor_SOURCES = cli/main.c
 ptyvisor_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 ptyvisor_LDADD = $(PV_LIBS) $(PV_EXT_LIBS)
+
+# ptyvisor-sh: the shim under a shell's name (argv[0] decides).
+install-exec-hook:
+	cd $(DESTDIR)$(bindir) && rm -f ptyvisor-sh && $(LN_S) ptyvisor ptyvisor-sh
+uninstall-hook:
+	rm -f $(DESTDIR)$(bindir)/ptyvisor-sh

@@ -26,6 +26,13 @@ static const struct cli_command cli_commands[] = {
 	{ "replay", cmd_replay, "play a recording (or print it as text)" },
 	{ "history", cmd_history, "list past sessions" },
 	{ "show", cmd_show, "one past session: metadata and output text" },
+	{ "serve", cmd_serve, "the core without a TUI: control socket, "
+	    "approvals" },
+	{ "exec", cmd_exec, "the agents' shim: run a command through the "
+	    "server" },
+	{ "pending", cmd_pending, "list requests waiting for approval" },
+	{ "approve", cmd_approve, "approve a waiting request" },
+	{ "deny", cmd_deny, "deny a waiting request" },
 };
 
 void
@@ -79,8 +86,16 @@ main(int argc, char **argv)
 {
 	const struct cli_command	*c;
 	char				*help_argv[3];
+	const char			*base;
 
 	sandbox_harden_self();
+	/* Installed as ptyvisor-sh, it is the shim taking -c STRING. */
+	base = argc > 0 ? strrchr(argv[0], '/') : NULL;
+	base = base != NULL ? base + 1 : argc > 0 ? argv[0] : "";
+	if (strcmp(base, "ptyvisor-sh") == 0) {
+		cli_progname = "ptyvisor-sh";
+		return cmd_exec_sh(argc, argv);
+	}
 	if (argc < 2)
 		return cmd_tui(argc, argv);
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {

@@ -22,3 +22,7 @@ libsession_a_SOURCES += session/policy.c session/policy.h
 libsession_a_SOURCES += session/proto.c session/proto.h
 # Timed playback of a recording into a screen (replay, TUI replay panes).
 libsession_a_SOURCES += session/player.c session/player.h
+# The approval queue, the control socket server and its client.
+libsession_a_SOURCES += session/approval.c session/approval.h
+libsession_a_SOURCES += session/control.c session/control.h \
+	session/client.c session/client.h

@@ -726,6 +726,15 @@ proto_ev_decided(struct buf *b, const char *id, int64_t request,
 }
 
 void
+proto_ev_withdrawn(struct buf *b, int64_t request)
+{
+	json_t	*o = proto_ev_new("withdrawn", NULL);
+
+	proto_set_int(o, "request", request);
+	proto_ev_emit(b, o);
+}
+
+void
 proto_ev_started(struct buf *b, const char *id, int64_t request,
     int64_t session, pid_t pid)
 {

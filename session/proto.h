@@ -162,6 +162,8 @@ void	proto_ev_queued(struct buf *b, const char *id,
 /* "approved" or "denied"; by is "user" or the rule; reason may be NULL. */
 void	proto_ev_decided(struct buf *b, const char *id, int64_t request,
 	    bool approved, const char *by, const char *reason);
+/* A pending request its client gave up on (for subscribers). */
+void	proto_ev_withdrawn(struct buf *b, int64_t request);
 void	proto_ev_started(struct buf *b, const char *id, int64_t request,
 	    int64_t session, pid_t pid);
 /*

@@ -20,6 +20,7 @@ struct screen {
 	VTerm			*vt;
 	VTermScreen		*vs;
 	struct scrollback	*sb;
+	uint64_t		 pushed;	/* lines ever scrolled off */
 	const struct screen_events *ev;
 	void			*user;
 	struct cell		*row;		/* scratch, cols cells */
@@ -194,6 +195,7 @@ cb_sb_pushline(int cols, const VTermScreenCell *cells, void *user)
 	for (i = 0; i < n; i++)
 		cell_from_vterm(&cells[i], &s->row[i]);
 	scrollback_push(s->sb, s->row, n);
+	s->pushed++;
 	return 1;
 }
 
@@ -528,4 +530,10 @@ screen_text(const struct screen *s, bool with_scrollback, struct buf *out)
 	}
 	out->len = keep;	/* drop trailing empty lines */
 	free(line);
+}
+
+uint64_t
+screen_pushed(const struct screen *s)
+{
+	return s->pushed;
 }

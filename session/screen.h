@@ -60,6 +60,12 @@ int	screen_rows(const struct screen *s);
 int	screen_cols(const struct screen *s);
 size_t	screen_scrollback_count(const struct screen *s);
 
+/*
+ * Lines ever scrolled off the top into the scrollback (the ring forgets
+ * old ones; this count does not), so a reader can stream them in order.
+ */
+uint64_t	screen_pushed(const struct screen *s);
+
 /* The cell at (row, col); row may be negative (scrollback). */
 void	screen_cell(const struct screen *s, int row, int col, struct cell *c);
 

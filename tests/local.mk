@@ -122,3 +122,17 @@ TESTS += tests/e2e/tui-panes.sh tests/e2e/tui-robust.sh \
 	tests/e2e/tui-replay.sh
 EXTRA_DIST += tests/e2e/tui-lib.sh tests/e2e/tui-panes.sh \
 	tests/e2e/tui-robust.sh tests/e2e/tui-replay.sh
+# The approval queue.
+check_PROGRAMS += tests/unit/test-approval
+tests_unit_test_approval_SOURCES = tests/unit/test-approval.c
+tests_unit_test_approval_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_approval_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-approval
+# The control protocol against a real `ptyvisor serve`.
+check_PROGRAMS += tests/control/client-test
+tests_control_client_test_SOURCES = tests/control/client-test.c
+tests_control_client_test_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_control_client_test_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/control/client-test
+TESTS += tests/e2e/control.sh
+EXTRA_DIST += tests/e2e/control.sh

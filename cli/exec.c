@@ -1,0 +1,519 @@
+/*
+ * exec.c - `ptyvisor exec` (and `ptyvisor-sh -c`): the agents' shim.  It
+ * sends one exec request to the running server, waits for the decision,
+ * relays the output and exits with the command's status (DESIGN §6): the
+ * command's own, 128+N for signal N, 124 timed out, 125 ptyvisor error,
+ * 126 denied (reason on stderr), 127 not found.
+ *
+ * Output is always received as exact bytes.  --raw copies them to stdout.
+ * --text (the default when stdout is not a terminal) feeds them to a
+ * terminal screen of the session's size and prints plain text: each line
+ * as soon as it scrolls off the top (so long outputs stream), then what is
+ * left on the screen when the command ends.
+ *
+ * SIGINT, SIGTERM and SIGHUP become a kill of the session (a second one
+ * gives up at once); before the session starts they withdraw the request.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "pty/pty.h"
+#include "session/client.h"
+#include "session/proto.h"
+#include "session/screen.h"
+#include "session/util.h"
+
+/* Exit status when the request is denied. */
+#define EXEC_EXIT_DENIED	126
+/* Terminal size when stdout is not a terminal: wide, so lines rarely wrap. */
+#define EXEC_TEXT_COLS		200
+#define EXEC_TEXT_ROWS		50
+/*
+ * Output is fed to the screen in slices no larger than this, so at most
+ * this many lines scroll off between two looks: fewer than the scrollback
+ * keeps, and none is lost before it is printed.
+ */
+#define EXEC_FEED_SLICE		4096
+#define EXEC_SCROLLBACK		(2 * EXEC_FEED_SLICE)
+
+struct exec_opts {
+	const char	*cwd;
+	long		 timeout;
+	const char	*sandbox;
+	bool		 network;
+	const char	*why;
+	int		 mode;		/* 'r' raw, 't' text, 0 by stdout */
+	char		**env;
+	size_t		 nenv;
+	char		**argv;		/* owned when built from -c */
+};
+
+struct exec_run {
+	struct screen	*screen;
+	uint64_t	 printed;	/* scrolled-off lines printed */
+	int64_t		 session;	/* 0: not started */
+	int		 rc;
+	bool		 waiting_said;
+	bool		 done;
+};
+
+/* Write all of len bytes to stdout. */
+static void
+exec_write(const char *p, size_t len)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		n = write(STDOUT_FILENO, p, len);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+		} else if (n < 0 && errno == EINTR)
+			continue;
+		else
+			return;		/* stdout gone: nothing to do */
+	}
+}
+
+/* Print the lines that scrolled off since the last look. */
+static void
+exec_scrolled(struct exec_run *x)
+{
+	uint64_t	pushed = screen_pushed(x->screen), n;
+	size_t		have = screen_scrollback_count(x->screen);
+	struct buf	out = { 0 };
+
+	n = pushed - x->printed;
+	if (n > have)
+		n = have;	/* cannot happen with EXEC_FEED_SLICE */
+	for (; n > 0; n--) {
+		screen_row_text(x->screen, -(int)n, &out);
+		buf_addc(&out, '\n');
+	}
+	x->printed = pushed;
+	if (out.len > 0)
+		exec_write(out.data, out.len);
+	buf_free(&out);
+}
+
+/* Output bytes arrived. */
+static void
+exec_output(struct exec_run *x, const char *p, size_t len)
+{
+	size_t	n;
+
+	if (x->screen == NULL) {
+		exec_write(p, len);
+		return;
+	}
+	while (len > 0) {
+		n = len < EXEC_FEED_SLICE ? len : EXEC_FEED_SLICE;
+		screen_feed(x->screen, p, n);
+		exec_scrolled(x);
+		p += n;
+		len -= n;
+	}
+}
+
+/* The command ended: the rest of the screen, then the status. */
+static void
+exec_exit(struct exec_run *x, json_t *ev)
+{
+	struct buf	out = { 0 };
+	json_t		*sig = json_object_get(ev, "signal");
+
+	if (x->screen != NULL) {
+		exec_scrolled(x);
+		screen_text(x->screen, false, &out);
+		if (out.len > 0)
+			exec_write(out.data, out.len);
+		buf_free(&out);
+	}
+	if (json_is_true(json_object_get(ev, "timed_out")))
+		x->rc = 124;
+	else if (json_is_integer(sig))
+		x->rc = 128 + (int)json_integer_value(sig);
+	else
+		x->rc = (int)json_integer_value(json_object_get(ev, "code"));
+	x->done = true;
+}
+
+/* Handle one event from the server. */
+static void
+exec_event(struct exec_run *x, json_t *ev)
+{
+	const char	*name = client_str(ev, "event"), *s;
+	json_int_t	 req;
+	struct buf	 b = { 0 };
+
+	if (name == NULL)
+		return;
+	if (strcmp(name, "queued") == 0) {
+		s = client_str(ev, "verdict");
+		req = json_integer_value(json_object_get(ev, "request"));
+		if (s != NULL && strcmp(s, "ask") == 0 &&
+		    isatty(STDERR_FILENO)) {
+			fprintf(stderr, "ptyvisor: waiting for approval "
+			    "(request %" JSON_INTEGER_FORMAT ")...\n", req);
+			x->waiting_said = true;
+		}
+	} else if (strcmp(name, "denied") == 0) {
+		s = client_str(ev, "reason");
+		fprintf(stderr, "ptyvisor: denied by %s%s%s\n",
+		    client_str(ev, "by") != NULL ? client_str(ev, "by") : "?",
+		    s != NULL ? ": " : "", s != NULL ? s : "");
+		x->rc = EXEC_EXIT_DENIED;
+		x->done = true;
+	} else if (strcmp(name, "approved") == 0) {
+		if (x->waiting_said)
+			fprintf(stderr, "ptyvisor: approved\n");
+	} else if (strcmp(name, "started") == 0) {
+		x->session = json_integer_value(json_object_get(ev,
+		    "session"));
+	} else if (strcmp(name, "output") == 0) {
+		s = client_str(ev, "b64");
+		if (s != NULL && proto_base64_decode(&b, s, strlen(s)) == 0)
+			exec_output(x, b.data, b.len);
+		else if ((s = client_str(ev, "data")) != NULL)
+			exec_output(x, s, strlen(s));
+		buf_free(&b);
+	} else if (strcmp(name, "exit") == 0)
+		exec_exit(x, ev);
+	else if (strcmp(name, "error") == 0) {
+		fprintf(stderr, "ptyvisor: %s\n", client_str(ev, "message") ?
+		    client_str(ev, "message") : "error");
+		x->rc = CLI_EXIT_ERROR;
+		x->done = true;
+	}
+}
+
+/* A signal to the shim: kill the session (or give up). */
+static bool
+exec_signal(struct client *cl, struct exec_run *x, int sig, int *count)
+{
+	json_t	*req;
+	char	*cause = NULL;
+
+	if (++*count > 1 || x->session == 0) {
+		x->rc = 128 + sig;
+		return true;
+	}
+	req = json_pack("{s:s, s:s, s:I}", "op", "kill", "id", "kill",
+	    "session", (json_int_t)x->session);
+	if (client_send(cl, req, &cause) != 0) {
+		free(cause);
+		x->rc = 128 + sig;
+		json_decref(req);
+		return true;
+	}
+	json_decref(req);
+	return false;
+}
+
+/* Build the exec request. */
+static json_t *
+exec_request(const struct exec_opts *o, struct pty_size size)
+{
+	json_t	*req, *argv = json_array(), *env = json_object();
+	char	 cwd[PATH_MAX];
+	size_t	 i;
+
+	for (i = 0; o->argv[i] != NULL; i++)
+		json_array_append_new(argv, json_string(o->argv[i]));
+	for (i = 0; i < o->nenv; i++) {
+		char *k = xstrndup(o->env[i], strcspn(o->env[i], "="));
+
+		json_object_set_new(env, k, json_string(o->env[i] +
+		    strlen(k) + 1));
+		free(k);
+	}
+	req = json_pack("{s:s, s:s, s:o, s:o, s:i, s:i, s:b, s:s}",
+	    "op", "exec", "id", "1", "argv", argv, "env", env,
+	    "cols", size.cols, "rows", size.rows, "network", o->network,
+	    "encoding", "base64");
+	if (o->cwd != NULL && realpath(o->cwd, cwd) != NULL)
+		json_object_set_new(req, "cwd", json_string(cwd));
+	else if (o->cwd != NULL)
+		json_object_set_new(req, "cwd", json_string(o->cwd));
+	else if (getcwd(cwd, sizeof cwd) != NULL)
+		json_object_set_new(req, "cwd", json_string(cwd));
+	if (o->timeout > 0)
+		json_object_set_new(req, "timeout_s",
+		    json_integer(o->timeout));
+	if (o->sandbox != NULL)
+		json_object_set_new(req, "sandbox", json_string(o->sandbox));
+	if (o->why != NULL)
+		json_object_set_new(req, "why", json_string(o->why));
+	return req;
+}
+
+/* Run the request through the server; the shim's exit status. */
+static int
+exec_main(const struct exec_opts *o)
+{
+	struct exec_run	 x;
+	struct client	*cl;
+	struct pty_size	 size = { EXEC_TEXT_COLS, EXEC_TEXT_ROWS };
+	struct winsize	 ws;
+	struct pollfd	 pfd[2];
+	struct signalfd_siginfo si;
+	sigset_t	 set;
+	json_t		*req, *ev;
+	char		*cause = NULL;
+	int		 sfd, rc, nsig = 0;
+	bool		 text;
+
+	text = o->mode == 't' || (o->mode == 0 && !isatty(STDOUT_FILENO));
+	if (isatty(STDOUT_FILENO) &&
+	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
+	    ws.ws_row > 0) {
+		size.cols = ws.ws_col;
+		size.rows = ws.ws_row;
+	}
+	memset(&x, 0, sizeof x);
+	if (text)
+		x.screen = screen_new(size.rows, size.cols, EXEC_SCROLLBACK,
+		    NULL, NULL);
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+
+	if ((cl = client_connect(NULL, 10000, &cause)) == NULL) {
+		cli_error("exec", "%s", cause);
+		free(cause);
+		screen_free(x.screen);
+		if (sfd >= 0)
+			close(sfd);
+		return CLI_EXIT_ERROR;
+	}
+	req = exec_request(o, size);
+	rc = client_send(cl, req, &cause);
+	json_decref(req);
+	x.rc = CLI_EXIT_ERROR;
+	while (rc == 0 && !x.done) {
+		pfd[0].fd = client_fd(cl);
+		pfd[0].events = POLLIN;
+		pfd[1].fd = sfd;
+		pfd[1].events = POLLIN;
+		if (poll(pfd, sfd >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			cause = xasprintf("poll: %s", strerror(errno));
+			break;
+		}
+		if (sfd >= 0 && (pfd[1].revents & POLLIN) &&
+		    read(sfd, &si, sizeof si) == (ssize_t)sizeof si &&
+		    exec_signal(cl, &x, (int)si.ssi_signo, &nsig))
+			break;
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		/* Everything that has arrived, without waiting for more. */
+		while (!x.done && (rc = client_read(cl, 0, &ev, &cause)) == 1) {
+			exec_event(&x, ev);
+			json_decref(ev);
+		}
+		if (rc == 0 || x.done)
+			rc = 0;
+	}
+	if (rc < 0 && !x.done) {
+		cli_error("exec", "%s", cause);
+		x.rc = CLI_EXIT_ERROR;
+	}
+	free(cause);
+	client_free(cl);
+	screen_free(x.screen);
+	if (sfd >= 0)
+		close(sfd);
+	return x.rc;
+}
+
+static void
+exec_usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: ptyvisor exec [OPTIONS] -- CMD [ARGS...]\n"
+	    "       ptyvisor exec [OPTIONS] -c STRING\n"
+	    "       ptyvisor-sh -c STRING   (or -lc STRING)\n\n"
+	    "Ask the running ptyvisor (TUI or 'serve') to run CMD: the rules\n"
+	    "decide or a person approves; the output comes back here and the\n"
+	    "exit status is CMD's.  -c STRING runs 'sh -c STRING'.\n\n"
+	    "Options:\n"
+	    "  --cwd DIR       run in DIR (default: the current directory)\n"
+	    "  --timeout S     kill CMD after S seconds (exit 124)\n"
+	    "  --sandbox P     read-only, workspace-write or "
+	    "danger-full-access\n"
+	    "  --network       allow network access\n"
+	    "  --why TEXT      the reason, shown to the person approving\n"
+	    "  -e NAME=VALUE   set a variable for CMD (repeatable)\n"
+	    "  --raw           copy the exact output bytes (default on a "
+	    "terminal)\n"
+	    "  --text          print what a terminal shows, as plain text\n"
+	    "                  (default when stdout is not a terminal)\n"
+	    "  -h, --help      show this help\n\n"
+	    "Exit status: CMD's own; 128+N if killed by signal N; 124 timed\n"
+	    "out; 125 ptyvisor error (no server, bad arguments); 126 denied\n"
+	    "(the reason on stderr); 127 command not found.\n");
+}
+
+/* Parse the options of exec; returns -1 (message printed), 0, or 1 help. */
+static int
+exec_parse(int argc, char **argv, struct exec_opts *o)
+{
+	static const struct option opts[] = {
+		{ "cwd", required_argument, NULL, 'd' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "sandbox", required_argument, NULL, 'S' },
+		{ "network", no_argument, NULL, 'N' },
+		{ "why", required_argument, NULL, 'w' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "text", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*cstr = NULL;
+	char		*end;
+	int		 c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+hc:e:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o->cwd = optarg;
+			break;
+		case 't':
+			errno = 0;
+			o->timeout = strtol(optarg, &end, 10);
+			if (errno != 0 || *end != '\0' || o->timeout < 1 ||
+			    o->timeout > PROTO_TIMEOUT_MAX_S) {
+				cli_error("exec", "--timeout: '%s' is not a "
+				    "number of seconds", optarg);
+				return -1;
+			}
+			break;
+		case 'S':
+			o->sandbox = optarg;
+			break;
+		case 'N':
+			o->network = true;
+			break;
+		case 'w':
+			o->why = optarg;
+			break;
+		case 'r':
+			o->mode = 'r';
+			break;
+		case 'T':
+			o->mode = 't';
+			break;
+		case 'e':
+			if (strchr(optarg, '=') == NULL || *optarg == '=') {
+				cli_error("exec", "-e: '%s' is not "
+				    "NAME=VALUE", optarg);
+				return -1;
+			}
+			o->env = xreallocarray(o->env, o->nenv + 1,
+			    sizeof *o->env);
+			o->env[o->nenv++] = optarg;
+			break;
+		case 'c':
+			cstr = optarg;
+			break;
+		case 'h':
+			exec_usage(stdout);
+			return 1;
+		default:
+			cli_error("exec", "%s '%s' (see 'ptyvisor exec "
+			    "--help')", c == ':' ? "missing value for" :
+			    "unknown option", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (cstr != NULL) {
+		char *sh[] = { (char *)"sh", (char *)"-c", (char *)cstr,
+		    NULL };
+
+		o->argv = strv_dup(sh);
+		return 0;
+	}
+	if (optind >= argc) {
+		cli_error("exec", "no command given (usage: ptyvisor exec "
+		    "[OPTIONS] -- CMD [ARGS...])");
+		return -1;
+	}
+	o->argv = strv_dup(argv + optind);
+	return 0;
+}
+
+int
+cmd_exec(int argc, char **argv)
+{
+	struct exec_opts	o;
+	int			rc;
+
+	memset(&o, 0, sizeof o);
+	rc = exec_parse(argc, argv, &o);
+	if (rc == 0)
+		rc = exec_main(&o);
+	else
+		rc = rc > 0 ? 0 : CLI_EXIT_ERROR;
+	strv_free(o.argv);
+	free(o.env);
+	return rc;
+}
+
+int
+cmd_exec_sh(int argc, char **argv)
+{
+	struct exec_opts	 o;
+	char			**v;
+	int			  rc, i, first;
+
+	memset(&o, 0, sizeof o);
+	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0)) {
+		exec_usage(stdout);
+		return 0;
+	}
+	if (argc >= 3 && strcmp(argv[1], "-c") == 0)
+		first = 2;
+	else if (argc >= 3 && (strcmp(argv[1], "-lc") == 0 ||
+	    strcmp(argv[1], "-cl") == 0))
+		first = 2;
+	else if (argc >= 4 && strcmp(argv[1], "-l") == 0 &&
+	    strcmp(argv[2], "-c") == 0)
+		first = 3;
+	else {
+		cli_error(NULL, "usage: ptyvisor-sh -c STRING [NAME [ARGS...]]");
+		return CLI_EXIT_ERROR;
+	}
+	/* sh -c STRING [NAME [ARGS...]]: the same words go to the server. */
+	v = xcalloc((size_t)(argc - first) + 3, sizeof *v);
+	v[0] = xstrdup(first == 3 || strcmp(argv[1], "-c") != 0 ? "bash" :
+	    "sh");
+	v[1] = xstrdup(first == 3 || strcmp(argv[1], "-c") != 0 ? "-lc" :
+	    "-c");
+	for (i = first; i < argc; i++)
+		v[2 + i - first] = xstrdup(argv[i]);
+	o.argv = v;
+	rc = exec_main(&o);
+	strv_free(o.argv);
+	return rc;
+}

@@ -1,0 +1,248 @@
+/*
+ * pending.c - `ptyvisor pending`, `approve` and `deny`: look at and decide
+ * the requests waiting on a running server, over its control socket
+ * (the list and decide ops).
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/client.h"
+#include "session/policy.h"
+#include "session/util.h"
+
+/* How long to wait for the server to answer. */
+#define PENDING_TIMEOUT_MS	10000
+
+/* Send req and wait for the answer with id "1"; NULL after a message. */
+static json_t *
+pending_ask(const char *cmd, json_t *req)
+{
+	struct client	*cl;
+	json_t		*ev = NULL;
+	char		*cause = NULL;
+	int		 rc;
+
+	if ((cl = client_connect(NULL, PENDING_TIMEOUT_MS, &cause)) == NULL) {
+		cli_error(cmd, "%s", cause);
+		free(cause);
+		return NULL;
+	}
+	if (client_send(cl, req, &cause) != 0 ||
+	    (rc = client_wait_id(cl, "1", PENDING_TIMEOUT_MS, &ev,
+	    &cause)) < 0) {
+		cli_error(cmd, "%s", cause);
+		free(cause);
+		client_free(cl);
+		return NULL;
+	}
+	client_free(cl);
+	if (rc == 0) {
+		cli_error(cmd, "no answer from the server");
+		return NULL;
+	}
+	return ev;
+}
+
+/* Print one pending request as a line: id, command, cwd, reason. */
+static void
+pending_print(json_t *p)
+{
+	json_t	*argv = json_object_get(p, "argv"), *w;
+	char	**v, *cmd;
+	size_t	  i, n = json_array_size(argv);
+
+	v = xcalloc(n + 1, sizeof *v);
+	json_array_foreach(argv, i, w)
+		v[i] = xstrdup(json_is_string(w) ? json_string_value(w) : "");
+	cmd = policy_quote_argv(v);
+	printf("%" JSON_INTEGER_FORMAT "\t%s\t%s\t%s\n",
+	    json_integer_value(json_object_get(p, "request")), cmd,
+	    client_str(p, "cwd") != NULL ? client_str(p, "cwd") : "-",
+	    client_str(p, "why") != NULL ? client_str(p, "why") : "-");
+	free(cmd);
+	strv_free(v);
+}
+
+int
+cmd_pending(int argc, char **argv)
+{
+	json_t	*req, *ev, *list, *p;
+	char	*s;
+	size_t	 i;
+	bool	 as_json = false;
+	int	 a;
+
+	for (a = 1; a < argc; a++) {
+		if (strcmp(argv[a], "--json") == 0)
+			as_json = true;
+		else if (strcmp(argv[a], "-h") == 0 ||
+		    strcmp(argv[a], "--help") == 0) {
+			printf("usage: ptyvisor pending [--json]\n\n"
+			    "List the requests waiting for approval on the "
+			    "running server, one a line,\noldest first: id, "
+			    "command, cwd and the agent's reason, separated "
+			    "by tabs;\nwith --json, one JSON object a line "
+			    "(as in the protocol's list event).\n");
+			return 0;
+		} else {
+			cli_error("pending", "unknown argument '%s'", argv[a]);
+			return CLI_EXIT_ERROR;
+		}
+	}
+	req = json_pack("{s:s, s:s}", "op", "list", "id", "1");
+	ev = pending_ask("pending", req);
+	json_decref(req);
+	if (ev == NULL)
+		return CLI_EXIT_ERROR;
+	if ((list = json_object_get(ev, "pending")) == NULL) {
+		cli_error("pending", "%s", client_str(ev, "message") != NULL ?
+		    client_str(ev, "message") : "unexpected answer");
+		json_decref(ev);
+		return CLI_EXIT_ERROR;
+	}
+	json_array_foreach(list, i, p) {
+		if (as_json) {
+			s = json_dumps(p, JSON_COMPACT | JSON_PRESERVE_ORDER);
+			if (s != NULL)
+				printf("%s\n", s);
+			free(s);
+		} else
+			pending_print(p);
+	}
+	json_decref(ev);
+	return 0;
+}
+
+/* Parse a request number. */
+static int
+pending_number(const char *cmd, const char *arg, json_int_t *out)
+{
+	char		*end;
+	long long	 v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (errno != 0 || end == arg || *end != '\0' || v < 1) {
+		cli_error(cmd, "'%s' is not a request number", arg);
+		return -1;
+	}
+	*out = (json_int_t)v;
+	return 0;
+}
+
+/* Send a decide request; 0 when done, 1 when refused, 125 on error. */
+static int
+pending_decide(const char *cmd, json_int_t n, bool approve, bool remember,
+    const char *reason)
+{
+	json_t	*req, *ev;
+	int	 rc = 0;
+
+	req = json_pack("{s:s, s:s, s:I, s:s, s:b}", "op", "decide", "id",
+	    "1", "request", n, "decision", approve ? "approve" : "deny",
+	    "remember", remember);
+	if (reason != NULL)
+		json_object_set_new(req, "reason", json_string(reason));
+	ev = pending_ask(cmd, req);
+	json_decref(req);
+	if (ev == NULL)
+		return CLI_EXIT_ERROR;
+	if (client_str(ev, "event") == NULL ||
+	    strcmp(client_str(ev, "event"), "ok") != 0) {
+		cli_error(cmd, "%s", client_str(ev, "message") != NULL ?
+		    client_str(ev, "message") : "refused");
+		rc = 1;
+	}
+	json_decref(ev);
+	return rc;
+}
+
+int
+cmd_approve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "remember", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	json_int_t	n;
+	bool		remember = false;
+	int		c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			remember = true;
+			break;
+		case 'h':
+			printf("usage: ptyvisor approve ID [--remember]\n\n"
+			    "Approve waiting request ID (see 'ptyvisor "
+			    "pending').  With --remember, also\nallow the "
+			    "same command line from now on (until the server "
+			    "stops).\nExit status: 0 done, 1 no such request "
+			    "waiting, 125 no server.\n");
+			return 0;
+		default:
+			cli_error("approve", "unknown option '%s'",
+			    argv[optind - 1]);
+			return CLI_EXIT_ERROR;
+		}
+	}
+	if (optind + 1 != argc) {
+		cli_error("approve", "usage: ptyvisor approve ID [--remember]");
+		return CLI_EXIT_ERROR;
+	}
+	if (pending_number("approve", argv[optind], &n) != 0)
+		return CLI_EXIT_ERROR;
+	return pending_decide("approve", n, true, remember, NULL);
+}
+
+int
+cmd_deny(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "reason", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*reason = NULL;
+	json_int_t	 n;
+	int		 c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			reason = optarg;
+			break;
+		case 'h':
+			printf("usage: ptyvisor deny ID [--reason TEXT]\n\n"
+			    "Deny waiting request ID; the agent's shim exits "
+			    "126 and prints TEXT.\nExit status: 0 done, 1 no "
+			    "such request waiting, 125 no server.\n");
+			return 0;
+		default:
+			cli_error("deny", "%s '%s'", c == ':' ?
+			    "missing value for" : "unknown option",
+			    argv[optind - 1]);
+			return CLI_EXIT_ERROR;
+		}
+	}
+	if (optind + 1 != argc) {
+		cli_error("deny", "usage: ptyvisor deny ID [--reason TEXT]");
+		return CLI_EXIT_ERROR;
+	}
+	if (pending_number("deny", argv[optind], &n) != 0)
+		return CLI_EXIT_ERROR;
+	return pending_decide("deny", n, false, false, reason);
+}

@@ -1,0 +1,368 @@
+/*
+ * serve.c - `ptyvisor serve`: the core without curses (loop, sessions,
+ * policy, approval queue, control socket), logging to stderr, and the
+ * spawn hook that starts approved requests (shared with the TUI).
+ *
+ * SIGTERM, SIGINT and SIGHUP end it cleanly: every session is killed and
+ * its recording flushed, clients hear the exits, the socket is removed.
+ * Finished sessions are forgotten (a server runs for long).
+ */
+#include "cli/cli.h"
+#include "sandbox/sandbox.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session/approval.h"
+#include "session/control.h"
+#include "session/loop.h"
+#include "session/policy.h"
+#include "session/session.h"
+#include "session/statedir.h"
+#include "session/util.h"
+
+extern char **environ;
+
+struct serve {
+	struct loop		*loop;
+	struct sessions		*sessions;
+	struct policy		*policy;
+	struct approval		*approval;
+	struct control		*control;
+	struct loop_timer	*forget_timer;
+	bool			 stopping;
+};
+
+char *
+cli_config_dir(void)
+{
+	const char	*s;
+
+	if ((s = getenv("PTYVISOR_CONFIG")) != NULL && *s != '\0')
+		return xstrdup(s);
+	if ((s = getenv("XDG_CONFIG_HOME")) != NULL && *s == '/')
+		return xasprintf("%s/ptyvisor", s);
+	if ((s = getenv("HOME")) != NULL && *s != '\0')
+		return xasprintf("%s/.config/ptyvisor", s);
+	return xstrdup(".config/ptyvisor");
+}
+
+char *
+cli_rules_path(void)
+{
+	char	*dir = cli_config_dir(), *p;
+
+	p = xasprintf("%s/rules", dir);
+	free(dir);
+	return p;
+}
+
+/* The environment for an agent's command: ours without LD_*, plus env. */
+static char **
+cli_spawn_env(char *const *env)
+{
+	char	**v;
+	size_t	  n = 0, i, j, k;
+
+	v = xcalloc(strv_len(environ) + strv_len(env) + 2, sizeof *v);
+	for (i = 0; environ[i] != NULL; i++) {
+		if (strncmp(environ[i], "LD_", 3) == 0)
+			continue;
+		v[n++] = xstrdup(environ[i]);
+	}
+	for (j = 0; env != NULL && env[j] != NULL; j++) {
+		size_t klen = strcspn(env[j], "=");
+
+		for (k = 0; k < n; k++) {
+			if (strncmp(v[k], env[j], klen + 1) == 0) {
+				free(v[k]);
+				v[k] = v[--n];
+				v[n] = NULL;
+				break;
+			}
+		}
+		v[n++] = xstrdup(env[j]);
+	}
+	for (k = 0; k < n; k++)
+		if (strncmp(v[k], "TERM=", 5) == 0)
+			break;
+	if (k == n)
+		v[n++] = xstrdup("TERM=xterm-256color");
+	v[n] = NULL;
+	return v;
+}
+
+struct session *
+cli_spawn_request(struct sessions *ss, const struct approval_request *r,
+    char **cause)
+{
+	struct session_opts	 so;
+	struct sandbox_opts	 sbo;
+	struct session		*s;
+	char			**envp;
+	size_t			  i;
+
+	/*
+	 * The sandbox the request asked for, network only if it asked; a
+	 * profile we do not know fails the start (fail closed).
+	 */
+	sandbox_opts_init(&sbo);
+	if (r->sandbox != NULL &&
+	    sandbox_profile_parse(r->sandbox, &sbo.profile, cause) != 0)
+		return NULL;
+	sbo.network = r->network;
+	envp = cli_spawn_env(r->env);
+	memset(&so, 0, sizeof so);
+	so.argv = r->argv;
+	so.cwd = r->cwd;
+	so.envp = envp;
+	so.size.cols = (unsigned short)(r->cols > 0 ? r->cols : 80);
+	so.size.rows = (unsigned short)(r->rows > 0 ? r->rows : 24);
+	so.timeout_s = (unsigned)((r->timeout_ms + 999) / 1000);
+	so.sandbox = &sbo;
+	for (i = 0; envp[i] != NULL; i++)
+		if (strncmp(envp[i], "TERM=", 5) == 0)
+			so.term = envp[i] + 5;
+	so.decision = "approved";
+	so.by = r->decided_by;
+	so.agent = true;
+	s = sessions_start(ss, &so, cause);
+	strv_free(envp);
+	return s;
+}
+
+/* The log: one line on stderr with a UTC timestamp. */
+static void
+serve_log(void *user, const char *line)
+{
+	char	when[64];
+
+	(void)user;
+	util_format_time(util_wall_us(), when, sizeof when);
+	fprintf(stderr, "%s ptyvisor serve: %s\n", when, line);
+}
+
+static struct session *
+serve_spawn(void *user, const struct approval_request *r, char **cause)
+{
+	struct serve	*sv = user;
+
+	return cli_spawn_request(sv->sessions, r, cause);
+}
+
+/* Forget finished sessions, from a timer (never inside their events). */
+static void
+serve_forget(struct loop *l, void *arg)
+{
+	struct serve	*sv = arg;
+	size_t		 i = 0;
+
+	(void)l;
+	sv->forget_timer = NULL;
+	while (i < sessions_count(sv->sessions)) {
+		struct session *s = sessions_at(sv->sessions, i);
+
+		if (session_is_done(s))
+			sessions_forget(sv->sessions, s);
+		else
+			i++;
+	}
+}
+
+static void
+serve_ended(void *user, struct session *s)
+{
+	struct serve	*sv = user;
+
+	(void)s;
+	if (!sv->stopping && sv->forget_timer == NULL)
+		sv->forget_timer = loop_timer_add(sv->loop, 0, serve_forget,
+		    sv);
+}
+
+static const struct session_events serve_session_events = {
+	.ended = serve_ended,
+};
+
+static void
+serve_signal(struct loop *l, int sig, void *arg)
+{
+	struct serve	*sv = arg;
+	char		*line;
+
+	line = xasprintf("%s: shutting down", strsignal(sig));
+	serve_log(sv, line);
+	free(line);
+	loop_stop(l);
+}
+
+static void
+serve_usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: ptyvisor serve [OPTIONS]\n\n"
+	    "Run the core without a TUI: the control socket for agents\n"
+	    "('ptyvisor exec'), the policy and the approval queue ('ptyvisor\n"
+	    "pending', 'approve', 'deny').  Logs to stderr.  SIGTERM or SIGINT\n"
+	    "stop it: running sessions are killed, recordings flushed.\n\n"
+	    "Options:\n"
+	    "  --approval MODE  untrusted (default), on-request or never\n"
+	    "  --rules FILE     rules file (default $PTYVISOR_CONFIG/rules,\n"
+	    "                   else $XDG_CONFIG_HOME/ptyvisor/rules)\n"
+	    "  --socket PATH    listen there (default $PTYVISOR_SOCKET, else\n"
+	    "                   $XDG_RUNTIME_DIR/ptyvisor/ptyvisor.sock, else\n"
+	    "                   /tmp/ptyvisor-$UID/ptyvisor.sock)\n"
+	    "  --sandbox P      profile when a request names none\n"
+	    "                   (workspace-write)\n"
+	    "  --notify PROG    run PROG with a JSON argument when a request\n"
+	    "                   waits\n"
+	    "  --keep           a client that disconnects leaves its sessions\n"
+	    "                   running and its requests pending\n"
+	    "  -h, --help       show this help\n");
+}
+
+int
+cmd_serve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "approval", required_argument, NULL, 'a' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "sandbox", required_argument, NULL, 'S' },
+		{ "notify", required_argument, NULL, 'n' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct control_hooks	 hooks = { serve_spawn, serve_log };
+	struct serve		 sv;
+	enum policy_mode	 mode = POLICY_UNTRUSTED;
+	const char		*socket = NULL, *sandbox = NULL, *notify = NULL;
+	char			*rules = NULL, *state_dir = NULL, *cause = NULL;
+	bool			 keep = false;
+	int			 c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			if (policy_mode_parse(optarg, &mode) != 0) {
+				cli_error("serve", "--approval: '%s' is not "
+				    "untrusted, on-request or never", optarg);
+				free(rules);
+				return CLI_EXIT_ERROR;
+			}
+			break;
+		case 'r':
+			free(rules);
+			rules = xstrdup(optarg);
+			break;
+		case 's':
+			socket = optarg;
+			break;
+		case 'S':
+			if (strcmp(optarg, "read-only") != 0 &&
+			    strcmp(optarg, "workspace-write") != 0 &&
+			    strcmp(optarg, "danger-full-access") != 0) {
+				cli_error("serve", "--sandbox: '%s' is not "
+				    "read-only, workspace-write or "
+				    "danger-full-access", optarg);
+				free(rules);
+				return CLI_EXIT_ERROR;
+			}
+			sandbox = optarg;
+			break;
+		case 'n':
+			notify = optarg;
+			break;
+		case 'k':
+			keep = true;
+			break;
+		case 'h':
+			serve_usage(stdout);
+			free(rules);
+			return 0;
+		default:
+			cli_error("serve", "%s '%s' (see 'ptyvisor serve "
+			    "--help')", c == ':' ? "missing value for" :
+			    "unknown option", argv[optind - 1]);
+			free(rules);
+			return CLI_EXIT_ERROR;
+		}
+	}
+	if (optind < argc) {
+		cli_error("serve", "unexpected argument '%s'", argv[optind]);
+		free(rules);
+		return CLI_EXIT_ERROR;
+	}
+	if (rules == NULL)
+		rules = cli_rules_path();
+
+	memset(&sv, 0, sizeof sv);
+	signal(SIGPIPE, SIG_IGN);
+	sv.policy = policy_new(mode);
+	if (policy_load_file(sv.policy, rules, &cause) != 0)
+		goto fail;
+	if ((state_dir = statedir_path(&cause)) == NULL)
+		goto fail;
+	if ((sv.loop = loop_new(&cause)) == NULL)
+		goto fail;
+	if ((sv.sessions = sessions_new(sv.loop, state_dir, &cause)) == NULL)
+		goto fail;
+	sessions_subscribe(sv.sessions, &serve_session_events, &sv);
+	sv.approval = approval_new(sv.loop, sv.policy);
+	approval_set_rules_path(sv.approval, rules);
+	approval_set_notify(sv.approval, notify);
+	if (sandbox != NULL)
+		approval_set_default_sandbox(sv.approval, sandbox);
+	if (loop_add_signal(sv.loop, SIGTERM, serve_signal, &sv, &cause) != 0 ||
+	    loop_add_signal(sv.loop, SIGINT, serve_signal, &sv, &cause) != 0 ||
+	    loop_add_signal(sv.loop, SIGHUP, serve_signal, &sv, &cause) != 0)
+		goto fail;
+	sv.control = control_new(sv.loop, sv.sessions, sv.approval, socket,
+	    &hooks, &sv, &cause);
+	if (sv.control == NULL)
+		goto fail;
+	control_set_keep_on_disconnect(sv.control, keep);
+	cause = xasprintf("listening on %s (approval %s, rules %s, state %s)",
+	    control_path(sv.control), policy_mode_name(mode), rules,
+	    state_dir);
+	serve_log(&sv, cause);
+	free(cause);
+	cause = NULL;
+
+	if (loop_run(sv.loop) != 0)
+		fatal("event loop: %s", strerror(errno));
+
+	sv.stopping = true;
+	/* Sessions first: their exits still reach the clients. */
+	sessions_free(sv.sessions);
+	sv.sessions = NULL;
+	control_free(sv.control);
+	approval_free(sv.approval);
+	policy_free(sv.policy);
+	loop_free(sv.loop);
+	serve_log(&sv, "stopped");
+	free(state_dir);
+	free(rules);
+	return 0;
+
+fail:
+	cli_error("serve", "%s", cause != NULL ? cause : "failed");
+	free(cause);
+	control_free(sv.control);
+	sessions_free(sv.sessions);
+	approval_free(sv.approval);
+	policy_free(sv.policy);
+	loop_free(sv.loop);
+	free(state_dir);
+	free(rules);
+	return CLI_EXIT_ERROR;
+}

@@ -1,0 +1,535 @@
+/*
+ * approval.c - the approval queue (see approval.h).
+ *
+ * Invariants:
+ * - a request is in the pending list exactly while its state is PENDING;
+ * - every decided or withdrawn request is announced once, then freed;
+ * - notify programs are tracked by pid and reaped with waitpid(pid): the
+ *   sessions module reaps its own children, so nobody waits for -1.
+ */
+#include "session/approval.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "session/util.h"
+
+#define APPROVAL_MAX_SUBSCRIBERS 8
+/*
+ * Notify programs alive at once: beyond this a burst of requests would fork
+ * a process each; the person is told by the other channels anyway.
+ */
+#define APPROVAL_NOTIFY_MAX	16
+
+extern char **environ;
+
+struct approval_sub {
+	const struct approval_events	*ev;
+	void				*user;
+};
+
+struct approval {
+	struct loop			*loop;
+	struct policy			*policy;
+	char				*notify;
+	char				*rules_path;
+	char				*default_sandbox;
+	uint64_t			 last_id;
+
+	struct approval_request		**pending;
+	size_t				 npending;
+
+	struct approval_sub		 subs[APPROVAL_MAX_SUBSCRIBERS];
+	size_t				 nsubs;
+
+	pid_t				 notify_pids[APPROVAL_NOTIFY_MAX];
+	size_t				 nnotify;
+	bool				 sigchld;
+};
+
+/* Send an event to every subscriber. */
+#define APPROVAL_NOTIFY(a, member, r) do {				\
+	size_t an_i_;							\
+	for (an_i_ = 0; an_i_ < (a)->nsubs; an_i_++)			\
+		if ((a)->subs[an_i_].ev->member != NULL)		\
+			(a)->subs[an_i_].ev->member(			\
+			    (a)->subs[an_i_].user, (r));		\
+} while (0)
+
+struct approval *
+approval_new(struct loop *loop, struct policy *policy)
+{
+	struct approval	*a = xcalloc(1, sizeof *a);
+
+	a->loop = loop;
+	a->policy = policy;
+	a->default_sandbox = xstrdup("workspace-write");
+	return a;
+}
+
+/* Free one request's memory. */
+static void
+approval_request_free(struct approval_request *r)
+{
+	if (r == NULL)
+		return;
+	strv_free(r->argv);
+	free(r->cwd);
+	strv_free(r->env);
+	free(r->sandbox);
+	free(r->why);
+	free(r->client_exe);
+	free(r->verdict_why);
+	free(r->verdict_by);
+	free(r->decided_by);
+	free(r->reason);
+	free(r->remembered);
+	free(r);
+}
+
+void
+approval_free(struct approval *a)
+{
+	size_t	i;
+
+	if (a == NULL)
+		return;
+	for (i = 0; i < a->npending; i++)
+		approval_request_free(a->pending[i]);
+	free(a->pending);
+	free(a->notify);
+	free(a->rules_path);
+	free(a->default_sandbox);
+	free(a);
+}
+
+void
+approval_subscribe(struct approval *a, const struct approval_events *ev,
+    void *user)
+{
+	if (a->nsubs == APPROVAL_MAX_SUBSCRIBERS)
+		fatal("too many approval subscribers");
+	a->subs[a->nsubs].ev = ev;
+	a->subs[a->nsubs].user = user;
+	a->nsubs++;
+}
+
+/* SIGCHLD: reap the notify programs that have ended, by pid. */
+static void
+approval_sigchld(struct loop *l, int sig, void *arg)
+{
+	struct approval	*a = arg;
+	size_t		 i = 0;
+	int		 status;
+
+	(void)l;
+	(void)sig;
+	while (i < a->nnotify) {
+		if (waitpid(a->notify_pids[i], &status, WNOHANG) ==
+		    a->notify_pids[i]) {
+			a->notify_pids[i] = a->notify_pids[--a->nnotify];
+			continue;
+		}
+		i++;
+	}
+}
+
+void
+approval_set_notify(struct approval *a, const char *program)
+{
+	char	*cause = NULL;
+
+	free(a->notify);
+	a->notify = program != NULL && *program != '\0' ?
+	    xstrdup(program) : NULL;
+	if (a->notify != NULL && a->loop != NULL && !a->sigchld) {
+		if (loop_add_signal(a->loop, SIGCHLD, approval_sigchld, a,
+		    &cause) == 0)
+			a->sigchld = true;
+		else {
+			free(cause);
+			free(a->notify);
+			a->notify = NULL;
+		}
+	}
+}
+
+void
+approval_set_rules_path(struct approval *a, const char *path)
+{
+	free(a->rules_path);
+	a->rules_path = path != NULL ? xstrdup(path) : NULL;
+}
+
+void
+approval_set_default_sandbox(struct approval *a, const char *profile)
+{
+	free(a->default_sandbox);
+	a->default_sandbox = xstrdup(profile != NULL ? profile :
+	    "workspace-write");
+}
+
+struct policy *
+approval_policy(const struct approval *a)
+{
+	return a->policy;
+}
+
+const char *
+approval_state_name(enum approval_state st)
+{
+	switch (st) {
+	case APPROVAL_PENDING:
+		return "pending";
+	case APPROVAL_APPROVED:
+		return "approved";
+	case APPROVAL_DENIED:
+		return "denied";
+	case APPROVAL_WITHDRAWN:
+		return "withdrawn";
+	}
+	return "unknown";
+}
+
+/* Fill r's verdict from the policy. */
+static void
+approval_judge(struct approval *a, struct approval_request *r)
+{
+	struct policy_verdict	v = policy_check(a->policy, r->argv);
+
+	r->verdict = v.decision;
+	free(r->verdict_why);
+	free(r->verdict_by);
+	r->verdict_why = xstrdup(v.why != NULL ? v.why : "");
+	switch (v.source) {
+	case POLICY_BY_RULE:
+		r->verdict_by = xasprintf("rule '%s'%s%s%s", v.rule != NULL ?
+		    v.rule : "?", v.where != NULL ? " (" : "",
+		    v.where != NULL ? v.where : "", v.where != NULL ? ")" : "");
+		break;
+	case POLICY_BY_MODE:
+		r->verdict_by = xasprintf("mode %s",
+		    policy_mode_name(policy_mode(a->policy)));
+		break;
+	case POLICY_BY_KNOWN_SAFE:
+		r->verdict_by = xstrdup("known read-only command");
+		break;
+	case POLICY_BY_SHELL:
+		r->verdict_by = xstrdup("shell string");
+		break;
+	}
+}
+
+struct approval_request *
+approval_submit(struct approval *a, const struct approval_spec *spec)
+{
+	struct approval_request	*r = xcalloc(1, sizeof *r);
+
+	assert(spec->argv != NULL && spec->argv[0] != NULL);
+	r->id = ++a->last_id;
+	r->state = APPROVAL_PENDING;
+	r->argv = strv_dup(spec->argv);
+	r->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
+	r->env = spec->env != NULL ? strv_dup(spec->env) : NULL;
+	r->timeout_ms = spec->timeout_ms;
+	r->sandbox = xstrdup(spec->sandbox != NULL ? spec->sandbox :
+	    a->default_sandbox);
+	r->network = spec->network;
+	r->cols = spec->cols;
+	r->rows = spec->rows;
+	r->why = spec->why != NULL ? xstrdup(spec->why) : NULL;
+	r->client_pid = spec->client_pid;
+	r->client_exe = spec->client_exe != NULL ?
+	    xstrdup(spec->client_exe) : NULL;
+	r->owner = spec->owner;
+	r->queued_us = util_wall_us();
+	approval_judge(a, r);
+	return r;
+}
+
+char *
+approval_notify_json(const struct approval_request *r)
+{
+	json_t	*o = json_object(), *argv = json_array();
+	char	*cmd, *s, *out;
+	size_t	 i;
+
+	for (i = 0; r->argv[i] != NULL; i++)
+		json_array_append_new(argv, json_string(r->argv[i]));
+	cmd = policy_quote_argv(r->argv);
+	json_object_set_new(o, "type", json_string("approval-requested"));
+	json_object_set_new(o, "request", json_integer((json_int_t)r->id));
+	json_object_set_new(o, "command", json_string(cmd));
+	json_object_set_new(o, "argv", argv);
+	if (r->cwd != NULL)
+		json_object_set_new(o, "cwd", json_string(r->cwd));
+	json_object_set_new(o, "sandbox", json_string(r->sandbox));
+	json_object_set_new(o, "network", json_boolean(r->network));
+	if (r->why != NULL)
+		json_object_set_new(o, "why", json_string(r->why));
+	if (r->client_pid > 0)
+		json_object_set_new(o, "client_pid",
+		    json_integer(r->client_pid));
+	if (r->client_exe != NULL)
+		json_object_set_new(o, "client_exe",
+		    json_string(r->client_exe));
+	json_object_set_new(o, "by", json_string(r->verdict_by));
+	free(cmd);
+	/* json_string refuses invalid UTF-8: such fields are just left out. */
+	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (s == NULL)
+		fatal("out of memory");
+	out = xstrdup(s);
+	free(s);
+	return out;
+}
+
+/* Run the notify program for r without waiting for it. */
+static void
+approval_run_notify(struct approval *a, struct approval_request *r)
+{
+	posix_spawn_file_actions_t	 fa;
+	posix_spawnattr_t		 attr;
+	sigset_t			 none, all;
+	char				*argv[3];
+	pid_t				 pid;
+
+	if (a->notify == NULL || !a->sigchld ||
+	    a->nnotify == APPROVAL_NOTIFY_MAX)
+		return;
+	argv[0] = a->notify;
+	argv[1] = approval_notify_json(r);
+	argv[2] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	/* It must not write over a TUI or read the person's keys. */
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawnattr_init(&attr);
+	sigemptyset(&none);
+	sigfillset(&all);
+	sigdelset(&all, SIGKILL);
+	sigdelset(&all, SIGSTOP);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &all);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
+	    POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+	if (posix_spawnp(&pid, a->notify, &fa, &attr, argv, environ) == 0)
+		a->notify_pids[a->nnotify++] = pid;
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+	free(argv[1]);
+}
+
+/* Take r out of the pending list (if there). */
+static void
+approval_unlist(struct approval *a, struct approval_request *r)
+{
+	size_t	i;
+
+	for (i = 0; i < a->npending; i++) {
+		if (a->pending[i] == r) {
+			memmove(&a->pending[i], &a->pending[i + 1],
+			    (a->npending - i - 1) * sizeof *a->pending);
+			a->npending--;
+			return;
+		}
+	}
+}
+
+/* Settle r in state st, announce it and free it. */
+static void
+approval_settle(struct approval *a, struct approval_request *r,
+    enum approval_state st, const char *by, const char *reason)
+{
+	approval_unlist(a, r);
+	r->state = st;
+	if (by != NULL) {
+		free(r->decided_by);
+		r->decided_by = xstrdup(by);
+	}
+	if (reason != NULL && *reason != '\0') {
+		free(r->reason);
+		r->reason = xstrdup(reason);
+	}
+	if (st == APPROVAL_WITHDRAWN)
+		APPROVAL_NOTIFY(a, withdrawn, r);
+	else
+		APPROVAL_NOTIFY(a, decided, r);
+	approval_request_free(r);
+}
+
+enum approval_state
+approval_dispatch(struct approval *a, struct approval_request *r)
+{
+	switch (r->verdict) {
+	case POLICY_ALLOW:
+		approval_settle(a, r, APPROVAL_APPROVED, r->verdict_by, NULL);
+		return APPROVAL_APPROVED;
+	case POLICY_DENY:
+		/* The rule is the reason: verdict_by already names it. */
+		approval_settle(a, r, APPROVAL_DENIED, r->verdict_by, NULL);
+		return APPROVAL_DENIED;
+	case POLICY_ASK:
+		break;
+	}
+	a->pending = xreallocarray(a->pending, a->npending + 1,
+	    sizeof *a->pending);
+	a->pending[a->npending++] = r;
+	APPROVAL_NOTIFY(a, pending, r);
+	approval_run_notify(a, r);
+	return APPROVAL_PENDING;
+}
+
+size_t
+approval_pending_count(const struct approval *a)
+{
+	return a->npending;
+}
+
+struct approval_request *
+approval_pending_at(const struct approval *a, size_t i)
+{
+	return i < a->npending ? a->pending[i] : NULL;
+}
+
+struct approval_request *
+approval_find(const struct approval *a, uint64_t id)
+{
+	size_t	i;
+
+	for (i = 0; i < a->npending; i++)
+		if (a->pending[i]->id == id)
+			return a->pending[i];
+	return NULL;
+}
+
+/* The pending request id, or NULL with *cause. */
+static struct approval_request *
+approval_get(const struct approval *a, uint64_t id, char **cause)
+{
+	struct approval_request	*r = approval_find(a, id);
+
+	if (r == NULL)
+		*cause = xasprintf("no request %llu is waiting",
+		    (unsigned long long)id);
+	return r;
+}
+
+int
+approval_approve(struct approval *a, uint64_t id, const char *by,
+    char **cause)
+{
+	struct approval_request	*r;
+
+	if ((r = approval_get(a, id, cause)) == NULL)
+		return -1;
+	approval_settle(a, r, APPROVAL_APPROVED, by != NULL ? by : "user",
+	    NULL);
+	return 0;
+}
+
+char *
+approval_suggest_rule(const struct approval_request *r)
+{
+	char	*q = policy_quote_argv(r->argv), *s;
+
+	s = xasprintf("allow %s", q);
+	free(q);
+	return s;
+}
+
+int
+approval_remember(struct approval *a, uint64_t id, const char *rule,
+    bool save, char **cause)
+{
+	struct approval_request	*r;
+	char			*line, *why = NULL;
+	int			 rc = 0;
+
+	if ((r = approval_get(a, id, cause)) == NULL)
+		return -1;
+	line = rule != NULL ? xstrdup(rule) : approval_suggest_rule(r);
+	if (policy_remember_line(a->policy, line, cause) != 0) {
+		free(line);
+		return -1;
+	}
+	free(r->remembered);
+	r->remembered = line;
+	if (save) {
+		if (a->rules_path == NULL) {
+			*cause = xstrdup("no rules file to save to");
+			rc = 1;
+		} else if (policy_save_remembered(a->policy, a->rules_path,
+		    &why) < 0) {
+			*cause = why;
+			rc = 1;
+		}
+	}
+	approval_settle(a, r, APPROVAL_APPROVED, "user", NULL);
+	return rc;
+}
+
+int
+approval_deny(struct approval *a, uint64_t id, const char *reason,
+    const char *by, char **cause)
+{
+	struct approval_request	*r;
+
+	if ((r = approval_get(a, id, cause)) == NULL)
+		return -1;
+	approval_settle(a, r, APPROVAL_DENIED, by != NULL ? by : "user",
+	    reason);
+	return 0;
+}
+
+int
+approval_edit(struct approval *a, uint64_t id, char *const *argv,
+    char **cause)
+{
+	struct approval_request	*r;
+
+	if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0') {
+		*cause = xstrdup("the edited command is empty");
+		return -1;
+	}
+	if ((r = approval_get(a, id, cause)) == NULL)
+		return -1;
+	strv_free(r->argv);
+	r->argv = strv_dup(argv);
+	approval_settle(a, r, APPROVAL_APPROVED, "user (edited)", NULL);
+	return 0;
+}
+
+void
+approval_withdraw(struct approval *a, uint64_t id)
+{
+	struct approval_request	*r = approval_find(a, id);
+
+	if (r != NULL)
+		approval_settle(a, r, APPROVAL_WITHDRAWN, NULL, NULL);
+}
+
+void
+approval_withdraw_owner(struct approval *a, void *owner)
+{
+	size_t	i = 0;
+
+	while (i < a->npending) {
+		if (a->pending[i]->owner == owner) {
+			approval_settle(a, a->pending[i], APPROVAL_WITHDRAWN,
+			    NULL, NULL);
+			i = 0;	/* subscribers may have changed the list */
+		} else
+			i++;
+	}
+}

@@ -1,0 +1,185 @@
+/*
+ * approval.h - the approval queue: commands submitted by agents, judged by
+ * the policy, and decided by the policy or by a person.
+ *
+ * A request is submitted (approval_submit: judged, numbered, not yet acted
+ * on), then dispatched (approval_dispatch): an "allow" or "deny" verdict
+ * decides it at once, an "ask" verdict leaves it PENDING until a person
+ * approves, denies or edits it, or its owner withdraws it.  Subscribers
+ * (the control server, the TUI, `serve`'s log) hear of every request that
+ * starts waiting, is decided or is withdrawn.  A request is freed right
+ * after its decided/withdrawn event: subscribers copy what they keep.
+ *
+ * When a request starts waiting, an optional notify program is run with
+ * one argument, a JSON object describing it (Codex's `notify` convention);
+ * it is spawned without waiting and reaped through the loop's SIGCHLD.
+ *
+ * For a modal prompt: approval_pending_count/approval_pending_at list the
+ * waiting requests oldest first with everything to show (argv, cwd,
+ * sandbox, network, why, client pid and executable, verdict and what
+ * decided it); approval_suggest_rule gives the editable rule for "approve
+ * and remember"; approval_approve, approval_remember, approval_deny and
+ * approval_edit decide.  Deferring is doing nothing.
+ */
+#ifndef PTYVISOR_APPROVAL_H
+#define PTYVISOR_APPROVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "session/loop.h"
+#include "session/policy.h"
+
+enum approval_state {
+	APPROVAL_PENDING,
+	APPROVAL_APPROVED,
+	APPROVAL_DENIED,
+	APPROVAL_WITHDRAWN
+};
+
+/* What an agent asks for.  Pointers are borrowed by approval_submit. */
+struct approval_spec {
+	char *const	*argv;		/* non-empty */
+	const char	*cwd;		/* absolute; NULL: the server's */
+	char *const	*env;		/* "NAME=VALUE"...; NULL: none */
+	uint64_t	 timeout_ms;	/* 0: none */
+	const char	*sandbox;	/* profile name; NULL: default */
+	bool		 network;
+	unsigned int	 cols;
+	unsigned int	 rows;
+	const char	*why;		/* the agent's reason; may be NULL */
+	pid_t		 client_pid;	/* 0: unknown */
+	const char	*client_exe;	/* NULL: unknown */
+	void		*owner;		/* who submitted it (opaque) */
+};
+
+/*
+ * A request.  Owned by the queue; read-only for everyone else, valid until
+ * its decided or withdrawn event has been delivered.
+ */
+struct approval_request {
+	uint64_t		 id;		/* 1, 2, ... */
+	enum approval_state	 state;
+	char			**argv;		/* as it will run (edit changes it) */
+	char			*cwd;		/* NULL: the server's */
+	char			**env;		/* NULL: none */
+	uint64_t		 timeout_ms;
+	char			*sandbox;	/* never NULL */
+	bool			 network;
+	unsigned int		 cols;
+	unsigned int		 rows;
+	char			*why;		/* NULL: none given */
+	pid_t			 client_pid;	/* 0: unknown */
+	char			*client_exe;	/* NULL: unknown */
+	void			*owner;
+
+	/* The policy's verdict and what decided it. */
+	enum policy_decision	 verdict;
+	char			*verdict_why;	/* one line for a person */
+	char			*verdict_by;	/* rule as written, or "mode X" */
+
+	/* Once decided: "user", "user (edited)" or verdict_by; reason. */
+	char			*decided_by;
+	char			*reason;	/* deny reason; NULL: none */
+	char			*remembered;	/* rule remembered; NULL: none */
+	int64_t			 queued_us;	/* wall clock */
+};
+
+/* Subscriber callbacks; any may be NULL.  r is valid during the call. */
+struct approval_events {
+	/* r waits for a person. */
+	void	(*pending)(void *user, struct approval_request *r);
+	/* r was approved or denied (by the policy or a person). */
+	void	(*decided)(void *user, struct approval_request *r);
+	/* r's owner gave up on it while it was pending. */
+	void	(*withdrawn)(void *user, struct approval_request *r);
+};
+
+struct approval;
+
+/*
+ * A queue judging with policy (borrowed; remembered rules go into it).
+ * loop (may be NULL: no notify program) reaps notify programs.  Never NULL.
+ */
+struct approval	*approval_new(struct loop *loop, struct policy *policy);
+
+/* Free the queue; pending requests are dropped without events. */
+void		 approval_free(struct approval *a);
+
+/* Add a subscriber (at most 8). */
+void		 approval_subscribe(struct approval *a,
+		     const struct approval_events *ev, void *user);
+
+/* The notify program (NULL: none); copied. */
+void		 approval_set_notify(struct approval *a, const char *program);
+
+/* The rules file remembered rules are saved to (NULL: no saving); copied. */
+void		 approval_set_rules_path(struct approval *a, const char *path);
+
+/* The profile used when a request names none; copied. */
+void		 approval_set_default_sandbox(struct approval *a,
+		     const char *profile);
+
+struct policy	*approval_policy(const struct approval *a);
+
+/* Judge and number a request; nothing happens until approval_dispatch. */
+struct approval_request	*approval_submit(struct approval *a,
+			     const struct approval_spec *spec);
+
+/*
+ * Act on the verdict: allow or deny decides now (decided event, then r is
+ * freed), ask makes it pending (pending event, notify program).  Returns
+ * the state r reached; r must not be used afterwards unless it is pending.
+ */
+enum approval_state	 approval_dispatch(struct approval *a,
+			     struct approval_request *r);
+
+/* Waiting requests, oldest first. */
+size_t			 approval_pending_count(const struct approval *a);
+struct approval_request	*approval_pending_at(const struct approval *a,
+			     size_t i);
+/* A waiting request by number, or NULL. */
+struct approval_request	*approval_find(const struct approval *a, uint64_t id);
+
+/*
+ * Approve a pending request once; by is who decided (NULL: "user").
+ * -1 with *cause when no such request is waiting.
+ */
+int	approval_approve(struct approval *a, uint64_t id, const char *by,
+	    char **cause);
+
+/*
+ * Approve and remember a rule written as in the rules file (NULL: the
+ * suggestion of approval_suggest_rule); with save, also write the
+ * remembered rules to the rules file.  Returns 0 when approved; 1 when
+ * approved but the save failed (*cause says why); -1 with *cause when
+ * nothing happened (no such request, a rule that does not parse).
+ */
+int	approval_remember(struct approval *a, uint64_t id, const char *rule,
+	    bool save, char **cause);
+
+/* Deny a pending request; reason (may be NULL) goes back to the agent. */
+int	approval_deny(struct approval *a, uint64_t id, const char *reason,
+	    const char *by, char **cause);
+
+/* Replace the argv of a pending request (non-empty), then approve it. */
+int	approval_edit(struct approval *a, uint64_t id, char *const *argv,
+	    char **cause);
+
+/* The owner gives up on a pending request (withdrawn event); no-op else. */
+void	approval_withdraw(struct approval *a, uint64_t id);
+
+/* Withdraw every pending request of owner. */
+void	approval_withdraw_owner(struct approval *a, void *owner);
+
+/* The default rule to remember for r: "allow " + its quoted argv. */
+char	*approval_suggest_rule(const struct approval_request *r);
+
+const char	*approval_state_name(enum approval_state st);
+
+/* The JSON argument given to the notify program for r.  Caller frees. */
+char	*approval_notify_json(const struct approval_request *r);
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * client.c - control protocol client (see client.h).
+ *
+ * Invariants: the socket is non-blocking and close-on-exec; received bytes
+ * wait in a buffer until a whole line is there; a line longer than the
+ * protocol's bound closes the connection rather than growing the buffer.
+ */
+#include "session/client.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "session/control.h"
+#include "session/proto.h"
+#include "session/util.h"
+
+/*
+ * Longest event line accepted.  Output events carry at most one PTY read
+ * (64 KiB, 4/3 larger in base64, up to 6x when escaped), lists can be long:
+ * a generous bound that still stops a runaway server.
+ */
+#define CLIENT_LINE_MAX	(16 * 1024 * 1024)
+
+struct client {
+	int		fd;
+	struct buf	in;
+	char		*path;
+};
+
+/* Milliseconds left until deadline (-1: forever). */
+static int
+client_left(uint64_t deadline, int timeout_ms)
+{
+	uint64_t	now;
+
+	if (timeout_ms < 0)
+		return -1;
+	now = util_now_ms();
+	return now >= deadline ? 0 : (int)(deadline - now);
+}
+
+struct client *
+client_connect(const char *path, int timeout_ms, char **cause)
+{
+	struct client		*cl;
+	struct sockaddr_un	 sun;
+	json_t			*hello, *ev = NULL;
+	char			*p;
+	int			 fd, rc;
+
+	p = path != NULL ? xstrdup(path) : control_socket_path();
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(p) >= sizeof sun.sun_path) {
+		*cause = xasprintf("%s: socket path too long", p);
+		free(p);
+		return NULL;
+	}
+	memcpy(sun.sun_path, p, strlen(p) + 1);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0) {
+		*cause = xasprintf("socket: %s", strerror(errno));
+		free(p);
+		return NULL;
+	}
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+		if (errno == ENOENT || errno == ECONNREFUSED)
+			*cause = xasprintf("no ptyvisor server at %s (start "
+			    "one with 'ptyvisor serve' or the TUI)", p);
+		else
+			*cause = xasprintf("%s: %s", p, strerror(errno));
+		close(fd);
+		free(p);
+		return NULL;
+	}
+	cl = xcalloc(1, sizeof *cl);
+	cl->fd = fd;
+	cl->path = p;
+
+	hello = json_pack("{s:s, s:i}", "op", "hello", "version",
+	    PROTO_VERSION);
+	rc = client_send(cl, hello, cause);
+	json_decref(hello);
+	if (rc != 0)
+		goto fail;
+	rc = client_read(cl, timeout_ms, &ev, cause);
+	if (rc == 0)
+		*cause = xasprintf("%s: no hello from the server", p);
+	if (rc != 1)
+		goto fail;
+	if (client_str(ev, "event") == NULL ||
+	    strcmp(client_str(ev, "event"), "hello") != 0) {
+		*cause = xasprintf("%s: the server refused us: %s", p,
+		    client_str(ev, "message") != NULL ?
+		    client_str(ev, "message") : "no hello");
+		json_decref(ev);
+		goto fail;
+	}
+	json_decref(ev);
+	return cl;
+fail:
+	client_free(cl);
+	return NULL;
+}
+
+void
+client_free(struct client *cl)
+{
+	if (cl == NULL)
+		return;
+	if (cl->fd >= 0)
+		close(cl->fd);
+	buf_free(&cl->in);
+	free(cl->path);
+	free(cl);
+}
+
+int
+client_fd(const struct client *cl)
+{
+	return cl->fd;
+}
+
+int
+client_send(struct client *cl, json_t *req, char **cause)
+{
+	struct pollfd	 pfd = { .fd = cl->fd, .events = POLLOUT };
+	char		*s = json_dumps(req, JSON_COMPACT);
+	size_t		 len, off = 0;
+	ssize_t		 n;
+
+	if (s == NULL) {
+		*cause = xstrdup("cannot encode the request");
+		return -1;
+	}
+	len = strlen(s);
+	s[len++] = '\n';	/* replaces the NUL; length kept apart */
+	while (off < len) {
+		n = send(cl->fd, s + off, len - off, MSG_NOSIGNAL);
+		if (n > 0)
+			off += (size_t)n;
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else if (n < 0 && errno == EAGAIN)
+			poll(&pfd, 1, -1);
+		else {
+			*cause = xasprintf("%s: %s", cl->path,
+			    strerror(errno));
+			free(s);
+			return -1;
+		}
+	}
+	free(s);
+	return 0;
+}
+
+/* Take one complete line from the buffer: 1 and *ev, 0 none, -1 bad. */
+static int
+client_take(struct client *cl, json_t **ev, char **cause)
+{
+	json_error_t	 jerr;
+	char		*nl;
+	size_t		 n;
+
+	if (cl->in.len == 0 ||
+	    (nl = memchr(cl->in.data, '\n', cl->in.len)) == NULL)
+		return 0;
+	n = (size_t)(nl - cl->in.data);
+	*ev = json_loadb(cl->in.data, n, JSON_REJECT_DUPLICATES, &jerr);
+	buf_consume(&cl->in, n + 1);
+	if (*ev == NULL || !json_is_object(*ev)) {
+		json_decref(*ev);
+		*ev = NULL;
+		*cause = xasprintf("%s: bad line from the server", cl->path);
+		return -1;
+	}
+	return 1;
+}
+
+int
+client_read(struct client *cl, int timeout_ms, json_t **ev, char **cause)
+{
+	struct pollfd	pfd = { .fd = cl->fd, .events = POLLIN };
+	uint64_t	deadline = util_now_ms() + (uint64_t)(timeout_ms < 0 ?
+			    0 : timeout_ms);
+	char		buf[65536];
+	ssize_t		n;
+	int		rc;
+
+	*ev = NULL;
+	for (;;) {
+		if ((rc = client_take(cl, ev, cause)) != 0)
+			return rc;
+		if (cl->in.len > CLIENT_LINE_MAX) {
+			*cause = xasprintf("%s: line from the server too "
+			    "long", cl->path);
+			return -1;
+		}
+		rc = poll(&pfd, 1, client_left(deadline, timeout_ms));
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0) {
+			*cause = xasprintf("poll: %s", strerror(errno));
+			return -1;
+		}
+		if (rc == 0)
+			return 0;
+		n = recv(cl->fd, buf, sizeof buf, MSG_DONTWAIT);
+		if (n > 0) {
+			buf_add(&cl->in, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		*cause = xasprintf("the ptyvisor server closed the "
+		    "connection%s%s", n < 0 ? ": " : "",
+		    n < 0 ? strerror(errno) : "");
+		return -1;
+	}
+}
+
+int
+client_wait_id(struct client *cl, const char *id, int timeout_ms,
+    json_t **ev, char **cause)
+{
+	uint64_t	 deadline = util_now_ms() + (uint64_t)(timeout_ms < 0 ?
+			     0 : timeout_ms);
+	const char	*got;
+	int		 rc;
+
+	for (;;) {
+		rc = client_read(cl, client_left(deadline, timeout_ms), ev,
+		    cause);
+		if (rc != 1)
+			return rc;
+		if ((got = client_str(*ev, "id")) != NULL &&
+		    strcmp(got, id) == 0)
+			return 1;
+		json_decref(*ev);
+		*ev = NULL;
+	}
+}
+
+const char *
+client_str(json_t *ev, const char *key)
+{
+	json_t	*v = json_object_get(ev, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}

@@ -1,0 +1,48 @@
+/*
+ * client.h - the client side of the control protocol, for the small
+ * commands (pending, approve, deny) and the agents' shim (exec).
+ *
+ * client_connect() connects and exchanges hellos; then requests are sent
+ * as JSON objects and events read one line at a time, each with a
+ * timeout.  The fd can be polled by the caller along with its own fds;
+ * client_read() with a zero timeout then takes what has arrived.
+ */
+#ifndef PTYVISOR_CLIENT_H
+#define PTYVISOR_CLIENT_H
+
+#include <jansson.h>
+
+struct client;
+
+/*
+ * Connect to the server at path (NULL: control_socket_path()) and do the
+ * hello handshake within timeout_ms.  NULL with *cause ("no ptyvisor
+ * server at PATH" when nothing listens).
+ */
+struct client	*client_connect(const char *path, int timeout_ms,
+		    char **cause);
+void		 client_free(struct client *cl);
+int		 client_fd(const struct client *cl);
+
+/* Send one request (the object is not consumed).  -1 with *cause. */
+int		 client_send(struct client *cl, json_t *req, char **cause);
+
+/*
+ * The next event: 1 with *ev (caller decrefs), 0 when none came within
+ * timeout_ms (-1: wait forever), -1 with *cause when the server closed
+ * the connection or sent something that is not a JSON object.
+ */
+int		 client_read(struct client *cl, int timeout_ms, json_t **ev,
+		     char **cause);
+
+/*
+ * Read events until one whose "id" is id arrives (others are dropped):
+ * 1 with *ev, 0 on timeout, -1 with *cause.
+ */
+int		 client_wait_id(struct client *cl, const char *id,
+		     int timeout_ms, json_t **ev, char **cause);
+
+/* The string field key of ev, or NULL. */
+const char	*client_str(json_t *ev, const char *key);
+
+#endif

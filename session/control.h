@@ -1,0 +1,78 @@
+/*
+ * control.h - the control socket server: agents submit commands, follow
+ * their output and exit, and people decide requests (DESIGN §6).
+ *
+ * One UNIX stream socket in a private directory (0700, owned by us, not
+ * group or world writable), the socket itself 0600, every peer checked
+ * with SO_PEERCRED (same uid only).  Each side first sends a hello line;
+ * then the client sends requests, one JSON object a line, and the server
+ * answers with events.  Output to each client is buffered up to a bound: a
+ * client that stops reading is disconnected, the loop never blocks on it.
+ * Bad input gets an error event (or a clean close) and a log line, and
+ * never harms the server or another client.  When a client goes away its
+ * running sessions are killed and its pending requests withdrawn, unless
+ * control_set_keep_on_disconnect() says otherwise.
+ *
+ * Sessions are started through the spawn hook, so the caller decides how
+ * (sandbox, environment); the server only routes requests, decisions and
+ * events.
+ */
+#ifndef PTYVISOR_CONTROL_H
+#define PTYVISOR_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "session/approval.h"
+#include "session/loop.h"
+#include "session/session.h"
+
+/* What the server asks of its owner. */
+struct control_hooks {
+	/*
+	 * Start the approved request r (argv, cwd, env, timeout, sandbox,
+	 * network, size); returns the session (a FAILED one included) or NULL
+	 * with *cause for ptyvisor's own problems.
+	 */
+	struct session	*(*spawn)(void *user, const struct approval_request *r,
+			    char **cause);
+	/* One log line, without a newline: errors, decisions, clients. */
+	void		 (*log)(void *user, const char *line);
+};
+
+struct control;
+
+/*
+ * The socket path of DESIGN §6: $PTYVISOR_SOCKET, else
+ * $XDG_RUNTIME_DIR/ptyvisor/ptyvisor.sock, else
+ * /tmp/ptyvisor-$UID/ptyvisor.sock.  Caller frees.
+ */
+char		*control_socket_path(void);
+
+/*
+ * Listen on path (NULL: control_socket_path()).  Creates the directory
+ * 0700 when missing; refuses one owned by someone else or writable by
+ * others; removes a stale socket nobody answers on; refuses to start when
+ * another server answers.  Serves through loop, routes requests to
+ * approval and sessions (both borrowed).  NULL with *cause.
+ */
+struct control	*control_new(struct loop *loop, struct sessions *ss,
+		    struct approval *a, const char *path,
+		    const struct control_hooks *hooks, void *user,
+		    char **cause);
+
+/* Disconnect every client, close and unlink the socket, free. */
+void		 control_free(struct control *c);
+
+/*
+ * When keep is true, a client that disconnects leaves its sessions
+ * running and its requests pending.  Default false.
+ */
+void		 control_set_keep_on_disconnect(struct control *c, bool keep);
+
+const char	*control_path(const struct control *c);
+
+/* Connected clients. */
+size_t		 control_clients(const struct control *c);
+
+#endif

@@ -1,0 +1,158 @@
+#!/bin/sh
+# ptyvisor serve + exec/ptyvisor-sh + pending/approve/deny, end to end.
+. "$top_srcdir/tests/tap.sh"
+
+T=$(mktemp -d)
+cleanup_cmd "rm -rf '$T'"
+export PTYVISOR_STATE_DIR="$T/state" PTYVISOR_CONFIG="$T/config"
+export PTYVISOR_SOCKET="$T/run/ptyvisor.sock"
+mkdir -p "$T/config"
+cat > "$T/config/rules" <<'RULES'
+allow echo **
+allow printf **
+allow sh -c 'exit 3'
+allow sh -c 'kill -9 $$'
+allow sh -c 'echo out; echo err >&2'
+allow sleep **
+allow no-such-command-xyz
+allow touch **
+deny  rm **
+RULES
+
+# No server yet: 125 and a message.
+timeout 30 $PTYVISOR exec -- echo hi > "$T/o" 2> "$T/e" < /dev/null
+is "$?" 125 "no server: exit 125"
+grep -q "no ptyvisor server" "$T/e"; ok $? "no server: says so on stderr"
+
+$PTYVISOR serve --approval on-request 2> "$T/serve.log" &
+SERVE=$!
+cleanup_pid $SERVE
+wait_for "[ -S '$PTYVISOR_SOCKET' ]" 10; ok $? "serve listens on \$PTYVISOR_SOCKET"
+is "$(stat -c %a "$T/run")" 700 "socket directory is 0700"
+is "$(stat -c %a "$PTYVISOR_SOCKET")" 600 "socket is 0600"
+
+$PTYVISOR serve 2> "$T/e2"
+is "$?" 125 "a second server refuses to start"
+grep -q "already serving" "$T/e2"; ok $? "and says another one is serving"
+
+# Allowed by rule.
+out=$(timeout 30 $PTYVISOR exec -- echo hello world < /dev/null)
+is "$?" 0 "allowed: exit 0"
+is "$out" "hello world" "allowed: output through the shim"
+
+# Denied by rule.
+timeout 30 $PTYVISOR exec -- rm -rf x > "$T/o" 2> "$T/e" < /dev/null
+is "$?" 126 "denied by rule: exit 126"
+grep -q "denied by rule .deny  *rm" "$T/e"; ok $? "denied: the rule is on stderr"
+
+# Status pass-through.
+timeout 30 $PTYVISOR exec -- sh -c 'exit 3' > /dev/null < /dev/null
+is "$?" 3 "exit 3 passes through"
+timeout 30 $PTYVISOR exec -- sh -c 'kill -9 $$' > /dev/null < /dev/null
+is "$?" 137 "SIGKILL gives 137"
+timeout 30 $PTYVISOR exec --timeout 1 -- sleep 30 > /dev/null < /dev/null
+is "$?" 124 "timeout gives 124"
+timeout 30 $PTYVISOR exec -- no-such-command-xyz > "$T/o" 2>&1 < /dev/null
+is "$?" 127 "a missing command gives 127"
+grep -q "command not found" "$T/o"; ok $? "and says command not found"
+
+# --text: what a terminal shows.
+# Agent sessions run in the sandbox they ask for (default workspace-write).
+timeout 30 $PTYVISOR exec -- touch /etc/ptyvisor-agent-probe > /dev/null 2>&1 < /dev/null
+isnt_zero=$?
+[ "$isnt_zero" -ne 0 ] && [ ! -e /etc/ptyvisor-agent-probe ]
+ok $? "an agent's command cannot write /etc (sandboxed)"
+tail -n 1 "$T/state/history.jsonl" | grep -q '"profile":"workspace-write"'
+ok $? "history records the agent session's profile"
+timeout 30 $PTYVISOR exec --cwd "$T" -- touch "$T/agent-wrote" > /dev/null 2>&1 < /dev/null
+test -e "$T/agent-wrote"; ok $? "the agent's cwd is writable"
+
+out=$(timeout 30 $PTYVISOR exec --text -- printf '\033[31mred\033[0m\n' < /dev/null)
+is "$out" "red" "--text of a coloured word is the word"
+timeout 30 $PTYVISOR exec --raw -- printf '\033[31mred\033[0m\n' > "$T/raw" < /dev/null
+printf '\033[31mred\033[0m\r\n' > "$T/raw.want"
+cmp -s "$T/raw" "$T/raw.want"; ok $? "--raw gives the exact bytes"
+out=$(timeout 30 $PTYVISOR exec -- printf 'a\rb\n' < /dev/null)
+is "$out" "b" "--text applies carriage returns"
+timeout 30 $PTYVISOR exec -- sh -c 'echo out; echo err >&2' > "$T/o" < /dev/null
+is "$(cat "$T/o")" "$(printf 'out\nerr')" "stdout and stderr both arrive (one terminal)"
+seq 1 3000 > "$T/seq.want"
+
+# Asked: pending lists it, approve runs it.
+pending_id() { $PTYVISOR pending | awk -F '\t' -v c="$1" '$2 == c { print $1; exit }'; }
+timeout 30 $PTYVISOR exec --why "count" -- seq 1 3000 > "$T/seq" 2> "$T/e" < /dev/null &
+SHIM=$!
+cleanup_pid $SHIM
+wait_for '[ -n "$(pending_id "seq 1 3000")" ]' 10; ok $? "asked: ptyvisor pending lists it"
+id=$(pending_id "seq 1 3000")
+$PTYVISOR pending | grep -q "^$id	seq 1 3000	.*	count$"; ok $? "pending line: id, command, cwd, why"
+$PTYVISOR pending --json | grep -q "\"request\":$id"; ok $? "pending --json has the request"
+$PTYVISOR approve "$id"
+is "$?" 0 "approve exits 0"
+wait $SHIM
+is "$?" 0 "the approved command runs; the shim exits 0"
+cmp -s "$T/seq" "$T/seq.want"; ok $? "all 3000 lines arrive in order (scrolled-off ones too)"
+$PTYVISOR approve "$id" 2> "$T/e"
+is "$?" 1 "approving it again: exit 1"
+
+# Asked, denied with a reason.
+timeout 30 $PTYVISOR exec -- seq 1 2 > "$T/o" 2> "$T/e" < /dev/null &
+SHIM=$!
+cleanup_pid $SHIM
+wait_for '[ -n "$(pending_id "seq 1 2")" ]' 10
+$PTYVISOR deny "$(pending_id "seq 1 2")" --reason "use the cached results"
+wait $SHIM
+is "$?" 126 "denied by a person: 126"
+grep -q "use the cached results" "$T/e"; ok $? "the reason is on stderr"
+
+# Approve with --remember: the next identical request runs at once.
+ptyvisor_sh="$T/ptyvisor-sh"
+ln -s "$PTYVISOR" "$ptyvisor_sh"
+timeout 30 "$ptyvisor_sh" -c 'echo remembered; exit 5' > "$T/o" 2>&1 < /dev/null &
+SHIM=$!
+cleanup_pid $SHIM
+cmd="sh -c 'echo remembered; exit 5'"
+wait_for '[ -n "$(pending_id "$cmd")" ]' 10; ok $? "ptyvisor-sh -c: asked"
+$PTYVISOR approve --remember "$(pending_id "$cmd")"
+wait $SHIM
+is "$?" 5 "ptyvisor-sh -c: the status passes through"
+is "$(cat "$T/o")" "remembered" "ptyvisor-sh -c: the output"
+timeout 30 "$ptyvisor_sh" -c 'echo remembered; exit 5' > "$T/o" 2>&1 < /dev/null
+is "$?" 5 "remembered: the same request runs without asking"
+is "$($PTYVISOR pending)" "" "nothing is pending"
+
+# A signal to the shim kills its session.
+timeout 30 $PTYVISOR exec -- sleep 30 > /dev/null 2>&1 < /dev/null &
+SHIM=$!
+cleanup_pid $SHIM
+wait_for "pgrep -P $SERVE -x sleep" 10
+spid=$(pgrep -P $SERVE -x sleep | head -n 1)
+kill -TERM $SHIM
+wait $SHIM
+rc=$?
+[ "$rc" -gt 128 ]; ok $? "SIGTERM to the shim: it exits with a signal status ($rc)"
+wait_for "! kill -0 $spid 2>/dev/null || grep -q '^State:.*Z' /proc/$spid/status" 10
+ok $? "and its session is gone"
+
+# Clean shutdown.
+kill -TERM $SERVE
+wait $SERVE
+is "$?" 0 "serve exits 0 on SIGTERM"
+[ ! -e "$PTYVISOR_SOCKET" ]; ok $? "and removes its socket"
+grep -q "request .* approved by user" "$T/serve.log"; ok $? "decisions are logged"
+
+# A stale socket is replaced; an unsafe directory is refused.
+python3 -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])" "$PTYVISOR_SOCKET"
+[ -S "$PTYVISOR_SOCKET" ]; ok $? "a stale socket is left behind"
+$PTYVISOR serve 2> "$T/serve2.log" &
+SERVE=$!
+cleanup_pid $SERVE
+wait_for "$PTYVISOR pending" 10; ok $? "serve starts over a stale socket"
+kill -TERM $SERVE; wait $SERVE
+
+mkdir -p "$T/open"; chmod 777 "$T/open"
+PTYVISOR_SOCKET="$T/open/s" $PTYVISOR serve 2> "$T/e"
+is "$?" 125 "a world-writable socket directory is refused"
+grep -q "writable by others" "$T/e"; ok $? "with a message saying why"
+
+done_testing

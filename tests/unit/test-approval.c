@@ -1,0 +1,243 @@
+/*
+ * test-approval.c - the approval queue: verdicts, states, deciding,
+ * remembering (and saving) rules, editing, withdrawing, events, the notify
+ * program's JSON.
+ */
+#include "session/approval.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session/util.h"
+#include "tests/tap.h"
+
+/* What the subscriber saw, as one string per event. */
+static struct buf seen;
+
+static void
+ev_pending(void *user, struct approval_request *r)
+{
+	(void)user;
+	buf_printf(&seen, "pending %llu;", (unsigned long long)r->id);
+}
+
+static void
+ev_decided(void *user, struct approval_request *r)
+{
+	(void)user;
+	buf_printf(&seen, "%s %llu by %s%s%s;", approval_state_name(r->state),
+	    (unsigned long long)r->id, r->decided_by,
+	    r->reason != NULL ? " reason " : "",
+	    r->reason != NULL ? r->reason : "");
+}
+
+static void
+ev_withdrawn(void *user, struct approval_request *r)
+{
+	(void)user;
+	buf_printf(&seen, "withdrawn %llu;", (unsigned long long)r->id);
+}
+
+static const struct approval_events events = {
+	.pending = ev_pending,
+	.decided = ev_decided,
+	.withdrawn = ev_withdrawn,
+};
+
+/* Submit argv (words separated by spaces) for owner; return the request. */
+static struct approval_request *
+submit(struct approval *a, const char *words, void *owner)
+{
+	struct approval_spec	 spec;
+	char			*copy = xstrdup(words), *argv[16], *w;
+	struct approval_request	*r;
+	int			 n = 0;
+
+	for (w = strtok(copy, " "); w != NULL && n < 15; w = strtok(NULL, " "))
+		argv[n++] = w;
+	argv[n] = NULL;
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.cwd = "/tmp";
+	spec.why = "testing";
+	spec.client_pid = 42;
+	spec.client_exe = "/usr/bin/agent";
+	spec.owner = owner;
+	r = approval_submit(a, &spec);
+	free(copy);
+	return r;
+}
+
+/* Reset and return what was seen. */
+static const char *
+take(void)
+{
+	static char	out[1024];
+
+	snprintf(out, sizeof out, "%s", seen.len ? buf_cstr(&seen) : "");
+	seen.len = 0;
+	return out;
+}
+
+int
+main(void)
+{
+	struct policy		*p = policy_new(POLICY_ON_REQUEST);
+	struct approval		*a;
+	struct approval_request	*r;
+	char			*cause = NULL, *s, dir[] = "/tmp/pvaXXXXXX";
+	char			*path;
+	char			*edited[] = { "echo", "edited", NULL };
+	int			 owner1, owner2;
+
+	if (policy_load_string(p, "allow git status\ndeny rm -rf **\n",
+	    "rules", &cause) != 0)
+		fatal("%s", cause);
+	a = approval_new(NULL, p);
+	approval_subscribe(a, &events, NULL);
+
+	/* Verdicts. */
+	r = submit(a, "git status", &owner1);
+	is_int(r->verdict, POLICY_ALLOW, "git status is allowed by rule");
+	ok(strstr(r->verdict_by, "git status") != NULL, "verdict_by names "
+	    "the rule: %s", r->verdict_by);
+	is_str(r->sandbox, "workspace-write", "default sandbox profile");
+	is_int(approval_dispatch(a, r), APPROVAL_APPROVED, "dispatch approves");
+	s = xstrdup(take());
+	ok(strncmp(s, "approved 1 by rule 'allow git status' (rules:1);", 48) == 0,
+	    "decided event by the rule: %s", s);
+	free(s);
+	is_int(approval_pending_count(a), 0, "nothing pending");
+
+	r = submit(a, "rm -rf /", &owner1);
+	is_int(approval_dispatch(a, r), APPROVAL_DENIED, "rm -rf is denied");
+	s = xstrdup(take());
+	ok(strstr(s, "denied 2 by rule 'deny rm -rf **' (rules:2);") != NULL,
+	    "denied event by the rule: %s", s);
+	free(s);
+
+	r = submit(a, "make test", &owner1);
+	is_int(r->verdict, POLICY_ASK, "make test is asked (on-request)");
+	is_str(r->verdict_by, "mode on-request", "asked because of the mode");
+	is_int(approval_dispatch(a, r), APPROVAL_PENDING, "it waits");
+	is_str(take(), "pending 3;", "pending event");
+	is_int(approval_pending_count(a), 1, "one pending");
+	ok(approval_find(a, 3) == r, "found by number");
+	is_int(approval_pending_at(a, 0)->client_pid, 42, "client pid kept");
+	is_str(approval_pending_at(a, 0)->client_exe, "/usr/bin/agent",
+	    "client exe kept");
+
+	/* Approve once. */
+	is_int(approval_approve(a, 3, NULL, &cause), 0, "approve once");
+	is_str(take(), "approved 3 by user;", "approved by user");
+	is_int(approval_approve(a, 3, NULL, &cause), -1,
+	    "a decided request cannot be decided again");
+	ok(cause != NULL && strstr(cause, "no request 3") != NULL,
+	    "cause: %s", cause);
+	free(cause);
+	cause = NULL;
+	r = submit(a, "make test", &owner1);
+	is_int(r->verdict, POLICY_ASK, "approving once remembers nothing");
+	approval_dispatch(a, r);
+	take();
+
+	/* Deny with a reason. */
+	is_int(approval_deny(a, r->id, "not now", NULL, &cause), 0, "deny");
+	is_str(take(), "denied 4 by user reason not now;", "denied, reason");
+
+	/* Remember the suggested rule. */
+	r = submit(a, "make test", &owner1);
+	approval_dispatch(a, r);
+	take();
+	s = approval_suggest_rule(r);
+	is_str(s, "allow make test", "suggested rule");
+	free(s);
+	is_int(approval_remember(a, r->id, NULL, false, &cause), 0,
+	    "approve and remember");
+	is_str(take(), "approved 5 by user;", "approved by user");
+	r = submit(a, "make test", &owner1);
+	is_int(r->verdict, POLICY_ALLOW, "the same command is now allowed");
+	approval_dispatch(a, r);
+	take();
+	r = submit(a, "make test2", &owner1);
+	is_int(r->verdict, POLICY_ASK, "a longer one is still asked");
+	approval_dispatch(a, r);
+	take();
+
+	/* A bad edited rule leaves it pending; a good one with save. */
+	is_int(approval_remember(a, r->id, "allow 'unterminated", false,
+	    &cause), -1, "a rule that does not parse is refused");
+	free(cause);
+	cause = NULL;
+	is_int(approval_pending_count(a), 1, "still pending");
+	is_int(approval_remember(a, r->id, "allow make **", true, &cause), 1,
+	    "save without a rules file: approved, but says so");
+	free(cause);
+	cause = NULL;
+	take();
+	if (mkdtemp(dir) == NULL)
+		fatal("mkdtemp");
+	path = xasprintf("%s/sub/rules", dir);
+	approval_set_rules_path(a, path);
+	r = submit(a, "cargo build", &owner1);
+	approval_dispatch(a, r);
+	take();
+	is_int(approval_remember(a, r->id, "allow cargo **", true, &cause), 0,
+	    "approve, remember and save");
+	take();
+	{
+		struct policy *p2 = policy_new(POLICY_ON_REQUEST);
+		char *argv[] = { "cargo", "test", NULL };
+
+		is_int(policy_load_file(p2, path, &cause), 0,
+		    "the saved file loads");
+		is_int(policy_check(p2, argv).decision, POLICY_ALLOW,
+		    "and allows cargo test");
+		policy_free(p2);
+	}
+	unlink(path);
+	free(path);
+	path = xasprintf("%s/sub", dir);
+	rmdir(path);
+	free(path);
+	rmdir(dir);
+
+	/* Edit, then approve. */
+	r = submit(a, "echo original", &owner1);
+	approval_dispatch(a, r);
+	take();
+	is_int(approval_edit(a, r->id, edited, &cause), 0, "edit");
+	is_str(take(), "approved 9 by user (edited);", "approved (edited)");
+
+	/* Withdraw by owner, keeping others. */
+	approval_dispatch(a, submit(a, "a1", &owner1));
+	approval_dispatch(a, submit(a, "b1", &owner2));
+	approval_dispatch(a, submit(a, "a2", &owner1));
+	take();
+	is_int(approval_pending_count(a), 3, "three pending");
+	approval_withdraw_owner(a, &owner1);
+	is_str(take(), "withdrawn 10;withdrawn 12;", "owner 1's two withdrawn");
+	is_int(approval_pending_count(a), 1, "one left");
+	is_str(approval_pending_at(a, 0)->argv[0], "b1", "owner 2's stays");
+	approval_withdraw(a, 11);
+	is_str(take(), "withdrawn 11;", "withdraw one by number");
+	approval_withdraw(a, 11);
+	is_str(take(), "", "withdrawing twice is a no-op");
+
+	/* The notify JSON. */
+	r = submit(a, "ls -l", &owner1);
+	s = approval_notify_json(r);
+	ok(strstr(s, "\"type\":\"approval-requested\"") != NULL &&
+	    strstr(s, "\"argv\":[\"ls\",\"-l\"]") != NULL &&
+	    strstr(s, "\"client_pid\":42") != NULL, "notify JSON: %s", s);
+	free(s);
+	/* Left pending on purpose: approval_free drops it. */
+	approval_dispatch(a, r);
+
+	approval_free(a);
+	approval_free(NULL);
+	policy_free(p);
+	buf_free(&seen);
+	return tap_done();
+}
