@@ -226,6 +226,19 @@ approval_judge(struct approval *a, struct approval_request *r)
 		r->verdict_by = xstrdup("shell string");
 		break;
 	}
+	/*
+	 * A rule or mode allows a command, not a way out of the sandbox:
+	 * asking for the network or for no sandbox always goes to a person
+	 * (even in mode never, which means "allowed, still sandboxed").
+	 */
+	if (r->verdict == POLICY_ALLOW && (r->network ||
+	    strcmp(r->sandbox, "danger-full-access") == 0 ||
+	    strcmp(r->sandbox, "none") == 0)) {
+		r->verdict = POLICY_ASK;
+		free(r->verdict_by);
+		r->verdict_by = xstrdup(r->network ? "network requested" :
+		    "no sandbox requested");
+	}
 }
 
 struct approval_request *

@@ -235,6 +235,29 @@ main(void)
 	/* Left pending on purpose: approval_free drops it. */
 	approval_dispatch(a, r);
 
+	/* Leaving the sandbox is never allowed by a command rule alone. */
+	{
+		struct approval_spec	 spec;
+		char			*gs[] = { "git", "status", NULL };
+
+		memset(&spec, 0, sizeof spec);
+		spec.argv = gs;
+		spec.sandbox = "danger-full-access";
+		r = approval_submit(a, &spec);
+		is_int(r->verdict, POLICY_ASK, "an allowed command asking for "
+		    "no sandbox is asked");
+		is_str(r->verdict_by, "no sandbox requested", "and says why");
+		approval_withdraw(a, r->id);
+		spec.sandbox = NULL;
+		spec.network = true;
+		r = approval_submit(a, &spec);
+		is_int(r->verdict, POLICY_ASK, "an allowed command asking for "
+		    "the network is asked");
+		is_str(r->verdict_by, "network requested", "and says why");
+		approval_withdraw(a, r->id);
+		(void)take();
+	}
+
 	approval_free(a);
 	approval_free(NULL);
 	policy_free(p);
