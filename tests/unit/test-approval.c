@@ -247,6 +247,8 @@ main(void)
 		is_int(r->verdict, POLICY_ASK, "an allowed command asking for "
 		    "no sandbox is asked");
 		is_str(r->verdict_by, "no sandbox requested", "and says why");
+		is_int(approval_dispatch(a, r), APPROVAL_PENDING,
+		    "it waits for a person");
 		approval_withdraw(a, r->id);
 		spec.sandbox = NULL;
 		spec.network = true;
@@ -254,6 +256,8 @@ main(void)
 		is_int(r->verdict, POLICY_ASK, "an allowed command asking for "
 		    "the network is asked");
 		is_str(r->verdict_by, "network requested", "and says why");
+		is_int(approval_dispatch(a, r), APPROVAL_PENDING,
+		    "it waits for a person");
 		approval_withdraw(a, r->id);
 		(void)take();
 	}
