@@ -23,11 +23,15 @@ tm resize-window -t t -x 100 -y 30
 tm send-keys -t t 'clear; stty size' Enter
 tm_wait '30 100'; ok $? "a resize reaches the session"
 
-# Ctrl-C goes to the session's foreground job, not to ptyvisor.
-tm send-keys -t t 'sleep 30' Enter
+# Ctrl-C goes to the session's foreground job, not to ptyvisor.  Wait
+# until the (uniquely long) sleep runs, so the key cannot reach the shell
+# before it has handed over the terminal; then look for the echo's output
+# (after-2), not for the typed text that the terminal echoes.
+tm send-keys -t t 'sleep 31.7' Enter
+wait_for "pgrep -f 'sleep 31.7' >/dev/null" 10
 tm send-keys -t t C-c
-tm send-keys -t t 'echo after-int' Enter
-tm_wait 'after-int'; ok $? "Ctrl-C interrupts the session's job only"
+tm send-keys -t t 'echo after-$((1+1))' Enter
+tm_wait 'after-2'; ok $? "Ctrl-C interrupts the session's job only"
 
 tm send-keys -t t 'exit 5' Enter
 tm_wait 'rc=5'; ok $? "ptyvisor run exits with the session's status"
