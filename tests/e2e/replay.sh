@@ -155,14 +155,18 @@ tm resize-window -t t -x 80 -y 20
 tm send-keys -t t "clear; $PTYVISOR replay $id" Enter
 tm_wait 'clipped'; ok $? "larger recording: a one-line notice"
 tm send-keys -t t q
-tm_wait 'outer$'
+# Wait for output only a fresh command can print (a prompt is on screen
+# already), so the next keys cannot reach the replay that is quitting.
+tm send-keys -t t 'echo ready-$((2+3))' Enter
+tm_wait 'ready-5'
 # SIGTERM restores the terminal too.
-tm send-keys -t t "stty -g > $T/before2; $PTYVISOR replay $id; stty -g > $T/after2; echo done2" Enter
+tm send-keys -t t "stty -g > $T/before2; $PTYVISOR replay $id; stty -g > $T/after2; echo done-\$((1+1))" Enter
 tm_wait 'row 1'
 shpid=$(tm display-message -p -t t '#{pane_pid}')
 rpid=$(ps -o pid= --ppid "$shpid" | tr -d ' ' | head -n 1)
 test -n "$rpid" && kill -TERM "$rpid"
-tm_wait 'done2' 10; ok $? "replay ends on SIGTERM"
+tm_wait 'done-2' 10; ok $? "replay ends on SIGTERM"
+wait_for "test -s '$T/after2'" 5
 is "$(cat "$T/after2")" "$(cat "$T/before2")" "terminal restored after SIGTERM"
 
 done_testing
