@@ -66,27 +66,6 @@ struct replay {
 	char			*message;	/* last seek error */
 };
 
-/* Write all of data to stdout, waiting when it is full. */
-static void
-replay_write(const char *data, size_t len)
-{
-	struct pollfd	pfd = { .fd = STDOUT_FILENO, .events = POLLOUT };
-	ssize_t		n;
-
-	while (len > 0) {
-		n = write(STDOUT_FILENO, data, len);
-		if (n > 0) {
-			data += n;
-			len -= (size_t)n;
-		} else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			poll(&pfd, 1, -1);
-		else if (n < 0 && errno == EINTR)
-			continue;
-		else
-			return;
-	}
-}
-
 /*
  * Undo what a recording may have turned on (alternate screen, hidden
  * cursor, keypad and mouse modes, scroll region, attributes); term_restore()
@@ -99,7 +78,7 @@ replay_reset_modes(void)
 	static const char reset[] = "\033[0m\0337\033[r\0338\033[?1l\033>"
 	    "\033[?1000l\033[?1002l\033[?1003l\033[?1006l\033[?2004l\033[?25h";
 
-	replay_write(reset, sizeof reset - 1);
+	term_write(STDOUT_FILENO, reset, sizeof reset - 1);
 }
 
 /* Read the terminal's size into r (80x24 when it has none). */
@@ -304,7 +283,7 @@ replay_paint(struct replay *r)
 		buf_printf(&b, "\033[%d;%dH", crow - top + 1, ccol + 1);
 	if (vis)
 		buf_adds(&b, "\033[?25h");
-	replay_write(b.data, b.len);
+	term_write(STDOUT_FILENO, b.data, b.len);
 	buf_free(&b);
 	r->full = r->dirty = false;
 }
@@ -347,7 +326,7 @@ replay_output(void *user, const char *data, size_t len)
 	struct replay	*r = user;
 
 	if (r->passthrough && r->frame == NULL)
-		replay_write(data, len);
+		term_write(STDOUT_FILENO, data, len);
 	else
 		replay_dirty(r, false);
 }
@@ -562,7 +541,7 @@ replay_leave(struct replay *r)
 	/* On the cursor's own empty line already: no need for a new one. */
 	buf_printf(&b, "\033[0m\033[?25h\033[%d;1H%s", last + 1,
 	    last == crow - top && ccol == 0 ? "" : "\r\n");
-	replay_write(b.data, b.len);
+	term_write(STDOUT_FILENO, b.data, b.len);
 	buf_free(&b);
 	buf_free(&row);
 }

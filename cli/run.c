@@ -33,35 +33,13 @@ struct run {
 	bool		 ended;
 };
 
-/* Write all of data to fd, waiting when it is non-blocking and full. */
-static int
-write_all(int fd, const char *data, size_t len)
-{
-	struct pollfd	pfd = { .fd = fd, .events = POLLOUT };
-	ssize_t		n;
-
-	while (len > 0) {
-		n = write(fd, data, len);
-		if (n > 0) {
-			data += n;
-			len -= (size_t)n;
-		} else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			poll(&pfd, 1, -1);
-		else if (n < 0 && errno == EINTR)
-			continue;
-		else
-			return -1;
-	}
-	return 0;
-}
-
 static void
 run_output(void *user, struct session *s, const char *data, size_t len)
 {
 	(void)user;
 	(void)s;
 	/* Blocking on purpose: a slow stdout slows the session (backpressure). */
-	write_all(STDOUT_FILENO, data, len);
+	term_write(STDOUT_FILENO, data, len);
 }
 
 static void

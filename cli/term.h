@@ -1,5 +1,6 @@
 /*
- * term.h - the person's terminal in raw mode, restored on every way out.
+ * term.h - the person's terminal: raw mode, restored on every way out, and
+ * complete writes to it.
  *
  * One saved state for the process: term_raw() saves the settings of stdin
  * and makes it raw; term_restore() puts them back (idempotent).  The
@@ -9,6 +10,8 @@
 #ifndef PTYVISOR_TERM_H
 #define PTYVISOR_TERM_H
 
+#include <stddef.h>
+
 /*
  * Save stdin's settings and make it raw.  before_restore (may be NULL)
  * runs first whenever the terminal is restored.  -1 with errno.
@@ -17,5 +20,11 @@ int	term_raw(void (*before_restore)(void));
 
 /* Restore the saved settings, if raw. */
 void	term_restore(void);
+
+/*
+ * Write all of data to fd, waiting (poll) when it is non-blocking and
+ * full.  0, or -1 with errno.
+ */
+int	term_write(int fd, const void *data, size_t len);
 
 #endif

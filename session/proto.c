@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/utf8.h"
 #include "session/util.h"
 
 /* Fill *err (code and printf-style message); returns NULL for the caller. */
@@ -524,32 +525,6 @@ fail:
 	return NULL;
 }
 
-/* Length of the valid UTF-8 sequence at p (n bytes left); 0 if invalid. */
-static size_t
-proto_utf8_len(const unsigned char *p, size_t n)
-{
-	size_t		len, k;
-	unsigned int	cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return 0;
-	len = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-	if (n < len)
-		return 0;
-	cp = p[0] & (0xff >> (len + 1));
-	for (k = 1; k < len; k++) {
-		if ((p[k] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[k] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 size_t
 proto_utf8_complete(const void *data, size_t n)
 {
@@ -573,18 +548,10 @@ proto_utf8_complete(const void *data, size_t n)
 static void
 proto_utf8_clean(struct buf *out, const unsigned char *p, size_t n)
 {
-	size_t	i = 0, k;
+	struct utf8_carry	carry = { .len = 0 };
 
-	while (i < n) {
-		k = proto_utf8_len(p + i, n - i);
-		if (k == 0) {
-			buf_add(out, "\xef\xbf\xbd", 3);
-			i++;
-		} else {
-			buf_add(out, p + i, k);
-			i += k;
-		}
-	}
+	utf8_sanitize(&carry, p, n, out);
+	utf8_finish(&carry, out);
 }
 
 /* Start an event object: {"event": name, "id": id}. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/utf8.h"
 #include "session/util.h"
 
 /* Redirection waiting for its target word. */
@@ -561,31 +562,18 @@ shsplit_word_is(const struct shsplit_word *w, const char *s)
 	return 1;
 }
 
-/* Length of the valid UTF-8 sequence at p (n bytes left), or 0. */
+/*
+ * Length of the valid UTF-8 sequence at p (n bytes left), or 0 when it is
+ * invalid or a C1 control (U+0080-U+009F, terminal commands: escaped too).
+ */
 static size_t
 shsplit_utf8_len(const unsigned char *p, size_t n)
 {
-	size_t		len, k;
-	unsigned int	cp;
+	int	len = utf8_seq_len(p, n);
 
-	if (p[0] < 0xc2 || p[0] > 0xf4)
+	if (len < 2 || (p[0] == 0xc2 && p[1] < 0xa0))
 		return 0;
-	len = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-	if (n < len)
-		return 0;
-	cp = p[0] & (0xff >> (len + 1));
-	for (k = 1; k < len; k++) {
-		if ((p[k] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[k] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	/* C1 controls are terminal commands: escape them too. */
-	if (cp >= 0x80 && cp < 0xa0)
-		return 0;
-	return len;
+	return (size_t)len;
 }
 
 void
