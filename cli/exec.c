@@ -31,6 +31,7 @@
 
 #include "pty/pty.h"
 #include "session/client.h"
+#include "session/policy.h"
 #include "session/proto.h"
 #include "session/screen.h"
 #include "session/util.h"
@@ -150,6 +151,29 @@ exec_exit(struct exec_run *x, json_t *ev)
 	x->done = true;
 }
 
+/*
+ * A person edited the command before approving it: the agent must know
+ * that what runs is not what it sent, whether or not it waited.
+ */
+static void
+exec_said_edited(json_t *argv)
+{
+	char	**v, *cmd;
+	size_t	  i, n = json_array_size(argv);
+
+	v = xcalloc(n + 1, sizeof *v);
+	for (i = 0; i < n; i++) {
+		const char *w = json_string_value(json_array_get(argv, i));
+
+		v[i] = xstrdup(w != NULL ? w : "");
+	}
+	cmd = policy_quote_argv(v);
+	fprintf(stderr, "ptyvisor: approved after a person edited it; "
+	    "running: %s\n", cmd);
+	free(cmd);
+	strv_free(v);
+}
+
 /* Handle one event from the server. */
 static void
 exec_event(struct exec_run *x, json_t *ev)
@@ -177,7 +201,9 @@ exec_event(struct exec_run *x, json_t *ev)
 		x->rc = EXEC_EXIT_DENIED;
 		x->done = true;
 	} else if (strcmp(name, "approved") == 0) {
-		if (x->waiting_said)
+		if (json_is_array(json_object_get(ev, "argv")))
+			exec_said_edited(json_object_get(ev, "argv"));
+		else if (x->waiting_said)
 			fprintf(stderr, "ptyvisor: approved\n");
 	} else if (strcmp(name, "started") == 0) {
 		x->session = json_integer_value(json_object_get(ev,

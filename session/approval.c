@@ -519,6 +519,7 @@ approval_edit(struct approval *a, uint64_t id, char *const *argv,
 		return -1;
 	strv_free(r->argv);
 	r->argv = strv_dup(argv);
+	r->edited = true;
 	approval_settle(a, r, APPROVAL_APPROVED, "user (edited)", NULL);
 	return 0;
 }

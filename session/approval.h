@@ -84,6 +84,7 @@ struct approval_request {
 	char			*decided_by;
 	char			*reason;	/* deny reason; NULL: none */
 	char			*remembered;	/* rule remembered; NULL: none */
+	bool			 edited;	/* argv was edited by a person */
 	int64_t			 queued_us;	/* wall clock */
 };
 

@@ -635,6 +635,7 @@ control_on_decided(void *user, struct approval_request *r)
 	struct buf		 b = { 0 };
 	struct session		*s;
 	char			*cmd, *cause = NULL;
+	char *const		*edited;
 
 	cmd = policy_quote_argv(r->argv);
 	control_log(c, "request %llu %s by %s%s%s%s%s: %s",
@@ -643,12 +644,13 @@ control_on_decided(void *user, struct approval_request *r)
 	    r->reason != NULL ? r->reason : "", r->reason != NULL ? ")" : "",
 	    r->remembered != NULL ? ", remembered" : "", cmd);
 	free(cmd);
+	edited = ok && r->edited ? r->argv : NULL;
 	proto_ev_decided(&b, cr != NULL ? cr->id : NULL, (int64_t)r->id, ok,
-	    r->decided_by, r->reason);
+	    r->decided_by, r->reason, edited);
 	control_send(cl, &b);
 	b.len = 0;
 	proto_ev_decided(&b, NULL, (int64_t)r->id, ok, r->decided_by,
-	    r->reason);
+	    r->reason, edited);
 	control_broadcast(c, &b, cl);
 	buf_free(&b);
 	if (!ok || cr == NULL) {

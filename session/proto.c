@@ -682,13 +682,15 @@ proto_ev_queued(struct buf *b, const char *id,
 
 void
 proto_ev_decided(struct buf *b, const char *id, int64_t request,
-    bool approved, const char *by, const char *reason)
+    bool approved, const char *by, const char *reason, char *const *argv)
 {
 	json_t	*o = proto_ev_new(approved ? "approved" : "denied", id);
 
 	proto_set_int(o, "request", request);
 	proto_set_str(o, "by", by);
 	proto_set_str(o, "reason", reason);
+	if (argv != NULL)
+		proto_set_argv(o, "argv", argv);
 	proto_ev_emit(b, o);
 }
 

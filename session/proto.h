@@ -159,9 +159,13 @@ void	proto_ev_error(struct buf *b, const char *id, enum proto_err code,
 void	proto_ev_ok(struct buf *b, const char *id);
 void	proto_ev_queued(struct buf *b, const char *id,
 	    const struct proto_pending *pending);
-/* "approved" or "denied"; by is "user" or the rule; reason may be NULL. */
+/*
+ * "approved" or "denied"; by is "user" or the rule; reason may be NULL;
+ * argv, when not NULL, is the command as a person edited it (what runs).
+ */
 void	proto_ev_decided(struct buf *b, const char *id, int64_t request,
-	    bool approved, const char *by, const char *reason);
+	    bool approved, const char *by, const char *reason,
+	    char *const *argv);
 /* A pending request its client gave up on (for subscribers). */
 void	proto_ev_withdrawn(struct buf *b, int64_t request);
 void	proto_ev_started(struct buf *b, const char *id, int64_t request,

@@ -345,14 +345,27 @@ test_events(void)
 	    "\xef\xbf\xbd") == 0, "queued argv, invalid UTF-8 → U+FFFD");
 	json_decref(o);
 
-	proto_ev_decided(&b, "6", 12, true, "user", NULL);
+	proto_ev_decided(&b, "6", 12, true, "user", NULL, NULL);
 	o = read_back(&b, "approved");
 	ok(strcmp(sget(o, "event"), "approved") == 0 &&
 	    iget(o, "request") == 12 && strcmp(sget(o, "by"), "user") == 0 &&
-	    json_object_get(o, "reason") == NULL, "approved event");
+	    json_object_get(o, "reason") == NULL &&
+	    json_object_get(o, "argv") == NULL, "approved event");
 	json_decref(o);
+	{
+		char *const edited[] = { "make", "check", NULL };
+
+		proto_ev_decided(&b, "6", 12, true, "user (edited)", NULL,
+		    edited);
+		o = read_back(&b, "approved");
+		a = json_object_get(o, "argv");
+		ok(json_array_size(a) == 2 && strcmp(json_string_value(
+		    json_array_get(a, 1)), "check") == 0,
+		    "approved event of an edited command carries its argv");
+		json_decref(o);
+	}
 	proto_ev_decided(&b, "1", 12, false, "rule 'deny rm **' (rules:1)",
-	    "no \"rm\"\nplease");
+	    "no \"rm\"\nplease", NULL);
 	o = read_back(&b, "denied");
 	ok(strcmp(sget(o, "event"), "denied") == 0 &&
 	    strcmp(sget(o, "reason"), "no \"rm\"\nplease") == 0,
