@@ -35,6 +35,8 @@ int	cmd_deny(int argc, char **argv);
 int	cmd_exec_sh(int argc, char **argv);
 
 struct approval_request;
+struct pty_size;
+struct sandbox_opts;
 struct sessions;
 
 /*
@@ -48,12 +50,15 @@ char	*cli_rules_path(void);
 
 /*
  * Start an approved request as an agent session (the control server's
- * spawn hook): its argv, cwd, size and timeout, in the sandbox it asked
- * for (network only if it asked), our environment without LD_* plus the
- * request's env.
+ * spawn hook): its argv, cwd, timeout and size (or size, when not NULL),
+ * in the sandbox base describes (NULL: the defaults) with the profile it
+ * asked for and the network only if it asked; our environment without
+ * LD_* plus the request's env.
  */
 struct session	*cli_spawn_request(struct sessions *ss,
-		    const struct approval_request *r, char **cause);
+		    const struct approval_request *r,
+		    const struct sandbox_opts *base,
+		    const struct pty_size *size, char **cause);
 
 /*
  * The recording named by a command-line argument: digits only are a

@@ -100,6 +100,7 @@ cli_spawn_env(char *const *env)
 
 struct session *
 cli_spawn_request(struct sessions *ss, const struct approval_request *r,
+    const struct sandbox_opts *base, const struct pty_size *size,
     char **cause)
 {
 	struct session_opts	 so;
@@ -112,7 +113,10 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	 * The sandbox the request asked for, network only if it asked; a
 	 * profile we do not know fails the start (fail closed).
 	 */
-	sandbox_opts_init(&sbo);
+	if (base != NULL)
+		sbo = *base;
+	else
+		sandbox_opts_init(&sbo);
 	if (r->sandbox != NULL &&
 	    sandbox_profile_parse(r->sandbox, &sbo.profile, cause) != 0)
 		return NULL;
@@ -122,8 +126,12 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	so.argv = r->argv;
 	so.cwd = r->cwd;
 	so.envp = envp;
-	so.size.cols = (unsigned short)(r->cols > 0 ? r->cols : 80);
-	so.size.rows = (unsigned short)(r->rows > 0 ? r->rows : 24);
+	if (size != NULL)
+		so.size = *size;
+	else {
+		so.size.cols = (unsigned short)(r->cols > 0 ? r->cols : 80);
+		so.size.rows = (unsigned short)(r->rows > 0 ? r->rows : 24);
+	}
 	so.timeout_s = (unsigned)((r->timeout_ms + 999) / 1000);
 	so.sandbox = &sbo;
 	for (i = 0; envp[i] != NULL; i++)
@@ -153,7 +161,7 @@ serve_spawn(void *user, const struct approval_request *r, char **cause)
 {
 	struct serve	*sv = user;
 
-	return cli_spawn_request(sv->sessions, r, cause);
+	return cli_spawn_request(sv->sessions, r, NULL, NULL, cause);
 }
 
 /* Forget finished sessions, from a timer (never inside their events). */

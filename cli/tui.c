@@ -1,21 +1,32 @@
 /*
  * tui.c - `ptyvisor [OPTIONS] [-- CMD...]`: the interactive front end.
  *
- * Wires the event loop, the sessions and the curses front end together,
- * routes signals (SIGWINCH resizes, SIGTERM/SIGHUP/SIGINT quit), and on
- * the way out gives the terminal back before killing and flushing every
- * session.
+ * Wires the event loop, the sessions, the policy, the approval queue, the
+ * control socket and the curses front end together, routes signals
+ * (SIGWINCH resizes, SIGTERM/SIGHUP/SIGINT quit), and on the way out gives
+ * the terminal back before killing and flushing every session.
+ *
+ * The console is also the agents' server: it listens on the control
+ * socket unless another ptyvisor already does (then it says so and runs
+ * without), and agents' sessions get the console's sandbox options with
+ * the profile and network they asked for.  The server's log goes to
+ * ptyvisor.log in the state directory (the terminal belongs to curses).
  */
 #include "cli/cli.h"
 
+#include <fcntl.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "session/approval.h"
+#include "session/control.h"
 #include "session/loop.h"
+#include "session/policy.h"
 #include "session/session.h"
 #include "session/statedir.h"
 #include "session/util.h"
@@ -29,18 +40,68 @@ tui_usage(FILE *f)
 	    "usage: ptyvisor [--sandbox P] [--approval M] [--quit-when-done] "
 	    "[-- CMD [ARGS...]]\n\n"
 	    "Open the supervisor console: sessions in tiled panes, their\n"
-	    "history, scroll mode.  CMD (default: $SHELL) is the first\n"
-	    "session.  Keys: C-g then ? lists them all.\n\n"
+	    "history, scroll mode, and the agents' server: commands agents\n"
+	    "submit ('ptyvisor exec') are judged by the rules, and those to\n"
+	    "ask about wait in the approval prompt.  CMD (default: $SHELL)\n"
+	    "is the first session.  Keys: C-g then ? lists them all.\n\n"
 	    "Options:\n"
-	    "  --approval M      approval mode (untrusted, on-request, never);\n"
-	    "                    shown in the status line only for now\n"
+	    "  --approval M      untrusted (default: ask unless a known\n"
+	    "                    read-only command), on-request (ask), never\n"
+	    "  --rules FILE      rules file (default $PTYVISOR_CONFIG/rules,\n"
+	    "                    else $XDG_CONFIG_HOME/ptyvisor/rules)\n"
+	    "  --socket PATH     the agents' socket (default $PTYVISOR_SOCKET,\n"
+	    "                    else $XDG_RUNTIME_DIR/ptyvisor/ptyvisor.sock,\n"
+	    "                    else /tmp/ptyvisor-$UID/ptyvisor.sock)\n"
+	    "  --no-socket       do not serve agents\n"
+	    "  --notify PROG     run PROG with a JSON argument when a request\n"
+	    "                    waits\n"
 	    "  --quit-when-done  quit (status 0) once every session has ended\n"
 	    "  --prefix C-x      the prefix key, C-a to C-z (default C-g)\n"
 	    "  -h, --help        show this help\n"
-	    "Every session is sandboxed; the sandbox options:\n%s\n"
+	    "Every session is sandboxed (agents' ones too, with the profile\n"
+	    "they ask for); the sandbox options:\n%s\n"
 	    "Sessions see TERM=xterm-256color.  Files: $PTYVISOR_STATE_DIR\n"
-	    "(default ~/.local/state/ptyvisor) holds recordings and history.\n",
+	    "(default ~/.local/state/ptyvisor) holds recordings, history and\n"
+	    "ptyvisor.log (the agents' server's log).\n",
 	    sbopts_help);
+}
+
+/* What the control server's hooks need. */
+struct tui_server {
+	struct sessions			*ss;
+	struct tui			*tui;
+	const struct sandbox_opts	*sandbox;
+	int				 log_fd;	/* -1: no log */
+};
+
+/* An approved request becomes an agent session, at its pane's size. */
+static struct session *
+tui_spawn(void *user, const struct approval_request *r, char **cause)
+{
+	struct tui_server	*sv = user;
+	struct pty_size		 size;
+
+	if (sv->tui == NULL)
+		return cli_spawn_request(sv->ss, r, sv->sandbox, NULL, cause);
+	size = tui_next_size(sv->tui);
+	return cli_spawn_request(sv->ss, r, sv->sandbox, &size, cause);
+}
+
+/* A line of the server's log, with a UTC timestamp, into ptyvisor.log. */
+static void
+tui_log(void *user, const char *line)
+{
+	struct tui_server	*sv = user;
+	char			 when[64], *s;
+	ssize_t			 n;
+
+	if (sv->log_fd < 0)
+		return;
+	util_format_time(util_wall_us(), when, sizeof when);
+	s = xasprintf("%s ptyvisor: %s\n", when, line);
+	n = write(sv->log_fd, s, strlen(s));
+	(void)n;	/* a full disk must not stop the console */
+	free(s);
 }
 
 /* Signal handlers run from the loop. */
@@ -60,16 +121,44 @@ tui_sigquit(struct loop *l, int sig, void *arg)
 	tui_quit(arg);
 }
 
+/* The value of option argv[*i] (--name VALUE or --name=VALUE), or NULL. */
+static const char *
+tui_value(const char *name, int argc, char **argv, int *i)
+{
+	size_t	len = strlen(name);
+
+	if (strncmp(argv[*i], name, len) != 0)
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (argv[*i][len] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		cli_error(NULL, "%s needs a value", name);
+		exit(CLI_EXIT_ERROR);
+	}
+	return argv[++*i];
+}
+
 int
 cmd_tui(int argc, char **argv)
 {
 	struct tui_opts		 o;
 	struct sandbox_opts	 sbo;
+	struct control_hooks	 hooks = { tui_spawn, tui_log };
+	struct tui_server	 sv = { NULL, NULL, NULL, -1 };
 	struct loop		*loop = NULL;
 	struct sessions		*ss = NULL;
+	struct policy		*policy = NULL;
+	struct approval		*approval = NULL;
+	struct control		*control = NULL;
 	struct tui		*t = NULL;
+	enum policy_mode	 mode = POLICY_UNTRUSTED;
+	const char		*socket = NULL, *notify = NULL, *v;
 	char			*state_dir = NULL, *cause = NULL, *history = NULL;
+	char			*rules = NULL, *logpath, *notice = NULL;
 	char *const		*cmd = NULL;
+	bool			 no_socket = false;
 	int			 i = 1, k, rc;
 
 	memset(&o, 0, sizeof o);
@@ -79,6 +168,7 @@ cmd_tui(int argc, char **argv)
 		if ((k = sbopts_parse(&sbo, argc, argv, &i, &cause)) < 0) {
 			cli_error(NULL, "%s", cause);
 			free(cause);
+			free(rules);
 			return CLI_EXIT_ERROR;
 		}
 		if (k > 0)
@@ -86,49 +176,63 @@ cmd_tui(int argc, char **argv)
 		if (strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "--help") == 0) {
 			tui_usage(stdout);
+			free(rules);
 			return 0;
 		}
-		if (strcmp(argv[i], "--quit-when-done") == 0) {
+		if (strcmp(argv[i], "--quit-when-done") == 0)
 			o.quit_when_done = true;
-			i++;
-		} else if (strcmp(argv[i], "--prefix") == 0 ||
-		    strncmp(argv[i], "--prefix=", 9) == 0) {
-			const char *v = argv[i][8] == '=' ? argv[i] + 9 :
-			    i + 1 < argc ? argv[++i] : "";
-
+		else if (strcmp(argv[i], "--no-socket") == 0)
+			no_socket = true;
+		else if ((v = tui_value("--prefix", argc, argv, &i)) != NULL) {
 			/* C-a .. C-z, as tmux names them. */
 			if (strlen(v) != 3 || (v[0] != 'C' && v[0] != 'c') ||
 			    v[1] != '-' || v[2] < 'a' || v[2] > 'z') {
 				cli_error(NULL, "--prefix: '%s' is not C-a to "
 				    "C-z", v);
+				free(rules);
 				return CLI_EXIT_ERROR;
 			}
 			o.prefix = v[2];
-			i++;
-		} else if (strncmp(argv[i], "--approval=", 11) == 0) {
-			o.approval = argv[i] + 11;
-			i++;
-		} else if (strcmp(argv[i], "--approval") == 0) {
-			if (i + 1 >= argc) {
-				cli_error(NULL, "--approval needs a value");
+		} else if ((v = tui_value("--approval", argc, argv,
+		    &i)) != NULL) {
+			if (policy_mode_parse(v, &mode) != 0) {
+				cli_error(NULL, "--approval: '%s' is not "
+				    "untrusted, on-request or never", v);
+				free(rules);
 				return CLI_EXIT_ERROR;
 			}
-			o.approval = argv[i + 1];
-			i += 2;
-		} else if (argv[i][0] == '-') {
+		} else if ((v = tui_value("--rules", argc, argv, &i)) != NULL) {
+			free(rules);
+			rules = xstrdup(v);
+		} else if ((v = tui_value("--socket", argc, argv,
+		    &i)) != NULL)
+			socket = v;
+		else if ((v = tui_value("--notify", argc, argv, &i)) != NULL)
+			notify = v;
+		else if (argv[i][0] == '-') {
 			cli_error(NULL, "unknown option '%s' (see 'ptyvisor "
-			    "--help-tui')", argv[i]);
+			    "--help')", argv[i]);
+			free(rules);
 			return CLI_EXIT_ERROR;
 		} else {
 			cli_error(NULL, "put -- before the command (usage: "
 			    "ptyvisor [OPTIONS] -- CMD [ARGS...])");
+			free(rules);
 			return CLI_EXIT_ERROR;
 		}
+		i++;
 	}
 	if (i + 1 < argc)
 		cmd = argv + i + 1;
+	if (rules == NULL)
+		rules = cli_rules_path();
 
 	setlocale(LC_ALL, "");
+	signal(SIGPIPE, SIG_IGN);
+	/* A rules file that does not parse stops us before the screen. */
+	policy = policy_new(mode);
+	if (policy_load_file(policy, rules, &cause) != 0)
+		goto fail;
 	if ((state_dir = statedir_path(&cause)) == NULL)
 		goto fail;
 	history = statedir_history_path(state_dir);
@@ -137,8 +241,42 @@ cmd_tui(int argc, char **argv)
 		goto fail;
 	if ((ss = sessions_new(loop, state_dir, &cause)) == NULL)
 		goto fail;
+	approval = approval_new(loop, policy);
+	approval_set_rules_path(approval, rules);
+	approval_set_notify(approval, notify);
+	approval_set_default_sandbox(approval,
+	    sandbox_profile_name(sbo.profile));
+	sv.ss = ss;
+	sv.sandbox = &sbo;
+	if (!no_socket) {
+		logpath = xasprintf("%s/ptyvisor.log", state_dir);
+		sv.log_fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT |
+		    O_CLOEXEC, 0600);
+		free(logpath);
+		control = control_new(loop, ss, approval, socket, &hooks, &sv,
+		    &cause);
+		if (control == NULL) {
+			/* The console still works; agents go elsewhere. */
+			notice = xasprintf("agents off: %s", cause);
+			tui_log(&sv, notice);
+			free(cause);
+			cause = NULL;
+		} else {
+			cause = xasprintf("listening on %s (approval %s, rules "
+			    "%s)", control_path(control),
+			    policy_mode_name(mode), rules);
+			tui_log(&sv, cause);
+			free(cause);
+			cause = NULL;
+		}
+	}
+	o.approval_mode = policy_mode_name(mode);
+	o.approval = approval;
+	o.agents = control != NULL;
+	o.notice = notice;
 	if ((t = tui_new(loop, ss, &o, &cause)) == NULL)
 		goto fail;
+	sv.tui = t;
 	if (loop_add_signal(loop, SIGWINCH, tui_sigwinch, t, &cause) != 0 ||
 	    loop_add_signal(loop, SIGTERM, tui_sigquit, t, &cause) != 0 ||
 	    loop_add_signal(loop, SIGHUP, tui_sigquit, t, &cause) != 0 ||
@@ -147,9 +285,17 @@ cmd_tui(int argc, char **argv)
 	if (tui_new_session(t, cmd, &cause) != 0)
 		goto fail;
 	rc = tui_run(t);
+	/* Sessions first: their exits still reach the agents. */
 	sessions_free(ss);
+	control_free(control);
 	tui_free(t);
+	approval_free(approval);
+	policy_free(policy);
 	loop_free(loop);
+	if (sv.log_fd >= 0)
+		close(sv.log_fd);
+	free(notice);
+	free(rules);
 	free(history);
 	free(state_dir);
 	return rc;
@@ -159,8 +305,15 @@ fail:
 	cli_error(NULL, "%s", cause != NULL ? cause : "failed");
 	free(cause);
 	sessions_free(ss);
+	control_free(control);
 	tui_free(t);
+	approval_free(approval);
+	policy_free(policy);
 	loop_free(loop);
+	if (sv.log_fd >= 0)
+		close(sv.log_fd);
+	free(notice);
+	free(rules);
 	free(history);
 	free(state_dir);
 	return CLI_EXIT_ERROR;

@@ -6,9 +6,12 @@
  */
 #include "tui/help.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <curses.h>
+
+#include "tui/render.h"
 
 static const char *const help_text[] = {
 	"PREFIX then:",
@@ -19,6 +22,7 @@ static const char *const help_text[] = {
 	"  1..9 0   focus pane 1..9, 10",
 	"  h        history of sessions (Enter: output, r: replay)",
 	"  r        replay: the history, where r replays the selection",
+	"  a        agents' requests waiting for approval (the prompt)",
 	"  [        scroll mode over the pane's scrollback",
 	"  ?        this help",
 	"  q        quit (confirm while sessions run)",
@@ -33,6 +37,9 @@ static const char *const help_text[] = {
 	"history: j k arrows PgUp PgDn g G wheel, / search, Enter, r, q",
 	"",
 	"replay pane: space pause  . step  + - speed  Left Right 5s  q close",
+	"",
+	"approval prompt: y approve  a approve+remember (Tab: save rule)",
+	"  n deny (type a reason)  e edit, then approve  Esc later  Tab next",
 	"",
 	"any key closes this help",
 };
@@ -53,6 +60,7 @@ void
 help_draw(struct layout_rect area, const char *prefix)
 {
 	int	n = help_lines(), w = 0, h, x, y, i, len;
+	char	title[48];
 
 	for (i = 0; i < n; i++) {
 		len = (int)strlen(help_text[i]);
@@ -61,28 +69,8 @@ help_draw(struct layout_rect area, const char *prefix)
 	}
 	w += 4;
 	h = n + 2;
-	if (w > area.w)
-		w = area.w;
-	if (h > area.h)
-		h = area.h;
-	x = area.x + (area.w - w) / 2;
-	y = area.y + (area.h - h) / 2;
-	attrset(A_NORMAL);
-	for (i = 0; i < h; i++)
-		mvhline(y + i, x, ' ', w);
-	if (w >= 2 && h >= 2) {
-		mvhline(y, x + 1, ACS_HLINE, w - 2);
-		mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
-		mvvline(y + 1, x, ACS_VLINE, h - 2);
-		mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
-		mvaddch(y, x, ACS_ULCORNER);
-		mvaddch(y, x + w - 1, ACS_URCORNER);
-		mvaddch(y + h - 1, x, ACS_LLCORNER);
-		mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
-		attrset(A_BOLD);
-		mvprintw(y, x + 2, " keys (prefix %s) ", prefix);
-		attrset(A_NORMAL);
-	}
+	snprintf(title, sizeof title, " keys (prefix %s) ", prefix);
+	render_frame(area.y, area.x, area.h, area.w, title, &y, &x, &h, &w);
 	for (i = 0; i < n && i < h - 2; i++)
 		mvaddnstr(y + 1 + i, x + 2, help_text[i], w - 4);
 }

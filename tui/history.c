@@ -146,8 +146,9 @@ tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
 		localtime_r(&t, &tm);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
 		tui_history_duration(end - start, dur, sizeof dur);
-		snprintf(buf, len, "%s %5lu  %s  %7s  %-8s  %s", icon,
-		    h->running[i], when, dur, status, cmd);
+		snprintf(buf, len, "%s %5lu  %s  %7s  %-8s  %s%s", icon,
+		    h->running[i], when, dur, status, session_is_agent(s) ?
+		    "agent: " : "", cmd);
 		free(cmd);
 		return;
 	}
@@ -170,8 +171,8 @@ tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
 	tui_history_duration(e->end_us - e->start_us, dur, sizeof dur);
 	cmd = session_quote_argv(e->argv);
-	snprintf(buf, len, "%s %5lu  %s  %7s  %-8s  %s", icon, e->id, when,
-	    dur, status, cmd);
+	snprintf(buf, len, "%s %5lu  %s  %7s  %-8s  %s%s", icon, e->id, when,
+	    dur, status, e->agent ? "agent: " : "", cmd);
 	free(cmd);
 }
 

@@ -9,7 +9,7 @@
 
 #include "tui/keys.h"
 
-#define PROMPT_MAX	256
+#define PROMPT_MAX	4096
 
 /* A prompt's text (a plain value; zero it to start empty). */
 struct prompt {

@@ -293,3 +293,35 @@ render_blank(int y, int x, int w)
 	attrset(A_NORMAL);
 	mvhline(y, x, ' ', w);
 }
+
+void
+render_frame(int ay, int ax, int h_area, int w_area, const char *title,
+    int *y, int *x, int *h, int *w)
+{
+	int	i;
+
+	if (*w > w_area)
+		*w = w_area;
+	if (*h > h_area)
+		*h = h_area;
+	*x = ax + (w_area - *w) / 2;
+	*y = ay + (h_area - *h) / 2;
+	attrset(A_NORMAL);
+	for (i = 0; i < *h; i++)
+		mvhline(*y + i, *x, ' ', *w);
+	if (*w < 2 || *h < 2)
+		return;
+	mvhline(*y, *x + 1, ACS_HLINE, *w - 2);
+	mvhline(*y + *h - 1, *x + 1, ACS_HLINE, *w - 2);
+	mvvline(*y + 1, *x, ACS_VLINE, *h - 2);
+	mvvline(*y + 1, *x + *w - 1, ACS_VLINE, *h - 2);
+	mvaddch(*y, *x, ACS_ULCORNER);
+	mvaddch(*y, *x + *w - 1, ACS_URCORNER);
+	mvaddch(*y + *h - 1, *x, ACS_LLCORNER);
+	mvaddch(*y + *h - 1, *x + *w - 1, ACS_LRCORNER);
+	if (title != NULL && *w > 4) {
+		attrset(A_BOLD);
+		mvaddnstr(*y, *x + 2, title, *w - 4);
+		attrset(A_NORMAL);
+	}
+}

@@ -70,4 +70,13 @@ void	render_cells(int y, int x, int w, const struct cell *cells, int n,
 /* Fill w columns at (y, x) with blanks. */
 void	render_blank(int y, int x, int w);
 
+/*
+ * A framed box of w x h cells centred in the w_area x h_area rectangle at
+ * (ay, ax), blanked, with title (may be NULL) in bold on its top border;
+ * sizes are clipped to the area.  Returns its top-left corner in *y, *x
+ * and its clipped size in *w, *h.
+ */
+void	render_frame(int ay, int ax, int h_area, int w_area, const char *title,
+	    int *y, int *x, int *h, int *w);
+
 #endif

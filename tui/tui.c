@@ -28,9 +28,11 @@
 
 #include <curses.h>
 
+#include "session/approval.h"
 #include "session/loop.h"
 #include "session/session.h"
 #include "session/util.h"
+#include "tui/askbox.h"
 #include "tui/help.h"
 #include "tui/history.h"
 #include "tui/keys.h"
@@ -85,7 +87,13 @@ struct tui {
 	char			 prefix_name[8];	/* "C-g" */
 	char			*sandbox;	/* profile name, status line */
 	const struct sandbox_opts *sandbox_opts;	/* borrowed */
-	char			*approval;
+	char			*approval_mode;
+	struct approval		*approval;	/* borrowed; NULL: none */
+	struct askbox		*askbox;	/* NULL without approval */
+	bool			 agents;	/* a socket serves agents */
+	bool			 box_drawn;	/* the prompt is on screen */
+	bool			 focus_agent;	/* focus the next agent pane */
+	struct loop_timer	*tidy_timer;
 	char			*history_path;
 	bool			 quit_when_done;
 	char			**envp;		/* for new sessions */
@@ -235,6 +243,39 @@ tui_tick(struct loop *l, void *arg)
 	tui_schedule(t);
 }
 
+static void	tui_close_pane(struct tui *, int);
+
+/*
+ * A new agent session started: close the panes of agent sessions that
+ * have ended (they are in the history), except the focused one, so that
+ * an agent's stream of commands does not fill the screen.
+ */
+static void
+tui_tidy_agents(struct loop *l, void *arg)
+{
+	struct tui	*t = arg;
+	struct session	*s, *newest = NULL;
+	int		 i;
+
+	(void)l;
+	t->tidy_timer = NULL;
+	for (i = 0; i < t->npanes; i++)
+		if ((s = t->panes[i]->s) != NULL && session_is_agent(s))
+			newest = s;
+	i = 0;
+	while (i < t->npanes) {
+		s = t->panes[i]->s;
+		if (s != NULL && s != newest && session_is_agent(s) &&
+		    session_is_done(s) && i != t->focus) {
+			if (i < t->focus)
+				t->focus--;
+			tui_close_pane(t, i);
+		} else
+			i++;
+	}
+	tui_schedule(t);
+}
+
 /* Session events. */
 static void
 tui_ev_created(void *user, struct session *s)
@@ -246,8 +287,19 @@ tui_ev_created(void *user, struct session *s)
 	t->panes = xreallocarray(t->panes, (size_t)t->npanes + 1,
 	    sizeof *t->panes);
 	t->panes[t->npanes++] = p;
-	t->focus = t->npanes - 1;
-	t->redraw_all = true;
+	/*
+	 * An agent's session does not take the keys from the person, unless
+	 * the person just approved it.
+	 */
+	if (!session_is_agent(s) || t->focus_agent || t->npanes == 1)
+		t->focus = t->npanes - 1;
+	else {
+		t->panes[t->npanes - 1]->title_dirty = true;
+		tui_message(t, "agent session #%lu started", session_id(s));
+	}
+	if (session_is_agent(s) && t->tidy_timer == NULL)
+		t->tidy_timer = loop_timer_add(t->loop, 0, tui_tidy_agents, t);
+	tui_relayout(t);
 	tui_schedule(t);
 }
 
@@ -371,11 +423,21 @@ tui_next_rect(struct tui *t)
 	return rects[n - 1];
 }
 
+struct pty_size
+tui_next_size(struct tui *t)
+{
+	struct layout_rect	c = layout_content(tui_next_rect(t));
+	struct pty_size		size;
+
+	size.cols = (unsigned short)(c.w > 1 ? c.w : 80);
+	size.rows = (unsigned short)(c.h > 1 ? c.h : 24);
+	return size;
+}
+
 int
 tui_new_session(struct tui *t, char *const *argv, char **cause)
 {
 	struct session_opts	 so;
-	struct layout_rect	 c = layout_content(tui_next_rect(t));
 	const char		*shell = getenv("SHELL");
 	char			*sh[2];
 
@@ -388,8 +450,7 @@ tui_new_session(struct tui *t, char *const *argv, char **cause)
 	memset(&so, 0, sizeof so);
 	so.argv = argv;
 	so.envp = t->envp;
-	so.size.cols = (unsigned short)(c.w > 1 ? c.w : 80);
-	so.size.rows = (unsigned short)(c.h > 1 ? c.h : 24);
+	so.size = tui_next_size(t);
 	so.term = TUI_SESSION_TERM;
 	so.sandbox = t->sandbox_opts;
 	so.decision = "user";
@@ -508,7 +569,8 @@ tui_session_title(struct session *s, char *left, size_t llen, char *right,
 	tui_duration((end != 0 ? end : util_wall_us()) - session_start_us(s),
 	    dur, sizeof dur);
 	cmd = session_quote_argv(session_argv(s));
-	snprintf(left, llen, "#%lu %s", session_id(s), cmd);
+	snprintf(left, llen, "#%lu %s%s", session_id(s),
+	    session_is_agent(s) ? "agent: " : "", cmd);
 	free(cmd);
 	snprintf(right, rlen, "%s %s %s",
 	    tui_profile_tag(session_profile(s)), label, dur);
@@ -584,12 +646,22 @@ tui_draw_pane(struct tui *t, int i, struct cell **cells, int *ncells)
 static void
 tui_draw_status(struct tui *t)
 {
-	char	left[256], right[256];
-	int	y = LINES - 1, rl, x;
+	char	left[256], right[256], pending[64];
+	int	y = LINES - 1, rl, x, px = -1, pl = 0;
+	size_t	np = t->approval != NULL ? approval_pending_count(t->approval) :
+		    0;
 
-	snprintf(left, sizeof left, " ptyvisor | %zu running | 0 pending | "
-	    "approval %s | sandbox %s ", sessions_running(t->ss),
-	    t->approval, t->sandbox);
+	if (np > 0)
+		snprintf(pending, sizeof pending, " %zu PENDING ", np);
+	else
+		snprintf(pending, sizeof pending, " 0 pending ");
+	snprintf(left, sizeof left, " ptyvisor | %zu running |%s| approval %s "
+	    "| sandbox %s%s ", sessions_running(t->ss), pending,
+	    t->approval_mode, t->sandbox, t->agents ? "" : " | agents off");
+	if (np > 0) {
+		px = (int)(strstr(left, pending) - left);
+		pl = (int)strlen(pending);
+	}
 	if (t->mode == TUI_CONFIRM && t->confirm == TUI_CONFIRM_QUIT)
 		snprintf(right, sizeof right, "kill %zu running session%s "
 		    "and quit? (y/n) ", sessions_running(t->ss),
@@ -599,10 +671,13 @@ tui_draw_status(struct tui *t)
 		    t->confirm_id);
 	else if (t->mode == TUI_PREFIX_WAIT)
 		snprintf(right, sizeof right, "[%s] c new  x kill  z zoom  "
-		    "n/p focus  h history  [ scroll  ? help  q quit ",
+		    "n/p focus  h history  [ scroll  a approvals  ? help  q quit ",
 		    t->prefix_name);
 	else if (t->message != NULL)
 		snprintf(right, sizeof right, "%s ", t->message);
+	else if (np > 0 && !t->box_drawn)
+		snprintf(right, sizeof right, "%s a: approve or deny ",
+		    t->prefix_name);
 	else
 		snprintf(right, sizeof right, "%s ? help ", t->prefix_name);
 	rl = (int)strlen(right);
@@ -610,6 +685,12 @@ tui_draw_status(struct tui *t)
 	attrset(A_REVERSE);
 	mvhline(y, 0, ' ', COLS);
 	mvaddnstr(y, 0, left, x);
+	if (px >= 0 && px < x) {
+		/* Waiting requests stand out. */
+		attrset(A_BOLD);
+		mvaddnstr(y, px, pending, pl < x - px ? pl : x - px);
+		attrset(A_REVERSE);
+	}
 	mvaddnstr(y, x, right, COLS - x);
 	attrset(A_NORMAL);
 }
@@ -647,8 +728,15 @@ tui_draw(struct tui *t)
 	int			 i, cy = 0, cx = 0;
 	bool			 prompt = false;
 
+	bool			 box;
+
 	if (t->closing)
 		return;
+	/* The prompt just closed: what it covered is drawn again. */
+	box = t->askbox != NULL && askbox_is_open(t->askbox);
+	if (t->box_drawn && !box)
+		t->redraw_all = true;
+	t->box_drawn = box;
 	t->last_frame_ms = util_now_ms();
 	if (t->message != NULL && t->last_frame_ms >= t->message_until) {
 		free(t->message);
@@ -690,6 +778,8 @@ tui_draw(struct tui *t)
 			help_draw(area, t->prefix_name);
 		break;
 	}
+	if (box)
+		prompt = askbox_draw(t->askbox, area);
 	if (prompt)
 		getyx(stdscr, cy, cx);
 	tui_draw_status(t);
@@ -817,6 +907,11 @@ tui_command(struct tui *t, const struct keys_event *ev)
 	case 'r':
 		tui_open_history(t);
 		tui_message(t, "select a session, then r replays it");
+		return;
+	case 'a':
+		if (t->askbox == NULL || !askbox_open(t->askbox))
+			tui_message(t, "no request is waiting%s", t->agents ?
+			    "" : " (agents off: no socket)");
 		return;
 	case 'q':
 		if (sessions_running(t->ss) == 0) {
@@ -981,6 +1076,23 @@ tui_replay_input(struct tui *t, const struct keys_event *ev)
 	}
 }
 
+/* A key for the approval prompt. */
+static void
+tui_askbox_key(struct tui *t, const struct keys_event *ev)
+{
+	char	*message = NULL;
+
+	/* A session approved here shows in a focused pane. */
+	t->focus_agent = true;
+	askbox_key(t->askbox, ev, util_now_ms(), &message);
+	t->focus_agent = false;
+	if (message != NULL) {
+		tui_message(t, "%s", message);
+		free(message);
+	}
+	tui_schedule(t);
+}
+
 /* One key from the person. */
 static void
 tui_key(struct tui *t, const struct keys_event *ev)
@@ -989,6 +1101,10 @@ tui_key(struct tui *t, const struct keys_event *ev)
 
 	if (ev->type == KEYS_RESIZE)
 		return;
+	if (t->askbox != NULL && askbox_is_open(t->askbox)) {
+		tui_askbox_key(t, ev);
+		return;
+	}
 	switch (t->mode) {
 	case TUI_HELP:
 		t->mode = TUI_NORMAL;
@@ -1070,6 +1186,35 @@ tui_input(struct loop *l, int fd, short revents, void *arg)
 	tui_schedule(t);
 }
 
+/* Approval events: tell the person, show the prompt. */
+static void
+tui_ap_pending(void *user, struct approval_request *r)
+{
+	struct tui	*t = user;
+
+	if (t->closing)
+		return;
+	beep();
+	askbox_arrived(t->askbox, r->id);
+	tui_schedule(t);
+}
+
+static void
+tui_ap_changed(void *user, struct approval_request *r)
+{
+	struct tui	*t = user;
+
+	(void)r;
+	if (!t->closing)
+		tui_schedule(t);
+}
+
+static const struct approval_events tui_approval_events = {
+	.pending = tui_ap_pending,
+	.decided = tui_ap_changed,
+	.withdrawn = tui_ap_changed,
+};
+
 /* The environment of sessions: ours with TERM set to what we emulate. */
 static char **
 tui_environment(void)
@@ -1129,8 +1274,14 @@ tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
 	t->sandbox_opts = o->sandbox;
 	t->sandbox = xstrdup(o->sandbox != NULL ?
 	    sandbox_profile_name(o->sandbox->profile) : "none");
-	t->approval = xstrdup(o->approval != NULL ? o->approval :
-	    "on-request");
+	t->approval_mode = xstrdup(o->approval_mode != NULL ?
+	    o->approval_mode : "untrusted");
+	t->approval = o->approval;
+	t->agents = o->agents;
+	if (t->approval != NULL) {
+		t->askbox = askbox_new(t->approval);
+		approval_subscribe(t->approval, &tui_approval_events, t);
+	}
 	t->history_path = xstrdup(o->history_path);
 	t->quit_when_done = o->quit_when_done;
 	t->envp = tui_environment();
@@ -1139,6 +1290,8 @@ tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
 	loop_add_fd(loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH, tui_input, t);
 	t->tick_timer = loop_timer_add(loop, TUI_TICK_MS, tui_tick, t);
 	tui_relayout(t);
+	if (o->notice != NULL)
+		tui_message(t, "%s", o->notice);
 	return t;
 }
 
@@ -1154,7 +1307,8 @@ tui_run(struct tui *t)
 	loop_del_fd(t->loop, STDIN_FILENO);
 	loop_timer_cancel(t->loop, t->frame_timer);
 	loop_timer_cancel(t->loop, t->tick_timer);
-	t->frame_timer = t->tick_timer = NULL;
+	loop_timer_cancel(t->loop, t->tidy_timer);
+	t->frame_timer = t->tick_timer = t->tidy_timer = NULL;
 	tui_restore_terminal();
 	return 0;
 }
@@ -1170,6 +1324,7 @@ tui_free(struct tui *t)
 		loop_del_fd(t->loop, STDIN_FILENO);
 		loop_timer_cancel(t->loop, t->frame_timer);
 		loop_timer_cancel(t->loop, t->tick_timer);
+		loop_timer_cancel(t->loop, t->tidy_timer);
 	}
 	tui_restore_terminal();
 	for (i = 0; i < t->npanes; i++) {
@@ -1184,7 +1339,8 @@ tui_free(struct tui *t)
 	strv_free(t->envp);
 	free(t->message);
 	free(t->sandbox);
-	free(t->approval);
+	free(t->approval_mode);
+	askbox_free(t->askbox);
 	free(t->history_path);
 	free(t);
 }

@@ -15,6 +15,9 @@
 
 #include <stdbool.h>
 
+#include "pty/pty.h"
+
+struct approval;
 struct loop;
 struct sessions;
 struct tui;
@@ -23,7 +26,14 @@ struct tui;
 struct tui_opts {
 	/* The sandbox of every session (borrowed; NULL: unsandboxed). */
 	const struct sandbox_opts *sandbox;
-	const char	*approval;	/* approval mode, shown in the status */
+	const char	*approval_mode;	/* shown in the status line */
+	/*
+	 * The queue of agents' requests (borrowed; NULL: none): waiting ones
+	 * are shown in the approval prompt.
+	 */
+	struct approval	*approval;
+	bool		 agents;	/* agents can reach us (a socket) */
+	const char	*notice;	/* shown on the status line at start */
 	bool		 quit_when_done;	/* quit once every session ended */
 	char		 prefix;	/* prefix key is Ctrl-<prefix> (a-z); 0: g */
 	const char	*history_path;	/* history.jsonl of the state dir */
@@ -47,6 +57,12 @@ void		 tui_free(struct tui *t);
  * /bin/sh) when argv is NULL.  -1 with *cause.
  */
 int	tui_new_session(struct tui *t, char *const *argv, char **cause);
+
+/*
+ * The size the next new pane's session gets, for sessions started by
+ * someone else (agents) to start at the size they will be shown at.
+ */
+struct pty_size	tui_next_size(struct tui *t);
 
 /*
  * Run until the person quits (or every session ended, if asked), then

@@ -1,14 +1,20 @@
 /*
  * test-tui.c - the pure parts of the front end: tiling, key decoding,
- * the colour mapper's palette, the help text, a replay pane's title.
+ * the colour mapper's palette, the help text, a replay pane's title, and
+ * the approval prompt's keys over a real approval queue.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curses.h>
 
+#include "session/approval.h"
+#include "session/policy.h"
 #include "session/screen.h"
+#include "session/util.h"
 #include "tests/tap.h"
+#include "tui/askbox.h"
 #include "tui/help.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
@@ -173,6 +179,214 @@ test_replay_state(void)
 	tui_replay_free(NULL);
 }
 
+/* What the approval queue decided, one string per decision. */
+static struct buf decided;
+
+static void
+ask_decided(void *user, struct approval_request *r)
+{
+	char	*cmd = policy_quote_argv(r->argv);
+
+	(void)user;
+	buf_printf(&decided, "%s %llu by %s [%s]%s%s;",
+	    approval_state_name(r->state), (unsigned long long)r->id,
+	    r->decided_by, cmd, r->reason != NULL ? " reason " : "",
+	    r->reason != NULL ? r->reason : "");
+	free(cmd);
+}
+
+static const struct approval_events ask_events = {
+	.decided = ask_decided,
+};
+
+/* Reset and return what was decided. */
+static const char *
+ask_take(void)
+{
+	static char	out[1024];
+
+	snprintf(out, sizeof out, "%s", decided.len ? buf_cstr(&decided) :
+	    "");
+	decided.len = 0;
+	return out;
+}
+
+/* Submit a command (words split at spaces) that the policy asks about. */
+static uint64_t
+ask_submit(struct approval *a, const char *words)
+{
+	struct approval_spec	 spec;
+	struct approval_request	*r;
+	char			*copy = xstrdup(words), *argv[16], *w;
+	int			 n = 0;
+
+	for (w = strtok(copy, " "); w != NULL && n < 15; w = strtok(NULL, " "))
+		argv[n++] = w;
+	argv[n] = NULL;
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.cwd = "/tmp";
+	spec.why = "testing";
+	r = approval_submit(a, &spec);
+	free(copy);
+	if (approval_dispatch(a, r) != APPROVAL_PENDING)
+		return 0;
+	return r->id;
+}
+
+/* Press a key (a character, or a named key when ch is 0). */
+static enum askbox_action
+ask_press(struct askbox *b, uint32_t ch, int key, uint64_t now,
+    char **message)
+{
+	struct keys_event	ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.type = ch != 0 ? KEYS_CHAR : KEYS_KEY;
+	ev.ch = ch;
+	ev.key = key;
+	free(*message);
+	*message = NULL;
+	return askbox_key(b, &ev, now, message);
+}
+
+/* Type text into the box, one character at a time. */
+static void
+ask_type(struct askbox *b, const char *text, uint64_t now, char **message)
+{
+	for (; *text != '\0'; text++)
+		ask_press(b, (unsigned char)*text, 0, now, message);
+}
+
+/* The approval prompt's keys decide real requests of a real queue. */
+static void
+test_askbox(void)
+{
+	struct policy		*p = policy_new(POLICY_ON_REQUEST);
+	struct approval		*a = approval_new(NULL, p);
+	struct askbox		*b = askbox_new(a);
+	char			*msg = NULL, rules[] = "/tmp/pv-askbox.XXXXXX";
+	char			 text[256];
+	uint64_t		 id1, id2, later = util_now_ms() + 10000;
+	int			 fd;
+	FILE			*f;
+
+	approval_subscribe(a, &ask_events, NULL);
+	ok(!askbox_is_open(b) && !askbox_open(b), "closed while nothing waits");
+
+	/* y: approve once, but not in the first moments. */
+	id1 = ask_submit(a, "make test");
+	ok(askbox_arrived(b, id1) && askbox_shown(b) == id1,
+	    "a request that arrives opens the box on it");
+	is_int(ask_press(b, 'y', 0, util_now_ms(), &msg), ASKBOX_NONE,
+	    "y at once is ignored (the guard)");
+	ok(msg != NULL && strstr(msg, "just appeared") != NULL &&
+	    approval_find(a, id1) != NULL, "... says why, still waiting");
+	is_int(ask_press(b, 'y', 0, later, &msg), ASKBOX_APPROVED,
+	    "y later approves");
+	is_str(ask_take(), "approved 1 by user [make test];", "... once");
+	ok(!askbox_is_open(b), "the box closes when nothing else waits");
+
+	/* Esc defers; two waiting; Tab cycles; opening again shows all. */
+	id1 = ask_submit(a, "ls one");
+	id2 = ask_submit(a, "ls two");
+	askbox_arrived(b, id1);
+	ok(!askbox_arrived(b, id2) && askbox_shown(b) == id1,
+	    "a second request does not take the place of the first");
+	ask_press(b, '\t', 0, later, &msg);
+	ok(askbox_shown(b) == id2, "Tab shows the next waiting request");
+	ask_press(b, '\t', 0, later, &msg);
+	ok(askbox_shown(b) == id1, "... and wraps around");
+	is_int(ask_press(b, 0, SCREEN_KEY_ESCAPE, later, &msg),
+	    ASKBOX_DEFERRED, "Esc defers");
+	ok(askbox_shown(b) == id2, "... the other one shows");
+	ask_press(b, 0, SCREEN_KEY_ESCAPE, later, &msg);
+	ok(!askbox_is_open(b) && approval_pending_count(a) == 2,
+	    "deferring both closes the box; both still wait");
+	ok(askbox_open(b) && askbox_shown(b) == id1,
+	    "opening by hand shows the oldest again");
+
+	/* n: deny with a typed reason (erasing works). */
+	ask_press(b, 'n', 0, later, &msg);
+	is_int(askbox_stage(b), ASKBOX_REASON, "n asks for a reason");
+	ask_type(b, "not nowX", later, &msg);
+	ask_press(b, 0x7f, 0, later, &msg);
+	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_DENIED,
+	    "Enter denies");
+	is_str(ask_take(), "denied 2 by user [ls one] reason not now;",
+	    "... with the reason typed");
+	ok(askbox_shown(b) == id2 && askbox_stage(b) == ASKBOX_CHOOSE,
+	    "the next request shows, keys reset");
+
+	/* A request decided elsewhere leaves the box while being edited. */
+	ask_press(b, 'n', 0, later, &msg);
+	approval_approve(a, id2, "someone", NULL);
+	ask_take();
+	ok(!askbox_is_open(b) && askbox_stage(b) == ASKBOX_CHOOSE,
+	    "decided elsewhere: the box closes");
+
+	/* a: remember the suggested rule, saved to the rules file. */
+	fd = mkstemp(rules);
+	close(fd);
+	approval_set_rules_path(a, rules);
+	id1 = ask_submit(a, "npm run lint");
+	askbox_arrived(b, id1);
+	ask_press(b, 'a', 0, later, &msg);
+	is_int(askbox_stage(b), ASKBOX_RULE, "a asks for the rule");
+	ask_press(b, '\t', 0, later, &msg);
+	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_APPROVED,
+	    "Enter approves and remembers");
+	ok(msg != NULL && strstr(msg, "saved") != NULL, "... saved: %s",
+	    msg != NULL ? msg : "(none)");
+	is_int((int)ask_submit(a, "npm run lint"), 0,
+	    "the same command is now allowed without asking");
+	ask_take();
+	f = fopen(rules, "r");
+	ok(f != NULL && fgets(text, sizeof text, f) != NULL &&
+	    strcmp(text, "allow npm run lint\n") == 0,
+	    "the rules file holds the rule");
+	if (f != NULL)
+		fclose(f);
+	unlink(rules);
+
+	/* An edited rule that does not parse is an error, nothing decided. */
+	id1 = ask_submit(a, "make deploy");
+	askbox_arrived(b, id1);
+	ask_press(b, 'a', 0, later, &msg);
+	ask_press(b, KEYS_CTRL('u'), 0, later, &msg);
+	ask_type(b, "allow 'make", later, &msg);
+	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_NONE,
+	    "a rule that does not parse decides nothing");
+	ok(approval_find(a, id1) != NULL && askbox_stage(b) == ASKBOX_RULE,
+	    "... still waiting, still editing");
+	ask_press(b, 0, SCREEN_KEY_ESCAPE, later, &msg);
+	is_int(askbox_stage(b), ASKBOX_CHOOSE, "Esc goes back to the choice");
+
+	/* e: edit the command; one plain command runs as its words. */
+	ask_press(b, 'e', 0, later, &msg);
+	ask_press(b, KEYS_CTRL('u'), 0, later, &msg);
+	ask_type(b, "echo 'a b'", later, &msg);
+	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_APPROVED,
+	    "an edited command is approved");
+	is_str(ask_take(), "approved 6 by user (edited) [echo 'a b'];",
+	    "... as the words typed");
+	id1 = ask_submit(a, "make deploy");
+	askbox_arrived(b, id1);
+	ask_press(b, 'e', 0, later, &msg);
+	ask_type(b, " && echo done", later, &msg);
+	ask_press(b, '\r', 0, later, &msg);
+	is_str(ask_take(), "approved 7 by user (edited) [/bin/sh -c "
+	    "'make deploy && echo done'];", "more than one command runs "
+	    "through sh -c");
+
+	free(msg);
+	askbox_free(b);
+	askbox_free(NULL);
+	approval_free(a);
+	policy_free(p);
+	buf_free(&decided);
+}
+
 int
 main(void)
 {
@@ -181,5 +395,6 @@ main(void)
 	test_palette();
 	test_help();
 	test_replay_state();
+	test_askbox();
 	return tap_done();
 }

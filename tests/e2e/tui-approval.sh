@@ -1,0 +1,135 @@
+#!/bin/sh
+# Agents and the console, end to end: the console serves the control
+# socket; an agent's shim runs in another tmux window; requests the rules
+# ask about wait in the approval prompt, where y runs one in a pane, n
+# with a reason denies one (126 and the reason reach the agent), a
+# remembers a rule (the next identical request runs without asking), e
+# edits, Esc puts one off until C-g a.
+. "$top_srcdir/tests/e2e/tui-lib.sh"
+
+T=$pv_dir
+mkdir -p "$T/config"
+printf 'deny rm -rf **\n' > "$T/config/rules"
+sock="$T/run/pv.sock"
+
+pv_start 160 48
+# The agent's window lives on a tmux server of its own (tmux 3.3 cannot
+# open a second window once window-size is manual).
+ag_sock=$pv_sock-agent
+cleanup_cmd "tmux -L $ag_sock kill-server 2>/dev/null"
+tmux -L "$ag_sock" -f /dev/null new-session -d -x 160 -y 24 \
+    "env -i PATH='$PATH' HOME='$T' TERM=screen LANG=C.UTF-8 \
+    PTYVISOR_SOCKET='$sock' PS1='agent\$ ' /bin/sh"
+ag_cap() { tmux -L "$ag_sock" capture-pane -p; }
+ag_run() {
+	tmux -L "$ag_sock" send-keys -l "$1"
+	tmux -L "$ag_sock" send-keys Enter
+}
+ag_see() { wait_for "ag_cap | grep -qF -- '$1'" "${2:-15}"; }
+wait_for "ag_cap | grep -q 'agent\\$'" 10
+ag_run "cd '$T'"
+
+pv_type "PTYVISOR_SOCKET='$sock' PTYVISOR_CONFIG='$T/config' SHELL=$pv_dir/pvsh $PTYVISOR"
+pv_keys Enter
+pv_see 'pv$'; ok $? "the console starts with a shell"
+pv_see 'approval untrusted'; ok $? "the status line shows the approval mode"
+wait_for "[ -S '$sock' ]" 10; ok $? "the console listens on the control socket"
+grep -q "listening on $sock" "$T/state/ptyvisor.log"
+ok $? "and says so in ptyvisor.log"
+
+# Only one server: a second one refuses, the console keeps the socket.
+PTYVISOR_SOCKET="$sock" timeout 10 $PTYVISOR serve 2> "$T/serve.err" \
+    < /dev/null
+is "$?" 125 "serve refuses to start while the console serves"
+grep -q "already serving" "$T/serve.err"; ok $? "and says why"
+
+# y: approve once; the command runs in a pane, the agent gets its status.
+ag_run "$PTYVISOR exec --why 'make the marker' -- touch '$T/made'; echo rc1=\$?"
+pv_see 'approve request #1?'; ok $? "the prompt appears"
+pv_cap > "$T/cap1"
+grep -qF "touch $T/made" "$T/cap1"; ok $? "it shows the command"
+grep -qF "make the marker" "$T/cap1"; ok $? "it shows the agent's reason"
+grep -q "cwd  *$T" "$T/cap1"; ok $? "it shows the cwd"
+grep -q "sandbox  *workspace-write" "$T/cap1"; ok $? "it shows the profile"
+grep -q "network  *no" "$T/cap1"; ok $? "it shows the network"
+grep -q "agent  *pid [0-9]" "$T/cap1"; ok $? "it shows the agent's pid"
+grep -q "asked by  *mode untrusted" "$T/cap1"; ok $? "it shows what asked"
+grep -q "1 PENDING" "$T/cap1"; ok $? "the status line counts it"
+ag_see "waiting for approval"; ok $? "the agent is told it waits"
+[ ! -e "$T/made" ]; ok $? "nothing ran before the decision"
+sleep 1		# keys typed the moment it appears are ignored
+pv_keys y
+ag_see "rc1=0"; ok $? "y: the agent gets exit 0"
+[ -e "$T/made" ]; ok $? "the command ran"
+pv_see "agent: touch $T/made"; ok $? "it ran in a pane marked as an agent's"
+pv_see "0 pending"; ok $? "nothing waits any more"
+
+# n + reason: 126 and the reason reach the agent; nothing runs.
+ag_run "$PTYVISOR exec -- rm -f '$T/made'; echo rc2=\$?"
+pv_see 'approve request #2?'; ok $? "the next request is asked"
+sleep 1
+pv_keys n
+pv_see 'Enter deny'; ok $? "n asks for a reason"
+pv_type "use git clean instead"
+pv_keys Enter
+ag_see "rc2=126"; ok $? "n: the agent gets 126"
+ag_see "denied by user: use git clean instead"
+ok $? "and the reason typed, on stderr"
+[ -e "$T/made" ]; ok $? "the denied command did not run"
+
+# a: approve and remember; the same request then runs without asking.
+ag_run "$PTYVISOR exec -- touch '$T/again'; echo rc3=\$?"
+pv_see 'approve request #3?'; ok $? "a third request is asked"
+sleep 1
+pv_keys a
+pv_see "allow touch $T/again"; ok $? "a offers the rule to remember"
+pv_keys Enter
+ag_see "rc3=0"; ok $? "a: approved"
+ag_run "$PTYVISOR exec -- touch '$T/again'; echo rc4=\$?"
+ag_see "rc4=0"; ok $? "the identical request runs"
+grep -q "request 4 approved by rule 'allow touch" "$T/state/ptyvisor.log"
+ok $? "by the remembered rule, without asking"
+pv_cap | grep -q 'approve request #4'
+ok $(( ! $? )) "no prompt appeared for it"
+
+# e: edit, then approve; the agent is told what ran.
+ag_run "$PTYVISOR exec -- touch '$T/wrong'; echo rc5=\$?"
+pv_see 'approve request #5?'; ok $? "a fifth request is asked"
+sleep 1
+pv_keys e
+pv_see "Enter approve the edited command"; ok $? "e edits the command"
+pv_keys C-u
+pv_type "touch '$T/edited'"
+pv_keys Enter
+ag_see "rc5=0"; ok $? "the edited command is approved"
+ag_see "a person edited it"; ok $? "the agent is told it was edited"
+[ -e "$T/edited" ] && [ ! -e "$T/wrong" ]
+ok $? "the edited command ran, not the original"
+
+# Esc puts a request off; C-g a brings it back.
+ag_run "$PTYVISOR exec -- touch '$T/later'; echo rc6=\$?"
+pv_see 'approve request #6?'; ok $? "a sixth request is asked"
+pv_keys Escape
+wait_for "! pv_cap | grep -q 'approve request #6'" 10
+ok $? "Esc hides the prompt"
+pv_see "1 PENDING"; ok $? "the request still counts as waiting"
+pv_see "C-g a: approve or deny"; ok $? "the status line says how to get back"
+pv_keys C-g a
+pv_see 'approve request #6?'; ok $? "C-g a shows it again"
+sleep 1
+pv_keys y
+ag_see "rc6=0"; ok $? "and y runs it"
+
+# The history marks agents' sessions.
+pv_keys C-g h
+pv_see "agent: touch $T/edited"; ok $? "the history marks agents' sessions"
+pv_keys q
+
+# Quitting stops serving: the socket goes away.
+pv_keys C-g q
+pv_see "and quit?"
+pv_keys y
+pv_see 'outer$'; ok $? "the console quits"
+wait_for "[ ! -e '$sock' ]" 10; ok $? "its socket is removed"
+
+done_testing
