@@ -142,3 +142,5 @@ tests_unit_test_config_SOURCES = tests/unit/test-config.c
 tests_unit_test_config_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_config_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-config
+TESTS += tests/e2e/config.sh
+EXTRA_DIST += tests/e2e/config.sh
