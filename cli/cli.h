@@ -48,6 +48,35 @@ char	*cli_config_dir(void);
 /* The rules file in the configuration directory.  Caller frees. */
 char	*cli_rules_path(void);
 
+struct config;
+
+/*
+ * The settings file, <cli_config_dir()>/config, read on the first call and
+ * kept for the process (a missing file is no settings): *out is borrowed.
+ * -1 with *cause ("config FILE:LINE: problem") when the file is wrong.
+ */
+int	 cli_load_config(const struct config **out, char **cause);
+
+/*
+ * cli_load_config(), telling stderr what is wrong with the file
+ * ("ptyvisor: config FILE:LINE: problem") and returning NULL then: the
+ * command exits CLI_EXIT_ERROR without running anything.
+ */
+const struct config *cli_config(void);
+
+/*
+ * The state directory: $PTYVISOR_STATE_DIR, else [paths] state_dir of cfg
+ * (which may be NULL), else statedir_path()'s default.  Caller frees; NULL
+ * with *cause.
+ */
+char	*cli_state_dir(const struct config *cfg, char **cause);
+
+/*
+ * The control socket: $PTYVISOR_SOCKET, else [paths] socket of cfg (may be
+ * NULL), else control_socket_path()'s default.  Caller frees.
+ */
+char	*cli_socket_path(const struct config *cfg);
+
 /*
  * Start an approved request as an agent session (the control server's
  * spawn hook): its argv, cwd, timeout and size (or size, when not NULL),

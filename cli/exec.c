@@ -289,6 +289,7 @@ exec_request(const struct exec_opts *o, struct pty_size size)
 static int
 exec_main(const struct exec_opts *o)
 {
+	const struct config *cfg;
 	struct exec_run	 x;
 	struct client	*cl;
 	struct pty_size	 size = { EXEC_TEXT_COLS, EXEC_TEXT_ROWS };
@@ -297,10 +298,12 @@ exec_main(const struct exec_opts *o)
 	struct signalfd_siginfo si;
 	sigset_t	 set;
 	json_t		*req, *ev;
-	char		*cause = NULL;
+	char		*cause = NULL, *path;
 	int		 sfd, rc, nsig = 0;
 	bool		 text;
 
+	if ((cfg = cli_config()) == NULL)
+		return CLI_EXIT_ERROR;
 	text = o->mode == 't' || (o->mode == 0 && !isatty(STDOUT_FILENO));
 	if (isatty(STDOUT_FILENO) &&
 	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
@@ -321,7 +324,10 @@ exec_main(const struct exec_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 
-	if ((cl = client_connect(NULL, 10000, &cause)) == NULL) {
+	path = cli_socket_path(cfg);
+	cl = client_connect(path, 10000, &cause);
+	free(path);
+	if (cl == NULL) {
 		cli_error("exec", "%s", cause);
 		free(cause);
 		screen_free(x.screen);

@@ -54,6 +54,7 @@ history_rows_free(struct history_rows *rows)
 static int
 history_rows_load(struct history_rows *rows, char **cause)
 {
+	const struct config *cfg;
 	char		*dir, *path, *line = NULL;
 	size_t		 cap = 0;
 	ssize_t		 n;
@@ -61,7 +62,8 @@ history_rows_load(struct history_rows *rows, char **cause)
 	struct history_entry e;
 
 	memset(rows, 0, sizeof *rows);
-	if ((dir = statedir_path(cause)) == NULL)
+	if (cli_load_config(&cfg, cause) != 0 ||
+	    (dir = cli_state_dir(cfg, cause)) == NULL)
 		return -1;
 	path = statedir_history_path(dir);
 	free(dir);
@@ -265,6 +267,9 @@ cmd_history(int argc, char **argv)
 	long			 v;
 	int			 c;
 
+	/* A wrong settings file stops every command (it may move the state). */
+	if (cli_config() == NULL)
+		return CLI_EXIT_ERROR;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+n:h", opts, NULL)) != -1) {
@@ -370,6 +375,9 @@ cmd_show(int argc, char **argv)
 	size_t			 i;
 	int			 rc = 0;
 
+	/* A wrong settings file stops every command (it may move the state). */
+	if (cli_config() == NULL)
+		return CLI_EXIT_ERROR;
 	if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "--help") == 0)) {
 		show_usage(stdout);

@@ -24,12 +24,18 @@
 static json_t *
 pending_ask(const char *cmd, json_t *req)
 {
-	struct client	*cl;
-	json_t		*ev = NULL;
-	char		*cause = NULL;
-	int		 rc;
+	const struct config	*cfg;
+	struct client		*cl;
+	json_t			*ev = NULL;
+	char			*cause = NULL, *path;
+	int			 rc;
 
-	if ((cl = client_connect(NULL, PENDING_TIMEOUT_MS, &cause)) == NULL) {
+	if ((cfg = cli_config()) == NULL)
+		return NULL;
+	path = cli_socket_path(cfg);
+	cl = client_connect(path, PENDING_TIMEOUT_MS, &cause);
+	free(path);
+	if (cl == NULL) {
 		cli_error(cmd, "%s", cause);
 		free(cause);
 		return NULL;

@@ -693,6 +693,7 @@ replay_timings(const char *path, const struct player_opts *po)
 char *
 cli_recording_path(const char *arg, char **cause)
 {
+	const struct config *cfg;
 	char		*dir, *end, *path;
 	unsigned long	 id;
 
@@ -704,7 +705,8 @@ cli_recording_path(const char *arg, char **cause)
 		*cause = xasprintf("bad session id '%s'", arg);
 		return NULL;
 	}
-	if ((dir = statedir_path(cause)) == NULL)
+	if (cli_load_config(&cfg, cause) != 0 ||
+	    (dir = cli_state_dir(cfg, cause)) == NULL)
 		return NULL;
 	path = statedir_cast_path(dir, id);
 	free(dir);
@@ -781,6 +783,9 @@ cmd_replay(int argc, char **argv)
 	char			*path, *cause = NULL;
 	int			 c, rc;
 
+	/* A wrong settings file stops every command (it may move the state). */
+	if (cli_config() == NULL)
+		return CLI_EXIT_ERROR;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {

@@ -18,9 +18,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "session/config.h"
 #include "session/loop.h"
 #include "session/session.h"
-#include "session/statedir.h"
 #include "session/util.h"
 #include "cli/sbopts.h"
 #include "cli/term.h"
@@ -130,8 +130,11 @@ run_usage(FILE *f)
 	    "Exit status: the command's own; 128+N if killed by signal N;\n"
 	    "124 timed out; 125 ptyvisor error; 126 not executable;\n"
 	    "127 command not found.\n"
-	    "Files: $PTYVISOR_STATE_DIR (default ~/.local/state/ptyvisor)\n"
-	    "holds sessions/ID.cast (asciicast v2) and history.jsonl.\n",
+	    "Files: $PTYVISOR_STATE_DIR (else state_dir of the settings file,\n"
+	    "else ~/.local/state/ptyvisor) holds sessions/ID.cast (asciicast\n"
+	    "v2) and history.jsonl.  The [sandbox] settings of the file\n"
+	    "($PTYVISOR_CONFIG/config, else $XDG_CONFIG_HOME/ptyvisor/config) are\n"
+	    "the defaults of the sandbox options.\n",
 	    sbopts_help);
 }
 
@@ -187,6 +190,7 @@ cmd_run(int argc, char **argv)
 {
 	struct session_opts	 so;
 	struct sandbox_opts	 sbo;
+	const struct config	*cfg;
 	struct run		 r;
 	struct pty_size		 size = { 80, 24 };
 	const char		*cwd = NULL, *val;
@@ -195,7 +199,15 @@ cmd_run(int argc, char **argv)
 	bool			 verbose = false, size_given = false;
 	int			 i = 1, k, rc;
 
+	/* The settings file first, so that the options override it. */
+	if ((cfg = cli_config()) == NULL)
+		return CLI_EXIT_ERROR;
 	sandbox_opts_init(&sbo);
+	if (config_apply_sandbox(cfg, &sbo, &cause) != 0) {
+		cli_error("run", "%s", cause);
+		free(cause);
+		return CLI_EXIT_ERROR;
+	}
 	while (i < argc && strcmp(argv[i], "--") != 0) {
 		if ((k = sbopts_parse(&sbo, argc, argv, &i, &cause)) < 0) {
 			cli_error("run", "%s", cause);
@@ -257,7 +269,7 @@ cmd_run(int argc, char **argv)
 	r.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (r.tty && !size_given)
 		size = run_terminal_size();
-	if ((state_dir = statedir_path(&cause)) == NULL)
+	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
 	if ((r.loop = loop_new(&cause)) == NULL)
 		goto fail;

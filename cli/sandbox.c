@@ -15,6 +15,7 @@
 
 #include "pty/pty.h"
 #include "sandbox/sandbox.h"
+#include "session/config.h"
 #include "session/util.h"
 
 extern char **environ;
@@ -43,7 +44,8 @@ sandbox_usage(FILE *f)
 "cannot be set up: then CMD does not run and the failed stage is shown).\n"
 "The sandbox: user (unless root), mount, PID, IPC, UTS and network\n"
 "namespaces with a read-only filesystem; Landlock; seccomp; no\n"
-"capabilities; resource bounds; a scrubbed environment.\n\n"
+"capabilities; resource bounds; a scrubbed environment.  The [sandbox]\n"
+"settings of the settings file are the defaults of the options.\n\n"
 "Options:\n%s"
 "  --explain           show the effective policy and which layers this\n"
 "                      kernel puts in force, then exit\n"
@@ -55,6 +57,7 @@ int
 cmd_sandbox(int argc, char **argv)
 {
 	struct sandbox_opts	 opts;
+	const struct config	*cfg;
 	struct sandbox		*sb;
 	struct pty_spec		 spec;
 	struct pty_child	 child;
@@ -66,7 +69,15 @@ cmd_sandbox(int argc, char **argv)
 	bool			 explain = false;
 	int			 i = 1, r, status;
 
+	/* The settings file first, so that the options override it. */
+	if ((cfg = cli_config()) == NULL)
+		return CLI_EXIT_ERROR;
 	sandbox_opts_init(&opts);
+	if (config_apply_sandbox(cfg, &opts, &cause) != 0) {
+		cli_error("sandbox", "sandbox: %s", cause);
+		free(cause);
+		return CLI_EXIT_ERROR;
+	}
 	while (i < argc) {
 		if (strcmp(argv[i], "--") == 0) {
 			i++;

@@ -12,8 +12,11 @@ const char sbopts_help[] =
 "  --sandbox PROFILE   read-only, workspace-write (default) or\n"
 "                      danger-full-access (no sandbox at all)\n"
 "  --network           allow the network (default: AF_UNIX socketpairs only)\n"
-"  --writable DIR      another writable root (repeatable)\n"
+"  --no-network        no network, whatever the settings file says\n"
+"  --writable DIR      another writable root (repeatable; added to the\n"
+"                      settings file's)\n"
 "  --protect-git       keep .git under the writable roots read-only\n"
+"  --no-protect-git    do not, whatever the settings file says\n"
 "  --private-tmp       a fresh, empty /tmp and /dev/shm for the command\n"
 "  --shared-tmp        the real /tmp (the default; writable under\n"
 "                      workspace-write)\n"
@@ -22,7 +25,10 @@ const char sbopts_help[] =
 "  --max-files N       at most N open files per process\n"
 "  --allow-no-namespaces\n"
 "                      if the kernel refuses namespaces, run with Landlock\n"
-"                      and seccomp only instead of failing\n";
+"                      and seccomp only instead of failing\n"
+"  --require-namespaces\n"
+"                      fail without namespaces (the default), whatever the\n"
+"                      settings file says\n";
 
 /* The value of an option: after '=' or the next argument; NULL if none. */
 static const char *
@@ -73,14 +79,20 @@ sbopts_parse(struct sandbox_opts *opts, int argc, char **argv, int *i,
 
 	if (strcmp(arg, "--network") == 0)
 		opts->network = true;
+	else if (strcmp(arg, "--no-network") == 0)
+		opts->network = false;
 	else if (strcmp(arg, "--protect-git") == 0)
 		opts->protect_git = true;
+	else if (strcmp(arg, "--no-protect-git") == 0)
+		opts->protect_git = false;
 	else if (strcmp(arg, "--shared-tmp") == 0)
 		opts->private_tmp = false;
 	else if (strcmp(arg, "--private-tmp") == 0)
 		opts->private_tmp = true;
 	else if (strcmp(arg, "--allow-no-namespaces") == 0)
 		opts->allow_no_namespaces = true;
+	else if (strcmp(arg, "--require-namespaces") == 0)
+		opts->allow_no_namespaces = false;
 	else if (is_option(arg, "--sandbox")) {
 		if ((v = option_value("--sandbox", argc, argv, i,
 		    cause)) == NULL ||

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "session/approval.h"
+#include "session/config.h"
 #include "session/control.h"
 #include "session/loop.h"
 #include "session/policy.h"
@@ -219,17 +220,21 @@ serve_usage(FILE *f)
 	    "('ptyvisor exec'), the policy and the approval queue ('ptyvisor\n"
 	    "pending', 'approve', 'deny').  Logs to stderr.  SIGTERM or SIGINT\n"
 	    "stop it: running sessions are killed, recordings flushed.\n\n"
-	    "Options:\n"
+	    "Options (each overrides the settings file, $PTYVISOR_CONFIG/config\n"
+	    "else $XDG_CONFIG_HOME/ptyvisor/config; see ptyvisor(1)):\n"
 	    "  --approval MODE  untrusted (default), on-request or never\n"
-	    "  --rules FILE     rules file (default $PTYVISOR_CONFIG/rules,\n"
-	    "                   else $XDG_CONFIG_HOME/ptyvisor/rules)\n"
+	    "                   ([approval] mode)\n"
+	    "  --rules FILE     rules file ([approval] rules, else\n"
+	    "                   $PTYVISOR_CONFIG/rules, else\n"
+	    "                   $XDG_CONFIG_HOME/ptyvisor/rules)\n"
 	    "  --socket PATH    listen there (default $PTYVISOR_SOCKET, else\n"
+	    "                   [paths] socket, else\n"
 	    "                   $XDG_RUNTIME_DIR/ptyvisor/ptyvisor.sock, else\n"
 	    "                   /tmp/ptyvisor-$UID/ptyvisor.sock)\n"
 	    "  --sandbox P      profile when a request names none\n"
-	    "                   (workspace-write)\n"
+	    "                   ([sandbox] profile, else workspace-write)\n"
 	    "  --notify PROG    run PROG with a JSON argument when a request\n"
-	    "                   waits\n"
+	    "                   waits ([approval] notify)\n"
 	    "  --keep           a client that disconnects leaves its sessions\n"
 	    "                   running and its requests pending\n"
 	    "  -h, --help       show this help\n");
@@ -250,12 +255,17 @@ cmd_serve(int argc, char **argv)
 	};
 	struct control_hooks	 hooks = { serve_spawn, serve_log };
 	struct serve		 sv;
+	const struct config	*cfg;
 	enum policy_mode	 mode = POLICY_UNTRUSTED;
+	enum sandbox_profile	 profile;
 	const char		*socket = NULL, *sandbox = NULL, *notify = NULL;
 	char			*rules = NULL, *state_dir = NULL, *cause = NULL;
-	bool			 keep = false;
+	char			*socket_path = NULL;
+	bool			 keep = false, mode_given = false;
 	int			 c;
 
+	if ((cfg = cli_config()) == NULL)
+		return CLI_EXIT_ERROR;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
@@ -267,6 +277,7 @@ cmd_serve(int argc, char **argv)
 				free(rules);
 				return CLI_EXIT_ERROR;
 			}
+			mode_given = true;
 			break;
 		case 'r':
 			free(rules);
@@ -310,15 +321,26 @@ cmd_serve(int argc, char **argv)
 		free(rules);
 		return CLI_EXIT_ERROR;
 	}
+	/* What the command line left open, the settings file may say. */
+	if (!mode_given)
+		config_approval_mode(cfg, &mode);
+	if (rules == NULL && config_rules(cfg) != NULL)
+		rules = xstrdup(config_rules(cfg));
 	if (rules == NULL)
 		rules = cli_rules_path();
+	if (notify == NULL)
+		notify = config_notify(cfg);
+	if (sandbox == NULL && config_sandbox_profile(cfg, &profile))
+		sandbox = sandbox_profile_name(profile);
+	if (socket == NULL)
+		socket = socket_path = cli_socket_path(cfg);
 
 	memset(&sv, 0, sizeof sv);
 	signal(SIGPIPE, SIG_IGN);
 	sv.policy = policy_new(mode);
 	if (policy_load_file(sv.policy, rules, &cause) != 0)
 		goto fail;
-	if ((state_dir = statedir_path(&cause)) == NULL)
+	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
 	if ((sv.loop = loop_new(&cause)) == NULL)
 		goto fail;
@@ -339,9 +361,10 @@ cmd_serve(int argc, char **argv)
 	if (sv.control == NULL)
 		goto fail;
 	control_set_keep_on_disconnect(sv.control, keep);
-	cause = xasprintf("listening on %s (approval %s, rules %s, state %s)",
-	    control_path(sv.control), policy_mode_name(mode), rules,
-	    state_dir);
+	cause = xasprintf("listening on %s (approval %s, rules %s, state %s, "
+	    "settings %s)", control_path(sv.control), policy_mode_name(mode),
+	    rules, state_dir, config_path(cfg) != NULL ? config_path(cfg) :
+	    "none");
 	serve_log(&sv, cause);
 	free(cause);
 	cause = NULL;
@@ -360,6 +383,7 @@ cmd_serve(int argc, char **argv)
 	serve_log(&sv, "stopped");
 	free(state_dir);
 	free(rules);
+	free(socket_path);
 	return 0;
 
 fail:
@@ -372,5 +396,6 @@ fail:
 	loop_free(sv.loop);
 	free(state_dir);
 	free(rules);
+	free(socket_path);
 	return CLI_EXIT_ERROR;
 }

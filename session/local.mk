@@ -26,3 +26,5 @@ libsession_a_SOURCES += session/player.c session/player.h
 libsession_a_SOURCES += session/approval.c session/approval.h
 libsession_a_SOURCES += session/control.c session/control.h \
 	session/client.c session/client.h
+# The settings file (INI, read with libinih).
+libsession_a_SOURCES += session/config.c session/config.h

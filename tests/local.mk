@@ -137,3 +137,11 @@ tests_control_client_test_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/control/client-test
 TESTS += tests/e2e/control.sh
 EXTRA_DIST += tests/e2e/control.sh
+# The settings file.
+check_PROGRAMS += tests/unit/test-config
+tests_unit_test_config_SOURCES = tests/unit/test-config.c
+tests_unit_test_config_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_config_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-config
+TESTS += tests/e2e/config.sh
+EXTRA_DIST += tests/e2e/config.sh

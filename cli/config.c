@@ -1,0 +1,82 @@
+/*
+ * config.c - the settings file for the sub-commands, and the paths it
+ * can set.
+ *
+ * The file is <cli_config_dir()>/config; a missing one is no settings.  It
+ * is read once and kept for the whole process.  Precedence, strongest
+ * first: the command line, the environment ($PTYVISOR_STATE_DIR,
+ * $PTYVISOR_SOCKET), the file, the built-in defaults.
+ */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "session/config.h"
+#include "session/control.h"
+#include "session/statedir.h"
+#include "session/util.h"
+
+/* The settings, once read. */
+static struct config *cli_config_loaded;
+
+int
+cli_load_config(const struct config **out, char **cause)
+{
+	struct config	*cfg;
+	char		*dir, *path, *why = NULL;
+
+	if (cli_config_loaded == NULL) {
+		dir = cli_config_dir();
+		path = xasprintf("%s/config", dir);
+		free(dir);
+		cfg = config_new();
+		if (config_load(cfg, path, true, &why) != 0) {
+			*cause = xasprintf("config %s", why);
+			free(why);
+			free(path);
+			config_free(cfg);
+			return -1;
+		}
+		free(path);
+		cli_config_loaded = cfg;
+	}
+	*out = cli_config_loaded;
+	return 0;
+}
+
+const struct config *
+cli_config(void)
+{
+	const struct config	*cfg;
+	char			*cause = NULL;
+
+	if (cli_load_config(&cfg, &cause) != 0) {
+		cli_error(NULL, "%s", cause);
+		free(cause);
+		return NULL;
+	}
+	return cfg;
+}
+
+char *
+cli_state_dir(const struct config *cfg, char **cause)
+{
+	const char	*s = getenv("PTYVISOR_STATE_DIR");
+
+	if ((s == NULL || *s == '\0') && cfg != NULL &&
+	    config_state_dir(cfg) != NULL)
+		return xstrdup(config_state_dir(cfg));
+	return statedir_path(cause);
+}
+
+char *
+cli_socket_path(const struct config *cfg)
+{
+	const char	*s = getenv("PTYVISOR_SOCKET");
+
+	if ((s == NULL || *s == '\0') && cfg != NULL &&
+	    config_socket(cfg) != NULL)
+		return xstrdup(config_socket(cfg));
+	return control_socket_path();
+}

@@ -1,0 +1,639 @@
+/*
+ * config.c - read the settings file (see config.h).
+ *
+ * libinih does the INI syntax; it is fed through our own line reader,
+ * which counts lines (the handler gets no line number from this build of
+ * the library), strips leading blanks (so an indented line is never taken
+ * as the continuation of the previous value), refuses lines the library
+ * would cut in two and sections we do not know (it calls no handler for a
+ * section without keys), and stops at the first error.
+ *
+ * Invariants: every key is described once in config_keys[]; a setting is
+ * "set" exactly when set_line[key] is non-zero (the line it came from);
+ * every string in a struct config is owned by it.
+ */
+#include "session/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session/util.h"
+
+/* What a key's value is and how it is checked. */
+enum config_type {
+	CONFIG_MODE,		/* enum policy_mode */
+	CONFIG_PROFILE,		/* enum sandbox_profile */
+	CONFIG_BOOL,		/* bool */
+	CONFIG_COUNT,		/* uint64_t, any non-negative number */
+	CONFIG_SIZE,		/* uint64_t, bytes with K/M/G/T */
+	CONFIG_PREFIX,		/* char, 'a' to 'z' */
+	CONFIG_LINES,		/* size_t, 1 to CONFIG_SCROLLBACK_MAX */
+	CONFIG_PROGRAM,		/* char *, a program name or path */
+	CONFIG_PATH,		/* char *, absolute after "~/" */
+	CONFIG_PATH_LIST	/* writable: one more directory */
+};
+
+/* Every key; the index into set_line[]. */
+enum config_key {
+	KEY_MODE,
+	KEY_NOTIFY,
+	KEY_RULES,
+	KEY_PROFILE,
+	KEY_NETWORK,
+	KEY_WRITABLE,
+	KEY_PROTECT_GIT,
+	KEY_PRIVATE_TMP,
+	KEY_ALLOW_NO_NAMESPACES,
+	KEY_MAX_PROCS,
+	KEY_MAX_FILES,
+	KEY_MAX_MEMORY,
+	KEY_PREFIX,
+	KEY_SCROLLBACK,
+	KEY_STATE_DIR,
+	KEY_SOCKET,
+	CONFIG_NKEYS
+};
+
+struct config {
+	char			*path;
+	unsigned		 set_line[CONFIG_NKEYS];
+
+	enum policy_mode	 mode;
+	char			*notify;
+	char			*rules;
+
+	enum sandbox_profile	 profile;
+	bool			 network;
+	char			*writable[SANDBOX_MAX_ROOTS];
+	int			 nwritable;
+	bool			 protect_git;
+	bool			 private_tmp;
+	bool			 allow_no_namespaces;
+	uint64_t		 max_procs;
+	uint64_t		 max_files;
+	uint64_t		 max_memory;
+
+	char			 prefix;
+	size_t			 scrollback;
+
+	char			*state_dir;
+	char			*socket;
+};
+
+/* One key: where it lives in the file and in struct config. */
+struct config_key_def {
+	enum config_key		 key;
+	const char		*section;
+	const char		*name;
+	enum config_type	 type;
+	size_t			 offset;
+};
+
+#define CONFIG_FIELD(f) offsetof(struct config, f)
+
+static const struct config_key_def config_keys[] = {
+	{ KEY_MODE, "approval", "mode", CONFIG_MODE, CONFIG_FIELD(mode) },
+	{ KEY_NOTIFY, "approval", "notify", CONFIG_PROGRAM,
+	  CONFIG_FIELD(notify) },
+	{ KEY_RULES, "approval", "rules", CONFIG_PATH, CONFIG_FIELD(rules) },
+	{ KEY_PROFILE, "sandbox", "profile", CONFIG_PROFILE,
+	  CONFIG_FIELD(profile) },
+	{ KEY_NETWORK, "sandbox", "network", CONFIG_BOOL,
+	  CONFIG_FIELD(network) },
+	{ KEY_WRITABLE, "sandbox", "writable", CONFIG_PATH_LIST, 0 },
+	{ KEY_PROTECT_GIT, "sandbox", "protect_git", CONFIG_BOOL,
+	  CONFIG_FIELD(protect_git) },
+	{ KEY_PRIVATE_TMP, "sandbox", "private_tmp", CONFIG_BOOL,
+	  CONFIG_FIELD(private_tmp) },
+	{ KEY_ALLOW_NO_NAMESPACES, "sandbox", "allow_no_namespaces",
+	  CONFIG_BOOL, CONFIG_FIELD(allow_no_namespaces) },
+	{ KEY_MAX_PROCS, "sandbox", "max_procs", CONFIG_COUNT,
+	  CONFIG_FIELD(max_procs) },
+	{ KEY_MAX_FILES, "sandbox", "max_files", CONFIG_COUNT,
+	  CONFIG_FIELD(max_files) },
+	{ KEY_MAX_MEMORY, "sandbox", "max_memory", CONFIG_SIZE,
+	  CONFIG_FIELD(max_memory) },
+	{ KEY_PREFIX, "tui", "prefix", CONFIG_PREFIX, CONFIG_FIELD(prefix) },
+	{ KEY_SCROLLBACK, "tui", "scrollback", CONFIG_LINES,
+	  CONFIG_FIELD(scrollback) },
+	{ KEY_STATE_DIR, "paths", "state_dir", CONFIG_PATH,
+	  CONFIG_FIELD(state_dir) },
+	{ KEY_SOCKET, "paths", "socket", CONFIG_PATH, CONFIG_FIELD(socket) },
+};
+#define CONFIG_NDEFS (sizeof config_keys / sizeof config_keys[0])
+
+static const char *const config_sections[] = {
+	"approval", "sandbox", "tui", "paths"
+};
+#define CONFIG_NSECTIONS \
+	(sizeof config_sections / sizeof config_sections[0])
+
+/* The state of one config_load(): the reader's stream and handler's user. */
+struct config_parse {
+	struct config	*cfg;
+	const char	*path;
+	FILE		*f;
+	char		*line;		/* getline buffer */
+	size_t		 cap;
+	unsigned	 lineno;	/* of the line last handed to libinih */
+	int		 read_errno;	/* a read failed: its errno */
+	char		*err;		/* first error found by us, with line */
+	unsigned	 err_line;
+};
+
+struct config *
+config_new(void)
+{
+	return xcalloc(1, sizeof(struct config));
+}
+
+void
+config_free(struct config *cfg)
+{
+	int	i;
+
+	if (cfg == NULL)
+		return;
+	free(cfg->path);
+	free(cfg->notify);
+	free(cfg->rules);
+	for (i = 0; i < cfg->nwritable; i++)
+		free(cfg->writable[i]);
+	free(cfg->state_dir);
+	free(cfg->socket);
+	free(cfg);
+}
+
+/* Record the first error at the current line: "FILE:LINE: message". */
+static void __attribute__((format(printf, 2, 3)))
+config_error(struct config_parse *p, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	if (p->err != NULL)
+		return;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	p->err = xasprintf("%s:%u: %s", p->path, p->lineno, msg);
+	p->err_line = p->lineno;
+	free(msg);
+}
+
+/* Whether name is one of our sections. */
+static int
+config_is_section(const char *name, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < CONFIG_NSECTIONS; i++)
+		if (strlen(config_sections[i]) == len &&
+		    strncmp(config_sections[i], name, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* Check a "[section]" line; 0 when fine or left to libinih, -1 on error. */
+static int
+config_check_section(struct config_parse *p, const char *start)
+{
+	const char	*end = strchr(start, ']'), *q;
+
+	if (end == NULL)
+		return 0;	/* libinih reports the missing ']' */
+	for (q = end + 1; *q == ' ' || *q == '\t' || *q == '\r'; q++)
+		/* nothing */;
+	if (*q != '\0' && *q != '\n' && *q != ';' && *q != '#') {
+		config_error(p, "text after the section name: '%.*s'",
+		    (int)strcspn(q, "\r\n"), q);
+		return -1;
+	}
+	if (!config_is_section(start + 1, (size_t)(end - start - 1))) {
+		config_error(p, "unknown section [%.*s] (known: [approval], "
+		    "[sandbox], [tui], [paths])", (int)(end - start - 1),
+		    start + 1);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The libinih reader: hand it the next line without its leading blanks,
+ * or NULL to stop (end of file, a read error, or an error found already).
+ * num is the size of libinih's line buffer; a longer line is an error
+ * rather than the two lines libinih would make of it.
+ */
+static char *
+config_read_line(char *str, int num, void *stream)
+{
+	struct config_parse	*p = stream;
+	ssize_t			 n;
+	char			*start;
+	size_t			 len;
+
+	if (p->err != NULL)
+		return NULL;
+	errno = 0;
+	n = getline(&p->line, &p->cap, p->f);
+	if (n < 0) {
+		if (ferror(p->f))
+			p->read_errno = errno != 0 ? errno : EIO;
+		return NULL;
+	}
+	p->lineno++;
+	if (memchr(p->line, '\0', (size_t)n) != NULL) {
+		config_error(p, "a NUL byte in the line");
+		return NULL;
+	}
+	for (start = p->line; *start == ' ' || *start == '\t'; start++)
+		/* nothing */;
+	len = (size_t)n - (size_t)(start - p->line);
+	/* Why num - 1: libinih needs the terminating NUL in its buffer. */
+	if (num <= 0 || len > (size_t)num - 1) {
+		config_error(p, "line longer than %d characters",
+		    num > 2 ? num - 2 : 0);
+		return NULL;
+	}
+	if (*start == '[' && config_check_section(p, start) != 0)
+		return NULL;
+	memcpy(str, start, len + 1);
+	return str;
+}
+
+/* Expand a leading "~/" to the home directory; NULL with an error. */
+static char *
+config_expand(struct config_parse *p, const char *name, const char *value)
+{
+	const char	*home;
+
+	if (strncmp(value, "~/", 2) != 0)
+		return xstrdup(value);
+	home = getenv("HOME");
+	if (home == NULL || *home != '/') {
+		config_error(p, "%s: '%s' starts with ~/ but HOME is not an "
+		    "absolute path", name, value);
+		return NULL;
+	}
+	return xasprintf("%s%s%s", home,
+	    home[strlen(home) - 1] == '/' ? "" : "/", value + 2);
+}
+
+/* A path value: absolute after "~/" expansion; NULL with an error. */
+static char *
+config_path_value(struct config_parse *p, const char *name,
+    const char *value)
+{
+	char	*path;
+
+	if ((path = config_expand(p, name, value)) == NULL)
+		return NULL;
+	if (*path != '/') {
+		config_error(p, "%s: '%s' is not an absolute path (nor starts "
+		    "with ~/)", name, value);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* yes/no and friends, any case; -1 when it is none of them. */
+static int
+config_bool(const char *value)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	size_t			 i;
+
+	for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+		if (strcasecmp(value, yes[i]) == 0)
+			return 1;
+		if (strcasecmp(value, no[i]) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* A non-negative decimal number; -1 when it is not one or too large. */
+static int
+config_number(const char *value, uint64_t *out)
+{
+	unsigned long long	 v;
+	char			*end;
+
+	if (!isdigit((unsigned char)*value))
+		return -1;
+	errno = 0;
+	v = strtoull(value, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Parse value as the key def wants and store it in cfg; -1 on error. */
+static int
+config_set(struct config_parse *p, const struct config_key_def *d,
+    const char *value)
+{
+	struct config	*cfg = p->cfg;
+	char		*field = (char *)cfg + d->offset, *s, *cause = NULL;
+	uint64_t	 n;
+	int		 b;
+
+	switch (d->type) {
+	case CONFIG_MODE:
+		if (policy_mode_parse(value, (enum policy_mode *)field) != 0) {
+			config_error(p, "%s: '%s' is not untrusted, on-request "
+			    "or never", d->name, value);
+			return -1;
+		}
+		break;
+	case CONFIG_PROFILE:
+		if (sandbox_profile_parse(value, (enum sandbox_profile *)field,
+		    &cause) != 0) {
+			config_error(p, "%s: %s", d->name, cause);
+			free(cause);
+			return -1;
+		}
+		break;
+	case CONFIG_BOOL:
+		if ((b = config_bool(value)) < 0) {
+			config_error(p, "%s: '%s' is not yes or no (true/false, "
+			    "on/off, 1/0)", d->name, value);
+			return -1;
+		}
+		*(bool *)field = b;
+		break;
+	case CONFIG_COUNT:
+		if (config_number(value, &n) != 0) {
+			config_error(p, "%s: '%s' is not a number", d->name,
+			    value);
+			return -1;
+		}
+		*(uint64_t *)field = n;
+		break;
+	case CONFIG_SIZE:
+		if (sandbox_parse_size(value, &n, &cause) != 0) {
+			config_error(p, "%s: %s", d->name, cause);
+			free(cause);
+			return -1;
+		}
+		*(uint64_t *)field = n;
+		break;
+	case CONFIG_PREFIX:
+		/* C-a .. C-z, as tmux names them (and as --prefix takes). */
+		if (strlen(value) != 3 || (value[0] != 'C' &&
+		    value[0] != 'c') || value[1] != '-' || value[2] < 'a' ||
+		    value[2] > 'z') {
+			config_error(p, "%s: '%s' is not C-a to C-z", d->name,
+			    value);
+			return -1;
+		}
+		*field = value[2];
+		break;
+	case CONFIG_LINES:
+		if (config_number(value, &n) != 0 || n < 1 ||
+		    n > CONFIG_SCROLLBACK_MAX) {
+			config_error(p, "%s: '%s' is not a number from 1 to %d",
+			    d->name, value, CONFIG_SCROLLBACK_MAX);
+			return -1;
+		}
+		*(size_t *)field = (size_t)n;
+		break;
+	case CONFIG_PROGRAM:
+		if ((s = config_expand(p, d->name, value)) == NULL)
+			return -1;
+		*(char **)field = s;
+		break;
+	case CONFIG_PATH:
+		if ((s = config_path_value(p, d->name, value)) == NULL)
+			return -1;
+		*(char **)field = s;
+		break;
+	case CONFIG_PATH_LIST:
+		if (cfg->nwritable == SANDBOX_MAX_ROOTS) {
+			config_error(p, "%s: more than %d directories",
+			    d->name, SANDBOX_MAX_ROOTS);
+			return -1;
+		}
+		if ((s = config_path_value(p, d->name, value)) == NULL)
+			return -1;
+		cfg->writable[cfg->nwritable++] = s;
+		break;
+	}
+	return 0;
+}
+
+/* The libinih handler: one "name = value" of a section; 0 on error. */
+static int
+config_handler(void *user, const char *section, const char *name,
+    const char *value)
+{
+	struct config_parse		*p = user;
+	const struct config_key_def	*d = NULL;
+	struct buf			 known;
+	size_t				 i;
+
+	if (p->err != NULL)
+		return 0;
+	if (*name == '\0') {
+		config_error(p, "no key before '='");
+		return 0;
+	}
+	if (*section == '\0') {
+		config_error(p, "'%s' before any [section]", name);
+		return 0;
+	}
+	for (i = 0; i < CONFIG_NDEFS; i++) {
+		if (strcmp(config_keys[i].section, section) == 0 &&
+		    strcmp(config_keys[i].name, name) == 0) {
+			d = &config_keys[i];
+			break;
+		}
+	}
+	if (d == NULL) {
+		memset(&known, 0, sizeof known);
+		for (i = 0; i < CONFIG_NDEFS; i++) {
+			if (strcmp(config_keys[i].section, section) != 0)
+				continue;
+			buf_printf(&known, "%s%s", known.len == 0 ? "" : ", ",
+			    config_keys[i].name);
+		}
+		config_error(p, "unknown key '%s' in [%s] (known: %s)", name,
+		    section, buf_cstr(&known));
+		buf_free(&known);
+		return 0;
+	}
+	if (*value == '\0') {
+		config_error(p, "%s: no value", name);
+		return 0;
+	}
+	if (p->cfg->set_line[d->key] != 0 && d->type != CONFIG_PATH_LIST) {
+		config_error(p, "%s: set twice (first on line %u)", name,
+		    p->cfg->set_line[d->key]);
+		return 0;
+	}
+	if (config_set(p, d, value) != 0)
+		return 0;
+	if (p->cfg->set_line[d->key] == 0)
+		p->cfg->set_line[d->key] = p->lineno;
+	return 1;
+}
+
+int
+config_load(struct config *cfg, const char *path, bool missing_ok,
+    char **cause)
+{
+	struct config_parse	 p;
+	struct stat		 st;
+	int			 fd, r, rc = -1;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0) {
+		if (errno == ENOENT && missing_ok)
+			return 0;
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*cause = xasprintf("%s: %s", path, S_ISDIR(st.st_mode) ?
+		    strerror(EISDIR) : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	memset(&p, 0, sizeof p);
+	p.cfg = cfg;
+	p.path = path;
+	if ((p.f = fdopen(fd, "r")) == NULL) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	free(cfg->path);
+	cfg->path = xstrdup(path);
+
+	r = ini_parse_stream(config_read_line, &p, config_handler, &p);
+	if (p.read_errno != 0)
+		*cause = xasprintf("%s: %s", path, strerror(p.read_errno));
+	else if (p.err != NULL && (r <= 0 || (unsigned)r >= p.err_line)) {
+		*cause = p.err;
+		p.err = NULL;
+	} else if (r > 0)
+		*cause = xasprintf("%s:%d: expected [section] or key = value",
+		    path, r);
+	else if (r < 0)
+		*cause = xasprintf("%s: cannot parse (%d)", path, r);
+	else
+		rc = 0;
+	free(p.err);
+	free(p.line);
+	fclose(p.f);
+	return rc;
+}
+
+const char *
+config_path(const struct config *cfg)
+{
+	return cfg->path;
+}
+
+bool
+config_approval_mode(const struct config *cfg, enum policy_mode *mode)
+{
+	if (cfg->set_line[KEY_MODE] == 0)
+		return false;
+	*mode = cfg->mode;
+	return true;
+}
+
+const char *
+config_notify(const struct config *cfg)
+{
+	return cfg->notify;
+}
+
+const char *
+config_rules(const struct config *cfg)
+{
+	return cfg->rules;
+}
+
+bool
+config_sandbox_profile(const struct config *cfg,
+    enum sandbox_profile *profile)
+{
+	if (cfg->set_line[KEY_PROFILE] == 0)
+		return false;
+	*profile = cfg->profile;
+	return true;
+}
+
+int
+config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
+    char **cause)
+{
+	const unsigned	*set = cfg->set_line;
+	int		 i;
+
+	if (set[KEY_PROFILE] != 0)
+		opts->profile = cfg->profile;
+	if (set[KEY_NETWORK] != 0)
+		opts->network = cfg->network;
+	if (set[KEY_PROTECT_GIT] != 0)
+		opts->protect_git = cfg->protect_git;
+	if (set[KEY_PRIVATE_TMP] != 0)
+		opts->private_tmp = cfg->private_tmp;
+	if (set[KEY_ALLOW_NO_NAMESPACES] != 0)
+		opts->allow_no_namespaces = cfg->allow_no_namespaces;
+	if (set[KEY_MAX_PROCS] != 0)
+		opts->limits.processes = cfg->max_procs;
+	if (set[KEY_MAX_FILES] != 0)
+		opts->limits.open_files = cfg->max_files;
+	if (set[KEY_MAX_MEMORY] != 0)
+		opts->limits.address_space = cfg->max_memory;
+	for (i = 0; i < cfg->nwritable; i++)
+		if (sandbox_opts_add_writable(opts, cfg->writable[i],
+		    cause) != 0)
+			return -1;
+	return 0;
+}
+
+char
+config_prefix(const struct config *cfg)
+{
+	return cfg->prefix;
+}
+
+size_t
+config_scrollback(const struct config *cfg)
+{
+	return cfg->scrollback;
+}
+
+const char *
+config_state_dir(const struct config *cfg)
+{
+	return cfg->state_dir;
+}
+
+const char *
+config_socket(const struct config *cfg)
+{
+	return cfg->socket;
+}

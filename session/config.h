@@ -1,0 +1,99 @@
+/*
+ * config.h - the settings file ($XDG_CONFIG_HOME/ptyvisor/config).
+ *
+ * An INI file read with libinih.  Sections and keys:
+ *
+ *   [approval]  mode = untrusted | on-request | never
+ *               notify = PROGRAM
+ *               rules = FILE
+ *   [sandbox]   profile = read-only | workspace-write |
+ *                         danger-full-access | none
+ *               network, protect_git, private_tmp,
+ *               allow_no_namespaces = yes | no (true/false, on/off, 1/0)
+ *               writable = DIR (repeatable: one directory per line)
+ *               max_procs, max_files = COUNT; max_memory = SIZE (4G)
+ *   [tui]       prefix = C-a .. C-z
+ *               scrollback = LINES (1 to CONFIG_SCROLLBACK_MAX)
+ *   [paths]     state_dir = DIR, socket = PATH
+ *
+ * Lines starting with '#' or ';' are comments, and so is what follows a
+ * ';' preceded by whitespace.  Paths are absolute or start with "~/" (the
+ * home directory).  Every mistake is an error naming "FILE:LINE" and the
+ * key: an unknown section or key, a bad or empty value, a key other than
+ * writable given twice, a line longer than libinih reads.  Nothing is ever
+ * ignored or silently replaced by a default.
+ *
+ * A struct config remembers which settings the file gave, so that the
+ * command line can override just those: a getter reports "not set" for
+ * the others and config_apply_sandbox() leaves their fields alone.
+ * This module never prints and never exits.
+ */
+#ifndef PTYVISOR_CONFIG_H
+#define PTYVISOR_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sandbox/sandbox.h"
+#include "session/policy.h"
+
+/*
+ * The largest scrollback accepted.  Why a bound: a typo with extra zeros
+ * should be an error, not gigabytes per session (a line of 80 plain cells
+ * costs about 100 bytes; a million lines is about 100 MB a session).
+ */
+#define CONFIG_SCROLLBACK_MAX 1000000
+
+struct config;
+
+/* An empty configuration: nothing set.  Never NULL. */
+struct config	*config_new(void);
+
+/* Free a configuration and its strings.  NULL is a no-op. */
+void		 config_free(struct config *cfg);
+
+/*
+ * Read the settings of the file at path into cfg, which must be empty (just
+ * made by config_new()).  A file that does not exist is no settings when
+ * missing_ok, an error otherwise.  Returns 0, or -1 with *cause (caller
+ * frees) as "FILE:LINE: KEY: problem" or "FILE: problem"; cfg may then hold
+ * part of the file and should be freed.
+ */
+int		 config_load(struct config *cfg, const char *path,
+		     bool missing_ok, char **cause);
+
+/* The file the settings came from (borrowed), or NULL if none was read. */
+const char	*config_path(const struct config *cfg);
+
+/* Whether [approval] mode is set; if so, *mode gets it. */
+bool		 config_approval_mode(const struct config *cfg,
+		     enum policy_mode *mode);
+
+/* [approval] notify, rules: borrowed strings, NULL when not set. */
+const char	*config_notify(const struct config *cfg);
+const char	*config_rules(const struct config *cfg);
+
+/* Whether [sandbox] profile is set; if so, *profile gets it. */
+bool		 config_sandbox_profile(const struct config *cfg,
+		     enum sandbox_profile *profile);
+
+/*
+ * Overwrite in opts each sandbox setting the file gives, leaving the
+ * others as they are; writable roots are appended after opts' own.  The
+ * strings stay owned by cfg, which must outlive opts.  Returns 0, or -1
+ * with *cause when opts cannot take all the writable roots.
+ */
+int		 config_apply_sandbox(const struct config *cfg,
+		     struct sandbox_opts *opts, char **cause);
+
+/* [tui] prefix: the letter of Ctrl-<letter> ('a' to 'z'), 0 if not set. */
+char		 config_prefix(const struct config *cfg);
+
+/* [tui] scrollback in lines, 0 if not set. */
+size_t		 config_scrollback(const struct config *cfg);
+
+/* [paths] state_dir, socket: borrowed absolute paths, NULL when not set. */
+const char	*config_state_dir(const struct config *cfg);
+const char	*config_socket(const struct config *cfg);
+
+#endif
