@@ -35,7 +35,6 @@ int	cmd_deny(int argc, char **argv);
 int	cmd_exec_sh(int argc, char **argv);
 
 struct approval_request;
-struct pty_size;
 struct sandbox_opts;
 struct sessions;
 
@@ -77,17 +76,25 @@ char	*cli_state_dir(const struct config *cfg, char **cause);
  */
 char	*cli_socket_path(const struct config *cfg);
 
+/* How the server starts agents' sessions (a plain value; zero: defaults). */
+struct cli_agent_opts {
+	/* Sandbox options (borrowed; NULL: the defaults). */
+	const struct sandbox_opts	*sandbox;
+	unsigned short			 cols;	/* 0: the request's size */
+	unsigned short			 rows;
+	size_t				 scrollback;	/* lines; 0: default */
+};
+
 /*
  * Start an approved request as an agent session (the control server's
- * spawn hook): its argv, cwd, timeout and size (or size, when not NULL),
- * in the sandbox base describes (NULL: the defaults) with the profile it
- * asked for and the network only if it asked; our environment without
- * LD_* plus the request's env.
+ * spawn hook): its argv, cwd, timeout and size (unless o gives one), in
+ * the sandbox o describes with the profile the request asked for and the
+ * network only if it asked; our environment without LD_* plus the
+ * request's env.  o may be NULL.
  */
 struct session	*cli_spawn_request(struct sessions *ss,
 		    const struct approval_request *r,
-		    const struct sandbox_opts *base,
-		    const struct pty_size *size, char **cause);
+		    const struct cli_agent_opts *o, char **cause);
 
 /*
  * The recording named by a command-line argument: digits only are a

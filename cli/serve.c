@@ -37,6 +37,8 @@ struct serve {
 	struct approval		*approval;
 	struct control		*control;
 	struct loop_timer	*forget_timer;
+	struct sandbox_opts	 sandbox;	/* the settings file's */
+	struct cli_agent_opts	 agents;
 	bool			 stopping;
 };
 
@@ -101,8 +103,7 @@ cli_spawn_env(char *const *env)
 
 struct session *
 cli_spawn_request(struct sessions *ss, const struct approval_request *r,
-    const struct sandbox_opts *base, const struct pty_size *size,
-    char **cause)
+    const struct cli_agent_opts *o, char **cause)
 {
 	struct session_opts	 so;
 	struct sandbox_opts	 sbo;
@@ -114,8 +115,8 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	 * The sandbox the request asked for, network only if it asked; a
 	 * profile we do not know fails the start (fail closed).
 	 */
-	if (base != NULL)
-		sbo = *base;
+	if (o != NULL && o->sandbox != NULL)
+		sbo = *o->sandbox;
 	else
 		sandbox_opts_init(&sbo);
 	if (r->sandbox != NULL &&
@@ -127,14 +128,16 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	so.argv = r->argv;
 	so.cwd = r->cwd;
 	so.envp = envp;
-	if (size != NULL)
-		so.size = *size;
-	else {
+	if (o != NULL && o->cols > 0 && o->rows > 0) {
+		so.size.cols = o->cols;
+		so.size.rows = o->rows;
+	} else {
 		so.size.cols = (unsigned short)(r->cols > 0 ? r->cols : 80);
 		so.size.rows = (unsigned short)(r->rows > 0 ? r->rows : 24);
 	}
 	so.timeout_s = (unsigned)((r->timeout_ms + 999) / 1000);
 	so.sandbox = &sbo;
+	so.scrollback = o != NULL ? o->scrollback : 0;
 	for (i = 0; envp[i] != NULL; i++)
 		if (strncmp(envp[i], "TERM=", 5) == 0)
 			so.term = envp[i] + 5;
@@ -162,7 +165,7 @@ serve_spawn(void *user, const struct approval_request *r, char **cause)
 {
 	struct serve	*sv = user;
 
-	return cli_spawn_request(sv->sessions, r, NULL, NULL, cause);
+	return cli_spawn_request(sv->sessions, r, &sv->agents, cause);
 }
 
 /* Forget finished sessions, from a timer (never inside their events). */
@@ -337,7 +340,16 @@ cmd_serve(int argc, char **argv)
 
 	memset(&sv, 0, sizeof sv);
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * Agents' sessions get the file's sandbox options (writable roots,
+	 * limits...), with the profile and network their request asks for.
+	 */
+	sandbox_opts_init(&sv.sandbox);
+	sv.agents.sandbox = &sv.sandbox;
+	sv.agents.scrollback = config_scrollback(cfg);
 	sv.policy = policy_new(mode);
+	if (config_apply_sandbox(cfg, &sv.sandbox, &cause) != 0)
+		goto fail;
 	if (policy_load_file(sv.policy, rules, &cause) != 0)
 		goto fail;
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "session/approval.h"
+#include "session/config.h"
 #include "session/control.h"
 #include "session/loop.h"
 #include "session/policy.h"
@@ -68,10 +69,10 @@ tui_usage(FILE *f)
 
 /* What the control server's hooks need. */
 struct tui_server {
-	struct sessions			*ss;
-	struct tui			*tui;
-	const struct sandbox_opts	*sandbox;
-	int				 log_fd;	/* -1: no log */
+	struct sessions		*ss;
+	struct tui		*tui;
+	struct cli_agent_opts	 agents;
+	int			 log_fd;	/* -1: no log */
 };
 
 /* An approved request becomes an agent session, at its pane's size. */
@@ -79,12 +80,15 @@ static struct session *
 tui_spawn(void *user, const struct approval_request *r, char **cause)
 {
 	struct tui_server	*sv = user;
+	struct cli_agent_opts	 o = sv->agents;
 	struct pty_size		 size;
 
-	if (sv->tui == NULL)
-		return cli_spawn_request(sv->ss, r, sv->sandbox, NULL, cause);
-	size = tui_next_size(sv->tui);
-	return cli_spawn_request(sv->ss, r, sv->sandbox, &size, cause);
+	if (sv->tui != NULL) {
+		size = tui_next_size(sv->tui);
+		o.cols = size.cols;
+		o.rows = size.rows;
+	}
+	return cli_spawn_request(sv->ss, r, &o, cause);
 }
 
 /* A line of the server's log, with a UTC timestamp, into ptyvisor.log. */
@@ -146,7 +150,8 @@ cmd_tui(int argc, char **argv)
 	struct tui_opts		 o;
 	struct sandbox_opts	 sbo;
 	struct control_hooks	 hooks = { tui_spawn, tui_log };
-	struct tui_server	 sv = { NULL, NULL, NULL, -1 };
+	struct tui_server	 sv;
+	const struct config	*cfg;
 	struct loop		*loop = NULL;
 	struct sessions		*ss = NULL;
 	struct policy		*policy = NULL;
@@ -157,12 +162,23 @@ cmd_tui(int argc, char **argv)
 	const char		*socket = NULL, *notify = NULL, *v;
 	char			*state_dir = NULL, *cause = NULL, *history = NULL;
 	char			*rules = NULL, *logpath, *notice = NULL;
+	char			*socket_path = NULL;
 	char *const		*cmd = NULL;
-	bool			 no_socket = false;
+	bool			 no_socket = false, mode_given = false;
 	int			 i = 1, k, rc;
 
+	if ((cfg = cli_config()) == NULL)
+		return CLI_EXIT_ERROR;
 	memset(&o, 0, sizeof o);
+	memset(&sv, 0, sizeof sv);
+	sv.log_fd = -1;
+	/* The settings file first: the command line overrides it. */
 	sandbox_opts_init(&sbo);
+	if (config_apply_sandbox(cfg, &sbo, &cause) != 0) {
+		cli_error(NULL, "%s", cause);
+		free(cause);
+		return CLI_EXIT_ERROR;
+	}
 	o.sandbox = &sbo;
 	while (i < argc && strcmp(argv[i], "--") != 0) {
 		if ((k = sbopts_parse(&sbo, argc, argv, &i, &cause)) < 0) {
@@ -201,6 +217,7 @@ cmd_tui(int argc, char **argv)
 				free(rules);
 				return CLI_EXIT_ERROR;
 			}
+			mode_given = true;
 		} else if ((v = tui_value("--rules", argc, argv, &i)) != NULL) {
 			free(rules);
 			rules = xstrdup(v);
@@ -224,8 +241,20 @@ cmd_tui(int argc, char **argv)
 	}
 	if (i + 1 < argc)
 		cmd = argv + i + 1;
+	/* What the command line left open, the settings file may say. */
+	if (!mode_given)
+		config_approval_mode(cfg, &mode);
+	if (rules == NULL && config_rules(cfg) != NULL)
+		rules = xstrdup(config_rules(cfg));
 	if (rules == NULL)
 		rules = cli_rules_path();
+	if (notify == NULL)
+		notify = config_notify(cfg);
+	if (socket == NULL)
+		socket = socket_path = cli_socket_path(cfg);
+	if (o.prefix == 0)
+		o.prefix = config_prefix(cfg);
+	o.scrollback = config_scrollback(cfg);
 
 	setlocale(LC_ALL, "");
 	signal(SIGPIPE, SIG_IGN);
@@ -233,7 +262,7 @@ cmd_tui(int argc, char **argv)
 	policy = policy_new(mode);
 	if (policy_load_file(policy, rules, &cause) != 0)
 		goto fail;
-	if ((state_dir = statedir_path(&cause)) == NULL)
+	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
 	history = statedir_history_path(state_dir);
 	o.history_path = history;
@@ -247,7 +276,8 @@ cmd_tui(int argc, char **argv)
 	approval_set_default_sandbox(approval,
 	    sandbox_profile_name(sbo.profile));
 	sv.ss = ss;
-	sv.sandbox = &sbo;
+	sv.agents.sandbox = &sbo;
+	sv.agents.scrollback = o.scrollback;
 	if (!no_socket) {
 		logpath = xasprintf("%s/ptyvisor.log", state_dir);
 		sv.log_fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT |
@@ -295,6 +325,7 @@ cmd_tui(int argc, char **argv)
 	if (sv.log_fd >= 0)
 		close(sv.log_fd);
 	free(notice);
+	free(socket_path);
 	free(rules);
 	free(history);
 	free(state_dir);
@@ -313,6 +344,7 @@ fail:
 	if (sv.log_fd >= 0)
 		close(sv.log_fd);
 	free(notice);
+	free(socket_path);
 	free(rules);
 	free(history);
 	free(state_dir);

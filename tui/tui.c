@@ -96,6 +96,7 @@ struct tui {
 	struct loop_timer	*tidy_timer;
 	char			*history_path;
 	bool			 quit_when_done;
+	size_t			 scrollback;	/* 0: the default */
 	char			**envp;		/* for new sessions */
 
 	struct tui_pane		**panes;
@@ -452,6 +453,7 @@ tui_new_session(struct tui *t, char *const *argv, char **cause)
 	so.envp = t->envp;
 	so.size = tui_next_size(t);
 	so.term = TUI_SESSION_TERM;
+	so.scrollback = t->scrollback;
 	so.sandbox = t->sandbox_opts;
 	so.decision = "user";
 	so.by = "user";
@@ -1284,6 +1286,7 @@ tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
 	}
 	t->history_path = xstrdup(o->history_path);
 	t->quit_when_done = o->quit_when_done;
+	t->scrollback = o->scrollback;
 	t->envp = tui_environment();
 	t->redraw_all = true;
 	sessions_subscribe(ss, &tui_events, t);

@@ -37,6 +37,7 @@ struct tui_opts {
 	bool		 quit_when_done;	/* quit once every session ended */
 	char		 prefix;	/* prefix key is Ctrl-<prefix> (a-z); 0: g */
 	const char	*history_path;	/* history.jsonl of the state dir */
+	size_t		 scrollback;	/* lines per session; 0: default */
 };
 
 /*

@@ -4,12 +4,17 @@
 # ask about wait in the approval prompt, where y runs one in a pane, n
 # with a reason denies one (126 and the reason reach the agent), a
 # remembers a rule (the next identical request runs without asking), e
-# edits, Esc puts one off until C-g a.
+# edits, Esc puts one off until the prefix then a.  The settings file
+# sets the prefix key (C-b) and a writable root agents' sessions get.
 . "$top_srcdir/tests/e2e/tui-lib.sh"
 
 T=$pv_dir
+W=$(mktemp -d "$OUTSIDE/pv-writable.XXXXXX")
+cleanup_cmd "rm -rf '$W'"
 mkdir -p "$T/config"
 printf 'deny rm -rf **\n' > "$T/config/rules"
+printf '[tui]\nprefix = C-b\n[sandbox]\nwritable = %s\n' "$W" \
+    > "$T/config/config"
 sock="$T/run/pv.sock"
 
 pv_start 160 48
@@ -106,27 +111,35 @@ ag_see "a person edited it"; ok $? "the agent is told it was edited"
 [ -e "$T/edited" ] && [ ! -e "$T/wrong" ]
 ok $? "the edited command ran, not the original"
 
-# Esc puts a request off; C-g a brings it back.
+# Esc puts a request off; C-b a brings it back.
 ag_run "$PTYVISOR exec -- touch '$T/later'; echo rc6=\$?"
 pv_see 'approve request #6?'; ok $? "a sixth request is asked"
 pv_keys Escape
 wait_for "! pv_cap | grep -q 'approve request #6'" 10
 ok $? "Esc hides the prompt"
 pv_see "1 PENDING"; ok $? "the request still counts as waiting"
-pv_see "C-g a: approve or deny"; ok $? "the status line says how to get back"
-pv_keys C-g a
-pv_see 'approve request #6?'; ok $? "C-g a shows it again"
+pv_see "C-b a: approve or deny"; ok $? "the status line says how to get back"
+pv_keys C-b a
+pv_see 'approve request #6?'; ok $? "C-b a shows it again"
 sleep 1
 pv_keys y
 ag_see "rc6=0"; ok $? "and y runs it"
 
+# The settings file's writable root reaches agents' sessions.
+ag_run "$PTYVISOR exec -- touch '$W/from-agent'; echo rc7=\$?"
+pv_see 'approve request #7?'; ok $? "a seventh request is asked"
+sleep 1
+pv_keys y
+ag_see "rc7=0"; ok $? "an agent writes under the file's writable root"
+[ -e "$W/from-agent" ]; ok $? "the file is there"
+
 # The history marks agents' sessions.
-pv_keys C-g h
+pv_keys C-b h
 pv_see "agent: touch $T/edited"; ok $? "the history marks agents' sessions"
 pv_keys q
 
 # Quitting stops serving: the socket goes away.
-pv_keys C-g q
+pv_keys C-b q
 pv_see "and quit?"
 pv_keys y
 pv_see 'outer$'; ok $? "the console quits"
