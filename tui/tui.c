@@ -1104,7 +1104,9 @@ tui_key(struct tui *t, const struct keys_event *ev)
 	if (ev->type == KEYS_RESIZE)
 		return;
 	if (t->askbox != NULL && askbox_is_open(t->askbox)) {
-		tui_askbox_key(t, ev);
+		/* Nothing is decided on a screen too small to show it. */
+		if (!t->too_small)
+			tui_askbox_key(t, ev);
 		return;
 	}
 	switch (t->mode) {

@@ -34,7 +34,9 @@ ag_see() { wait_for "ag_cap | grep -qF -- '$1'" "${2:-15}"; }
 wait_for "ag_cap | grep -q 'agent\\$'" 10
 ag_run "cd '$T'"
 
-pv_type "PTYVISOR_SOCKET='$sock' PTYVISOR_CONFIG='$T/config' SHELL=$pv_dir/pvsh $PTYVISOR"
+printf '#!/bin/sh\nprintf "%%s" "$1" > "%s/notified.json"\n' "$T" > "$T/notify"
+chmod 755 "$T/notify"
+pv_type "PTYVISOR_SOCKET='$sock' PTYVISOR_CONFIG='$T/config' SHELL=$pv_dir/pvsh $PTYVISOR --notify $T/notify"
 pv_keys Enter
 pv_see 'pv$'; ok $? "the console starts with a shell"
 pv_see 'approval untrusted'; ok $? "the status line shows the approval mode"
@@ -61,6 +63,8 @@ grep -q "agent  *pid [0-9]" "$T/cap1"; ok $? "it shows the agent's pid"
 grep -q "asked by  *mode untrusted" "$T/cap1"; ok $? "it shows what asked"
 grep -q "1 PENDING" "$T/cap1"; ok $? "the status line counts it"
 ag_see "waiting for approval"; ok $? "the agent is told it waits"
+wait_for "grep -q '\"argv\": *\\[\"touch\"' '$T/notified.json'" 10
+ok $? "the notify program got the request as JSON"
 [ ! -e "$T/made" ]; ok $? "nothing ran before the decision"
 sleep 1		# keys typed the moment it appears are ignored
 pv_keys y
