@@ -66,31 +66,22 @@ cli_rules_path(void)
 	return p;
 }
 
-/* The environment for an agent's command: ours without LD_*, plus env. */
+/*
+ * The environment an agent's command starts from: ours without LD_*, with
+ * TERM.  The sandbox scrubs it to its allow-list; what the request sets
+ * goes on top afterwards (session_opts.env_extra).
+ */
 static char **
-cli_spawn_env(char *const *env)
+cli_spawn_env(void)
 {
 	char	**v;
-	size_t	  n = 0, i, j, k;
+	size_t	  n = 0, i, k;
 
-	v = xcalloc(strv_len(environ) + strv_len(env) + 2, sizeof *v);
+	v = xcalloc(strv_len(environ) + 2, sizeof *v);
 	for (i = 0; environ[i] != NULL; i++) {
 		if (strncmp(environ[i], "LD_", 3) == 0)
 			continue;
 		v[n++] = xstrdup(environ[i]);
-	}
-	for (j = 0; env != NULL && env[j] != NULL; j++) {
-		size_t klen = strcspn(env[j], "=");
-
-		for (k = 0; k < n; k++) {
-			if (strncmp(v[k], env[j], klen + 1) == 0) {
-				free(v[k]);
-				v[k] = v[--n];
-				v[n] = NULL;
-				break;
-			}
-		}
-		v[n++] = xstrdup(env[j]);
 	}
 	for (k = 0; k < n; k++)
 		if (strncmp(v[k], "TERM=", 5) == 0)
@@ -123,11 +114,12 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	    sandbox_profile_parse(r->sandbox, &sbo.profile, cause) != 0)
 		return NULL;
 	sbo.network = r->network;
-	envp = cli_spawn_env(r->env);
+	envp = cli_spawn_env();
 	memset(&so, 0, sizeof so);
 	so.argv = r->argv;
 	so.cwd = r->cwd;
 	so.envp = envp;
+	so.env_extra = r->env;
 	if (o != NULL && o->cols > 0 && o->rows > 0) {
 		so.size.cols = o->cols;
 		so.size.rows = o->rows;

@@ -239,6 +239,16 @@ approval_judge(struct approval *a, struct approval_request *r)
 		r->verdict_by = xstrdup(r->network ? "network requested" :
 		    "no sandbox requested");
 	}
+	/*
+	 * Nor is it a licence for environment variables, which can make an
+	 * allowed command run anything (LD_PRELOAD, BASH_ENV, GIT_SSH_COMMAND,
+	 * PAGER...): a request that sets any goes to a person.
+	 */
+	if (r->verdict == POLICY_ALLOW && r->env != NULL && r->env[0] != NULL) {
+		r->verdict = POLICY_ASK;
+		free(r->verdict_by);
+		r->verdict_by = xstrdup("environment variables set");
+	}
 }
 
 struct approval_request *

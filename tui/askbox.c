@@ -521,6 +521,21 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 	v[n].text = xstrdup(r->network ? "YES (asked for)" : "no");
 	v[n].max = 1;
 	v[n++].attr = r->network ? A_BOLD | A_REVERSE : A_NORMAL;
+	if (r->env != NULL && r->env[0] != NULL) {
+		struct buf	env = { 0 };
+		size_t		i;
+
+		for (i = 0; r->env[i] != NULL; i++) {
+			if (i > 0)
+				buf_add(&env, " ", 1);
+			shsplit_quote(&env, r->env[i]);
+		}
+		v[n].label = "env";
+		v[n].text = xstrdup(buf_cstr(&env));
+		v[n].max = 3;
+		v[n++].attr = A_BOLD;
+		buf_free(&env);
+	}
 	v[n].label = "why";
 	v[n].text = xstrdup(r->why != NULL ? r->why : "(no reason given)");
 	v[n++].max = 3;

@@ -16,6 +16,7 @@ allow sh -c 'echo out; echo err >&2'
 allow sleep **
 allow no-such-command-xyz
 allow touch **
+allow printenv **
 deny  rm **
 RULES
 
@@ -104,6 +105,19 @@ $PTYVISOR deny "$(pending_id "seq 1 2")" --reason "use the cached results"
 wait $SHIM
 is "$?" 126 "denied by a person: 126"
 grep -q "use the cached results" "$T/e"; ok $? "the reason is on stderr"
+
+# Environment variables: an allowed command that sets any is asked; once
+# approved they reach it through the sandbox's scrubbed environment.
+timeout 30 $PTYVISOR exec -e PV_FOO=bar -- printenv PV_FOO > "$T/o" 2> "$T/e" \
+    < /dev/null &
+SHIM=$!
+cleanup_pid $SHIM
+wait_for '[ -n "$(pending_id "printenv PV_FOO")" ]' 10
+ok $? "a rule-allowed command that sets the environment is asked"
+$PTYVISOR approve "$(pending_id "printenv PV_FOO")"
+wait $SHIM
+is "$?" 0 "approved: it runs"
+is "$(cat "$T/o")" "bar" "the variable reaches the command"
 
 # Approve with --remember: the next identical request runs at once.
 ptyvisor_sh="$T/ptyvisor-sh"

@@ -262,6 +262,33 @@ main(void)
 		(void)take();
 	}
 
+	/* Nor is setting environment variables (LD_PRELOAD...). */
+	{
+		struct approval_spec	 spec;
+		char			*gs[] = { "git", "status", NULL };
+		char			*env[] = { "LD_PRELOAD=/tmp/x.so", NULL };
+		char			*none[] = { NULL };
+
+		memset(&spec, 0, sizeof spec);
+		spec.argv = gs;
+		spec.env = env;
+		r = approval_submit(a, &spec);
+		is_int(r->verdict, POLICY_ASK, "an allowed command that sets "
+		    "environment variables is asked");
+		is_str(r->verdict_by, "environment variables set",
+		    "and says why");
+		ok(r->env != NULL && strcmp(r->env[0], "LD_PRELOAD=/tmp/x.so")
+		    == 0, "the request keeps them, to show and to run");
+		approval_dispatch(a, r);
+		approval_withdraw(a, r->id);
+		spec.env = none;
+		r = approval_submit(a, &spec);
+		is_int(r->verdict, POLICY_ALLOW, "an empty environment is no "
+		    "reason to ask");
+		approval_dispatch(a, r);
+		(void)take();
+	}
+
 	approval_free(a);
 	approval_free(NULL);
 	policy_free(p);
