@@ -123,6 +123,8 @@ wait_for "! pv_cap | grep -q 'approve request #6'" 10
 ok $? "Esc hides the prompt"
 pv_see "1 PENDING"; ok $? "the request still counts as waiting"
 pv_see "C-b a: approve or deny"; ok $? "the status line says how to get back"
+PTYVISOR_SOCKET="$sock" timeout 10 $PTYVISOR pending > "$T/pending" 2>&1
+grep -q "^6	touch $T/later" "$T/pending"; ok $? "ptyvisor pending lists it too"
 pv_keys C-b a
 pv_see 'approve request #6?'; ok $? "C-b a shows it again"
 sleep 1
@@ -136,6 +138,14 @@ sleep 1
 pv_keys y
 ag_see "rc7=0"; ok $? "an agent writes under the file's writable root"
 [ -e "$W/from-agent" ]; ok $? "the file is there"
+
+# Decided from the shell while the prompt shows it: the prompt goes away.
+ag_run "$PTYVISOR exec -- touch '$T/remote'; echo rc8=\$?"
+pv_see 'approve request #8?'; ok $? "an eighth request is asked"
+PTYVISOR_SOCKET="$sock" timeout 10 $PTYVISOR deny 8 --reason "not from here"
+ag_see "rc8=126"; ok $? "ptyvisor deny decides it"
+wait_for "! pv_cap | grep -q 'approve request #8'" 10
+ok $? "and the console's prompt closes"
 
 # The history marks agents' sessions.
 pv_keys C-b h
