@@ -8,6 +8,9 @@
 #ifndef PTYVISOR_CLI_H
 #define PTYVISOR_CLI_H
 
+#include <stdbool.h>
+
+#include "session/policy.h"
 #include "session/util.h"
 
 /* Exit status for ptyvisor's own errors (bad arguments, no state dir...). */
@@ -75,6 +78,27 @@ char	*cli_state_dir(const struct config *cfg, char **cause);
  * NULL), else control_socket_path()'s default.  Caller frees.
  */
 char	*cli_socket_path(const struct config *cfg);
+
+/*
+ * What the agents' server (the console or serve) is told by the command
+ * line; zero it, parse, then cli_server_defaults() fills the rest.
+ */
+struct cli_server_opts {
+	enum policy_mode	 mode;
+	bool			 mode_given;
+	char			*rules;		/* owned */
+	const char		*notify;
+	const char		*socket;
+	char			*socket_path;	/* owned: the default socket */
+};
+
+/*
+ * Fill what the command line left open from cfg (may be NULL), then the
+ * defaults: mode untrusted, cli_rules_path(), cli_socket_path().
+ */
+void	cli_server_defaults(const struct config *cfg,
+	    struct cli_server_opts *o);
+void	cli_server_opts_free(struct cli_server_opts *o);
 
 /* How the server starts agents' sessions (a plain value; zero: defaults). */
 struct cli_agent_opts {

@@ -80,3 +80,27 @@ cli_socket_path(const struct config *cfg)
 		return xstrdup(config_socket(cfg));
 	return control_socket_path();
 }
+
+void
+cli_server_defaults(const struct config *cfg, struct cli_server_opts *o)
+{
+	if (!o->mode_given && (cfg == NULL ||
+	    !config_approval_mode(cfg, &o->mode)))
+		o->mode = POLICY_UNTRUSTED;
+	if (o->rules == NULL && cfg != NULL && config_rules(cfg) != NULL)
+		o->rules = xstrdup(config_rules(cfg));
+	if (o->rules == NULL)
+		o->rules = cli_rules_path();
+	if (o->notify == NULL && cfg != NULL)
+		o->notify = config_notify(cfg);
+	if (o->socket == NULL)
+		o->socket = o->socket_path = cli_socket_path(cfg);
+}
+
+void
+cli_server_opts_free(struct cli_server_opts *o)
+{
+	free(o->rules);
+	free(o->socket_path);
+	o->rules = o->socket_path = NULL;
+}

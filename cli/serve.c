@@ -251,35 +251,35 @@ cmd_serve(int argc, char **argv)
 	struct control_hooks	 hooks = { serve_spawn, serve_log };
 	struct serve		 sv;
 	const struct config	*cfg;
-	enum policy_mode	 mode = POLICY_UNTRUSTED;
+	struct cli_server_opts	 so;
 	enum sandbox_profile	 profile;
-	const char		*socket = NULL, *sandbox = NULL, *notify = NULL;
-	char			*rules = NULL, *state_dir = NULL, *cause = NULL;
-	char			*socket_path = NULL;
-	bool			 keep = false, mode_given = false;
+	const char		*sandbox = NULL;
+	char			*state_dir = NULL, *cause = NULL;
+	bool			 keep = false;
 	int			 c;
 
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
+	memset(&so, 0, sizeof so);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			if (policy_mode_parse(optarg, &mode) != 0) {
+			if (policy_mode_parse(optarg, &so.mode) != 0) {
 				cli_error("serve", "--approval: '%s' is not "
 				    "untrusted, on-request or never", optarg);
-				free(rules);
+				cli_server_opts_free(&so);
 				return CLI_EXIT_ERROR;
 			}
-			mode_given = true;
+			so.mode_given = true;
 			break;
 		case 'r':
-			free(rules);
-			rules = xstrdup(optarg);
+			free(so.rules);
+			so.rules = xstrdup(optarg);
 			break;
 		case 's':
-			socket = optarg;
+			so.socket = optarg;
 			break;
 		case 'S':
 			if (strcmp(optarg, "read-only") != 0 &&
@@ -288,47 +288,38 @@ cmd_serve(int argc, char **argv)
 				cli_error("serve", "--sandbox: '%s' is not "
 				    "read-only, workspace-write or "
 				    "danger-full-access", optarg);
-				free(rules);
+				cli_server_opts_free(&so);
 				return CLI_EXIT_ERROR;
 			}
 			sandbox = optarg;
 			break;
 		case 'n':
-			notify = optarg;
+			so.notify = optarg;
 			break;
 		case 'k':
 			keep = true;
 			break;
 		case 'h':
 			serve_usage(stdout);
-			free(rules);
+			cli_server_opts_free(&so);
 			return 0;
 		default:
 			cli_error("serve", "%s '%s' (see 'ptyvisor serve "
 			    "--help')", c == ':' ? "missing value for" :
 			    "unknown option", argv[optind - 1]);
-			free(rules);
+			cli_server_opts_free(&so);
 			return CLI_EXIT_ERROR;
 		}
 	}
 	if (optind < argc) {
 		cli_error("serve", "unexpected argument '%s'", argv[optind]);
-		free(rules);
+		cli_server_opts_free(&so);
 		return CLI_EXIT_ERROR;
 	}
 	/* What the command line left open, the settings file may say. */
-	if (!mode_given)
-		config_approval_mode(cfg, &mode);
-	if (rules == NULL && config_rules(cfg) != NULL)
-		rules = xstrdup(config_rules(cfg));
-	if (rules == NULL)
-		rules = cli_rules_path();
-	if (notify == NULL)
-		notify = config_notify(cfg);
+	cli_server_defaults(cfg, &so);
 	if (sandbox == NULL && config_sandbox_profile(cfg, &profile))
 		sandbox = sandbox_profile_name(profile);
-	if (socket == NULL)
-		socket = socket_path = cli_socket_path(cfg);
 
 	memset(&sv, 0, sizeof sv);
 	signal(SIGPIPE, SIG_IGN);
@@ -339,10 +330,10 @@ cmd_serve(int argc, char **argv)
 	sandbox_opts_init(&sv.sandbox);
 	sv.agents.sandbox = &sv.sandbox;
 	sv.agents.scrollback = config_scrollback(cfg);
-	sv.policy = policy_new(mode);
+	sv.policy = policy_new(so.mode);
 	if (config_apply_sandbox(cfg, &sv.sandbox, &cause) != 0)
 		goto fail;
-	if (policy_load_file(sv.policy, rules, &cause) != 0)
+	if (policy_load_file(sv.policy, so.rules, &cause) != 0)
 		goto fail;
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
@@ -352,22 +343,22 @@ cmd_serve(int argc, char **argv)
 		goto fail;
 	sessions_subscribe(sv.sessions, &serve_session_events, &sv);
 	sv.approval = approval_new(sv.loop, sv.policy);
-	approval_set_rules_path(sv.approval, rules);
-	approval_set_notify(sv.approval, notify);
+	approval_set_rules_path(sv.approval, so.rules);
+	approval_set_notify(sv.approval, so.notify);
 	if (sandbox != NULL)
 		approval_set_default_sandbox(sv.approval, sandbox);
 	if (loop_add_signal(sv.loop, SIGTERM, serve_signal, &sv, &cause) != 0 ||
 	    loop_add_signal(sv.loop, SIGINT, serve_signal, &sv, &cause) != 0 ||
 	    loop_add_signal(sv.loop, SIGHUP, serve_signal, &sv, &cause) != 0)
 		goto fail;
-	sv.control = control_new(sv.loop, sv.sessions, sv.approval, socket,
+	sv.control = control_new(sv.loop, sv.sessions, sv.approval, so.socket,
 	    &hooks, &sv, &cause);
 	if (sv.control == NULL)
 		goto fail;
 	control_set_keep_on_disconnect(sv.control, keep);
 	cause = xasprintf("listening on %s (approval %s, rules %s, state %s, "
-	    "settings %s)", control_path(sv.control), policy_mode_name(mode),
-	    rules, state_dir, config_path(cfg) != NULL ? config_path(cfg) :
+	    "settings %s)", control_path(sv.control), policy_mode_name(so.mode),
+	    so.rules, state_dir, config_path(cfg) != NULL ? config_path(cfg) :
 	    "none");
 	serve_log(&sv, cause);
 	free(cause);
@@ -386,8 +377,7 @@ cmd_serve(int argc, char **argv)
 	loop_free(sv.loop);
 	serve_log(&sv, "stopped");
 	free(state_dir);
-	free(rules);
-	free(socket_path);
+	cli_server_opts_free(&so);
 	return 0;
 
 fail:
@@ -399,7 +389,6 @@ fail:
 	policy_free(sv.policy);
 	loop_free(sv.loop);
 	free(state_dir);
-	free(rules);
-	free(socket_path);
+	cli_server_opts_free(&so);
 	return CLI_EXIT_ERROR;
 }

@@ -158,18 +158,18 @@ cmd_tui(int argc, char **argv)
 	struct approval		*approval = NULL;
 	struct control		*control = NULL;
 	struct tui		*t = NULL;
-	enum policy_mode	 mode = POLICY_UNTRUSTED;
-	const char		*socket = NULL, *notify = NULL, *v;
+	struct cli_server_opts	 so;
+	const char		*v;
 	char			*state_dir = NULL, *cause = NULL, *history = NULL;
-	char			*rules = NULL, *logpath, *notice = NULL;
-	char			*socket_path = NULL;
+	char			*logpath, *notice = NULL;
 	char *const		*cmd = NULL;
-	bool			 no_socket = false, mode_given = false;
-	int			 i = 1, k, rc;
+	bool			 no_socket = false;
+	int			 i = 1, k, rc = CLI_EXIT_ERROR;
 
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
 	memset(&o, 0, sizeof o);
+	memset(&so, 0, sizeof so);
 	memset(&sv, 0, sizeof sv);
 	sv.log_fd = -1;
 	/* The settings file first: the command line overrides it. */
@@ -184,7 +184,7 @@ cmd_tui(int argc, char **argv)
 		if ((k = sbopts_parse(&sbo, argc, argv, &i, &cause)) < 0) {
 			cli_error(NULL, "%s", cause);
 			free(cause);
-			free(rules);
+			cli_server_opts_free(&so);
 			return CLI_EXIT_ERROR;
 		}
 		if (k > 0)
@@ -192,7 +192,7 @@ cmd_tui(int argc, char **argv)
 		if (strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "--help") == 0) {
 			tui_usage(stdout);
-			free(rules);
+			cli_server_opts_free(&so);
 			return 0;
 		}
 		if (strcmp(argv[i], "--quit-when-done") == 0)
@@ -205,36 +205,36 @@ cmd_tui(int argc, char **argv)
 			    v[1] != '-' || v[2] < 'a' || v[2] > 'z') {
 				cli_error(NULL, "--prefix: '%s' is not C-a to "
 				    "C-z", v);
-				free(rules);
+				cli_server_opts_free(&so);
 				return CLI_EXIT_ERROR;
 			}
 			o.prefix = v[2];
 		} else if ((v = tui_value("--approval", argc, argv,
 		    &i)) != NULL) {
-			if (policy_mode_parse(v, &mode) != 0) {
+			if (policy_mode_parse(v, &so.mode) != 0) {
 				cli_error(NULL, "--approval: '%s' is not "
 				    "untrusted, on-request or never", v);
-				free(rules);
+				cli_server_opts_free(&so);
 				return CLI_EXIT_ERROR;
 			}
-			mode_given = true;
+			so.mode_given = true;
 		} else if ((v = tui_value("--rules", argc, argv, &i)) != NULL) {
-			free(rules);
-			rules = xstrdup(v);
+			free(so.rules);
+			so.rules = xstrdup(v);
 		} else if ((v = tui_value("--socket", argc, argv,
 		    &i)) != NULL)
-			socket = v;
+			so.socket = v;
 		else if ((v = tui_value("--notify", argc, argv, &i)) != NULL)
-			notify = v;
+			so.notify = v;
 		else if (argv[i][0] == '-') {
 			cli_error(NULL, "unknown option '%s' (see 'ptyvisor "
 			    "--help')", argv[i]);
-			free(rules);
+			cli_server_opts_free(&so);
 			return CLI_EXIT_ERROR;
 		} else {
 			cli_error(NULL, "put -- before the command (usage: "
 			    "ptyvisor [OPTIONS] -- CMD [ARGS...])");
-			free(rules);
+			cli_server_opts_free(&so);
 			return CLI_EXIT_ERROR;
 		}
 		i++;
@@ -242,16 +242,7 @@ cmd_tui(int argc, char **argv)
 	if (i + 1 < argc)
 		cmd = argv + i + 1;
 	/* What the command line left open, the settings file may say. */
-	if (!mode_given)
-		config_approval_mode(cfg, &mode);
-	if (rules == NULL && config_rules(cfg) != NULL)
-		rules = xstrdup(config_rules(cfg));
-	if (rules == NULL)
-		rules = cli_rules_path();
-	if (notify == NULL)
-		notify = config_notify(cfg);
-	if (socket == NULL)
-		socket = socket_path = cli_socket_path(cfg);
+	cli_server_defaults(cfg, &so);
 	if (o.prefix == 0)
 		o.prefix = config_prefix(cfg);
 	o.scrollback = config_scrollback(cfg);
@@ -259,8 +250,8 @@ cmd_tui(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	signal(SIGPIPE, SIG_IGN);
 	/* A rules file that does not parse stops us before the screen. */
-	policy = policy_new(mode);
-	if (policy_load_file(policy, rules, &cause) != 0)
+	policy = policy_new(so.mode);
+	if (policy_load_file(policy, so.rules, &cause) != 0)
 		goto fail;
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
@@ -271,8 +262,8 @@ cmd_tui(int argc, char **argv)
 	if ((ss = sessions_new(loop, state_dir, &cause)) == NULL)
 		goto fail;
 	approval = approval_new(loop, policy);
-	approval_set_rules_path(approval, rules);
-	approval_set_notify(approval, notify);
+	approval_set_rules_path(approval, so.rules);
+	approval_set_notify(approval, so.notify);
 	approval_set_default_sandbox(approval,
 	    sandbox_profile_name(sbo.profile));
 	sv.ss = ss;
@@ -283,8 +274,8 @@ cmd_tui(int argc, char **argv)
 		sv.log_fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT |
 		    O_CLOEXEC, 0600);
 		free(logpath);
-		control = control_new(loop, ss, approval, socket, &hooks, &sv,
-		    &cause);
+		control = control_new(loop, ss, approval, so.socket, &hooks,
+		    &sv, &cause);
 		if (control == NULL) {
 			/* The console still works; agents go elsewhere. */
 			notice = xasprintf("agents off: %s", cause);
@@ -294,13 +285,13 @@ cmd_tui(int argc, char **argv)
 		} else {
 			cause = xasprintf("listening on %s (approval %s, rules "
 			    "%s)", control_path(control),
-			    policy_mode_name(mode), rules);
+			    policy_mode_name(so.mode), so.rules);
 			tui_log(&sv, cause);
 			free(cause);
 			cause = NULL;
 		}
 	}
-	o.approval_mode = policy_mode_name(mode);
+	o.approval_mode = policy_mode_name(so.mode);
 	o.approval = approval;
 	o.agents = control != NULL;
 	o.notice = notice;
@@ -315,6 +306,13 @@ cmd_tui(int argc, char **argv)
 	if (tui_new_session(t, cmd, &cause) != 0)
 		goto fail;
 	rc = tui_run(t);
+	goto out;
+
+fail:
+	tui_restore_terminal();
+	cli_error(NULL, "%s", cause != NULL ? cause : "failed");
+	free(cause);
+out:
 	/* Sessions first: their exits still reach the agents. */
 	sessions_free(ss);
 	control_free(control);
@@ -325,28 +323,8 @@ cmd_tui(int argc, char **argv)
 	if (sv.log_fd >= 0)
 		close(sv.log_fd);
 	free(notice);
-	free(socket_path);
-	free(rules);
+	cli_server_opts_free(&so);
 	free(history);
 	free(state_dir);
 	return rc;
-
-fail:
-	tui_restore_terminal();
-	cli_error(NULL, "%s", cause != NULL ? cause : "failed");
-	free(cause);
-	sessions_free(ss);
-	control_free(control);
-	tui_free(t);
-	approval_free(approval);
-	policy_free(policy);
-	loop_free(loop);
-	if (sv.log_fd >= 0)
-		close(sv.log_fd);
-	free(notice);
-	free(socket_path);
-	free(rules);
-	free(history);
-	free(state_dir);
-	return CLI_EXIT_ERROR;
 }
