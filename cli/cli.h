@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 
-#include "session/policy.h"
-#include "session/util.h"
+#include "policy/policy.h"
+#include "base/util.h"
 
 /* Exit status for ptyvisor's own errors (bad arguments, no state dir...). */
 #define CLI_EXIT_ERROR 125

@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "session/config.h"
-#include "session/control.h"
-#include "session/statedir.h"
-#include "session/util.h"
+#include "policy/config.h"
+#include "control/control.h"
+#include "record/statedir.h"
+#include "base/util.h"
 
 /* The settings, once read. */
 static struct config *cli_config_loaded;

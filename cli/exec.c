@@ -30,11 +30,11 @@
 #include <unistd.h>
 
 #include "pty/pty.h"
-#include "session/client.h"
-#include "session/policy.h"
-#include "session/proto.h"
-#include "session/screen.h"
-#include "session/util.h"
+#include "control/client.h"
+#include "policy/policy.h"
+#include "control/proto.h"
+#include "term/screen.h"
+#include "base/util.h"
 
 /* Exit status when the request is denied. */
 #define EXEC_EXIT_DENIED	126

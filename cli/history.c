@@ -17,9 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "session/history.h"
-#include "session/statedir.h"
-#include "session/util.h"
+#include "record/history.h"
+#include "record/statedir.h"
+#include "base/util.h"
 
 /* Exit status when the history or a recording cannot be read. */
 #define HISTORY_EXIT_READ 1

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/client.h"
-#include "session/policy.h"
-#include "session/util.h"
+#include "control/client.h"
+#include "policy/policy.h"
+#include "base/util.h"
 
 /* How long to wait for the server to answer. */
 #define PENDING_TIMEOUT_MS	10000

@@ -2,7 +2,7 @@
  * replay.c - `ptyvisor replay`: play a recording on the terminal, or print
  * its final screen as plain text.
  *
- * On a terminal the recording is played by a player (session/player.h) on
+ * On a terminal the recording is played by a player (record/player.h) on
  * the event loop.  Two ways of drawing:
  *  - passthrough, when the terminal has exactly the recording's size and no
  *    status line is up: the recorded bytes are written as they are, so the
@@ -31,13 +31,13 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "session/cast.h"
-#include "session/loop.h"
-#include "session/player.h"
-#include "session/replay.h"
-#include "session/statedir.h"
-#include "session/utf8.h"
-#include "session/util.h"
+#include "record/cast.h"
+#include "base/loop.h"
+#include "record/player.h"
+#include "record/replay.h"
+#include "record/statedir.h"
+#include "base/utf8.h"
+#include "base/util.h"
 
 /* Exit status when the recording cannot be read. */
 #define REPLAY_EXIT_READ 1

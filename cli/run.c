@@ -18,10 +18,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "session/config.h"
-#include "session/loop.h"
+#include "policy/config.h"
+#include "base/loop.h"
 #include "session/session.h"
-#include "session/util.h"
+#include "base/util.h"
 #include "cli/sbopts.h"
 #include "cli/term.h"
 

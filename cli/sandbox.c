@@ -15,8 +15,8 @@
 
 #include "pty/pty.h"
 #include "sandbox/sandbox.h"
-#include "session/config.h"
-#include "session/util.h"
+#include "policy/config.h"
+#include "base/util.h"
 
 extern char **environ;
 

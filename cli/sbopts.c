@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 const char sbopts_help[] =
 "  --sandbox PROFILE   read-only, workspace-write (default) or\n"

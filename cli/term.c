@@ -10,7 +10,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 static struct termios	term_saved;
 static bool		term_is_raw;

@@ -23,14 +23,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session/approval.h"
-#include "session/config.h"
-#include "session/control.h"
-#include "session/loop.h"
-#include "session/policy.h"
+#include "control/approval.h"
+#include "policy/config.h"
+#include "control/control.h"
+#include "base/loop.h"
+#include "policy/policy.h"
 #include "session/session.h"
-#include "session/statedir.h"
-#include "session/util.h"
+#include "record/statedir.h"
+#include "base/util.h"
 #include "tui/tui.h"
 #include "cli/sbopts.h"
 

@@ -32,6 +32,6 @@ libs=$(pkg-config --libs jansson)
 # shellcheck disable=SC2086
 $CC -g -O1 -D_GNU_SOURCE -I"$top" $cflags \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -o "$out/fuzz-cast" "$top/fuzz/fuzz-cast.c" "$top/session/cast.c" \
-    "$top/session/replay.c" "$top/session/util.c" $libs -lm
+    -o "$out/fuzz-cast" "$top/fuzz/fuzz-cast.c" "$top/record/cast.c" \
+    "$top/record/replay.c" "$top/base/util.c" $libs -lm
 echo "built $out/fuzz-cast"

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/cast.h"
-#include "session/replay.h"
+#include "record/cast.h"
+#include "record/replay.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

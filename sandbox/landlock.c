@@ -22,7 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 /* Rights and attributes newer than the oldest supported headers. */
 #define LL_FS_TRUNCATE		(1ULL << 14)	/* ABI 3 */

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 int
 sandbox_write_file(const char *path, const char *s)

@@ -1,4 +1,5 @@
-# The sandbox: a leaf library (pty/ runs it as a pre-exec hook).
+# sandbox/: the layers applied in the child before exec (pty/ runs it as
+# a pre-exec hook).  Uses base/.
 noinst_LIBRARIES += libsandbox.a
 libsandbox_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libsandbox_a_SOURCES = sandbox/sandbox.h sandbox/sandbox-int.h \

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 /* Profile names, indexed by enum sandbox_profile. */
 static const char *const sandbox_profile_names[] = {

@@ -10,7 +10,7 @@
  * return -1 with a stage, so the command never runs (fail closed).
  *
  * This module never prints and never exits the parent.  It depends only on
- * the allocators and buffers of session/util.h.
+ * the allocators and buffers of base/util.h.
  */
 #ifndef PTYVISOR_SANDBOX_H
 #define PTYVISOR_SANDBOX_H

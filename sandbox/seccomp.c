@@ -21,7 +21,7 @@
 #include <sys/personality.h>
 #include <sys/socket.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 #ifndef AF_VSOCK
 #define AF_VSOCK 40

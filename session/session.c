@@ -24,10 +24,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "session/history.h"
-#include "session/record.h"
-#include "session/statedir.h"
-#include "session/util.h"
+#include "record/history.h"
+#include "record/record.h"
+#include "record/statedir.h"
+#include "base/util.h"
 
 /*
  * Bytes read from one PTY per loop turn: large enough for throughput, small

@@ -19,8 +19,8 @@
 
 #include "pty/pty.h"
 #include "sandbox/sandbox.h"
-#include "session/loop.h"
-#include "session/screen.h"
+#include "base/loop.h"
+#include "term/screen.h"
 
 enum session_state {
 	SESSION_PENDING,

@@ -1,6 +1,6 @@
 # Unit tests: one TAP program per module, no curses.
-# libsandbox uses util from libsession: list libsession again after it.
-PV_TEST_LIBS = libsession.a libsandbox.a libsession.a libpty.a $(PV_EXT_LIBS)
+# Every library but the front end's and the command line's, in link order.
+PV_TEST_LIBS = $(PV_CORE_LIBS) $(PV_EXT_LIBS)
 EXTRA_DIST += tests/tap.h tests/tap.sh
 
 # End-to-end tests of the real binary.
@@ -46,7 +46,7 @@ EXTRA_DIST += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 check_PROGRAMS += tests/unit/test-sandbox
 tests_unit_test_sandbox_SOURCES = tests/unit/test-sandbox.c
 tests_unit_test_sandbox_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
-tests_unit_test_sandbox_LDADD = libsandbox.a libsession.a libpty.a $(PV_EXT_LIBS)
+tests_unit_test_sandbox_LDADD = libsandbox.a libbase.a $(PV_EXT_LIBS)
 TESTS += tests/unit/test-sandbox
 check_PROGRAMS += tests/unit/test-pty
 tests_unit_test_pty_SOURCES = tests/unit/test-pty.c

@@ -16,11 +16,11 @@
 
 #include <curses.h>
 
-#include "session/approval.h"
-#include "session/policy.h"
-#include "session/screen.h"
-#include "session/shsplit.h"
-#include "session/util.h"
+#include "control/approval.h"
+#include "policy/policy.h"
+#include "term/screen.h"
+#include "policy/shsplit.h"
+#include "base/util.h"
 #include "tui/prompt.h"
 #include "tui/render.h"
 

@@ -17,10 +17,10 @@
 #include <curses.h>
 #include <jansson.h>
 
-#include "session/history.h"
-#include "session/screen.h"
+#include "record/history.h"
+#include "term/screen.h"
 #include "session/session.h"
-#include "session/util.h"
+#include "base/util.h"
 #include "tui/prompt.h"
 
 /* Scrollback kept when replaying a recording for the output view. */

@@ -14,9 +14,9 @@
 
 #include <curses.h>
 
-#include "session/screen.h"
+#include "term/screen.h"
 #include "session/session.h"
-#include "session/utf8.h"
+#include "base/utf8.h"
 
 /* Our codes for the bracketed paste markers (outside ncurses' range). */
 #define KEYS_CODE_PASTE_START	0x6ff0

@@ -10,8 +10,8 @@
 
 #include <curses.h>
 
-#include "session/screen.h"
-#include "session/utf8.h"
+#include "term/screen.h"
+#include "base/utf8.h"
 
 enum prompt_result
 prompt_key(struct prompt *p, const struct keys_event *ev)

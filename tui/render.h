@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <wchar.h>
 
-#include "session/cell.h"
+#include "term/cell.h"
 
 /* The terminal's colour depth: 0 (none), 8, 16, 256, or direct colour. */
 #define RENDER_DIRECT	0x1000000

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/player.h"
-#include "session/screen.h"
-#include "session/util.h"
+#include "record/player.h"
+#include "term/screen.h"
+#include "base/util.h"
 
 struct tui_replay {
 	struct player			*player;

@@ -1,6 +1,6 @@
 /*
  * replay.h - a recorded session replayed in a console pane: a player
- * (session/player.h) on the console's event loop, the keys that drive it
+ * (record/player.h) on the console's event loop, the keys that drive it
  * (space . + - left right q, as in `ptyvisor replay`) and the text of the
  * pane's title.
  *

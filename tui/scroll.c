@@ -16,9 +16,9 @@
 
 #include <curses.h>
 
-#include "session/screen.h"
-#include "session/utf8.h"
-#include "session/util.h"
+#include "term/screen.h"
+#include "base/utf8.h"
+#include "base/util.h"
 #include "tui/prompt.h"
 #include "tui/render.h"
 

@@ -28,10 +28,10 @@
 
 #include <curses.h>
 
-#include "session/approval.h"
-#include "session/loop.h"
+#include "control/approval.h"
+#include "base/loop.h"
 #include "session/session.h"
-#include "session/util.h"
+#include "base/util.h"
 #include "tui/askbox.h"
 #include "tui/help.h"
 #include "tui/history.h"

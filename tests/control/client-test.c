@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 /* How long any expected event may take. */

@@ -3,13 +3,13 @@
  * remembering (and saving) rules, editing, withdrawing, events, the notify
  * program's JSON.
  */
-#include "session/approval.h"
+#include "control/approval.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 /* What the subscriber saw, as one string per event. */

@@ -4,7 +4,7 @@
  * garbage, files that are not recordings).  Deterministic: the random
  * inputs come from a fixed seed.
  */
-#include "session/cast.h"
+#include "record/cast.h"
 
 #include <sys/stat.h>
 
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 #define MAX_EVENTS 64

@@ -4,7 +4,7 @@
  * duplicates, line numbers in errors, missing and unreadable files, and
  * what config_apply_sandbox() leaves alone.
  */
-#include "session/config.h"
+#include "policy/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 static char	*tmpdir;

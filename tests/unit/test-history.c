@@ -3,7 +3,7 @@
  * entries stay in order, damaged lines are skipped and counted, a missing
  * file is an empty history, the file is private.
  */
-#include "session/history.h"
+#include "record/history.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 static char	tmpdir[] = "/tmp/test-history.XXXXXX";

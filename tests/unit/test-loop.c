@@ -4,7 +4,7 @@
  * dispatch, paused fds, signals through signalfd, loop_stop.  Only the
  * order of events is checked, never how long they took.
  */
-#include "session/loop.h"
+#include "base/loop.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -4,15 +4,15 @@
  * seeking both ways, speed and idle limit through the computed delays
  * (never through wall-clock durations), bad files.
  */
-#include "session/player.h"
+#include "record/player.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "session/loop.h"
-#include "session/util.h"
+#include "base/loop.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 static char	 tmpdir[] = "/tmp/test-player.XXXXXX";

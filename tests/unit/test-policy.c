@@ -2,15 +2,15 @@
  * test-policy.c - rules × argv → decision tables for the policy module and
  * its shell splitter, rule-file errors, remembering and saving rules.
  */
-#include "session/policy.h"
+#include "policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/shsplit.h"
-#include "session/util.h"
+#include "policy/shsplit.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 #define U	POLICY_UNTRUSTED

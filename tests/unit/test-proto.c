@@ -3,13 +3,13 @@
  * input refused with the right code, every event built and read back,
  * UTF-8 carry-over and RFC 4648 base64 vectors.
  */
-#include "session/proto.h"
+#include "control/proto.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/util.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 /* Parse a NUL-terminated line. */

@@ -4,7 +4,7 @@
  * marker events, monotonic times, file mode, O_EXCL, large output, JSON
  * escaping.  Recordings are read back with jansson.
  */
-#include "session/record.h"
+#include "record/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "session/util.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 static char	tmpdir[] = "/tmp/test-record.XXXXXX";

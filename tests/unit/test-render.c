@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/screen.h"
-#include "session/util.h"
+#include "term/screen.h"
+#include "base/util.h"
 #include "tests/tap.h"
 #include "tui/render.h"
 

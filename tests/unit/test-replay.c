@@ -3,12 +3,12 @@
  * on computed playback times (no clocks), including on the events of a
  * real recording.
  */
-#include "session/replay.h"
+#include "record/replay.h"
 
 #include <stdlib.h>
 
-#include "session/cast.h"
-#include "session/util.h"
+#include "record/cast.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 /* Are two times equal to within rounding? */

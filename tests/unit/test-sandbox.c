@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 /* Whether env holds exactly the entry s. */

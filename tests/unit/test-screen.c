@@ -3,7 +3,7 @@
  * cells, wide characters, scrolling into the scrollback, the alternate
  * screen, resize, terminal replies, key encoding and damage events.
  */
-#include "session/screen.h"
+#include "term/screen.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * trailing blanks are not stored, the ring is bounded and ordered, and
  * 10,000 lines of 100 columns cost 1-2.5 MB.
  */
-#include "session/scrollback.h"
+#include "term/scrollback.h"
 
 #include <malloc.h>
 #include <stdlib.h>

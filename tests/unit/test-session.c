@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "session/history.h"
-#include "session/util.h"
+#include "record/history.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 /* Loop turns (each at most 100 ms) to wait for a session to end. */

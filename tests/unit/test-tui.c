@@ -9,10 +9,10 @@
 
 #include <curses.h>
 
-#include "session/approval.h"
-#include "session/policy.h"
-#include "session/screen.h"
-#include "session/util.h"
+#include "control/approval.h"
+#include "policy/policy.h"
+#include "term/screen.h"
+#include "base/util.h"
 #include "tests/tap.h"
 #include "tui/askbox.h"
 #include "tui/help.h"

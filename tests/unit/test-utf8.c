@@ -3,7 +3,7 @@
  * untouched, splitting never changes the result, invalid bytes become
  * U+FFFD, the encoder round-trips.
  */
-#include "session/utf8.h"
+#include "base/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>

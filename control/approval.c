@@ -7,7 +7,7 @@
  * - notify programs are tracked by pid and reaped with waitpid(pid): the
  *   sessions module reaps its own children, so nobody waits for -1.
  */
-#include "session/approval.h"
+#include "control/approval.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 #define APPROVAL_MAX_SUBSCRIBERS 8
 /*

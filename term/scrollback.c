@@ -7,14 +7,14 @@
  * attributes and equal width; a wide glyph implies its right-half cell.
  * Trailing blank cells with default attributes are not stored.
  */
-#include "session/scrollback.h"
+#include "term/scrollback.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/utf8.h"
-#include "session/util.h"
+#include "base/utf8.h"
+#include "base/util.h"
 
 #define SB_WIDE 0x8000u			/* run flag: glyphs are 2 cells */
 

@@ -5,7 +5,7 @@
  * above U+10FFFF.  Each byte that cannot start or continue a valid sequence
  * is replaced by one U+FFFD and decoding resumes at the next byte.
  */
-#include "session/utf8.h"
+#include "base/utf8.h"
 
 #include <string.h>
 

@@ -29,8 +29,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "session/loop.h"
-#include "session/policy.h"
+#include "base/loop.h"
+#include "policy/policy.h"
 
 enum approval_state {
 	APPROVAL_PENDING,

@@ -10,7 +10,7 @@
  * shell argv can stand in for the mode fallbacks of the commands inside it
  * without hiding the rules that match those commands.
  */
-#include "session/policy.h"
+#include "policy/policy.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/shsplit.h"
-#include "session/util.h"
+#include "policy/shsplit.h"
+#include "base/util.h"
 
 /* Shell strings inside shell strings deeper than this are asked about. */
 #define POLICY_MAX_DEPTH	8

@@ -6,7 +6,7 @@
  * stay valid while callbacks run.  Timers are kept in a list sorted by
  * deadline and the timerfd is always armed for the earliest one.
  */
-#include "session/loop.h"
+#include "base/loop.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 struct loop_watch {
 	int		fd;		/* -1 once removed */

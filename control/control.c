@@ -11,7 +11,7 @@
  * - each tracked session is forgotten here when it ends, so the session
  *   pointers held are always live.
  */
-#include "session/control.h"
+#include "control/control.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,8 +26,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "session/proto.h"
-#include "session/util.h"
+#include "control/proto.h"
+#include "base/util.h"
 
 /*
  * Unsent output a client may have queued.  A shim reading normally never

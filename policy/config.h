@@ -35,7 +35,7 @@
 #include <stddef.h>
 
 #include "sandbox/sandbox.h"
-#include "session/policy.h"
+#include "policy/policy.h"
 
 /*
  * The largest scrollback accepted.  Why a bound: a typo with extra zeros

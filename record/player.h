@@ -18,9 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session/cast.h"
-#include "session/loop.h"
-#include "session/screen.h"
+#include "record/cast.h"
+#include "base/loop.h"
+#include "term/screen.h"
 
 /* Scrollback lines of the player's screen when the options say 0. */
 #define PLAYER_SCROLLBACK_DEFAULT 10000

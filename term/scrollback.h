@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "session/cell.h"
+#include "term/cell.h"
 
 struct scrollback;
 

@@ -6,7 +6,7 @@
  * of NUL bytes except input data, which carries its length; event builders
  * only hand jansson valid UTF-8 and always emit exactly one line.
  */
-#include "session/proto.h"
+#include "control/proto.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/utf8.h"
-#include "session/util.h"
+#include "base/utf8.h"
+#include "base/util.h"
 
 /* Fill *err (code and printf-style message); returns NULL for the caller. */
 static void *

@@ -7,14 +7,14 @@
  * first one met and is never cleared; once ->error is set the pass stops;
  * nothing is ever expanded or executed.
  */
-#include "session/shsplit.h"
+#include "policy/shsplit.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/utf8.h"
-#include "session/util.h"
+#include "base/utf8.h"
+#include "base/util.h"
 
 /* Redirection waiting for its target word. */
 enum shsplit_redir {

@@ -1,7 +1,7 @@
 /*
  * statedir.c - state directory resolution and layout (see statedir.h).
  */
-#include "session/statedir.h"
+#include "record/statedir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 char *
 statedir_path(char **cause)

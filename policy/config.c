@@ -12,7 +12,7 @@
  * "set" exactly when set_line[key] is non-zero (the line it came from);
  * every string in a struct config is owned by it.
  */
-#include "session/config.h"
+#include "policy/config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 /* What a key's value is and how it is checked. */
 enum config_type {

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "session/cell.h"
-#include "session/util.h"
+#include "term/cell.h"
+#include "base/util.h"
 
 struct screen;
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 /* An incomplete sequence waiting for its continuation bytes. */
 struct utf8_carry {

@@ -5,7 +5,7 @@
  * wait in a buffer until a whole line is there; a line longer than the
  * protocol's bound closes the connection rather than growing the buffer.
  */
-#include "session/client.h"
+#include "control/client.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -15,9 +15,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "session/control.h"
-#include "session/proto.h"
-#include "session/util.h"
+#include "control/control.h"
+#include "control/proto.h"
+#include "base/util.h"
 
 /*
  * Longest event line accepted.  Output events carry at most one PTY read

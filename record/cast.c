@@ -8,7 +8,7 @@
  * returning that.  Only the last line of a file may be incomplete without
  * that being an error: a writer that crashes leaves exactly that.
  */
-#include "session/cast.h"
+#include "record/cast.h"
 
 #include <sys/stat.h>
 
@@ -24,7 +24,7 @@
 
 #include <jansson.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 /* Bytes read from the fd at a time. */
 #define CAST_CHUNK (64U * 1024)

@@ -1,6 +1,6 @@
 /*
  * util.h - allocation that never fails, growable byte buffers, fatal errors,
- * wall and monotonic clocks.  Used by every module above pty/ and sandbox/.
+ * wall and monotonic clocks.  Used by every folder but pty/.
  */
 #ifndef PTYVISOR_UTIL_H
 #define PTYVISOR_UTIL_H

@@ -1,7 +1,7 @@
 /*
  * util.c - allocation, byte buffers, fatal errors and clocks (see util.h).
  */
-#include "session/util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -8,13 +8,13 @@
  * to p->cast until the next cast_next.  While p->quiet (seeking) nothing is
  * reported to the owner.
  */
-#include "session/player.h"
+#include "record/player.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/replay.h"
-#include "session/util.h"
+#include "record/replay.h"
+#include "base/util.h"
 
 /*
  * Most events played in one timer callback when they are all due at once:

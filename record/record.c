@@ -7,7 +7,7 @@
  * is kept and reported by the next flush or close, and no later write is
  * attempted after it (a partial event must not be followed by more).
  */
-#include "session/record.h"
+#include "record/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session/utf8.h"
-#include "session/util.h"
+#include "base/utf8.h"
+#include "base/util.h"
 
 /* Write to the file once this much is buffered (bounded memory per session). */
 #define RECORD_HIGH_WATER (256 * 1024)

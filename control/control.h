@@ -23,8 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session/approval.h"
-#include "session/loop.h"
+#include "control/approval.h"
+#include "base/loop.h"
 #include "session/session.h"
 
 /* What the server asks of its owner. */

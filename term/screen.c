@@ -6,15 +6,15 @@
  * push from the alternate screen), and come back through sb_popline when
  * the screen grows taller.
  */
-#include "session/screen.h"
+#include "term/screen.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <vterm.h>
 
-#include "session/scrollback.h"
-#include "session/utf8.h"
+#include "term/scrollback.h"
+#include "base/utf8.h"
 
 struct screen {
 	VTerm			*vt;

@@ -5,7 +5,7 @@
  * the input, because each pause is clamped to [0, idle_limit] before it is
  * divided by a positive speed.
  */
-#include "session/replay.h"
+#include "record/replay.h"
 
 #include <assert.h>
 #include <math.h>

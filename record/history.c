@@ -1,7 +1,7 @@
 /*
  * history.c - history.jsonl writer and reader (see history.h).
  */
-#include "session/history.h"
+#include "record/history.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "session/util.h"
+#include "base/util.h"
 
 /* Add key: s to o unless s is NULL. */
 static void

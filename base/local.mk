@@ -1,0 +1,8 @@
+# base/: what every other folder stands on (allocation, buffers, clocks,
+# errors, UTF-8, the event loop).  Uses nothing of ours.
+noinst_LIBRARIES += libbase.a
+libbase_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+libbase_a_SOURCES = \
+	base/loop.c base/loop.h \
+	base/utf8.c base/utf8.h \
+	base/util.c base/util.h

@@ -1,0 +1,10 @@
+# control/: agents talk to ptyvisor: the JSON-lines protocol, the approval
+# queue, the control socket server and its client.  Uses base/, policy/ and
+# session/.
+noinst_LIBRARIES += libcontrol.a
+libcontrol_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+libcontrol_a_SOURCES = \
+	control/approval.c control/approval.h \
+	control/client.c control/client.h \
+	control/control.c control/control.h \
+	control/proto.c control/proto.h

@@ -1,0 +1,8 @@
+# term/: the terminal model: cells, a libvterm screen, its scrollback.
+# Uses base/.
+noinst_LIBRARIES += libterm.a
+libterm_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+libterm_a_SOURCES = \
+	term/cell.h \
+	term/screen.c term/screen.h \
+	term/scrollback.c term/scrollback.h
