@@ -614,6 +614,13 @@ p_int80(const char *arg)
 	}
 	if (waitpid(pid, &st, 0) != pid)
 		return err();
+	/*
+	 * SIGSYS: seccomp stopped it.  SIGSEGV: the kernel has no IA32
+	 * emulation (ia32_emulation=0, or built without it), so int 0x80
+	 * faults before any filter sees it: a host fact, not a verdict.
+	 */
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV)
+		return broken("no IA32 emulation in this kernel%s", "");
 	if (WIFSIGNALED(st))
 		return WTERMSIG(st) == SIGSYS ? EPERM : EINTR;
 	if (WEXITSTATUS(st) == 2)
