@@ -1,9 +1,10 @@
 /*
- * cli.h - sub-commands of the ptyvisor binary and their shared helpers.
- *
- * Each sub-command is one function taking its own argv (argv[0] is the
- * sub-command's name) and returning the process exit status.  The only
- * global state of the program lives in cli/.
+ * cli.h - what the sub-commands of the ptyvisor binary share: error
+ * messages (errors.c), the configuration directory and settings file
+ * (config.c), the agents' server (agents.c), recordings named on the
+ * command line (recording.c).  The sub-commands themselves are declared in
+ * cli/commands.h, for main.c.  The only global state of the program lives
+ * in cli/.
  */
 #ifndef PTYVISOR_CLI_H
 #define PTYVISOR_CLI_H
@@ -23,19 +24,6 @@ extern const char *cli_progname;
 void	cli_error(const char *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
-int	cmd_run(int argc, char **argv);
-int	cmd_tui(int argc, char **argv);
-int	cmd_sandbox(int argc, char **argv);
-int	cmd_replay(int argc, char **argv);
-int	cmd_history(int argc, char **argv);
-int	cmd_show(int argc, char **argv);
-int	cmd_serve(int argc, char **argv);
-int	cmd_exec(int argc, char **argv);
-int	cmd_pending(int argc, char **argv);
-int	cmd_approve(int argc, char **argv);
-int	cmd_deny(int argc, char **argv);
-/* `ptyvisor-sh -c STRING`: the shim under a shell's name. */
-int	cmd_exec_sh(int argc, char **argv);
 
 struct approval_request;
 struct sandbox_opts;

@@ -1,6 +1,6 @@
 /*
- * config.c - the settings file for the sub-commands, and the paths it
- * can set.
+ * config.c - the configuration directory, the settings file for the
+ * sub-commands, and the paths it can set.
  *
  * The file is <cli_config_dir()>/config; a missing one is no settings.  It
  * is read once and kept for the whole process.  Precedence, strongest
@@ -16,6 +16,36 @@
 #include "control/control.h"
 #include "record/statedir.h"
 #include "base/util.h"
+
+/*
+ * The configuration directory: $PTYVISOR_CONFIG, else
+ * $XDG_CONFIG_HOME/ptyvisor, else ~/.config/ptyvisor.
+ */
+char *
+cli_config_dir(void)
+{
+	const char	*s;
+
+	if ((s = getenv("PTYVISOR_CONFIG")) != NULL && *s != '\0')
+		return xstrdup(s);
+	if ((s = getenv("XDG_CONFIG_HOME")) != NULL && *s == '/')
+		return xasprintf("%s/ptyvisor", s);
+	if ((s = getenv("HOME")) != NULL && *s != '\0')
+		return xasprintf("%s/.config/ptyvisor", s);
+	return xstrdup(".config/ptyvisor");
+}
+
+/* The rules file in the configuration directory. */
+char *
+cli_rules_path(void)
+{
+	char	*dir = cli_config_dir(), *p;
+
+	p = xasprintf("%s/rules", dir);
+	free(dir);
+	return p;
+}
+
 
 /* The settings, once read. */
 static struct config *cli_config_loaded;
@@ -79,28 +109,4 @@ cli_socket_path(const struct config *cfg)
 	    config_socket(cfg) != NULL)
 		return xstrdup(config_socket(cfg));
 	return control_socket_path();
-}
-
-void
-cli_server_defaults(const struct config *cfg, struct cli_server_opts *o)
-{
-	if (!o->mode_given && (cfg == NULL ||
-	    !config_approval_mode(cfg, &o->mode)))
-		o->mode = POLICY_UNTRUSTED;
-	if (o->rules == NULL && cfg != NULL && config_rules(cfg) != NULL)
-		o->rules = xstrdup(config_rules(cfg));
-	if (o->rules == NULL)
-		o->rules = cli_rules_path();
-	if (o->notify == NULL && cfg != NULL)
-		o->notify = config_notify(cfg);
-	if (o->socket == NULL)
-		o->socket = o->socket_path = cli_socket_path(cfg);
-}
-
-void
-cli_server_opts_free(struct cli_server_opts *o)
-{
-	free(o->rules);
-	free(o->socket_path);
-	o->rules = o->socket_path = NULL;
 }

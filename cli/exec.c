@@ -14,6 +14,7 @@
  * SIGINT, SIGTERM and SIGHUP become a kill of the session (a second one
  * gives up at once); before the session starts they withdraw the request.
  */
+#include "cli/commands.h"
 #include "cli/cli.h"
 
 #include <errno.h>

@@ -7,6 +7,7 @@
  * not decode are skipped, as history_load does.  Oldest first: the newest
  * session is the last line printed, as in a shell's history.
  */
+#include "cli/commands.h"
 #include "cli/cli.h"
 
 #include <errno.h>

@@ -1,16 +1,14 @@
 /*
  * main.c - the ptyvisor entry point: global options and sub-command dispatch.
  */
+#include "cli/commands.h"
 #include "cli/cli.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sandbox/sandbox.h"
-
-const char *cli_progname = "ptyvisor";
 
 /* One sub-command: its name, entry point and one-line summary. */
 struct cli_command {
@@ -34,21 +32,6 @@ static const struct cli_command cli_commands[] = {
 	{ "approve", cmd_approve, "approve a waiting request" },
 	{ "deny", cmd_deny, "deny a waiting request" },
 };
-
-void
-cli_error(const char *cmd, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (cmd != NULL)
-		fprintf(stderr, "%s %s: ", cli_progname, cmd);
-	else
-		fprintf(stderr, "%s: ", cli_progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /* The top-level usage text. */
 static void

@@ -3,6 +3,7 @@
  * the requests waiting on a running server, over its control socket
  * (the list and decide ops).
  */
+#include "cli/commands.h"
 #include "cli/cli.h"
 
 #include <errno.h>

@@ -6,6 +6,7 @@
  * it, and the terminal is restored on every way out.  Otherwise output is
  * copied to stdout and stdin is left alone.
  */
+#include "cli/commands.h"
 #include "cli/cli.h"
 
 #include <errno.h>

@@ -3,6 +3,7 @@
  * session sandbox, on the current terminal, without a PTY of its own, and
  * exit with its status; or `--explain` what the sandbox would do here.
  */
+#include "cli/commands.h"
 #include "cli/cli.h"
 #include "cli/sbopts.h"
 

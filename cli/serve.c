@@ -1,12 +1,13 @@
 /*
  * serve.c - `ptyvisor serve`: the core without curses (loop, sessions,
  * policy, approval queue, control socket), logging to stderr, and the
- * spawn hook that starts approved requests (shared with the TUI).
+ * approved requests it starts as agent sessions (cli/agents.c).
  *
  * SIGTERM, SIGINT and SIGHUP end it cleanly: every session is killed and
  * its recording flushed, clients hear the exits, the socket is removed.
  * Finished sessions are forgotten (a server runs for long).
  */
+#include "cli/commands.h"
 #include "cli/cli.h"
 #include "sandbox/sandbox.h"
 
@@ -41,105 +42,6 @@ struct serve {
 	struct cli_agent_opts	 agents;
 	bool			 stopping;
 };
-
-char *
-cli_config_dir(void)
-{
-	const char	*s;
-
-	if ((s = getenv("PTYVISOR_CONFIG")) != NULL && *s != '\0')
-		return xstrdup(s);
-	if ((s = getenv("XDG_CONFIG_HOME")) != NULL && *s == '/')
-		return xasprintf("%s/ptyvisor", s);
-	if ((s = getenv("HOME")) != NULL && *s != '\0')
-		return xasprintf("%s/.config/ptyvisor", s);
-	return xstrdup(".config/ptyvisor");
-}
-
-char *
-cli_rules_path(void)
-{
-	char	*dir = cli_config_dir(), *p;
-
-	p = xasprintf("%s/rules", dir);
-	free(dir);
-	return p;
-}
-
-/*
- * The environment an agent's command starts from: ours without LD_*, with
- * TERM.  The sandbox scrubs it to its allow-list; what the request sets
- * goes on top afterwards (session_opts.env_extra).
- */
-static char **
-cli_spawn_env(void)
-{
-	char	**v;
-	size_t	  n = 0, i, k;
-
-	v = xcalloc(strv_len(environ) + 2, sizeof *v);
-	for (i = 0; environ[i] != NULL; i++) {
-		if (strncmp(environ[i], "LD_", 3) == 0)
-			continue;
-		v[n++] = xstrdup(environ[i]);
-	}
-	for (k = 0; k < n; k++)
-		if (strncmp(v[k], "TERM=", 5) == 0)
-			break;
-	if (k == n)
-		v[n++] = xstrdup("TERM=xterm-256color");
-	v[n] = NULL;
-	return v;
-}
-
-struct session *
-cli_spawn_request(struct sessions *ss, const struct approval_request *r,
-    const struct cli_agent_opts *o, char **cause)
-{
-	struct session_opts	 so;
-	struct sandbox_opts	 sbo;
-	struct session		*s;
-	char			**envp;
-	size_t			  i;
-
-	/*
-	 * The sandbox the request asked for, network only if it asked; a
-	 * profile we do not know fails the start (fail closed).
-	 */
-	if (o != NULL && o->sandbox != NULL)
-		sbo = *o->sandbox;
-	else
-		sandbox_opts_init(&sbo);
-	if (r->sandbox != NULL &&
-	    sandbox_profile_parse(r->sandbox, &sbo.profile, cause) != 0)
-		return NULL;
-	sbo.network = r->network;
-	envp = cli_spawn_env();
-	memset(&so, 0, sizeof so);
-	so.argv = r->argv;
-	so.cwd = r->cwd;
-	so.envp = envp;
-	so.env_extra = r->env;
-	if (o != NULL && o->cols > 0 && o->rows > 0) {
-		so.size.cols = o->cols;
-		so.size.rows = o->rows;
-	} else {
-		so.size.cols = (unsigned short)(r->cols > 0 ? r->cols : 80);
-		so.size.rows = (unsigned short)(r->rows > 0 ? r->rows : 24);
-	}
-	so.timeout_s = (unsigned)((r->timeout_ms + 999) / 1000);
-	so.sandbox = &sbo;
-	so.scrollback = o != NULL ? o->scrollback : 0;
-	for (i = 0; envp[i] != NULL; i++)
-		if (strncmp(envp[i], "TERM=", 5) == 0)
-			so.term = envp[i] + 5;
-	so.decision = "approved";
-	so.by = r->decided_by;
-	so.agent = true;
-	s = sessions_start(ss, &so, cause);
-	strv_free(envp);
-	return s;
-}
 
 /* The log: one line on stderr with a UTC timestamp. */
 static void

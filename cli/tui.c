@@ -12,6 +12,7 @@
  * the profile and network they asked for.  The server's log goes to
  * ptyvisor.log in the state directory (the terminal belongs to curses).
  */
+#include "cli/commands.h"
 #include "cli/cli.h"
 
 #include <fcntl.h>

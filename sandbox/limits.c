@@ -23,21 +23,6 @@
 
 #include "base/util.h"
 
-int
-sandbox_write_file(const char *path, const char *s)
-{
-	ssize_t	n;
-	int	fd, e;
-
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
 /*
  * Find the directory of our own pids cgroup: the v2 unified one when it
  * offers the pids controller, else the v1 pids hierarchy.

@@ -3,5 +3,5 @@
 noinst_LIBRARIES += libsandbox.a
 libsandbox_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libsandbox_a_SOURCES = sandbox/sandbox.h sandbox/sandbox-int.h \
-	sandbox/policy.c sandbox/child.c sandbox/ns.c sandbox/landlock.c \
-	sandbox/seccomp.c sandbox/limits.c sandbox/caps.c
+	sandbox/sandbox.c sandbox/child.c sandbox/ns.c sandbox/landlock.c \
+	sandbox/seccomp.c sandbox/limits.c sandbox/caps.c sandbox/stage.c

@@ -34,9 +34,11 @@ struct sandbox {
 	char			 stage[192];	/* child: the failed stage */
 };
 
-/* Fill sb->stage with "sandbox: " and a formatted stage name. */
+/* stage.c: fill sb->stage with "sandbox: " and a formatted stage name. */
 void	sandbox_set_stage(struct sandbox *sb, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* stage.c: write a short string to a file (/proc, cgroupfs); 0 or -1. */
+int	sandbox_write_file(const char *path, const char *s);
 
 /* ns.c: enter the namespaces; returns 0 only in the process to exec. */
 int	sandbox_ns_enter(struct sandbox *sb, int report_fd);
@@ -72,8 +74,5 @@ int	sandbox_limits_apply(struct sandbox *sb);
 int	sandbox_caps_apply(struct sandbox *sb);
 /* caps.c: the highest capability number this kernel knows. */
 int	sandbox_caps_last(void);
-
-/* Write a short string to a file (/proc, cgroupfs); 0 or -1 with errno. */
-int	sandbox_write_file(const char *path, const char *s);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * policy.c - the sandbox policy: defaults, profile names, checking and
+ * sandbox.c - the sandbox policy: defaults, profile names, checking and
  * preparing a sandbox in the parent, the scrubbed environment, --explain.
  *
  * Invariants: sandbox_new() resolves every path the child will need (cwd,
@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,18 +126,6 @@ bad:
 	*cause = xasprintf("bad size '%s' (a number, optionally K, M, G or T)",
 	    s);
 	return -1;
-}
-
-void
-sandbox_set_stage(struct sandbox *sb, const char *fmt, ...)
-{
-	va_list	ap;
-	int	n;
-
-	n = snprintf(sb->stage, sizeof sb->stage, "sandbox: ");
-	va_start(ap, fmt);
-	vsnprintf(sb->stage + n, sizeof sb->stage - (size_t)n, fmt, ap);
-	va_end(ap);
 }
 
 /* Resolve dir to an absolute directory path; NULL with *cause. */

@@ -1,0 +1,124 @@
+/*
+ * agents.c - the agents' server as the console and `serve` both assemble
+ * it: its options (command line, then settings file, then defaults) and
+ * the spawn hook that starts an approved request as an agent session.
+ *
+ * Invariants: an approved request runs in the sandbox it asked for, with
+ * the network only if it asked; a profile we do not know fails the start
+ * (fail closed).  Its environment is ours without LD_*, scrubbed by the
+ * sandbox, with the request's variables on top.
+ */
+#include "cli/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "control/approval.h"
+#include "policy/config.h"
+#include "sandbox/sandbox.h"
+#include "session/session.h"
+
+/* Fill what the command line left open: settings file, then defaults. */
+void
+cli_server_defaults(const struct config *cfg, struct cli_server_opts *o)
+{
+	if (!o->mode_given && (cfg == NULL ||
+	    !config_approval_mode(cfg, &o->mode)))
+		o->mode = POLICY_UNTRUSTED;
+	if (o->rules == NULL && cfg != NULL && config_rules(cfg) != NULL)
+		o->rules = xstrdup(config_rules(cfg));
+	if (o->rules == NULL)
+		o->rules = cli_rules_path();
+	if (o->notify == NULL && cfg != NULL)
+		o->notify = config_notify(cfg);
+	if (o->socket == NULL)
+		o->socket = o->socket_path = cli_socket_path(cfg);
+}
+
+/* Free what cli_server_defaults() allocated. */
+void
+cli_server_opts_free(struct cli_server_opts *o)
+{
+	free(o->rules);
+	free(o->socket_path);
+	o->rules = o->socket_path = NULL;
+}
+
+
+/*
+ * The environment an agent's command starts from: ours without LD_*, with
+ * TERM.  The sandbox scrubs it to its allow-list; what the request sets
+ * goes on top afterwards (session_opts.env_extra).
+ */
+static char **
+cli_spawn_env(void)
+{
+	char	**v;
+	size_t	  n = 0, i, k;
+
+	v = xcalloc(strv_len(environ) + 2, sizeof *v);
+	for (i = 0; environ[i] != NULL; i++) {
+		if (strncmp(environ[i], "LD_", 3) == 0)
+			continue;
+		v[n++] = xstrdup(environ[i]);
+	}
+	for (k = 0; k < n; k++)
+		if (strncmp(v[k], "TERM=", 5) == 0)
+			break;
+	if (k == n)
+		v[n++] = xstrdup("TERM=xterm-256color");
+	v[n] = NULL;
+	return v;
+}
+
+/* The control server's spawn hook: start an approved request. */
+struct session *
+cli_spawn_request(struct sessions *ss, const struct approval_request *r,
+    const struct cli_agent_opts *o, char **cause)
+{
+	struct session_opts	 so;
+	struct sandbox_opts	 sbo;
+	struct session		*s;
+	char			**envp;
+	size_t			  i;
+
+	/*
+	 * The sandbox the request asked for, network only if it asked; a
+	 * profile we do not know fails the start (fail closed).
+	 */
+	if (o != NULL && o->sandbox != NULL)
+		sbo = *o->sandbox;
+	else
+		sandbox_opts_init(&sbo);
+	if (r->sandbox != NULL &&
+	    sandbox_profile_parse(r->sandbox, &sbo.profile, cause) != 0)
+		return NULL;
+	sbo.network = r->network;
+	envp = cli_spawn_env();
+	memset(&so, 0, sizeof so);
+	so.argv = r->argv;
+	so.cwd = r->cwd;
+	so.envp = envp;
+	so.env_extra = r->env;
+	if (o != NULL && o->cols > 0 && o->rows > 0) {
+		so.size.cols = o->cols;
+		so.size.rows = o->rows;
+	} else {
+		so.size.cols = (unsigned short)(r->cols > 0 ? r->cols : 80);
+		so.size.rows = (unsigned short)(r->rows > 0 ? r->rows : 24);
+	}
+	so.timeout_s = (unsigned)((r->timeout_ms + 999) / 1000);
+	so.sandbox = &sbo;
+	so.scrollback = o != NULL ? o->scrollback : 0;
+	for (i = 0; envp[i] != NULL; i++)
+		if (strncmp(envp[i], "TERM=", 5) == 0)
+			so.term = envp[i] + 5;
+	so.decision = "approved";
+	so.by = r->decided_by;
+	so.agent = true;
+	s = sessions_start(ss, &so, cause);
+	strv_free(envp);
+	return s;
+}

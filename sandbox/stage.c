@@ -1,0 +1,46 @@
+/*
+ * stage.c - what every layer of the sandbox shares in the child: naming the
+ * stage that failed, and writing a short value to a kernel file.
+ *
+ * Invariants: both run in the forked child between fork and exec, so they
+ * never allocate; sb->stage is always a terminated string that starts with
+ * "sandbox: ".  Every layer (ns, landlock, seccomp, limits, caps, child)
+ * calls down to this file and nothing here calls back up.
+ */
+#include "sandbox/sandbox-int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Fill sb->stage with "sandbox: " and the formatted stage name. */
+void
+sandbox_set_stage(struct sandbox *sb, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	n = snprintf(sb->stage, sizeof sb->stage, "sandbox: ");
+	va_start(ap, fmt);
+	vsnprintf(sb->stage + n, sizeof sb->stage - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* Write s to path in one write(2) (/proc, cgroupfs); 0 or -1 with errno. */
+int
+sandbox_write_file(const char *path, const char *s)
+{
+	ssize_t	n;
+	int	fd, e;
+
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	e = errno;
+	close(fd);
+	errno = e;
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
