@@ -1,3 +1,4 @@
 dist_man_MANS += doc/ptyvisor.1
-# The control protocol, for authors of clients; installed in $(docdir).
-dist_doc_DATA = doc/protocol.md
+# The control protocol, for authors of clients, and the one-page
+# architecture; installed in $(docdir).
+dist_doc_DATA = doc/protocol.md doc/architecture.md
