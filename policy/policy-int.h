@@ -1,0 +1,36 @@
+/*
+ * policy-int.h - what the files of policy/ share: the policy and its rules.
+ * Not for use outside policy/.
+ *
+ * rules.c makes and appends rules, policy.c matches them.  Rules are only
+ * ever appended, each in its own allocation, so the strings a verdict
+ * points at (text, where, why) stay valid until policy_free().
+ */
+#ifndef PTYVISOR_POLICY_INT_H
+#define PTYVISOR_POLICY_INT_H
+
+#include "policy/policy.h"
+
+#include <stddef.h>
+
+/* One rule, from a file or remembered. */
+struct policy_rule {
+	enum policy_decision	 action;
+	char			**pats;		/* fnmatch patterns */
+	size_t			 npats;
+	int			 rest;		/* ends with ** */
+	char			*text;		/* as written, trimmed */
+	char			*where;		/* "file:line" or "remembered" */
+	char			*why;		/* "rule '...' (where)" */
+	int			 remembered;
+	int			 saved;
+};
+
+/* The mode and the rules, in the order they were added. */
+struct policy {
+	enum policy_mode	  mode;
+	struct policy_rule	**rules;
+	size_t			  nrules;
+};
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * readonly.h - the built-in list of read-only commands that untrusted mode
+ * allows without asking, and how policy/ recognises a command by its name
+ * (which the matcher also uses for shells and env).
+ */
+#ifndef PTYVISOR_POLICY_READONLY_H
+#define PTYVISOR_POLICY_READONLY_H
+
+/*
+ * The command name of argv0 when it is a bare name or lives in a system
+ * bin directory; NULL for anything else (./ls is not ls).
+ */
+const char	*policy_trusted_name(const char *argv0);
+
+/* Is s in the NULL-terminated list? */
+int		 policy_in(const char *s, const char *const *list);
+
+/* Is argv a command from the built-in read-only list, used read-only? */
+int		 policy_known_safe(char *const *argv);
+
+#endif
