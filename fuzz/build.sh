@@ -33,5 +33,6 @@ libs=$(pkg-config --libs jansson)
 $CC -g -O1 -D_GNU_SOURCE -I"$top" $cflags \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -o "$out/fuzz-cast" "$top/fuzz/fuzz-cast.c" "$top/record/cast.c" \
+    "$top/record/cast-header.c" "$top/record/cast-input.c" \
     "$top/record/replay.c" "$top/base/util.c" $libs -lm
 echo "built $out/fuzz-cast"

@@ -2,5 +2,5 @@
 # sessions.  Uses base/, pty/, sandbox/, term/ and record/.
 noinst_LIBRARIES += libsession.a
 libsession_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
-libsession_a_SOURCES = \
-	session/session.c session/session.h
+libsession_a_SOURCES = session/session.h session/session-int.h \
+	session/session.c session/spawn.c session/io.c session/exit.c

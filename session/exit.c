@@ -1,0 +1,290 @@
+/*
+ * exit.c - how a session ends: its child reaped on SIGCHLD, its timeout,
+ * the person's kill (SIGHUP and SIGTERM, SIGKILL after a grace), leftover
+ * processes holding the terminal after the command exited; then
+ * session_finish, which closes the recording with its exit marker, writes
+ * the history line and tells the subscribers; and how an end is named
+ * (state name, exit code, label).
+ *
+ * Invariants:
+ * - a running session finishes only once its child is reaped AND its PTY
+ *   read to EOF, or after the linger grace in which the leftovers' group
+ *   is killed (a failed start and sessions_free finish at once);
+ * - session_finish runs once: it feeds the whole backlog to the screen,
+ *   cancels every timer and closes the PTY, then closes the recording and
+ *   writes the history line, and only then sends `ended`.
+ */
+#include "session/session-int.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/history.h"
+#include "record/record.h"
+
+/* Grace over: the group did not end on SIGTERM; SIGKILL it. */
+static void
+session_kill_timer(struct loop *l, void *arg)
+{
+	struct session	*s = arg;
+
+	(void)l;
+	s->kill_timer = NULL;
+	if (!s->reaped)
+		pty_kill_group(s->child.pid, SIGKILL);
+}
+
+/* Ask the group to end: SIGHUP and SIGTERM now, SIGKILL after a grace. */
+static void
+session_terminate(struct session *s)
+{
+	if (s->done || s->reaped || s->child.pid <= 0)
+		return;
+	pty_kill_group(s->child.pid, SIGHUP);
+	pty_kill_group(s->child.pid, SIGTERM);
+	pty_kill_group(s->child.pid, SIGCONT);	/* a stopped group must see it */
+	if (s->kill_timer == NULL)
+		s->kill_timer = loop_timer_add(s->set->loop,
+		    SESSION_KILL_GRACE_MS, session_kill_timer, s);
+}
+
+void
+session_timeout_timer(struct loop *l, void *arg)
+{
+	struct session	*s = arg;
+
+	(void)l;
+	s->timeout_timer = NULL;
+	if (s->done || s->reaped)
+		return;
+	s->timed_out = true;
+	session_terminate(s);
+}
+
+void
+session_kill(struct session *s)
+{
+	if (s->done || s->reaped)
+		return;
+	s->killed_by_user = true;
+	session_terminate(s);
+}
+
+/*
+ * The command has ended but the terminal has not reached EOF: something it
+ * left behind holds it open.  First round: kill that process group and wait
+ * a little longer; second round: finish with what was read.
+ */
+static void
+session_linger_timer(struct loop *l, void *arg)
+{
+	struct session	*s = arg;
+
+	s->linger_timer = NULL;
+	session_read(s, SIZE_MAX, true);
+	if (s->eof || s->group_killed) {
+		session_finish(s);
+		return;
+	}
+	pty_kill_group(s->child.pid, SIGKILL);
+	s->group_killed = true;
+	s->linger_timer = loop_timer_add(l, SESSION_EOF_WAIT_MS,
+	    session_linger_timer, s);
+}
+
+/* The child was reaped with status st. */
+static void
+session_reaped(struct session *s, struct pty_status st)
+{
+	s->reaped = true;
+	s->status = st;
+	loop_timer_cancel(s->set->loop, s->timeout_timer);
+	s->timeout_timer = NULL;
+	loop_timer_cancel(s->set->loop, s->kill_timer);
+	s->kill_timer = NULL;
+	/* Whatever it wrote before exiting is in the PTY's buffer. */
+	session_read(s, SIZE_MAX, true);
+	if (s->eof)
+		session_finish(s);
+	else
+		s->linger_timer = loop_timer_add(s->set->loop,
+		    SESSION_LINGER_MS, session_linger_timer, s);
+}
+
+/* SIGCHLD: reap every session's child that has ended. */
+void
+sessions_sigchld(struct loop *l, int sig, void *arg)
+{
+	struct sessions		*ss = arg;
+	struct pty_status	 st;
+	size_t			 i;
+
+	(void)l;
+	(void)sig;
+	for (i = 0; i < ss->n; i++) {
+		struct session *s = ss->v[i];
+
+		if (s->reaped || s->done || s->child.pid <= 0)
+			continue;
+		if (pty_reap(s->child.pid, false, &st) == 1)
+			session_reaped(s, st);
+	}
+}
+
+/* The marker written at the end of the recording. */
+static char *
+session_marker(const struct session *s)
+{
+	if (s->state == SESSION_FAILED)
+		return xasprintf("failed %d", s->fail_status);
+	if (s->state == SESSION_TIMED_OUT)
+		return xasprintf("timeout %d", s->status.signaled ?
+		    s->status.signal : s->status.code);
+	if (s->status.signaled)
+		return xasprintf("signal %d", s->status.signal);
+	return xasprintf("exit %d", s->status.code);
+}
+
+/* Everything is read: close the recording, write history, tell everyone. */
+void
+session_finish(struct session *s)
+{
+	struct sessions		*ss = s->set;
+	struct history_entry	 e;
+	char			*marker, *cause = NULL;
+
+	if (s->done)
+		return;
+	s->done = true;
+	s->end_us = util_wall_us();
+	if (s->state == SESSION_RUNNING) {
+		if (s->timed_out)
+			s->state = SESSION_TIMED_OUT;
+		else if (s->status.signaled)
+			s->state = SESSION_SIGNALED;
+		else
+			s->state = SESSION_EXITED;
+	}
+	loop_timer_cancel(ss->loop, s->flush_timer);
+	loop_timer_cancel(ss->loop, s->timeout_timer);
+	loop_timer_cancel(ss->loop, s->kill_timer);
+	loop_timer_cancel(ss->loop, s->linger_timer);
+	loop_timer_cancel(ss->loop, s->feed_timer);
+	s->flush_timer = s->timeout_timer = s->kill_timer = NULL;
+	s->linger_timer = s->feed_timer = NULL;
+	session_feed(s, true);	/* the final screen is complete */
+	sandbox_free(s->sandbox);	/* also removes its pids cgroup */
+	s->sandbox = NULL;
+	if (s->child.master >= 0) {
+		loop_del_fd(ss->loop, s->child.master);
+		close(s->child.master);
+		s->child.master = -1;
+	}
+	buf_free(&s->input);
+
+	marker = session_marker(s);
+	if (s->record != NULL &&
+	    record_close(s->record, session_elapsed_us(s), marker, &cause) != 0) {
+		if (s->error == NULL)
+			s->error = xasprintf("recording: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	s->record = NULL;
+	free(marker);
+
+	memset(&e, 0, sizeof e);
+	e.id = s->id;
+	e.argv = s->argv;
+	e.cwd = s->cwd;
+	e.start_us = s->start_us;
+	e.end_us = s->end_us;
+	e.state = (char *)session_state_name(s->state);
+	if (s->state == SESSION_FAILED) {
+		e.has_code = true;
+		e.code = s->fail_status;
+	} else if (s->status.signaled)
+		e.signal = s->status.signal;
+	else {
+		e.has_code = true;
+		e.code = s->status.code;
+	}
+	e.profile = s->profile;
+	e.decision = s->decision;
+	e.by = s->by;
+	e.recording = s->record_path;
+	e.bytes = s->bytes;
+	e.error = s->error;
+	e.agent = s->agent;
+	if (s->killed_by_user && e.error == NULL)
+		e.error = (char *)"SIGTERM by user";
+	if (history_append(ss->history_path, &e, &cause) != 0) {
+		if (s->error == NULL)
+			s->error = xasprintf("history: %s", cause);
+		free(cause);
+	}
+	NOTIFY(ss, ended, s);
+}
+
+const char *
+session_state_name(enum session_state st)
+{
+	switch (st) {
+	case SESSION_PENDING:	return "pending";
+	case SESSION_DENIED:	return "denied";
+	case SESSION_RUNNING:	return "running";
+	case SESSION_EXITED:	return "exited";
+	case SESSION_SIGNALED:	return "signaled";
+	case SESSION_TIMED_OUT:	return "timed_out";
+	case SESSION_FAILED:	return "failed_to_start";
+	}
+	return "unknown";
+}
+
+int
+session_exit_code(const struct session *s)
+{
+	switch (s->state) {
+	case SESSION_FAILED:
+		return s->fail_status;
+	case SESSION_TIMED_OUT:
+		return SESSION_EXIT_TIMEOUT;
+	case SESSION_EXITED:
+	case SESSION_SIGNALED:
+		return pty_status_exit_code(s->status);
+	default:
+		return SESSION_EXIT_ERROR;
+	}
+}
+
+void
+session_label(const struct session *s, char *buf, size_t len)
+{
+	switch (s->state) {
+	case SESSION_PENDING:
+		snprintf(buf, len, "pending");
+		break;
+	case SESSION_DENIED:
+		snprintf(buf, len, "denied");
+		break;
+	case SESSION_RUNNING:
+		snprintf(buf, len, "running");
+		break;
+	case SESSION_EXITED:
+		snprintf(buf, len, "%s %d", s->status.code == 0 ?
+		    "\xe2\x9c\x94" : "\xe2\x9c\x98", s->status.code);
+		break;
+	case SESSION_SIGNALED:
+		snprintf(buf, len, "SIG%d", s->status.signal);
+		break;
+	case SESSION_TIMED_OUT:
+		snprintf(buf, len, "timeout");
+		break;
+	case SESSION_FAILED:
+		snprintf(buf, len, "failed");
+		break;
+	}
+}

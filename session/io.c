@@ -1,0 +1,255 @@
+/*
+ * io.c - a session's bytes through its PTY: reading with a per-turn
+ * budget, recording them, passing them to the subscribers and feeding them
+ * to the screen in time-bounded slices; the queue of input for the
+ * program; resizing; the periodic flush of the recording.
+ *
+ * Invariants:
+ * - every byte read from the PTY goes, in order, to the recorder, the
+ *   subscribers and the screen's backlog (session_take);
+ * - flow control: per loop turn a PTY is read for at most
+ *   SESSION_READ_BUDGET bytes, and not polled for input at all while the
+ *   screen has a backlog, which is fed in slices for a bounded time (the
+ *   bounds and why are in session-int.h);
+ * - writes to the PTY never block; input the program does not read is
+ *   dropped beyond SESSION_INPUT_MAX.
+ *
+ * exit.c calls into this file; the one call back is session_io ->
+ * session_finish, when the PTY reaches EOF after the child was reaped.
+ */
+#include "session/session-int.h"
+
+#include <poll.h>
+#include <stdlib.h>
+
+#include "record/record.h"
+
+static void	session_pump_input(struct session *s);
+
+/* Microseconds since the session started, for the recording. */
+uint64_t
+session_elapsed_us(const struct session *s)
+{
+	return util_now_us() - s->start_mono_us;
+}
+
+/* Screen events are forwarded to subscribers with the session. */
+static void
+screen_damage(void *user, int srow, int erow, int scol, int ecol)
+{
+	struct session	*s = user;
+
+	NOTIFY(s->set, damage, s, srow, erow, scol, ecol);
+}
+
+static void
+screen_output(void *user, const char *data, size_t len)
+{
+	session_write(user, data, len);
+}
+
+static void
+screen_bell(void *user)
+{
+	struct session	*s = user;
+
+	NOTIFY(s->set, bell, s);
+}
+
+static void
+screen_props(void *user)
+{
+	struct session	*s = user;
+
+	NOTIFY(s->set, props, s);
+}
+
+const struct screen_events session_screen_events = {
+	.damage = screen_damage,
+	.output = screen_output,
+	.bell = screen_bell,
+	.props = screen_props,
+};
+
+/* Poll for input unless the screen has a backlog, for output if queued. */
+static void
+session_watch(struct session *s)
+{
+	short	want;
+
+	if (s->eof || s->done || s->child.master < 0)
+		return;
+	want = (s->feed.len == 0 ? POLLIN : 0) |
+	    (s->input.len > 0 ? POLLOUT : 0);
+	if (want != s->events) {
+		s->events = want;
+		loop_set_events(s->set->loop, s->child.master, want);
+	}
+}
+
+static void	session_feed_timer(struct loop *, void *);
+
+/*
+ * Feed the backlog to the screen: everything when all, else for at most
+ * SESSION_FEED_BUDGET_US, coming back next turn for the rest.
+ */
+void
+session_feed(struct session *s, bool all)
+{
+	uint64_t	start = util_now_us();
+	size_t		off = 0, n;
+
+	while (off < s->feed.len) {
+		n = s->feed.len - off;
+		if (n > SESSION_FEED_SLICE)
+			n = SESSION_FEED_SLICE;
+		screen_feed(s->screen, s->feed.data + off, n);
+		off += n;
+		if (!all && util_now_us() - start >= SESSION_FEED_BUDGET_US)
+			break;
+	}
+	buf_consume(&s->feed, off);
+	screen_flush_damage(s->screen);
+	if (s->feed.len > 0 && s->feed_timer == NULL)
+		s->feed_timer = loop_timer_add(s->set->loop, 0,
+		    session_feed_timer, s);
+	session_watch(s);
+}
+
+static void
+session_feed_timer(struct loop *l, void *arg)
+{
+	struct session	*s = arg;
+
+	(void)l;
+	s->feed_timer = NULL;
+	session_feed(s, false);
+}
+
+/* Take bytes read from the PTY (or written by ptyvisor itself). */
+void
+session_take(struct session *s, const char *data, size_t len)
+{
+	s->bytes += len;
+	if (s->record != NULL)
+		record_output(s->record, session_elapsed_us(s), data, len);
+	NOTIFY(s->set, output, s, data, len);
+	buf_add(&s->feed, data, len);
+}
+
+/*
+ * Read what the PTY has, up to budget bytes, and feed the screen (all of
+ * it when all: the session is ending); marks EOF.
+ */
+void
+session_read(struct session *s, size_t budget, bool all)
+{
+	struct sessions	*ss = s->set;
+	ssize_t		 n;
+	size_t		 got = 0;
+
+	if (s->feed.len > 0)
+		session_feed(s, all);
+	while (!s->eof && got < budget && (all || s->feed.len == 0)) {
+		n = pty_read(s->child.master, ss->readbuf, sizeof ss->readbuf);
+		if (n == 0)
+			break;
+		if (n == PTY_EOF || n < 0) {
+			s->eof = true;
+			break;
+		}
+		session_take(s, ss->readbuf, (size_t)n);
+		got += (size_t)n;
+		session_feed(s, all);
+	}
+}
+
+/* Loop callback: the PTY master is readable or writable. */
+void
+session_io(struct loop *l, int fd, short revents, void *arg)
+{
+	struct session	*s = arg;
+
+	(void)l;
+	(void)fd;
+	if (revents & POLLOUT)
+		session_pump_input(s);
+	if (revents & (POLLIN | POLLHUP | POLLERR))
+		session_read(s, SESSION_READ_BUDGET, false);
+	if (s->eof && s->reaped)
+		session_finish(s);
+	else if (s->eof) {
+		/* The child still runs but closed the terminal: stop polling. */
+		loop_del_fd(s->set->loop, s->child.master);
+	}
+}
+
+/* Write queued input without blocking. */
+static void
+session_pump_input(struct session *s)
+{
+	ssize_t	n;
+
+	if (s->child.master < 0 || s->eof) {
+		s->input.len = 0;
+		return;
+	}
+	while (s->input.len > 0) {
+		n = pty_write(s->child.master, s->input.data, s->input.len);
+		if (n <= 0) {
+			if (n < 0)
+				s->input.len = 0;	/* EIO: gone */
+			break;
+		}
+		buf_consume(&s->input, (size_t)n);
+	}
+	session_watch(s);
+}
+
+void
+session_write(struct session *s, const void *data, size_t len)
+{
+	if (s->done || s->state != SESSION_RUNNING)
+		return;
+	if (s->input.len + len > SESSION_INPUT_MAX)
+		return;		/* the program is not reading: drop */
+	if (s->record_input && s->record != NULL)
+		record_input(s->record, session_elapsed_us(s), data, len);
+	buf_add(&s->input, data, len);
+	session_pump_input(s);
+}
+
+void
+session_resize(struct session *s, struct pty_size size)
+{
+	if (size.cols < 1 || size.rows < 1)
+		return;
+	if (size.cols == s->size.cols && size.rows == s->size.rows)
+		return;
+	s->size = size;
+	screen_resize(s->screen, size.rows, size.cols);
+	if (s->done)
+		return;
+	pty_resize(s->child.master, size);
+	if (s->record != NULL)
+		record_resize(s->record, session_elapsed_us(s), size.cols,
+		    size.rows);
+}
+
+/* Periodic flush of the recording. */
+void
+session_flush_timer(struct loop *l, void *arg)
+{
+	struct session	*s = arg;
+	char		*cause = NULL;
+
+	s->flush_timer = NULL;
+	if (s->record != NULL && record_flush(s->record, &cause) != 0) {
+		if (s->error == NULL)
+			s->error = xasprintf("recording: %s", cause);
+		free(cause);
+	}
+	if (!s->done)
+		s->flush_timer = loop_timer_add(l, SESSION_FLUSH_MS,
+		    session_flush_timer, s);
+}

@@ -1,0 +1,146 @@
+/*
+ * session-int.h - what the files of session/ share: the session and the
+ * set of sessions, the bounds on the data path, the subscriber broadcast
+ * and one entry point per piece.  Not for use outside session/.
+ *
+ * Calls go one way: spawn.c -> session.c -> exit.c -> io.c (spawn.c also
+ * calls exit.c and io.c, session.c also io.c).  The one call back up is
+ * session_finish(): io.c's PTY callback ends the session through it when
+ * the PTY reaches EOF after the child was reaped.
+ */
+#ifndef PTYVISOR_SESSION_INT_H
+#define PTYVISOR_SESSION_INT_H
+
+#include "session/session.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/util.h"
+
+/*
+ * Bytes read from one PTY per loop turn: large enough for throughput, small
+ * enough that a flooding session leaves the loop quickly for the others.
+ */
+#define SESSION_READ_BUDGET	(64 * 1024)
+#define SESSION_READ_CHUNK	(16 * 1024)
+/*
+ * The terminal emulator is the expensive part (libvterm 0.1.4 moves the
+ * whole screen for every scrolled line: `yes` in a 160x48 pane costs
+ * ~30 us a line), so bytes are fed to it in slices, for at most this long
+ * per session per loop turn; the rest waits for the next turn and the PTY
+ * is not read meanwhile.  Typing into another pane then waits at most
+ * about one budget per flooding session.
+ */
+#define SESSION_FEED_SLICE	512
+#define SESSION_FEED_BUDGET_US	3000
+/* Input queued for a program that does not read it: beyond this we drop. */
+#define SESSION_INPUT_MAX	(1024 * 1024)
+/* The recording reaches the disk at least this often. */
+#define SESSION_FLUSH_MS	1000
+/* After the command exits, how long leftovers may hold the terminal. */
+#define SESSION_LINGER_MS	200
+/* After SIGTERM, how long before SIGKILL. */
+#define SESSION_KILL_GRACE_MS	2000
+/* After SIGKILL of leftovers, how long to wait for the PTY's EOF. */
+#define SESSION_EOF_WAIT_MS	1000
+
+#define SESSIONS_MAX_SUBSCRIBERS 8
+
+struct subscriber {
+	const struct session_events	*ev;
+	void				*user;
+};
+
+struct session {
+	struct sessions		*set;
+	unsigned long		 id;
+	enum session_state	 state;
+	char			**argv;
+	char			*cwd;
+	char			*profile;
+	char			*decision;
+	char			*by;
+	bool			 agent;
+	bool			 record_input;
+
+	struct pty_child	 child;		/* pid -1 once reaped */
+	struct pty_size		 size;
+	bool			 reaped;
+	bool			 eof;
+	bool			 done;
+	bool			 timed_out;
+	bool			 killed_by_user;
+	bool			 group_killed;
+	struct pty_status	 status;
+	int			 fail_status;	/* 125-127 when FAILED */
+	char			*error;
+	struct sandbox		*sandbox;	/* freed once reaped */
+
+	struct screen		*screen;
+	struct record		*record;
+	char			*record_path;
+	uint64_t		 bytes;
+	uint64_t		 start_mono_us;	/* monotonic */
+	int64_t			 start_us;	/* wall clock */
+	int64_t			 end_us;
+
+	struct buf		 input;		/* queued for the PTY */
+	struct buf		 feed;		/* read, not yet on the screen */
+	short			 events;	/* what the loop polls for */
+
+	struct loop_timer	*flush_timer;
+	struct loop_timer	*timeout_timer;
+	struct loop_timer	*kill_timer;
+	struct loop_timer	*linger_timer;
+	struct loop_timer	*feed_timer;
+};
+
+struct sessions {
+	struct loop		*loop;
+	char			*state_dir;
+	char			*history_path;
+	struct session		**v;
+	size_t			 n;
+	struct subscriber	 subs[SESSIONS_MAX_SUBSCRIBERS];
+	size_t			 nsubs;
+	unsigned long		 last_id;
+	char			 readbuf[SESSION_READ_CHUNK];
+};
+
+/* Send an event to every subscriber. */
+#define NOTIFY(ss, member, ...) do {					\
+	size_t notify_i_;						\
+	for (notify_i_ = 0; notify_i_ < (ss)->nsubs; notify_i_++)	\
+		if ((ss)->subs[notify_i_].ev->member != NULL)		\
+			(ss)->subs[notify_i_].ev->member(		\
+			    (ss)->subs[notify_i_].user, __VA_ARGS__);	\
+} while (0)
+
+/* io.c: microseconds since the session started, for the recording. */
+uint64_t	session_elapsed_us(const struct session *s);
+/* io.c: the screen's events, forwarded to the subscribers. */
+extern const struct screen_events session_screen_events;
+/* io.c: feed the screen's backlog (all of it, or for one feed budget). */
+void	session_feed(struct session *s, bool all);
+/* io.c: take bytes read from the PTY or written by ptyvisor itself. */
+void	session_take(struct session *s, const char *data, size_t len);
+/* io.c: read the PTY up to budget bytes and feed the screen; marks EOF. */
+void	session_read(struct session *s, size_t budget, bool all);
+/* io.c: loop callback for the PTY master (reads, writes, EOF). */
+void	session_io(struct loop *l, int fd, short revents, void *arg);
+/* io.c: timer: flush the recording every SESSION_FLUSH_MS. */
+void	session_flush_timer(struct loop *l, void *arg);
+
+/* exit.c: timer: the session's timeout expired. */
+void	session_timeout_timer(struct loop *l, void *arg);
+/* exit.c: SIGCHLD handler of the set: reap ended children. */
+void	sessions_sigchld(struct loop *l, int sig, void *arg);
+/* exit.c: the session is over: recording, history, `ended`.  Once. */
+void	session_finish(struct session *s);
+
+/* session.c: free one session's memory (it must be done). */
+void	session_free(struct session *s);
+
+#endif

@@ -1,0 +1,226 @@
+/*
+ * spawn.c - starting a session: check its working directory, create its
+ * recording under the next free id, prepare its sandbox, fork the command
+ * on a PTY with the sandbox as the pre-exec hook, and hand the PTY to the
+ * loop (io.c) with the flush and timeout timers.
+ *
+ * Invariants:
+ * - sessions_start returns NULL only for ptyvisor's own problems (bad cwd,
+ *   recording not creatable), and then leaves nothing behind;
+ * - once the session is in the set (and `created` sent), a command that
+ *   cannot start ends as a FAILED session through session_finish, its
+ *   reason on its screen, in its recording and in the history;
+ * - the sandbox is prepared here, in the parent, before the fork.
+ */
+#include "session/session-int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record/record.h"
+#include "record/statedir.h"
+
+/* Create the recording with the next free id. */
+static int
+session_open_record(struct session *s, const struct session_opts *o,
+    char **cause)
+{
+	struct sessions		*ss = s->set;
+	struct record_header	 h;
+	char			*cmd = session_quote_argv(s->argv);
+	unsigned long		 id;
+	int			 tries;
+
+	memset(&h, 0, sizeof h);
+	h.cols = s->size.cols;
+	h.rows = s->size.rows;
+	h.timestamp = s->start_us / 1000000;
+	h.command = cmd;
+	h.term = o->term;
+	h.shell = getenv("SHELL");
+	id = statedir_last_id(ss->state_dir);
+	if (id < ss->last_id)
+		id = ss->last_id;
+	/* Another ptyvisor may take the same id: O_EXCL decides. */
+	for (tries = 0; tries < 1000; tries++) {
+		id++;
+		free(s->record_path);
+		s->record_path = statedir_cast_path(ss->state_dir, id);
+		free(*cause);
+		*cause = NULL;
+		s->record = record_create(s->record_path, &h, cause);
+		if (s->record != NULL || errno != EEXIST)
+			break;
+	}
+	free(cmd);
+	if (s->record == NULL)
+		return -1;
+	s->id = id;
+	ss->last_id = id;
+	return 0;
+}
+
+/* The command did not start: show why on its screen and in its recording. */
+static void
+session_failed(struct session *s, int status, const char *what)
+{
+	char	*msg;
+
+	s->state = SESSION_FAILED;
+	s->fail_status = status;
+	s->reaped = true;
+	s->eof = true;
+	s->error = xstrdup(what);
+	msg = xasprintf("ptyvisor: %s\r\n", what);
+	session_take(s, msg, strlen(msg));
+	free(msg);
+	session_finish(s);
+}
+
+/* base with each NAME=VALUE of extra set over it; caller frees. */
+static char **
+env_merge(char *const *base, char *const *extra)
+{
+	size_t	  i, j, n = 0, len;
+	char	**env = xcalloc(strv_len(base) + strv_len(extra) + 1,
+		    sizeof *env);
+
+	for (i = 0; base[i] != NULL; i++) {
+		for (j = 0; extra[j] != NULL; j++) {
+			len = strcspn(extra[j], "=");
+			if (strncmp(base[i], extra[j], len) == 0 &&
+			    base[i][len] == '=')
+				break;
+		}
+		if (extra[j] == NULL)
+			env[n++] = xstrdup(base[i]);
+	}
+	for (j = 0; extra[j] != NULL; j++)
+		if (strchr(extra[j], '=') != NULL)
+			env[n++] = xstrdup(extra[j]);
+	return env;
+}
+
+struct session *
+sessions_start(struct sessions *ss, const struct session_opts *o,
+    char **cause)
+{
+	struct session		*s;
+	struct pty_spec		 spec;
+	struct pty_failure	 fail;
+	struct stat		 st;
+	char			 cwd[PATH_MAX], what[256];
+	char			*sbcause = NULL, **env = NULL;
+	extern char		**environ;
+
+	if (o->argv == NULL || o->argv[0] == NULL || o->argv[0][0] == '\0') {
+		*cause = xstrdup("no command given");
+		return NULL;
+	}
+	if (o->cwd != NULL) {
+		if (stat(o->cwd, &st) != 0) {
+			*cause = xasprintf("cwd %s: %s", o->cwd,
+			    strerror(errno));
+			return NULL;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			*cause = xasprintf("cwd %s: not a directory", o->cwd);
+			return NULL;
+		}
+		if (realpath(o->cwd, cwd) == NULL) {
+			*cause = xasprintf("cwd %s: %s", o->cwd,
+			    strerror(errno));
+			return NULL;
+		}
+	} else if (getcwd(cwd, sizeof cwd) == NULL) {
+		*cause = xasprintf("current directory: %s", strerror(errno));
+		return NULL;
+	}
+
+	s = xcalloc(1, sizeof *s);
+	s->set = ss;
+	s->state = SESSION_RUNNING;
+	s->argv = strv_dup(o->argv);
+	s->cwd = xstrdup(cwd);
+	s->profile = xstrdup(o->sandbox != NULL ?
+	    sandbox_profile_name(o->sandbox->profile) : "none");
+	s->decision = o->decision != NULL ? xstrdup(o->decision) : NULL;
+	s->by = o->by != NULL ? xstrdup(o->by) : NULL;
+	s->agent = o->agent;
+	s->record_input = o->record_input;
+	s->size = o->size;
+	if (s->size.cols < 1)
+		s->size.cols = 80;
+	if (s->size.rows < 1)
+		s->size.rows = 24;
+	s->child.pid = -1;
+	s->child.master = -1;
+	s->start_mono_us = util_now_us();
+	s->start_us = util_wall_us();
+
+	if (session_open_record(s, o, cause) != 0) {
+		free(s->record_path);
+		s->record_path = NULL;
+		session_free(s);
+		return NULL;
+	}
+	s->screen = screen_new(s->size.rows, s->size.cols,
+	    o->scrollback ? o->scrollback : SESSION_SCROLLBACK_DEFAULT,
+	    &session_screen_events, s);
+
+	ss->v = xreallocarray(ss->v, ss->n + 1, sizeof *ss->v);
+	ss->v[ss->n++] = s;
+	NOTIFY(ss, created, s);
+
+	memset(&spec, 0, sizeof spec);
+	spec.argv = s->argv;
+	spec.cwd = s->cwd;
+	spec.size = s->size;
+	if (o->sandbox != NULL) {
+		/* Prepared here: the child checks its parent prepared it. */
+		s->sandbox = sandbox_new(o->sandbox, s->cwd, &sbcause);
+		if (s->sandbox == NULL) {
+			snprintf(what, sizeof what, "sandbox: %s", sbcause);
+			free(sbcause);
+			session_failed(s, SESSION_EXIT_ERROR, what);
+			return s;
+		}
+		env = sandbox_env(s->sandbox, o->envp ? o->envp : environ,
+		    o->env_extra);
+		spec.pre_exec = sandbox_child;
+		spec.pre_exec_arg = s->sandbox;
+	} else {
+		if (o->env_extra != NULL)
+			env = env_merge(o->envp ? o->envp : environ,
+			    o->env_extra);
+		spec.pre_exec = o->pre_exec;
+		spec.pre_exec_arg = o->pre_exec_arg;
+	}
+	spec.envp = env != NULL ? env : o->envp;
+	if (pty_spawn(&spec, &s->child, &fail) != 0) {
+		if (fail.status == SESSION_EXIT_NOTFOUND)
+			snprintf(what, sizeof what, "%s: command not found",
+			    s->argv[0]);
+		else
+			pty_failure_str(&fail, what, sizeof what);
+		strv_free(env);
+		session_failed(s, fail.status, what);
+		return s;
+	}
+	strv_free(env);
+	loop_add_fd(ss->loop, s->child.master, POLLIN, LOOP_PRIO_NORMAL,
+	    session_io, s);
+	s->events = POLLIN;
+	s->flush_timer = loop_timer_add(ss->loop, SESSION_FLUSH_MS,
+	    session_flush_timer, s);
+	if (o->timeout_s > 0)
+		s->timeout_timer = loop_timer_add(ss->loop,
+		    (uint64_t)o->timeout_s * 1000, session_timeout_timer, s);
+	return s;
+}
