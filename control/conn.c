@@ -1,0 +1,216 @@
+/*
+ * conn.c - the way out to control clients: each client's bounded output
+ * queue, broadcasts to subscribers, error events, a graceful finish (send
+ * what is queued, then close) and the close itself, which kills the
+ * client's sessions and withdraws its requests (unless told to keep them);
+ * and the log hook.  The lowest file of the server: it calls none of the
+ * others.
+ *
+ * Invariants:
+ * - a client's unread output never exceeds CONTROL_OUT_MAX: a client that
+ *   stops reading is dropped, the loop never blocks on it;
+ * - a closed client is only marked dead at once (callbacks up the stack
+ *   may still hold it); its memory is freed from a timer, outside them.
+ */
+#include "control/control-int.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "control/proto.h"
+#include "base/util.h"
+
+/*
+ * Unsent output a client may have queued.  A shim reading normally never
+ * gets near it; beyond it the client is not reading and is dropped rather
+ * than letting a flooding session grow our memory without end.
+ */
+#define CONTROL_OUT_MAX		(2 * 1024 * 1024)
+/* A client being closed after an error gets this long to read it. */
+#define CONTROL_CLOSE_GRACE_MS	1000
+
+/* Log one line through the hook. */
+void
+control_log(struct control *c, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*line;
+
+	if (c->hooks.log == NULL)
+		return;
+	va_start(ap, fmt);
+	line = xvasprintf(fmt, ap);
+	va_end(ap);
+	c->hooks.log(c->user, line);
+	free(line);
+}
+
+/* Queue a built event line for a client and try to send it. */
+void
+control_send(struct control_client *cl, struct buf *line)
+{
+	if (cl == NULL || cl->dead || line->len == 0)
+		return;
+	if (cl->out.len + line->len > CONTROL_OUT_MAX) {
+		control_log(cl->c, "client %lu (pid %ld) is not reading: "
+		    "more than %d bytes queued, disconnecting", cl->serial,
+		    (long)cl->pid, CONTROL_OUT_MAX);
+		cl->out.len = 0;
+		control_client_close(cl);
+		return;
+	}
+	buf_add(&cl->out, line->data, line->len);
+	control_client_flush(cl);
+}
+
+/* Send line to every subscribed client except skip. */
+void
+control_broadcast(struct control *c, struct buf *line,
+    struct control_client *skip)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nclients; i++) {
+		struct control_client *cl = c->clients[i];
+
+		if (cl != skip && cl->subscribed && !cl->dead)
+			control_send(cl, line);
+	}
+}
+
+/* Send an error event, and log it. */
+void
+control_error(struct control_client *cl, const char *id, enum proto_err code,
+    const char *message)
+{
+	struct buf	b = { 0 };
+
+	control_log(cl->c, "client %lu (pid %ld): %s: %s", cl->serial,
+	    (long)cl->pid, proto_err_name(code), message);
+	proto_ev_error(&b, id, code, message);
+	control_send(cl, &b);
+	buf_free(&b);
+}
+
+/* Free dead clients, outside any callback that may still hold them. */
+void
+control_reap(struct loop *l, void *arg)
+{
+	struct control	*c = arg;
+	size_t		 i = 0;
+
+	(void)l;
+	c->reap_timer = NULL;
+	while (i < c->nclients) {
+		struct control_client *cl = c->clients[i];
+
+		if (!cl->dead) {
+			i++;
+			continue;
+		}
+		loop_timer_cancel(c->loop, cl->close_timer);
+		buf_free(&cl->in);
+		buf_free(&cl->out);
+		free(cl->exe);
+		free(cl);
+		c->clients[i] = c->clients[--c->nclients];
+	}
+}
+
+/* Drop a client now: kill its sessions, withdraw its requests. */
+void
+control_client_close(struct control_client *cl)
+{
+	struct control	*c = cl->c;
+	size_t		 i;
+
+	if (cl->dead)
+		return;
+	cl->dead = true;
+	loop_del_fd(c->loop, cl->fd);
+	close(cl->fd);
+	cl->fd = -1;
+	loop_timer_cancel(c->loop, cl->close_timer);
+	cl->close_timer = NULL;
+	for (i = 0; i < c->nsess; i++) {
+		struct control_sess *cs = c->sess[i];
+
+		if (cs->owner != cl)
+			continue;
+		cs->owner = NULL;
+		if (!c->keep && !session_is_done(cs->s)) {
+			control_log(c, "client %lu left: killing session %lu",
+			    cl->serial, cs->id);
+			session_kill(cs->s);
+		}
+	}
+	for (i = 0; i < c->nreqs; i++)
+		if (c->reqs[i]->client == cl)
+			c->reqs[i]->client = NULL;
+	if (!c->keep)
+		approval_withdraw_owner(c->a, cl);
+	if (c->reap_timer == NULL)
+		c->reap_timer = loop_timer_add(c->loop, 0, control_reap, c);
+}
+
+/* The grace for reading a last error is over. */
+static void
+control_close_timer(struct loop *l, void *arg)
+{
+	struct control_client	*cl = arg;
+
+	(void)l;
+	cl->close_timer = NULL;
+	control_client_close(cl);
+}
+
+/* Close after what is queued has been sent (or a grace has passed). */
+void
+control_client_finish(struct control_client *cl)
+{
+	if (cl->dead || cl->closing)
+		return;
+	cl->closing = true;
+	if (cl->out.len == 0) {
+		control_client_close(cl);
+		return;
+	}
+	loop_set_events(cl->c->loop, cl->fd, POLLOUT);
+	cl->close_timer = loop_timer_add(cl->c->loop, CONTROL_CLOSE_GRACE_MS,
+	    control_close_timer, cl);
+}
+
+/* Write what the socket takes now; watch POLLOUT for the rest. */
+void
+control_client_flush(struct control_client *cl)
+{
+	ssize_t	n;
+
+	while (!cl->dead && cl->out.len > 0) {
+		n = send(cl->fd, cl->out.data, cl->out.len,
+		    MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			buf_consume(&cl->out, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		cl->out.len = 0;
+		control_client_close(cl);
+		return;
+	}
+	if (cl->dead)
+		return;
+	if (cl->closing && cl->out.len == 0) {
+		control_client_close(cl);
+		return;
+	}
+	loop_set_events(cl->c->loop, cl->fd, (cl->closing ? 0 : POLLIN) |
+	    (cl->out.len > 0 ? POLLOUT : 0));
+}

@@ -1,0 +1,126 @@
+/*
+ * control-int.h - what the files of the control socket server share: the
+ * server, its clients, the sessions it reports on and the execs waiting
+ * for a decision, and the functions each file offers the others.  Not for
+ * use outside control.c, conn.c, forward.c and requests.c.
+ *
+ * Calls go one way, down: control.c (socket, accept, reading lines) uses
+ * requests.c (answers), forward.c (events) and conn.c (output, close);
+ * requests.c uses forward.c and conn.c; forward.c uses conn.c; conn.c uses
+ * none of them (its close only clears fields of the tracked sessions and
+ * waiting execs).  Upcalls only come back through the session and approval
+ * subscriptions (tables owned by session/ and approval.c).
+ */
+#ifndef PTYVISOR_CONTROL_INT_H
+#define PTYVISOR_CONTROL_INT_H
+
+#include "control/control.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "control/approval.h"
+#include "control/proto.h"
+#include "base/loop.h"
+#include "base/util.h"
+#include "session/session.h"
+
+/* A connected client. */
+struct control_client {
+	struct control		*c;
+	unsigned long		 serial;	/* for the log */
+	int			 fd;
+	pid_t			 pid;
+	char			*exe;
+	struct buf		 in;
+	struct buf		 out;
+	bool			 hello;
+	bool			 subscribed;
+	bool			 closing;	/* draining out, then close */
+	bool			 dead;
+	struct loop_timer	*close_timer;
+};
+
+/* An exec request waiting for its decision. */
+struct control_req {
+	uint64_t		 request;
+	struct control_client	*client;	/* NULL once it left */
+	char			*id;
+	enum proto_encoding	 enc;
+};
+
+/* A session the server reports on. */
+struct control_sess {
+	struct session		*s;
+	unsigned long		 id;
+	uint64_t		 request;	/* 0: not started by a client */
+	struct control_client	*owner;		/* NULL: nobody waits */
+	char			*req_id;
+	enum proto_encoding	 enc;
+	uint64_t		 seq;
+	unsigned char		 carry[4];	/* incomplete UTF-8 tail */
+	size_t			 ncarry;
+	bool			 started;	/* started event sent */
+};
+
+/* The server. */
+struct control {
+	struct loop		*loop;
+	struct sessions		*ss;
+	struct approval		*a;
+	struct control_hooks	 hooks;
+	void			*user;
+	char			*path;
+	int			 fd;
+	dev_t			 dev;
+	ino_t			 ino;
+	bool			 keep;
+	unsigned long		 serial;
+
+	struct control_client	**clients;
+	size_t			 nclients;
+	struct loop_timer	*reap_timer;
+	struct loop_timer	*accept_timer;
+
+	struct control_req	**reqs;
+	size_t			 nreqs;
+	struct control_sess	**sess;
+	size_t			 nsess;
+	struct control_req	*spawning;	/* during hooks.spawn */
+};
+
+/* conn.c: log one line through the hook. */
+void	control_log(struct control *c, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* conn.c: queue a built event line for a client and try to send it. */
+void	control_send(struct control_client *cl, struct buf *line);
+/* conn.c: send line to every subscribed client except skip. */
+void	control_broadcast(struct control *c, struct buf *line,
+	    struct control_client *skip);
+/* conn.c: send an error event, and log it. */
+void	control_error(struct control_client *cl, const char *id,
+	    enum proto_err code, const char *message);
+/* conn.c: free dead clients, outside callbacks that may still hold them. */
+void	control_reap(struct loop *l, void *arg);
+/* conn.c: drop a client now: kill its sessions, withdraw its requests. */
+void	control_client_close(struct control_client *cl);
+/* conn.c: close after what is queued has been sent (or a grace has passed). */
+void	control_client_finish(struct control_client *cl);
+/* conn.c: write what the socket takes now; watch POLLOUT for the rest. */
+void	control_client_flush(struct control_client *cl);
+
+/* forward.c: forget a waiting exec. */
+void	control_req_remove(struct control *c, struct control_req *cr);
+/* forward.c: describe r for queued and list events. */
+void	control_pending_of(const struct approval_request *r,
+	    struct proto_pending *p);
+/* forward.c: what the server subscribes to (control_new). */
+extern const struct session_events	control_session_events;
+extern const struct approval_events	control_approval_events;
+
+/* requests.c: parse and answer one line (without its newline). */
+void	control_line(struct control_client *cl, const char *line, size_t len);
+
+#endif

@@ -1,0 +1,323 @@
+/*
+ * forward.c - what sessions and the approval queue report, forwarded to
+ * control clients as events: started, output, exit, queued, approved or
+ * denied, withdrawn.  The request's own client gets them with its request
+ * id (and output in the encoding it asked for); subscribers get them
+ * without an id, as text.  Keeps the sessions it reports on (from their
+ * creation to their end) and the execs waiting for a decision (requests.c
+ * adds them; the decision or a withdrawal removes them).
+ *
+ * Invariants:
+ * - each tracked session is forgotten here when it ends, so the session
+ *   pointers held are always live;
+ * - text output never splits a UTF-8 sequence: an incomplete tail (at most
+ *   3 bytes) waits in the session's carry for the next read or the end.
+ */
+#include "control/control-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "control/proto.h"
+#include "base/util.h"
+
+/* The tracked session for s, or NULL. */
+static struct control_sess *
+control_sess_find(struct control *c, struct session *s)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nsess; i++)
+		if (c->sess[i]->s == s)
+			return c->sess[i];
+	return NULL;
+}
+
+/* The waiting exec for request number n, or NULL. */
+static struct control_req *
+control_req_find(struct control *c, uint64_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nreqs; i++)
+		if (c->reqs[i]->request == n)
+			return c->reqs[i];
+	return NULL;
+}
+
+/* Forget a waiting exec. */
+void
+control_req_remove(struct control *c, struct control_req *cr)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nreqs; i++) {
+		if (c->reqs[i] == cr) {
+			c->reqs[i] = c->reqs[--c->nreqs];
+			break;
+		}
+	}
+	free(cr->id);
+	free(cr);
+}
+
+/* Send the started event once, when the pid is known (or never will be). */
+static void
+control_sess_started(struct control *c, struct control_sess *cs)
+{
+	struct buf	b = { 0 };
+	pid_t		pid = session_pid(cs->s);
+
+	if (cs->started)
+		return;
+	cs->started = true;
+	if (pid < 0)
+		pid = 0;
+	proto_ev_started(&b, cs->req_id, (int64_t)cs->request,
+	    (int64_t)cs->id, pid);
+	control_send(cs->owner, &b);
+	b.len = 0;
+	proto_ev_started(&b, NULL, (int64_t)cs->request, (int64_t)cs->id,
+	    pid);
+	control_broadcast(c, &b, cs->owner);
+	buf_free(&b);
+}
+
+/* Send one chunk of output to the owner and the subscribers. */
+static void
+control_sess_output(struct control *c, struct control_sess *cs,
+    const char *data, size_t len, bool final)
+{
+	struct buf	 all = { 0 }, text = { 0 }, ev = { 0 };
+	size_t		 n;
+
+	control_sess_started(c, cs);
+	buf_add(&all, cs->carry, cs->ncarry);
+	buf_add(&all, data, len);
+	n = final ? all.len : proto_utf8_complete(all.data, all.len);
+	cs->ncarry = all.len - n;
+	memcpy(cs->carry, all.data + n, cs->ncarry);
+	cs->seq++;
+	if (cs->owner != NULL && cs->enc == PROTO_ENC_BASE64 && len > 0) {
+		proto_ev_output(&ev, cs->req_id, (int64_t)cs->id, cs->seq,
+		    data, len, PROTO_ENC_BASE64);
+		control_send(cs->owner, &ev);
+	}
+	if (n > 0) {
+		if (cs->owner != NULL && cs->enc == PROTO_ENC_TEXT) {
+			ev.len = 0;
+			proto_ev_output(&ev, cs->req_id, (int64_t)cs->id,
+			    cs->seq, all.data, n, PROTO_ENC_TEXT);
+			control_send(cs->owner, &ev);
+		}
+		proto_ev_output(&text, NULL, (int64_t)cs->id, cs->seq,
+		    all.data, n, PROTO_ENC_TEXT);
+		control_broadcast(c, &text, cs->owner);
+	}
+	buf_free(&all);
+	buf_free(&text);
+	buf_free(&ev);
+}
+
+/* Sessions callback: track every session, owned or not. */
+static void
+control_on_created(void *user, struct session *s)
+{
+	struct control		*c = user;
+	struct control_sess	*cs = xcalloc(1, sizeof *cs);
+
+	cs->s = s;
+	cs->id = session_id(s);
+	if (c->spawning != NULL) {
+		cs->request = c->spawning->request;
+		cs->owner = c->spawning->client;
+		cs->req_id = c->spawning->id != NULL ?
+		    xstrdup(c->spawning->id) : NULL;
+		cs->enc = c->spawning->enc;
+	}
+	c->sess = xreallocarray(c->sess, c->nsess + 1, sizeof *c->sess);
+	c->sess[c->nsess++] = cs;
+}
+
+static void
+control_on_output(void *user, struct session *s, const char *data,
+    size_t len)
+{
+	struct control		*c = user;
+	struct control_sess	*cs = control_sess_find(c, s);
+
+	if (cs != NULL)
+		control_sess_output(c, cs, data, len, false);
+}
+
+/* Sessions callback: report the exit, stop tracking. */
+static void
+control_on_ended(void *user, struct session *s)
+{
+	struct control		*c = user;
+	struct control_sess	*cs = control_sess_find(c, s);
+	struct proto_exit	 e;
+	struct pty_status	 st;
+	struct buf		 b = { 0 };
+	size_t			 i;
+
+	if (cs == NULL)
+		return;
+	if (cs->ncarry > 0)
+		control_sess_output(c, cs, "", 0, true);
+	control_sess_started(c, cs);
+	memset(&e, 0, sizeof e);
+	e.session = (int64_t)cs->id;
+	st = session_status(s);
+	if (session_state(s) == SESSION_FAILED)
+		e.code = session_exit_code(s);
+	else if (st.signaled)
+		e.signal = st.signal;
+	else
+		e.code = st.code;
+	e.timed_out = session_state(s) == SESSION_TIMED_OUT;
+	if (session_end_us(s) > session_start_us(s))
+		e.duration_ms = (uint64_t)(session_end_us(s) -
+		    session_start_us(s)) / 1000;
+	e.recording = session_recording(s);
+	proto_ev_exit(&b, cs->req_id, &e);
+	control_send(cs->owner, &b);
+	b.len = 0;
+	proto_ev_exit(&b, NULL, &e);
+	control_broadcast(c, &b, cs->owner);
+	buf_free(&b);
+	if (cs->request != 0)
+		control_log(c, "session %lu (request %llu) ended: %s%s%s",
+		    cs->id, (unsigned long long)cs->request,
+		    session_state_name(session_state(s)),
+		    session_error(s) != NULL ? ": " : "",
+		    session_error(s) != NULL ? session_error(s) : "");
+	for (i = 0; i < c->nsess; i++) {
+		if (c->sess[i] == cs) {
+			c->sess[i] = c->sess[--c->nsess];
+			break;
+		}
+	}
+	free(cs->req_id);
+	free(cs);
+}
+
+const struct session_events control_session_events = {
+	.created = control_on_created,
+	.output = control_on_output,
+	.ended = control_on_ended,
+};
+
+/* Describe r for queued and list events. */
+void
+control_pending_of(const struct approval_request *r, struct proto_pending *p)
+{
+	memset(p, 0, sizeof *p);
+	p->request = (int64_t)r->id;
+	p->argv = r->argv;
+	p->cwd = r->cwd;
+	p->sandbox = r->sandbox;
+	p->network = r->network;
+	p->why = r->why;
+	p->verdict = policy_decision_name(r->verdict);
+	p->by = r->verdict_by;
+	p->client_pid = r->client_pid;
+}
+
+/* Approval callback: a request waits for a person. */
+static void
+control_on_pending(void *user, struct approval_request *r)
+{
+	struct control		*c = user;
+	struct control_req	*cr = control_req_find(c, r->id);
+	struct proto_pending	 p;
+	struct buf		 b = { 0 };
+	char			*cmd = policy_quote_argv(r->argv);
+
+	control_log(c, "request %llu waits for approval (%s): %s",
+	    (unsigned long long)r->id, r->verdict_by, cmd);
+	free(cmd);
+	if (cr != NULL)
+		return;		/* control_op_exec told the subscribers */
+	control_pending_of(r, &p);
+	proto_ev_queued(&b, NULL, &p);
+	control_broadcast(c, &b, NULL);
+	buf_free(&b);
+}
+
+/* Approval callback: start an approved request, or tell of a denial. */
+static void
+control_on_decided(void *user, struct approval_request *r)
+{
+	struct control		*c = user;
+	struct control_req	*cr = control_req_find(c, r->id);
+	struct control_client	*cl = cr != NULL ? cr->client : NULL;
+	bool			 ok = r->state == APPROVAL_APPROVED;
+	struct buf		 b = { 0 };
+	struct session		*s;
+	char			*cmd, *cause = NULL;
+	char *const		*edited;
+
+	cmd = policy_quote_argv(r->argv);
+	control_log(c, "request %llu %s by %s%s%s%s%s: %s",
+	    (unsigned long long)r->id, ok ? "approved" : "denied",
+	    r->decided_by, r->reason != NULL ? " (" : "",
+	    r->reason != NULL ? r->reason : "", r->reason != NULL ? ")" : "",
+	    r->remembered != NULL ? ", remembered" : "", cmd);
+	free(cmd);
+	edited = ok && r->edited ? r->argv : NULL;
+	proto_ev_decided(&b, cr != NULL ? cr->id : NULL, (int64_t)r->id, ok,
+	    r->decided_by, r->reason, edited);
+	control_send(cl, &b);
+	b.len = 0;
+	proto_ev_decided(&b, NULL, (int64_t)r->id, ok, r->decided_by,
+	    r->reason, edited);
+	control_broadcast(c, &b, cl);
+	buf_free(&b);
+	if (!ok || cr == NULL) {
+		if (cr != NULL)
+			control_req_remove(c, cr);
+		return;
+	}
+
+	c->spawning = cr;
+	s = c->hooks.spawn(c->user, r, &cause);
+	c->spawning = NULL;
+	if (s == NULL) {
+		if (cl != NULL)
+			control_error(cl, cr->id, PROTO_ERR_VALUE, cause);
+		else
+			control_log(c, "request %llu: %s",
+			    (unsigned long long)r->id, cause);
+		free(cause);
+	} else {
+		struct control_sess *cs = control_sess_find(c, s);
+
+		if (cs != NULL)
+			control_sess_started(c, cs);
+	}
+	control_req_remove(c, cr);
+}
+
+/* Approval callback: the owner gave up on a request. */
+static void
+control_on_withdrawn(void *user, struct approval_request *r)
+{
+	struct control		*c = user;
+	struct control_req	*cr = control_req_find(c, r->id);
+	struct buf		 b = { 0 };
+
+	control_log(c, "request %llu withdrawn by its client",
+	    (unsigned long long)r->id);
+	proto_ev_withdrawn(&b, (int64_t)r->id);
+	control_broadcast(c, &b, NULL);
+	buf_free(&b);
+	if (cr != NULL)
+		control_req_remove(c, cr);
+}
+
+const struct approval_events control_approval_events = {
+	.pending = control_on_pending,
+	.decided = control_on_decided,
+	.withdrawn = control_on_withdrawn,
+};

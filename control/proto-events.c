@@ -1,0 +1,258 @@
+/*
+ * proto-events.c - the control protocol's event builders (see proto.h):
+ * hello, error, ok, queued, approved/denied, withdrawn, started, output,
+ * exit and list, each appended to a buffer as one JSON line.
+ *
+ * Invariants: event builders only hand jansson valid UTF-8 (invalid bytes
+ * become U+FFFD) and always emit exactly one line.
+ */
+#include "control/proto.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/utf8.h"
+#include "base/util.h"
+
+/* Append bytes as valid UTF-8, each invalid byte becoming U+FFFD. */
+static void
+proto_utf8_clean(struct buf *out, const unsigned char *p, size_t n)
+{
+	struct utf8_carry	carry = { .len = 0 };
+
+	utf8_sanitize(&carry, p, n, out);
+	utf8_finish(&carry, out);
+}
+
+/* Start an event object: {"event": name, "id": id}. */
+static json_t *
+proto_ev_new(const char *name, const char *id)
+{
+	json_t	*o = json_object();
+
+	if (o == NULL)
+		fatal("out of memory");
+	json_object_set_new(o, "event", json_string(name));
+	if (id != NULL)
+		json_object_set_new(o, "id", json_string(id));
+	return o;
+}
+
+/* A JSON string of s with invalid UTF-8 bytes replaced by U+FFFD. */
+static json_t *
+proto_str(const char *s)
+{
+	struct buf	 b;
+	json_t		*v;
+
+	memset(&b, 0, sizeof b);
+	proto_utf8_clean(&b, (const unsigned char *)s, strlen(s));
+	v = json_stringn_nocheck(b.data != NULL ? b.data : "", b.len);
+	buf_free(&b);
+	if (v == NULL)
+		fatal("out of memory");
+	return v;
+}
+
+/* Add a string field when s is not NULL. */
+static void
+proto_set_str(json_t *o, const char *key, const char *s)
+{
+	if (s != NULL)
+		json_object_set_new(o, key, proto_str(s));
+}
+
+/* Add an integer field. */
+static void
+proto_set_int(json_t *o, const char *key, int64_t v)
+{
+	json_object_set_new(o, key, json_integer((json_int_t)v));
+}
+
+/* Add an array of strings. */
+static void
+proto_set_argv(json_t *o, const char *key, char *const *argv)
+{
+	json_t	*a = json_array();
+	size_t	 i;
+
+	for (i = 0; argv != NULL && argv[i] != NULL; i++)
+		json_array_append_new(a, proto_str(argv[i]));
+	json_object_set_new(o, key, a);
+}
+
+/* Serialise o as one line onto b and release it. */
+static void
+proto_ev_emit(struct buf *b, json_t *o)
+{
+	char	*s;
+
+	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (s == NULL)
+		fatal("out of memory");
+	buf_adds(b, s);
+	buf_addc(b, '\n');
+	free(s);
+	json_decref(o);
+}
+
+void
+proto_ev_hello(struct buf *b)
+{
+	json_t	*o = proto_ev_new("hello", NULL);
+
+	proto_set_int(o, "version", PROTO_VERSION);
+	proto_set_str(o, "server", "ptyvisor " PACKAGE_VERSION);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_error(struct buf *b, const char *id, enum proto_err code,
+    const char *message)
+{
+	json_t	*o = proto_ev_new("error", id);
+
+	proto_set_str(o, "code", proto_err_name(code));
+	proto_set_str(o, "message", message);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_ok(struct buf *b, const char *id)
+{
+	proto_ev_emit(b, proto_ev_new("ok", id));
+}
+
+/* Add the fields of a pending request to o. */
+static void
+proto_set_pending(json_t *o, const struct proto_pending *p)
+{
+	proto_set_int(o, "request", p->request);
+	proto_set_str(o, "verdict", p->verdict);
+	proto_set_str(o, "by", p->by);
+	if (p->argv != NULL)
+		proto_set_argv(o, "argv", p->argv);
+	proto_set_str(o, "cwd", p->cwd);
+	proto_set_str(o, "sandbox", p->sandbox);
+	json_object_set_new(o, "network", json_boolean(p->network));
+	proto_set_str(o, "why", p->why);
+	if (p->client_pid > 0)
+		proto_set_int(o, "client_pid", p->client_pid);
+}
+
+void
+proto_ev_queued(struct buf *b, const char *id,
+    const struct proto_pending *pending)
+{
+	json_t	*o = proto_ev_new("queued", id);
+
+	proto_set_pending(o, pending);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_decided(struct buf *b, const char *id, int64_t request,
+    bool approved, const char *by, const char *reason, char *const *argv)
+{
+	json_t	*o = proto_ev_new(approved ? "approved" : "denied", id);
+
+	proto_set_int(o, "request", request);
+	proto_set_str(o, "by", by);
+	proto_set_str(o, "reason", reason);
+	if (argv != NULL)
+		proto_set_argv(o, "argv", argv);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_withdrawn(struct buf *b, int64_t request)
+{
+	json_t	*o = proto_ev_new("withdrawn", NULL);
+
+	proto_set_int(o, "request", request);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_started(struct buf *b, const char *id, int64_t request,
+    int64_t session, pid_t pid)
+{
+	json_t	*o = proto_ev_new("started", id);
+
+	proto_set_int(o, "request", request);
+	proto_set_int(o, "session", session);
+	proto_set_int(o, "pid", pid);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_output(struct buf *b, const char *id, int64_t session, uint64_t seq,
+    const void *data, size_t len, enum proto_encoding enc)
+{
+	json_t		*o = proto_ev_new("output", id);
+	struct buf	 tmp;
+
+	proto_set_int(o, "session", session);
+	proto_set_int(o, "seq", (int64_t)seq);
+	memset(&tmp, 0, sizeof tmp);
+	if (enc == PROTO_ENC_BASE64) {
+		proto_base64_encode(&tmp, data, len);
+		json_object_set_new(o, "b64", json_stringn_nocheck(
+		    tmp.data != NULL ? tmp.data : "", tmp.len));
+	} else {
+		proto_utf8_clean(&tmp, data, len);
+		json_object_set_new(o, "data", json_stringn_nocheck(
+		    tmp.data != NULL ? tmp.data : "", tmp.len));
+	}
+	buf_free(&tmp);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_exit(struct buf *b, const char *id, const struct proto_exit *e)
+{
+	json_t	*o = proto_ev_new("exit", id);
+
+	proto_set_int(o, "session", e->session);
+	if (e->signal != 0)
+		proto_set_int(o, "signal", e->signal);
+	else
+		proto_set_int(o, "code", e->code);
+	json_object_set_new(o, "timed_out", json_boolean(e->timed_out));
+	proto_set_int(o, "duration_ms", (int64_t)e->duration_ms);
+	proto_set_str(o, "recording", e->recording);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_list(struct buf *b, const char *id,
+    const struct proto_session *sessions, size_t nsessions,
+    const struct proto_pending *pending, size_t npending)
+{
+	json_t	*o = proto_ev_new("list", id), *a, *item;
+	size_t	 i;
+
+	a = json_array();
+	for (i = 0; i < nsessions; i++) {
+		item = json_object();
+		proto_set_int(item, "session", sessions[i].session);
+		if (sessions[i].pid > 0)
+			proto_set_int(item, "pid", sessions[i].pid);
+		proto_set_argv(item, "argv", sessions[i].argv);
+		proto_set_str(item, "cwd", sessions[i].cwd);
+		proto_set_str(item, "state", sessions[i].state);
+		json_object_set_new(item, "agent",
+		    json_boolean(sessions[i].agent));
+		json_array_append_new(a, item);
+	}
+	json_object_set_new(o, "sessions", a);
+	a = json_array();
+	for (i = 0; i < npending; i++) {
+		item = json_object();
+		proto_set_pending(item, &pending[i]);
+		json_array_append_new(a, item);
+	}
+	json_object_set_new(o, "pending", a);
+	proto_ev_emit(b, o);
+}

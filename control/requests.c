@@ -1,0 +1,229 @@
+/*
+ * requests.c - answering a control client's request lines: the hello gate
+ * (nothing but hello until one was accepted), then exec (judged and queued;
+ * forward.c starts it once decided), input, kill, resize, list, subscribe
+ * and decide.  Every request but hello gets one answer: its own event
+ * (queued, list), "ok", or an error event.
+ *
+ * Invariants: only lines proto_parse() fully validated reach the ops; a
+ * request naming a missing or ended session, or no waiting request, gets an
+ * error event and changes nothing.
+ */
+#include "control/control-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "control/proto.h"
+#include "base/util.h"
+
+/* exec: judge, queue, and let the decision start it. */
+static void
+control_op_exec(struct control_client *cl, struct proto_request *req)
+{
+	struct control		*c = cl->c;
+	struct approval_spec	 spec;
+	struct approval_request	*r;
+	struct control_req	*cr;
+	struct proto_pending	 p;
+	struct buf		 b = { 0 };
+
+	memset(&spec, 0, sizeof spec);
+	spec.argv = req->exec.argv;
+	spec.cwd = req->exec.cwd;
+	spec.env = req->exec.env;
+	spec.timeout_ms = req->exec.timeout_ms;
+	spec.sandbox = req->exec.sandbox;
+	spec.network = req->exec.network;
+	spec.cols = req->exec.cols;
+	spec.rows = req->exec.rows;
+	spec.why = req->exec.why;
+	spec.client_pid = cl->pid;
+	spec.client_exe = cl->exe;
+	spec.owner = cl;
+	r = approval_submit(c->a, &spec);
+
+	cr = xcalloc(1, sizeof *cr);
+	cr->request = r->id;
+	cr->client = cl;
+	cr->id = xstrdup(req->id);
+	cr->enc = req->exec.encoding;
+	c->reqs = xreallocarray(c->reqs, c->nreqs + 1, sizeof *c->reqs);
+	c->reqs[c->nreqs++] = cr;
+
+	control_pending_of(r, &p);
+	proto_ev_queued(&b, req->id, &p);
+	control_send(cl, &b);
+	b.len = 0;
+	proto_ev_queued(&b, NULL, &p);
+	control_broadcast(c, &b, cl);
+	buf_free(&b);
+	approval_dispatch(c->a, r);
+}
+
+/* The running session a request names, or NULL after an error event. */
+static struct session *
+control_op_session(struct control_client *cl, struct proto_request *req)
+{
+	struct session	*s = sessions_find(cl->c->ss,
+			    (unsigned long)req->session);
+	char		*msg;
+
+	if (s == NULL) {
+		msg = xasprintf("no session %lld", (long long)req->session);
+		control_error(cl, req->id, PROTO_ERR_NO_SESSION, msg);
+		free(msg);
+		return NULL;
+	}
+	if (session_is_done(s)) {
+		msg = xasprintf("session %lld has ended",
+		    (long long)req->session);
+		control_error(cl, req->id, PROTO_ERR_STATE, msg);
+		free(msg);
+		return NULL;
+	}
+	return s;
+}
+
+/* list: every session and every waiting request. */
+static void
+control_op_list(struct control_client *cl, struct proto_request *req)
+{
+	struct control		*c = cl->c;
+	struct proto_session	*ps;
+	struct proto_pending	*pp;
+	struct buf		 b = { 0 };
+	size_t			 i, ns = sessions_count(c->ss);
+	size_t			 np = approval_pending_count(c->a);
+
+	ps = xcalloc(ns + 1, sizeof *ps);
+	pp = xcalloc(np + 1, sizeof *pp);
+	for (i = 0; i < ns; i++) {
+		struct session *s = sessions_at(c->ss, i);
+
+		ps[i].session = (int64_t)session_id(s);
+		ps[i].pid = session_is_done(s) ? 0 : session_pid(s);
+		ps[i].argv = session_argv(s);
+		ps[i].cwd = session_cwd(s);
+		ps[i].state = session_state_name(session_state(s));
+		ps[i].agent = session_is_agent(s);
+	}
+	for (i = 0; i < np; i++)
+		control_pending_of(approval_pending_at(c->a, i), &pp[i]);
+	proto_ev_list(&b, req->id, ps, ns, pp, np);
+	control_send(cl, &b);
+	buf_free(&b);
+	free(ps);
+	free(pp);
+}
+
+/* decide: approve (maybe remembering) or deny a waiting request. */
+static void
+control_op_decide(struct control_client *cl, struct proto_request *req)
+{
+	struct control	*c = cl->c;
+	struct buf	 b = { 0 };
+	char		*cause = NULL;
+	int		 rc;
+
+	if (approval_find(c->a, (uint64_t)req->request) == NULL) {
+		cause = xasprintf("no request %lld is waiting",
+		    (long long)req->request);
+		control_error(cl, req->id, PROTO_ERR_NO_REQUEST, cause);
+		free(cause);
+		return;
+	}
+	if (!req->approve)
+		rc = approval_deny(c->a, (uint64_t)req->request, req->reason,
+		    "user", &cause);
+	else if (req->remember)
+		rc = approval_remember(c->a, (uint64_t)req->request, NULL,
+		    false, &cause);
+	else
+		rc = approval_approve(c->a, (uint64_t)req->request, "user",
+		    &cause);
+	if (rc < 0) {
+		control_error(cl, req->id, PROTO_ERR_VALUE, cause);
+		free(cause);
+		return;
+	}
+	free(cause);
+	if (!cl->dead) {
+		proto_ev_ok(&b, req->id);
+		control_send(cl, &b);
+		buf_free(&b);
+	}
+}
+
+/* Answer one parsed request. */
+static void
+control_handle(struct control_client *cl, struct proto_request *req)
+{
+	struct session	*s;
+	struct buf	 b = { 0 };
+	struct pty_size	 size;
+
+	switch (req->op) {
+	case PROTO_OP_HELLO:
+		return;		/* a repeated hello changes nothing */
+	case PROTO_OP_EXEC:
+		control_op_exec(cl, req);
+		return;
+	case PROTO_OP_INPUT:
+		if ((s = control_op_session(cl, req)) == NULL)
+			return;
+		session_write(s, req->data, req->datalen);
+		break;
+	case PROTO_OP_KILL:
+		if ((s = control_op_session(cl, req)) == NULL)
+			return;
+		session_kill(s);
+		break;
+	case PROTO_OP_RESIZE:
+		if ((s = control_op_session(cl, req)) == NULL)
+			return;
+		size.cols = (unsigned short)req->cols;
+		size.rows = (unsigned short)req->rows;
+		session_resize(s, size);
+		break;
+	case PROTO_OP_LIST:
+		control_op_list(cl, req);
+		return;
+	case PROTO_OP_SUBSCRIBE:
+		cl->subscribed = true;
+		break;
+	case PROTO_OP_DECIDE:
+		control_op_decide(cl, req);
+		return;
+	}
+	proto_ev_ok(&b, req->id);
+	control_send(cl, &b);
+	buf_free(&b);
+}
+
+/* Parse and answer one line (without its newline). */
+void
+control_line(struct control_client *cl, const char *line, size_t len)
+{
+	struct proto_request	*req;
+	struct proto_error	 err;
+
+	memset(&err, 0, sizeof err);
+	if ((req = proto_parse(line, len, &err)) == NULL) {
+		control_error(cl, err.has_id ? err.id : NULL, err.code,
+		    err.message);
+		if (err.code == PROTO_ERR_VERSION ||
+		    err.code == PROTO_ERR_TOO_LONG || !cl->hello)
+			control_client_finish(cl);
+		return;
+	}
+	if (!cl->hello && req->op != PROTO_OP_HELLO) {
+		control_error(cl, req->id, PROTO_ERR_STATE,
+		    "the first line must be {\"op\":\"hello\",\"version\":1}");
+		control_client_finish(cl);
+	} else {
+		cl->hello = true;
+		control_handle(cl, req);
+	}
+	proto_request_free(req);
+}
