@@ -1,5 +1,6 @@
 /*
- * exit.c - how a session ends: its child reaped on SIGCHLD, its timeout,
+ * exit.c - how a session ends: the PTY's poll callback, which notices EOF;
+ * its child reaped on SIGCHLD, its timeout,
  * the person's kill (SIGHUP and SIGTERM, SIGKILL after a grace), leftover
  * processes holding the terminal after the command exited; then
  * session_finish, which closes the recording with its exit marker, writes
@@ -16,6 +17,7 @@
  */
 #include "session/session-int.h"
 
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +148,30 @@ session_marker(const struct session *s)
 	if (s->status.signaled)
 		return xasprintf("signal %d", s->status.signal);
 	return xasprintf("exit %d", s->status.code);
+}
+
+/*
+ * Loop callback: the PTY master is readable or writable.  Input is
+ * written and output read through io.c; at EOF the session finishes if
+ * its child is reaped, else the PTY is no longer polled.
+ */
+void
+session_io(struct loop *l, int fd, short revents, void *arg)
+{
+	struct session	*s = arg;
+
+	(void)l;
+	(void)fd;
+	if (revents & POLLOUT)
+		session_pump_input(s);
+	if (revents & (POLLIN | POLLHUP | POLLERR))
+		session_read(s, SESSION_READ_BUDGET, false);
+	if (s->eof && s->reaped)
+		session_finish(s);
+	else if (s->eof) {
+		/* The child still runs but closed the terminal: stop polling. */
+		loop_del_fd(s->set->loop, s->child.master);
+	}
 }
 
 /* Everything is read: close the recording, write history, tell everyone. */

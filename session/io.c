@@ -14,8 +14,10 @@
  * - writes to the PTY never block; input the program does not read is
  *   dropped beyond SESSION_INPUT_MAX.
  *
- * exit.c calls into this file; the one call back is session_io ->
- * session_finish, when the PTY reaches EOF after the child was reaped.
+ * Nothing here decides that a session ends: the PTY's poll callback
+ * (session_io, in exit.c) reads through this file and finishes the session
+ * once the PTY is at EOF and the child reaped.  Calls go one way, into
+ * this file.
  */
 #include "session/session-int.h"
 
@@ -23,8 +25,6 @@
 #include <stdlib.h>
 
 #include "record/record.h"
-
-static void	session_pump_input(struct session *s);
 
 /* Microseconds since the session started, for the recording. */
 uint64_t
@@ -164,28 +164,8 @@ session_read(struct session *s, size_t budget, bool all)
 	}
 }
 
-/* Loop callback: the PTY master is readable or writable. */
-void
-session_io(struct loop *l, int fd, short revents, void *arg)
-{
-	struct session	*s = arg;
-
-	(void)l;
-	(void)fd;
-	if (revents & POLLOUT)
-		session_pump_input(s);
-	if (revents & (POLLIN | POLLHUP | POLLERR))
-		session_read(s, SESSION_READ_BUDGET, false);
-	if (s->eof && s->reaped)
-		session_finish(s);
-	else if (s->eof) {
-		/* The child still runs but closed the terminal: stop polling. */
-		loop_del_fd(s->set->loop, s->child.master);
-	}
-}
-
 /* Write queued input without blocking. */
-static void
+void
 session_pump_input(struct session *s)
 {
 	ssize_t	n;

@@ -4,9 +4,9 @@
  * and one entry point per piece.  Not for use outside session/.
  *
  * Calls go one way: spawn.c -> session.c -> exit.c -> io.c (spawn.c also
- * calls exit.c and io.c, session.c also io.c).  The one call back up is
- * session_finish(): io.c's PTY callback ends the session through it when
- * the PTY reaches EOF after the child was reaped.
+ * calls exit.c and io.c, session.c also io.c), with no call back up:
+ * the PTY's poll callback (session_io) lives in exit.c, so the file that
+ * reads the PTY never decides that a session ends.
  */
 #ifndef PTYVISOR_SESSION_INT_H
 #define PTYVISOR_SESSION_INT_H
@@ -128,11 +128,13 @@ void	session_feed(struct session *s, bool all);
 void	session_take(struct session *s, const char *data, size_t len);
 /* io.c: read the PTY up to budget bytes and feed the screen; marks EOF. */
 void	session_read(struct session *s, size_t budget, bool all);
-/* io.c: loop callback for the PTY master (reads, writes, EOF). */
-void	session_io(struct loop *l, int fd, short revents, void *arg);
+/* io.c: write queued input to the PTY without blocking. */
+void	session_pump_input(struct session *s);
 /* io.c: timer: flush the recording every SESSION_FLUSH_MS. */
 void	session_flush_timer(struct loop *l, void *arg);
 
+/* exit.c: loop callback for the PTY master (reads, writes, EOF). */
+void	session_io(struct loop *l, int fd, short revents, void *arg);
 /* exit.c: timer: the session's timeout expired. */
 void	session_timeout_timer(struct loop *l, void *arg);
 /* exit.c: SIGCHLD handler of the set: reap ended children. */
