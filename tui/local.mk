@@ -3,12 +3,15 @@ noinst_LIBRARIES += libtui.a
 libtui_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libtui_a_SOURCES = \
 	tui/askbox.c tui/askbox.h \
+	tui/draw.c \
 	tui/help.c tui/help.h \
 	tui/history.c tui/history.h \
 	tui/keys.c tui/keys.h \
 	tui/layout.c tui/layout.h \
+	tui/panes.c \
 	tui/prompt.c tui/prompt.h \
 	tui/render.c tui/render.h \
 	tui/replay.c tui/replay.h \
 	tui/scroll.c tui/scroll.h \
-	tui/tui.c tui/tui.h
+	tui/tui.c tui/tui.h tui/tui-int.h \
+	tui/views.c

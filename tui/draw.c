@@ -1,0 +1,359 @@
+/*
+ * draw.c - the front end's frames: tui_schedule() asks for one and a loop
+ * timer draws it; pane titles, pane rows and borders, the status line
+ * (with the hint tui_message() leaves there) and the cursor.
+ *
+ * Flow control: frames are drawn at most once per TUI_FRAME_MS, and draw
+ * only dirty rows (curses then sends only the cells that changed); a pane
+ * that is not visible (rect.w == 0) is not drawn.  Drawing changes no
+ * pane list, session or mode: it clears dirty marks, expires the message
+ * and notes whether the approval prompt is on screen.  This file calls no
+ * other file of the front end.
+ */
+#include "tui/tui-int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "control/approval.h"
+#include "base/loop.h"
+#include "session/session.h"
+#include "base/util.h"
+#include "tui/askbox.h"
+#include "tui/help.h"
+#include "tui/history.h"
+#include "tui/layout.h"
+#include "tui/render.h"
+#include "tui/replay.h"
+#include "tui/scroll.h"
+
+/* One frame every 16 ms at most (about 60 a second). */
+#define TUI_FRAME_MS		16
+
+/* How long a hint stays on the status line. */
+#define TUI_MESSAGE_MS		3000
+
+/* Show a hint on the status line for a few seconds. */
+void
+tui_message(struct tui *t, const char *fmt, ...)
+{
+	va_list	ap;
+
+	free(t->message);
+	va_start(ap, fmt);
+	t->message = xvasprintf(fmt, ap);
+	va_end(ap);
+	t->message_until = util_now_ms() + TUI_MESSAGE_MS;
+	tui_schedule(t);
+}
+
+/* The screen pane p shows. */
+static struct screen *
+tui_pane_screen(const struct tui_pane *p)
+{
+	if (p->replay != NULL)
+		return tui_replay_screen(p->replay);
+	return session_screen(p->s);
+}
+
+/* True when nothing more will change pane p's screen by itself. */
+static bool
+tui_pane_is_done(const struct tui_pane *p)
+{
+	if (p->replay != NULL)
+		return tui_replay_finished(p->replay);
+	return session_is_done(p->s);
+}
+
+/* Format a duration in microseconds: 12s, 4m05s, 1h02m. */
+static void
+tui_duration(int64_t us, char *buf, size_t len)
+{
+	int64_t	s = us > 0 ? us / 1000000 : 0;
+
+	if (s < 60)
+		snprintf(buf, len, "%llds", (long long)s);
+	else if (s < 3600)
+		snprintf(buf, len, "%lldm%02llds", (long long)(s / 60),
+		    (long long)(s % 60));
+	else
+		snprintf(buf, len, "%lldh%02lldm", (long long)(s / 3600),
+		    (long long)(s / 60 % 60));
+}
+
+/* A short tag for a sandbox profile; running without one must stand out. */
+static const char *
+tui_profile_tag(const char *profile)
+{
+	if (strcmp(profile, "workspace-write") == 0)
+		return "ws";
+	if (strcmp(profile, "read-only") == 0)
+		return "ro";
+	return "NO SANDBOX";
+}
+
+/*
+ * A session pane's title: "#id command", then its sandbox profile, state
+ * and duration.
+ */
+static void
+tui_session_title(struct session *s, char *left, size_t llen, char *right,
+    size_t rlen)
+{
+	char	label[32], dur[48], *cmd;
+	int64_t	end = session_end_us(s);
+
+	session_label(s, label, sizeof label);
+	tui_duration((end != 0 ? end : util_wall_us()) - session_start_us(s),
+	    dur, sizeof dur);
+	cmd = session_quote_argv(session_argv(s));
+	snprintf(left, llen, "#%lu %s%s", session_id(s),
+	    session_is_agent(s) ? "agent: " : "", cmd);
+	free(cmd);
+	snprintf(right, rlen, "%s %s %s",
+	    tui_profile_tag(session_profile(s)), label, dur);
+}
+
+/* Draw pane i's title row: number, then its session's or replay's. */
+static void
+tui_draw_title(struct tui *t, int i)
+{
+	struct tui_pane	*p = t->panes[i];
+	char		 left[512], right[160], l[480], r[150];
+	int		 w = p->rect.w, rl;
+	bool		 focused = i == t->focus;
+
+	if (p->replay != NULL)
+		tui_replay_title(p->replay, l, sizeof l, r, sizeof r);
+	else
+		tui_session_title(p->s, l, sizeof l, r, sizeof r);
+	snprintf(left, sizeof left, " %d%s %s ", i + 1, focused ? "*" : " ",
+	    l);
+	snprintf(right, sizeof right, " %s ", r);
+	rl = (int)strlen(right);
+	attrset(focused ? A_REVERSE | A_BOLD : A_REVERSE);
+	mvhline(p->rect.y, p->rect.x, ' ', w);
+	if (w > rl + 8) {
+		mvaddnstr(p->rect.y, p->rect.x, left, w - rl - 1);
+		mvaddstr(p->rect.y, p->rect.x + w - rl, right);
+	} else
+		mvaddnstr(p->rect.y, p->rect.x, left, w);
+	attrset(A_NORMAL);
+}
+
+/* Draw the dirty rows of pane i. */
+static void
+tui_draw_pane(struct tui *t, int i, struct cell **cells, int *ncells)
+{
+	struct tui_pane		*p = t->panes[i];
+	struct screen		*scr = tui_pane_screen(p);
+	struct layout_rect	 c = layout_content(p->rect);
+	int			 row, cols = screen_cols(scr);
+
+	if (p->rect.w == 0)
+		return;
+	if (p->title_dirty || t->redraw_all)
+		tui_draw_title(t, i);
+	p->title_dirty = false;
+	if (cols > *ncells) {
+		*cells = xreallocarray(*cells, (size_t)cols, sizeof **cells);
+		*ncells = cols;
+	}
+	for (row = 0; row < c.h; row++) {
+		if (!p->dirty_all && !t->redraw_all &&
+		    (row >= p->ndirty || !p->dirty[row]))
+			continue;
+		if (row < p->ndirty)
+			p->dirty[row] = false;
+		if (row >= screen_rows(scr)) {
+			render_blank(c.y + row, c.x, c.w);
+			continue;
+		}
+		screen_row_cells(scr, row, *cells, cols);
+		render_cells(c.y + row, c.x, c.w, *cells, cols, false);
+	}
+	p->dirty_all = false;
+	if (t->redraw_all && p->rect.x + p->rect.w < COLS) {
+		attrset(A_NORMAL);
+		mvvline(p->rect.y, p->rect.x + p->rect.w, ACS_VLINE,
+		    p->rect.h);
+	}
+}
+
+/* The status line: counts, modes, and a hint, message or question. */
+static void
+tui_draw_status(struct tui *t)
+{
+	char	left[256], right[256], pending[64];
+	int	y = LINES - 1, rl, x, px = -1, pl = 0;
+	size_t	np = t->approval != NULL ? approval_pending_count(t->approval) :
+		    0;
+
+	if (np > 0)
+		snprintf(pending, sizeof pending, " %zu PENDING ", np);
+	else
+		snprintf(pending, sizeof pending, " 0 pending ");
+	snprintf(left, sizeof left, " ptyvisor | %zu running |%s| approval %s "
+	    "| sandbox %s%s ", sessions_running(t->ss), pending,
+	    t->approval_mode, t->sandbox, t->agents ? "" : " | agents off");
+	if (np > 0) {
+		px = (int)(strstr(left, pending) - left);
+		pl = (int)strlen(pending);
+	}
+	if (t->mode == TUI_CONFIRM && t->confirm == TUI_CONFIRM_QUIT)
+		snprintf(right, sizeof right, "kill %zu running session%s "
+		    "and quit? (y/n) ", sessions_running(t->ss),
+		    sessions_running(t->ss) == 1 ? "" : "s");
+	else if (t->mode == TUI_CONFIRM)
+		snprintf(right, sizeof right, "kill session #%lu? (y/n) ",
+		    t->confirm_id);
+	else if (t->mode == TUI_PREFIX_WAIT)
+		snprintf(right, sizeof right, "[%s] c new  x kill  z zoom  "
+		    "n/p focus  h history  [ scroll  a approvals  ? help  q quit ",
+		    t->prefix_name);
+	else if (t->message != NULL)
+		snprintf(right, sizeof right, "%s ", t->message);
+	else if (np > 0 && !t->box_drawn)
+		snprintf(right, sizeof right, "%s a: approve or deny ",
+		    t->prefix_name);
+	else
+		snprintf(right, sizeof right, "%s ? help ", t->prefix_name);
+	rl = (int)strlen(right);
+	x = COLS - rl > 0 ? COLS - rl : 0;	/* the right side wins */
+	attrset(A_REVERSE);
+	mvhline(y, 0, ' ', COLS);
+	mvaddnstr(y, 0, left, x);
+	if (px >= 0 && px < x) {
+		/* Waiting requests stand out. */
+		attrset(A_BOLD);
+		mvaddnstr(y, px, pending, pl < x - px ? pl : x - px);
+		attrset(A_REVERSE);
+	}
+	mvaddnstr(y, x, right, COLS - x);
+	attrset(A_NORMAL);
+}
+
+/* Place the cursor: the focused pane's, when it is shown and visible. */
+static void
+tui_place_cursor(struct tui *t)
+{
+	struct tui_pane		*p;
+	struct layout_rect	 c;
+	int			 row, col;
+	bool			 visible;
+
+	if (t->npanes == 0 || (t->mode != TUI_NORMAL &&
+	    t->mode != TUI_PREFIX_WAIT)) {
+		curs_set(0);
+		return;
+	}
+	p = t->panes[t->focus];
+	c = layout_content(p->rect);
+	screen_cursor(tui_pane_screen(p), &row, &col, &visible);
+	if (p->rect.w == 0 || !visible || tui_pane_is_done(p) ||
+	    row >= c.h || col >= c.w) {
+		curs_set(0);
+		return;
+	}
+	move(c.y + row, c.x + col);
+	curs_set(1);
+}
+
+/* Draw a frame: a view or the panes (and help), the prompt, the status line. */
+static void
+tui_draw(struct tui *t)
+{
+	struct layout_rect	 area = { 0, 0, COLS, LINES - 1 };
+	int			 i, cy = 0, cx = 0;
+	bool			 prompt = false;
+
+	bool			 box;
+
+	if (t->closing)
+		return;
+	/* The prompt just closed: what it covered is drawn again. */
+	box = t->askbox != NULL && askbox_is_open(t->askbox);
+	if (t->box_drawn && !box)
+		t->redraw_all = true;
+	t->box_drawn = box;
+	t->last_frame_ms = util_now_ms();
+	if (t->message != NULL && t->last_frame_ms >= t->message_until) {
+		free(t->message);
+		t->message = NULL;
+	}
+	if (t->redraw_all)
+		erase();
+	if (t->too_small) {
+		erase();
+		attrset(A_BOLD);
+		mvaddnstr(LINES / 2, COLS > 9 ? (COLS - 9) / 2 : 0,
+		    "too small", COLS);
+		attrset(A_NORMAL);
+		curs_set(0);
+		refresh();
+		t->redraw_all = true;
+		return;
+	}
+	switch (t->mode) {
+	case TUI_HISTORY:
+		prompt = tui_history_draw(t->history, area);
+		break;
+	case TUI_SCROLL:
+		prompt = scroll_draw(t->scroll, area);
+		break;
+	default:
+		if (t->npanes == 0) {
+			attrset(A_NORMAL);
+			char	msg[80];
+
+			snprintf(msg, sizeof msg, "no sessions: %s c starts a "
+			    "shell, %s q quits", t->prefix_name,
+			    t->prefix_name);
+			mvaddnstr(area.h / 2, 2, msg, COLS - 2);
+		}
+		for (i = 0; i < t->npanes; i++)
+			tui_draw_pane(t, i, &t->cells, &t->ncells);
+		if (t->mode == TUI_HELP)
+			help_draw(area, t->prefix_name);
+		break;
+	}
+	if (box)
+		prompt = askbox_draw(t->askbox, area);
+	if (prompt)
+		getyx(stdscr, cy, cx);
+	tui_draw_status(t);
+	t->redraw_all = t->mode == TUI_HELP;
+	if (prompt) {
+		move(cy, cx);
+		curs_set(1);
+	} else
+		tui_place_cursor(t);
+	refresh();
+}
+
+/* Frame timer: draw now. */
+static void
+tui_frame(struct loop *l, void *arg)
+{
+	struct tui	*t = arg;
+
+	(void)l;
+	t->frame_timer = NULL;
+	tui_draw(t);
+}
+
+/* Ask for a frame: now if the last one is old enough, else when it is. */
+void
+tui_schedule(struct tui *t)
+{
+	uint64_t	now = util_now_ms(), delay = 0;
+
+	if (t->frame_timer != NULL || t->closing)
+		return;
+	if (now < t->last_frame_ms + TUI_FRAME_MS)
+		delay = t->last_frame_ms + TUI_FRAME_MS - now;
+	t->frame_timer = loop_timer_add(t->loop, delay, tui_frame, t);
+}

@@ -1,0 +1,259 @@
+/*
+ * panes.c - the panes of the front end: finding a session's or a replay's
+ * pane, tiling the visible ones (tui_relayout), focus, closing panes (and
+ * agents' ended ones by themselves), the size and environment of new
+ * sessions, resizes of the outer terminal.
+ *
+ * Invariants: after tui_relayout every visible pane (rect.w > 0) has one
+ * dirty entry per content row and its session that content's size; on a
+ * terminal too small for panes none is visible; zoom is on only with two
+ * panes or more.  Of the front end's files only draw.c is called from
+ * here (to ask for a frame).
+ */
+#include "tui/tui-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "session/session.h"
+#include "base/util.h"
+#include "tui/layout.h"
+#include "tui/replay.h"
+
+/* TERM the sessions see: what libvterm emulates. */
+#define TUI_SESSION_TERM	"xterm-256color"
+
+/* The pane of session s, or -1. */
+int
+tui_find(struct tui *t, struct session *s)
+{
+	int	i;
+
+	for (i = 0; i < t->npanes; i++)
+		if (t->panes[i]->s == s)
+			return i;
+	return -1;
+}
+
+/* The pane showing replay r, or -1. */
+int
+tui_find_replay(struct tui *t, struct tui_replay *r)
+{
+	int	i;
+
+	for (i = 0; i < t->npanes; i++)
+		if (t->panes[i]->replay == r)
+			return i;
+	return -1;
+}
+
+/* Give every visible pane its rectangle and its session that size. */
+void
+tui_relayout(struct tui *t)
+{
+	struct layout_rect	 area, rects[LAYOUT_MAX_PANES], c;
+	struct pty_size		 size;
+	struct tui_pane		*p;
+	int			 i, first, n;
+
+	t->redraw_all = true;
+	t->too_small = layout_too_small(COLS, LINES);
+	for (i = 0; i < t->npanes; i++)
+		t->panes[i]->rect.w = 0;
+	if (t->too_small || t->npanes == 0)
+		return;
+	area.x = 0;
+	area.y = 0;
+	area.w = COLS;
+	area.h = LINES - 1;
+	first = layout_window(t->npanes, t->focus);
+	n = t->npanes - first < LAYOUT_MAX_PANES ? t->npanes - first :
+	    LAYOUT_MAX_PANES;
+	if (t->zoom || layout_tile(area, n, rects) != 0)
+		t->panes[t->focus]->rect = area;
+	else
+		for (i = 0; i < n; i++)
+			t->panes[first + i]->rect = rects[i];
+	for (i = 0; i < t->npanes; i++) {
+		p = t->panes[i];
+		if (p->rect.w == 0)
+			continue;
+		c = layout_content(p->rect);
+		if (c.h != p->ndirty) {
+			free(p->dirty);
+			p->dirty = xcalloc((size_t)c.h + 1, sizeof *p->dirty);
+			p->ndirty = c.h;
+		}
+		p->dirty_all = true;
+		p->title_dirty = true;
+		if (p->s != NULL && c.w > 0 && c.h > 0) {
+			size.cols = (unsigned short)c.w;
+			size.rows = (unsigned short)c.h;
+			session_resize(p->s, size);
+		}
+	}
+}
+
+void
+tui_resize(struct tui *t)
+{
+	struct winsize	ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+	    ws.ws_col > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+	tui_relayout(t);
+	tui_schedule(t);
+}
+
+/* The rectangle the next new pane will get (for its first size). */
+static struct layout_rect
+tui_next_rect(struct tui *t)
+{
+	struct layout_rect	area = { 0, 0, COLS, LINES - 1 };
+	struct layout_rect	rects[LAYOUT_MAX_PANES];
+	int			n = t->npanes + 1;
+
+	if (n > LAYOUT_MAX_PANES)
+		n = LAYOUT_MAX_PANES;
+	if (t->zoom || layout_tile(area, n, rects) != 0)
+		return area;
+	return rects[n - 1];
+}
+
+struct pty_size
+tui_next_size(struct tui *t)
+{
+	struct layout_rect	c = layout_content(tui_next_rect(t));
+	struct pty_size		size;
+
+	size.cols = (unsigned short)(c.w > 1 ? c.w : 80);
+	size.rows = (unsigned short)(c.h > 1 ? c.h : 24);
+	return size;
+}
+
+/* The environment of sessions: ours with TERM set to what we emulate. */
+char **
+tui_environment(void)
+{
+	extern char	**environ;
+	char		**env;
+	size_t		  n = 0, i;
+
+	for (i = 0; environ[i] != NULL; i++)
+		;
+	env = xcalloc(i + 2, sizeof *env);
+	for (i = 0; environ[i] != NULL; i++) {
+		if (strncmp(environ[i], "TERM=", 5) == 0 ||
+		    strncmp(environ[i], "COLUMNS=", 8) == 0 ||
+		    strncmp(environ[i], "LINES=", 6) == 0 ||
+		    strncmp(environ[i], "TMUX=", 5) == 0 ||
+		    strncmp(environ[i], "TMUX_PANE=", 10) == 0)
+			continue;
+		env[n++] = xstrdup(environ[i]);
+	}
+	env[n++] = xstrdup("TERM=" TUI_SESSION_TERM);
+	env[n] = NULL;
+	return env;
+}
+
+int
+tui_new_session(struct tui *t, char *const *argv, char **cause)
+{
+	struct session_opts	 so;
+	const char		*shell = getenv("SHELL");
+	char			*sh[2];
+
+	if (argv == NULL) {
+		sh[0] = (char *)(shell != NULL && *shell == '/' ? shell :
+		    "/bin/sh");
+		sh[1] = NULL;
+		argv = sh;
+	}
+	memset(&so, 0, sizeof so);
+	so.argv = argv;
+	so.envp = t->envp;
+	so.size = tui_next_size(t);
+	so.term = TUI_SESSION_TERM;
+	so.scrollback = t->scrollback;
+	so.sandbox = t->sandbox_opts;
+	so.decision = "user";
+	so.by = "user";
+	if (sessions_start(t->ss, &so, cause) == NULL)
+		return -1;
+	tui_relayout(t);
+	return 0;
+}
+
+/* Focus pane i (wrapping). */
+void
+tui_focus(struct tui *t, int i)
+{
+	if (t->npanes == 0)
+		return;
+	i %= t->npanes;
+	if (i < 0)
+		i += t->npanes;
+	if (i == t->focus)
+		return;
+	t->panes[t->focus]->title_dirty = true;
+	t->focus = i;
+	t->panes[i]->title_dirty = true;
+	tui_relayout(t);
+}
+
+/* Remove pane i and forget its (finished) session or its replay. */
+void
+tui_close_pane(struct tui *t, int i)
+{
+	struct tui_pane	*p = t->panes[i];
+
+	if (p->s != NULL)
+		sessions_forget(t->ss, p->s);
+	tui_replay_free(p->replay);
+	free(p->dirty);
+	free(p);
+	memmove(&t->panes[i], &t->panes[i + 1],
+	    (size_t)(t->npanes - i - 1) * sizeof *t->panes);
+	t->npanes--;
+	if (t->focus >= t->npanes)
+		t->focus = t->npanes > 0 ? t->npanes - 1 : 0;
+	if (t->npanes <= 1)
+		t->zoom = false;
+	tui_relayout(t);
+}
+
+/*
+ * A new agent session started: close the panes of agent sessions that
+ * have ended (they are in the history), except the focused one, so that
+ * an agent's stream of commands does not fill the screen.
+ */
+void
+tui_tidy_agents(struct loop *l, void *arg)
+{
+	struct tui	*t = arg;
+	struct session	*s, *newest = NULL;
+	int		 i;
+
+	(void)l;
+	t->tidy_timer = NULL;
+	for (i = 0; i < t->npanes; i++)
+		if ((s = t->panes[i]->s) != NULL && session_is_agent(s))
+			newest = s;
+	i = 0;
+	while (i < t->npanes) {
+		s = t->panes[i]->s;
+		if (s != NULL && s != newest && session_is_agent(s) &&
+		    session_is_done(s) && i != t->focus) {
+			if (i < t->focus)
+				t->focus--;
+			tui_close_pane(t, i);
+		} else
+			i++;
+	}
+	tui_schedule(t);
+}

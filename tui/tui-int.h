@@ -1,0 +1,146 @@
+/*
+ * tui-int.h - what the files of the front end share: struct tui, its
+ * panes and modes, and the functions one file calls in another.  Not for
+ * use outside tui/ (cli/ uses tui.h).
+ *
+ * Calls go one way: tui.c (the object, its subscriptions, the keys) calls
+ * views.c, panes.c and draw.c; views.c calls panes.c and draw.c; panes.c
+ * calls draw.c; draw.c calls none of them.
+ *
+ * Invariants: every session of the set has exactly one pane (created
+ * adds it, closing a finished pane forgets the session); a pane has
+ * exactly one of a session and a replay; focus < npanes when npanes > 0;
+ * a pane's dirty array has one entry per row of its content rectangle.
+ */
+#ifndef PTYVISOR_TUI_INT_H
+#define PTYVISOR_TUI_INT_H
+
+#include "tui/tui.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tui/layout.h"
+
+struct approval;
+struct askbox;
+struct cell;
+struct keys_event;
+struct loop;
+struct loop_timer;
+struct scroll;
+struct session;
+struct sessions;
+struct tui_history;
+struct tui_replay;
+
+enum tui_mode {
+	TUI_NORMAL,
+	TUI_PREFIX_WAIT,	/* the prefix key was pressed */
+	TUI_CONFIRM,		/* a y/n question on the status line */
+	TUI_HELP,
+	TUI_HISTORY,
+	TUI_SCROLL,		/* scroll mode or an output view */
+};
+
+enum tui_confirm {
+	TUI_CONFIRM_KILL,
+	TUI_CONFIRM_QUIT,
+};
+
+struct tui_pane {
+	struct session		*s;	/* a session's pane, or NULL */
+	struct tui_replay	*replay;	/* a replay's pane, or NULL */
+	struct layout_rect	 rect;	/* w == 0: not visible */
+	bool			*dirty;	/* one per content row */
+	int			 ndirty;
+	bool			 dirty_all;
+	bool			 title_dirty;
+};
+
+struct tui {
+	struct loop		*loop;
+	struct sessions		*ss;
+	uint32_t		 prefix;	/* the prefix key's code */
+	char			 prefix_name[8];	/* "C-g" */
+	char			*sandbox;	/* profile name, status line */
+	const struct sandbox_opts *sandbox_opts;	/* borrowed */
+	char			*approval_mode;
+	struct approval		*approval;	/* borrowed; NULL: none */
+	struct askbox		*askbox;	/* NULL without approval */
+	bool			 agents;	/* a socket serves agents */
+	bool			 box_drawn;	/* the prompt is on screen */
+	bool			 focus_agent;	/* focus the next agent pane */
+	struct loop_timer	*tidy_timer;
+	char			*history_path;
+	bool			 quit_when_done;
+	size_t			 scrollback;	/* 0: the default */
+	char			**envp;		/* for new sessions */
+
+	struct tui_pane		**panes;
+	int			 npanes;
+	int			 focus;
+	bool			 zoom;
+
+	enum tui_mode		 mode;
+	enum tui_confirm	 confirm;
+	unsigned long		 confirm_id;
+	bool			 pasting;
+	bool			 too_small;
+	bool			 redraw_all;
+	bool			 quit;
+	bool			 closing;	/* terminal given back */
+
+	char			*message;
+	uint64_t		 message_until;
+
+	struct tui_history	*history;
+	struct scroll		*scroll;
+	bool			 scroll_from_history;
+
+	struct cell		*cells;		/* one row, for drawing */
+	int			 ncells;
+
+	struct loop_timer	*frame_timer;
+	struct loop_timer	*tick_timer;
+	uint64_t		 last_frame_ms;
+};
+
+/* draw.c: ask for a frame: now if the last one is old enough, else later. */
+void	tui_schedule(struct tui *t);
+/* draw.c: show a hint on the status line for a few seconds. */
+void	tui_message(struct tui *t, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* panes.c: the pane of session s, or -1. */
+int	tui_find(struct tui *t, struct session *s);
+/* panes.c: the pane showing replay r, or -1. */
+int	tui_find_replay(struct tui *t, struct tui_replay *r);
+/* panes.c: give every visible pane its rectangle and its session that size. */
+void	tui_relayout(struct tui *t);
+/* panes.c: focus pane i (wrapping). */
+void	tui_focus(struct tui *t, int i);
+/* panes.c: remove pane i and forget its (finished) session or its replay. */
+void	tui_close_pane(struct tui *t, int i);
+/* panes.c: loop timer: close the panes of agent sessions that have ended. */
+void	tui_tidy_agents(struct loop *l, void *arg);
+/* panes.c: the environment of sessions: ours, TERM set to what we emulate. */
+char	**tui_environment(void);
+
+/* views.c: leave history or scroll mode for the panes. */
+void	tui_back_to_panes(struct tui *t);
+/* views.c: open the history pane. */
+void	tui_open_history(struct tui *t);
+/* views.c: open scroll mode on the focused pane. */
+void	tui_open_scroll(struct tui *t);
+/* views.c: open the output of the selected history entry. */
+void	tui_open_output(struct tui *t);
+/* views.c: replay the selected history entry in a new pane, focused. */
+void	tui_open_replay(struct tui *t);
+/* views.c: a key for the focused replay pane. */
+void	tui_replay_input(struct tui *t, const struct keys_event *ev);
+/* views.c: a key for the approval prompt. */
+void	tui_askbox_key(struct tui *t, const struct keys_event *ev);
+
+#endif
