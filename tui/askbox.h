@@ -10,15 +10,21 @@
  *
  *	y		approve once
  *	a		approve and remember: edit the rule, Tab toggles saving
- *			it to the rules file, Enter confirms
+ *			it to the rules file, Enter shows it once more, y
+ *			approves
  *	n		deny: type an optional reason (sent to the agent), Enter
- *	e		edit the command, Enter approves the edited one
+ *	e		edit the command, Enter shows the edited command once
+ *			more exactly as it will run, y approves it
  *	Esc		later: defer this request (the next one shows, if any)
  *	Tab, Left/Right	the next / previous waiting request
  *
- * Deciding keys typed in the first moments after a request appears are
- * ignored (see ASKBOX_GUARD_MS), so that a person typing into a pane
- * cannot approve a request they have not seen.
+ * Nothing is approved by Enter alone: an edited command or rule always
+ * needs its own y.  The console opens the box only on a deliberate act
+ * (its prefix key then a), never because a request arrived.  Deciding keys
+ * typed in the first moments after a request is shown are still ignored
+ * (see ASKBOX_GUARD_MS), for the request that takes the place of one
+ * decided elsewhere.  Keys from inside a bracketed paste go through
+ * askbox_pasted_key(), which never decides anything.
  */
 #ifndef PTYVISOR_ASKBOX_H
 #define PTYVISOR_ASKBOX_H
@@ -40,6 +46,7 @@ enum askbox_stage {
 	ASKBOX_RULE,		/* editing the rule to remember */
 	ASKBOX_REASON,		/* typing the reason of a denial */
 	ASKBOX_EDIT,		/* editing the command */
+	ASKBOX_CONFIRM,		/* the edited command or rule: y approves */
 };
 
 /* What a key did (for the caller's status line and focus). */
@@ -81,6 +88,14 @@ enum askbox_stage	 askbox_stage(const struct askbox *b);
 enum askbox_action	 askbox_key(struct askbox *b,
 			     const struct keys_event *ev, uint64_t now_ms,
 			     char **message);
+
+/*
+ * A key that arrived inside a bracketed paste: printable text goes into a
+ * text field being edited; everything else (Enter, y, Esc...) is dropped.
+ * A paste never decides, defers or opens anything.
+ */
+void		askbox_pasted_key(struct askbox *b,
+		    const struct keys_event *ev);
 
 /*
  * Draw the box centred in area (curses).  Returns true when a text field

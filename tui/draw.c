@@ -22,6 +22,7 @@
 #include "base/loop.h"
 #include "session/session.h"
 #include "base/util.h"
+#include "policy/policy.h"
 #include "tui/askbox.h"
 #include "tui/help.h"
 #include "tui/history.h"
@@ -35,6 +36,13 @@
 
 /* How long a hint stays on the status line. */
 #define TUI_MESSAGE_MS		3000
+
+/*
+ * At most this many bytes of a waiting command on the status line: enough
+ * to recognise it, short enough that the whole notice fits in 80 columns
+ * beside the start of the left side.  The prompt shows it whole.
+ */
+#define TUI_NOTICE_COMMAND	32
 
 /* Show a hint on the status line for a few seconds. */
 void
@@ -183,12 +191,37 @@ tui_draw_pane(struct tui *t, int i, struct cell **cells, int *ncells)
 	}
 }
 
+/*
+ * The status line's notice of waiting requests: the oldest one's number
+ * and command (quoted as it would run, cut at a character boundary), and
+ * the keys that open the prompt.  Keys typed meanwhile still go to the
+ * focused pane.
+ */
+static void
+tui_pending_notice(struct tui *t, char *out, size_t len)
+{
+	struct approval_request	*r = approval_pending_at(t->approval, 0);
+	char			*cmd = policy_quote_argv(r->argv);
+	size_t			 cut = strlen(cmd);
+
+	if (cut > TUI_NOTICE_COMMAND) {
+		cut = TUI_NOTICE_COMMAND;
+		while (cut > 0 && ((unsigned char)cmd[cut] & 0xc0) == 0x80)
+			cut--;
+	}
+	snprintf(out, len, "%zu PENDING: #%llu %.*s%s  %s a: answer ",
+	    approval_pending_count(t->approval), (unsigned long long)r->id,
+	    (int)cut, cmd, cut < strlen(cmd) ? "..." : "", t->prefix_name);
+	free(cmd);
+}
+
 /* The status line: counts, modes, and a hint, message or question. */
 static void
 tui_draw_status(struct tui *t)
 {
 	char	left[256], right[256], pending[64];
 	int	y = LINES - 1, rl, x, px = -1, pl = 0;
+	bool	notice = false;
 	size_t	np = t->approval != NULL ? approval_pending_count(t->approval) :
 		    0;
 
@@ -216,9 +249,10 @@ tui_draw_status(struct tui *t)
 		    t->prefix_name);
 	else if (t->message != NULL)
 		snprintf(right, sizeof right, "%s ", t->message);
-	else if (np > 0 && !t->box_drawn)
-		snprintf(right, sizeof right, "%s a: approve or deny ",
-		    t->prefix_name);
+	else if (np > 0 && !t->box_drawn) {
+		tui_pending_notice(t, right, sizeof right);
+		notice = true;
+	}
 	else
 		snprintf(right, sizeof right, "%s ? help ", t->prefix_name);
 	rl = (int)strlen(right);
@@ -232,6 +266,8 @@ tui_draw_status(struct tui *t)
 		mvaddnstr(y, px, pending, pl < x - px ? pl : x - px);
 		attrset(A_REVERSE);
 	}
+	if (notice)
+		attrset(A_BOLD);	/* the notice stands out like the count */
 	mvaddnstr(y, x, right, COLS - x);
 	attrset(A_NORMAL);
 }

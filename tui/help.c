@@ -22,7 +22,7 @@ static const char *const help_text[] = {
 	"  1..9 0   focus pane 1..9, 10",
 	"  h        history of sessions (Enter: output, r: replay)",
 	"  r        replay: the history, where r replays the selection",
-	"  a        agents' requests waiting for approval (the prompt)",
+	"  a        answer agents' requests (they never take the keys)",
 	"  [        scroll mode over the pane's scrollback",
 	"  ?        this help",
 	"  q        quit (confirm while sessions run)",
@@ -39,7 +39,8 @@ static const char *const help_text[] = {
 	"replay pane: space pause  . step  + - speed  Left Right 5s  q close",
 	"",
 	"approval prompt: y approve  a approve+remember (Tab: save rule)",
-	"  n deny (type a reason)  e edit, then approve  Esc later  Tab next",
+	"  n deny (type a reason)  e edit  Esc later  Tab next; an edited",
+	"  command or rule is shown once more: y approves it, Enter never",
 	"",
 	"any key closes this help",
 };

@@ -2,7 +2,7 @@
 noinst_LIBRARIES += libtui.a
 libtui_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libtui_a_SOURCES = \
-	tui/askbox.c tui/askbox.h \
+	tui/askbox.c tui/askbox.h tui/askbox-int.h tui/askbox-draw.c \
 	tui/draw.c \
 	tui/help.c tui/help.h \
 	tui/history.c tui/history.h \

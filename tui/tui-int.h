@@ -71,7 +71,6 @@ struct tui {
 	struct askbox		*askbox;	/* NULL without approval */
 	bool			 agents;	/* a socket serves agents */
 	bool			 box_drawn;	/* the prompt is on screen */
-	bool			 focus_agent;	/* focus the next agent pane */
 	struct loop_timer	*tidy_timer;
 	char			*history_path;
 	bool			 quit_when_done;

@@ -88,10 +88,10 @@ tui_ev_created(void *user, struct session *s)
 	    sizeof *t->panes);
 	t->panes[t->npanes++] = p;
 	/*
-	 * An agent's session does not take the keys from the person, unless
-	 * the person just approved it.
+	 * An agent's session never takes the keys from the person, not even
+	 * one the person just approved: they stay where they were typing.
 	 */
-	if (!session_is_agent(s) || t->focus_agent || t->npanes == 1)
+	if (!session_is_agent(s) || t->npanes == 1)
 		t->focus = t->npanes - 1;
 	else {
 		t->panes[t->npanes - 1]->title_dirty = true;
@@ -288,8 +288,15 @@ tui_key(struct tui *t, const struct keys_event *ev)
 	if (ev->type == KEYS_RESIZE)
 		return;
 	if (t->askbox != NULL && askbox_is_open(t->askbox)) {
+		/* A paste is text for a field at most, never a decision. */
+		if (ev->type == KEYS_PASTE_START)
+			t->pasting = true;
+		else if (ev->type == KEYS_PASTE_END)
+			t->pasting = false;
+		else if (t->pasting)
+			askbox_pasted_key(t->askbox, ev);
 		/* Nothing is decided on a screen too small to show it. */
-		if (!t->too_small)
+		else if (!t->too_small)
 			tui_askbox_key(t, ev);
 		return;
 	}
@@ -382,8 +389,13 @@ tui_ap_pending(void *user, struct approval_request *r)
 
 	if (t->closing)
 		return;
+	/*
+	 * Announce it (bell, status line) but leave the keyboard where it
+	 * is: the prompt opens only on a deliberate act (prefix, then a), so
+	 * what the person was typing into a pane can never decide it.
+	 */
+	(void)r;
 	beep();
-	askbox_arrived(t->askbox, r->id);
 	tui_schedule(t);
 }
 

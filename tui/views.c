@@ -203,10 +203,7 @@ tui_askbox_key(struct tui *t, const struct keys_event *ev)
 {
 	char	*message = NULL;
 
-	/* A session approved here shows in a focused pane. */
-	t->focus_agent = true;
 	askbox_key(t->askbox, ev, util_now_ms(), &message);
-	t->focus_agent = false;
 	if (message != NULL) {
 		tui_message(t, "%s", message);
 		free(message);

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Agents and the console, end to end: the console serves the control
 # socket; an agent's shim runs in another tmux window; requests the rules
-# ask about wait in the approval prompt, where y runs one in a pane, n
-# with a reason denies one (126 and the reason reach the agent), a
-# remembers a rule (the next identical request runs without asking), e
-# edits, Esc puts one off until the prefix then a.  The settings file
+# ask about are announced on the status line and wait until the prefix
+# then a opens the approval prompt, where y runs one in a pane, n with a
+# reason denies one (126 and the reason reach the agent), a remembers a
+# rule (shown once more, then y; the next identical request runs without
+# asking), e edits (shown once more, then y), Esc puts one off.  The settings file
 # sets the prefix key (C-b) and a writable root agents' sessions get.
 . "$top_srcdir/tests/e2e/tui-lib.sh"
 
@@ -18,20 +19,7 @@ printf '[tui]\nprefix = C-b\n[sandbox]\nwritable = %s\n' "$W" \
 sock="$T/run/pv.sock"
 
 pv_start 160 48
-# The agent's window lives on a tmux server of its own (tmux 3.3 cannot
-# open a second window once window-size is manual).
-ag_sock=$pv_sock-agent
-cleanup_cmd "tmux -L $ag_sock kill-server 2>/dev/null"
-tmux -L "$ag_sock" -f /dev/null new-session -d -x 160 -y 24 \
-    "env -i PATH='$PATH' HOME='$T' TERM=screen LANG=C.UTF-8 \
-    PTYVISOR_SOCKET='$sock' PS1='agent\$ ' /bin/sh"
-ag_cap() { tmux -L "$ag_sock" capture-pane -p; }
-ag_run() {
-	tmux -L "$ag_sock" send-keys -l "$1"
-	tmux -L "$ag_sock" send-keys Enter
-}
-ag_see() { wait_for "ag_cap | grep -qF -- '$1'" "${2:-15}"; }
-wait_for "ag_cap | grep -q 'agent\\$'" 10
+ag_start "$sock"
 ag_run "cd '$T'"
 
 printf '#!/bin/sh\nprintf "%%s" "$1" > "%s/notified.json"\n' "$T" > "$T/notify"
@@ -52,7 +40,11 @@ grep -q "already serving" "$T/serve.err"; ok $? "and says why"
 
 # y: approve once; the command runs in a pane, the agent gets its status.
 ag_run "$PTYVISOR exec --why 'make the marker' -- touch '$T/made'; echo rc1=\$?"
-pv_see 'approve request #1?'; ok $? "the prompt appears"
+pv_see "1 PENDING: #1 touch $T"; ok $? "the status line names the request"
+pv_cap | grep -q 'approve request #1?'
+ok $(( ! $? )) "the prompt does not open by itself"
+pv_keys C-b a
+pv_see 'approve request #1?'; ok $? "the prefix then a opens the prompt"
 pv_cap > "$T/cap1"
 grep -qF "touch $T/made" "$T/cap1"; ok $? "it shows the command"
 grep -qF "make the marker" "$T/cap1"; ok $? "it shows the agent's reason"
@@ -66,7 +58,6 @@ ag_see "waiting for approval"; ok $? "the agent is told it waits"
 wait_for "grep -q '\"argv\": *\\[\"touch\"' '$T/notified.json'" 10
 ok $? "the notify program got the request as JSON"
 [ ! -e "$T/made" ]; ok $? "nothing ran before the decision"
-sleep 1		# keys typed the moment it appears are ignored
 pv_keys y
 ag_see "rc1=0"; ok $? "y: the agent gets exit 0"
 [ -e "$T/made" ]; ok $? "the command ran"
@@ -75,8 +66,9 @@ pv_see "0 pending"; ok $? "nothing waits any more"
 
 # n + reason: 126 and the reason reach the agent; nothing runs.
 ag_run "$PTYVISOR exec -- rm -f '$T/made'; echo rc2=\$?"
-pv_see 'approve request #2?'; ok $? "the next request is asked"
-sleep 1
+pv_see "1 PENDING: #2 rm -f"; ok $? "the next request is announced"
+pv_keys C-b a
+pv_see 'approve request #2?'; ok $? "and asked when the person opens it"
 pv_keys n
 pv_see 'Enter deny'; ok $? "n asks for a reason"
 pv_type "use git clean instead"
@@ -88,12 +80,16 @@ ok $? "and the reason typed, on stderr"
 
 # a: approve and remember; the same request then runs without asking.
 ag_run "$PTYVISOR exec -- touch '$T/again'; echo rc3=\$?"
+pv_see "1 PENDING: #3"; pv_keys C-b a
 pv_see 'approve request #3?'; ok $? "a third request is asked"
-sleep 1
 pv_keys a
 pv_see "allow touch $T/again"; ok $? "a offers the rule to remember"
 pv_keys Enter
-ag_see "rc3=0"; ok $? "a: approved"
+pv_see "y approve and remember this rule"
+ok $? "Enter shows the rule once more"
+[ ! -e "$T/again" ]; ok $? "and approves nothing yet"
+pv_keys y
+ag_see "rc3=0"; ok $? "a, then y: approved"
 ag_run "$PTYVISOR exec -- touch '$T/again'; echo rc4=\$?"
 ag_see "rc4=0"; ok $? "the identical request runs"
 grep -q "request 4 approved by rule 'allow touch" "$T/state/ptyvisor.log"
@@ -103,44 +99,50 @@ ok $(( ! $? )) "no prompt appeared for it"
 
 # e: edit, then approve; the agent is told what ran.
 ag_run "$PTYVISOR exec -- touch '$T/wrong'; echo rc5=\$?"
+pv_see "1 PENDING: #5"; pv_keys C-b a
 pv_see 'approve request #5?'; ok $? "a fifth request is asked"
-sleep 1
 pv_keys e
-pv_see "Enter approve the edited command"; ok $? "e edits the command"
+pv_see "Enter check the edited command"; ok $? "e edits the command"
 pv_keys C-u
 pv_type "touch '$T/edited'"
 pv_keys Enter
-ag_see "rc5=0"; ok $? "the edited command is approved"
+pv_see "will run touch $T/edited"
+ok $? "Enter shows the edited command once more, as it will run"
+pv_see "y approve this edited command"; ok $? "and asks for y"
+[ ! -e "$T/edited" ]; ok $? "Enter alone approved nothing"
+pv_keys y
+ag_see "rc5=0"; ok $? "y approves the edited command"
 ag_see "a person edited it"; ok $? "the agent is told it was edited"
 [ -e "$T/edited" ] && [ ! -e "$T/wrong" ]
 ok $? "the edited command ran, not the original"
 
 # Esc puts a request off; C-b a brings it back.
 ag_run "$PTYVISOR exec -- touch '$T/later'; echo rc6=\$?"
+pv_see "1 PENDING: #6"; pv_keys C-b a
 pv_see 'approve request #6?'; ok $? "a sixth request is asked"
 pv_keys Escape
 wait_for "! pv_cap | grep -q 'approve request #6'" 10
 ok $? "Esc hides the prompt"
 pv_see "1 PENDING"; ok $? "the request still counts as waiting"
-pv_see "C-b a: approve or deny"; ok $? "the status line says how to get back"
+pv_see "C-b a: answer"; ok $? "the status line says how to get back"
 PTYVISOR_SOCKET="$sock" timeout 10 $PTYVISOR pending > "$T/pending" 2>&1
 grep -q "^6	touch $T/later" "$T/pending"; ok $? "ptyvisor pending lists it too"
 pv_keys C-b a
 pv_see 'approve request #6?'; ok $? "C-b a shows it again"
-sleep 1
 pv_keys y
 ag_see "rc6=0"; ok $? "and y runs it"
 
 # The settings file's writable root reaches agents' sessions.
 ag_run "$PTYVISOR exec -- touch '$W/from-agent'; echo rc7=\$?"
+pv_see "1 PENDING: #7"; pv_keys C-b a
 pv_see 'approve request #7?'; ok $? "a seventh request is asked"
-sleep 1
 pv_keys y
 ag_see "rc7=0"; ok $? "an agent writes under the file's writable root"
 [ -e "$W/from-agent" ]; ok $? "the file is there"
 
 # Decided from the shell while the prompt shows it: the prompt goes away.
 ag_run "$PTYVISOR exec -- touch '$T/remote'; echo rc8=\$?"
+pv_see "1 PENDING: #8"; pv_keys C-b a
 pv_see 'approve request #8?'; ok $? "an eighth request is asked"
 PTYVISOR_SOCKET="$sock" timeout 10 $PTYVISOR deny 8 --reason "not from here"
 ag_see "rc8=126"; ok $? "ptyvisor deny decides it"

@@ -33,3 +33,21 @@ pv_keys() { tmux -L "$pv_sock" send-keys "$@"; }
 pv_type() { tmux -L "$pv_sock" send-keys -l "$1"; }
 # wait_for a fixed string in the capture.
 pv_see() { wait_for "pv_cap | grep -qF -- '$1'" "${2:-10}"; }
+
+# An agent's shell, on a tmux server of its own (tmux 3.3 cannot open a
+# second window once window-size is manual), talking to socket $1.
+ag_sock=$pv_sock-agent
+ag_start() {
+	cleanup_cmd "tmux -L $ag_sock kill-server 2>/dev/null"
+	tmux -L "$ag_sock" -f /dev/null new-session -d -x 160 -y 24 \
+	    "env -i PATH='$PATH' HOME='$pv_dir' TERM=screen LANG=C.UTF-8 \
+	    PTYVISOR_SOCKET='$1' PS1='agent\$ ' /bin/sh"
+	wait_for "ag_cap | grep -q 'agent\\$'" 10
+}
+ag_cap() { tmux -L "$ag_sock" capture-pane -p; }
+# Run a command line in the agent's shell.
+ag_run() {
+	tmux -L "$ag_sock" send-keys -l "$1"
+	tmux -L "$ag_sock" send-keys Enter
+}
+ag_see() { wait_for "ag_cap | grep -qF -- '$1'" "${2:-15}"; }

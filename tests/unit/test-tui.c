@@ -250,6 +250,20 @@ ask_press(struct askbox *b, uint32_t ch, int key, uint64_t now,
 	return askbox_key(b, &ev, now, message);
 }
 
+/* Paste text into the box, one character at a time. */
+static void
+ask_paste(struct askbox *b, const char *text)
+{
+	struct keys_event	ev;
+
+	for (; *text != '\0'; text++) {
+		memset(&ev, 0, sizeof ev);
+		ev.type = KEYS_CHAR;
+		ev.ch = (unsigned char)*text;
+		askbox_pasted_key(b, &ev);
+	}
+}
+
 /* Type text into the box, one character at a time. */
 static void
 ask_type(struct askbox *b, const char *text, uint64_t now, char **message)
@@ -334,8 +348,18 @@ test_askbox(void)
 	ask_press(b, 'a', 0, later, &msg);
 	is_int(askbox_stage(b), ASKBOX_RULE, "a asks for the rule");
 	ask_press(b, '\t', 0, later, &msg);
-	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_APPROVED,
-	    "Enter approves and remembers");
+	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_NONE,
+	    "Enter on the rule does not approve");
+	ok(askbox_stage(b) == ASKBOX_CONFIRM && approval_find(a, id1) != NULL &&
+	    *ask_take() == '\0', "... it shows the rule once more, nothing "
+	    "decided");
+	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_NONE,
+	    "Enter again still does not approve");
+	ok(approval_find(a, id1) != NULL && msg != NULL &&
+	    strstr(msg, "y approves") != NULL, "... it says y does: %s",
+	    msg != NULL ? msg : "(none)");
+	is_int(ask_press(b, 'y', 0, later, &msg), ASKBOX_APPROVED,
+	    "y approves and remembers");
 	ok(msg != NULL && strstr(msg, "saved") != NULL, "... saved: %s",
 	    msg != NULL ? msg : "(none)");
 	is_int((int)ask_submit(a, "npm run lint"), 0,
@@ -366,8 +390,25 @@ test_askbox(void)
 	ask_press(b, 'e', 0, later, &msg);
 	ask_press(b, KEYS_CTRL('u'), 0, later, &msg);
 	ask_type(b, "echo 'a b'", later, &msg);
-	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_APPROVED,
-	    "an edited command is approved");
+	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_NONE,
+	    "Enter on an edited command does not approve it");
+	ok(askbox_stage(b) == ASKBOX_CONFIRM && *ask_take() == '\0' &&
+	    approval_find(a, id1) != NULL, "... it is shown once more, "
+	    "nothing decided");
+	is_int(ask_press(b, 0, SCREEN_KEY_ESCAPE, later, &msg), ASKBOX_NONE,
+	    "Esc goes back from the check");
+	ok(askbox_stage(b) == ASKBOX_CHOOSE && approval_find(a, id1) != NULL,
+	    "... to the choice, still waiting");
+	ask_press(b, 'e', 0, later, &msg);
+	ask_press(b, KEYS_CTRL('u'), 0, later, &msg);
+	ask_type(b, "echo 'a b'", later, &msg);
+	ask_press(b, '\r', 0, later, &msg);
+	ask_press(b, 'e', 0, later, &msg);
+	ok(askbox_stage(b) == ASKBOX_EDIT && approval_find(a, id1) != NULL,
+	    "e in the check edits again");
+	ask_press(b, '\r', 0, later, &msg);
+	is_int(ask_press(b, 'y', 0, later, &msg), ASKBOX_APPROVED,
+	    "y approves the edited command");
 	is_str(ask_take(), "approved 6 by user (edited) [echo 'a b'];",
 	    "... as the words typed");
 	id1 = ask_submit(a, "make deploy");
@@ -375,9 +416,40 @@ test_askbox(void)
 	ask_press(b, 'e', 0, later, &msg);
 	ask_type(b, " && echo done", later, &msg);
 	ask_press(b, '\r', 0, later, &msg);
+	ask_press(b, 'y', 0, later, &msg);
 	is_str(ask_take(), "approved 7 by user (edited) [/bin/sh -c "
 	    "'make deploy && echo done'];", "more than one command runs "
 	    "through sh -c");
+
+	/*
+	 * Defect seen in use: "echo hi" + Enter typed for a shell pane
+	 * reached an open prompt.  e opened the editor, "cho hi" was
+	 * appended, Enter approved.  Now Enter only shows the result.
+	 */
+	id1 = ask_submit(a, "touch never-meant");
+	askbox_arrived(b, id1);
+	ask_type(b, "echo hi\r", later, &msg);
+	ok(approval_find(a, id1) != NULL && *ask_take() == '\0',
+	    "\"echo hi\" + Enter typed into the box approves nothing");
+	ask_type(b, "ls -l\r", later, &msg);
+	ok(approval_find(a, id1) != NULL && *ask_take() == '\0',
+	    "... nor does the next line typed");
+	ask_press(b, 0, SCREEN_KEY_ESCAPE, later, &msg);
+	ask_press(b, 0, SCREEN_KEY_ESCAPE, later, &msg);
+
+	/* A paste never decides: not y, not Enter in a field. */
+	ok(askbox_open(b) && askbox_shown(b) == id1, "the box shows it again");
+	ask_paste(b, "y\ry");
+	ok(approval_find(a, id1) != NULL && askbox_stage(b) == ASKBOX_CHOOSE &&
+	    *ask_take() == '\0', "a pasted y and Enter decide nothing");
+	ask_press(b, 'n', 0, later, &msg);
+	ask_paste(b, "too risky\r");
+	ok(approval_find(a, id1) != NULL && askbox_stage(b) == ASKBOX_REASON,
+	    "a pasted Enter does not send a denial");
+	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_DENIED,
+	    "the person's own Enter does");
+	is_str(ask_take(), "denied 8 by user [touch never-meant] reason too "
+	    "risky;", "... with the pasted reason, newline dropped");
 
 	free(msg);
 	askbox_free(b);

@@ -1,0 +1,302 @@
+/*
+ * askbox-draw.c - drawing the approval prompt with curses: every detail of
+ * the request shown, the field being edited or the command and rule shown
+ * once more, and the keys of the stage.
+ *
+ * Invariants: text from agents is drawn with control characters and
+ * invalid bytes as '?', never raw; the box fits the area given, cutting
+ * long fields to their row budgets.
+ */
+#include "tui/askbox-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "base/util.h"
+#include "control/approval.h"
+#include "policy/policy.h"
+#include "policy/shsplit.h"
+#include "tui/render.h"
+
+/* The width of the character at p (n bytes); control and bad bytes: '?'. */
+static int
+askbox_char(const char *p, size_t avail, mbstate_t *st, wchar_t *wc,
+    size_t *n)
+{
+	int	cw;
+
+	*n = mbrtowc(wc, p, avail, st);
+	if (*n == (size_t)-1 || *n == (size_t)-2 || *n == 0) {
+		memset(st, 0, sizeof *st);
+		*n = 1;
+		*wc = L'?';
+	} else if (*wc < 0x20 || (*wc >= 0x7f && *wc < 0xa0))
+		*wc = L'?';
+	if ((cw = wcwidth(*wc)) < 0) {
+		*wc = L'?';
+		cw = 1;
+	}
+	return cw;
+}
+
+/*
+ * Lay text out from (y, x) wrapped at w columns over at most rows rows,
+ * drawing it when draw is true; control characters and invalid bytes show
+ * as '?'.  With tail, when the text does not fit its start is dropped
+ * (behind a '…') rather than its end.  Returns the rows used (at least
+ * 1); *cy, *cx get the position after the text.
+ */
+static int
+askbox_put(bool draw, int y, int x, int w, int rows, const char *text,
+    bool tail, int *cy, int *cx)
+{
+	mbstate_t	 st;
+	wchar_t		 wc;
+	size_t		 len = strlen(text), n;
+	int		 row = 0, col = 0, cw, total = 0, room = w * rows - 2;
+	const char	*p, *start = text;
+
+	*cy = y;
+	*cx = x;
+	if (w < 2 || rows < 1)
+		return 1;
+	if (tail) {
+		/* Only the tail fits: start where it does. */
+		memset(&st, 0, sizeof st);
+		for (p = text; p < text + len; p += n)
+			total += askbox_char(p, (size_t)(text + len - p), &st,
+			    &wc, &n);
+		memset(&st, 0, sizeof st);
+		for (p = text; total > room && p < text + len; p += n)
+			total -= askbox_char(p, (size_t)(text + len - p), &st,
+			    &wc, &n);
+		if (p != text) {
+			start = p;
+			if (draw)
+				mvaddstr(y, x, "…");
+			col = 1;
+		}
+	}
+	memset(&st, 0, sizeof st);
+	if (draw)
+		move(y, x + col);
+	for (p = start; p < text + len; p += n) {
+		cw = askbox_char(p, (size_t)(text + len - p), &st, &wc, &n);
+		if (col + cw > w) {
+			if (row + 1 >= rows) {
+				if (draw)
+					mvaddstr(y + row, x + w - 1, "…");
+				break;
+			}
+			row++;
+			col = 0;
+			if (draw)
+				move(y + row, x);
+		}
+		if (draw)
+			addnwstr(&wc, 1);
+		col += cw;
+	}
+	if (col >= w && row + 1 < rows) {
+		row++;
+		col = 0;
+	}
+	*cy = y + row;
+	*cx = x + (col < w ? col : w - 1);
+	return row + 1;
+}
+
+/* One line of the box: a label, then its text (or a field). */
+struct askbox_row {
+	const char	*label;
+	char		*text;
+	int		 max;		/* rows at most */
+	attr_t		 attr;
+	bool		 field;		/* the text being edited */
+	int		 rows;		/* measured */
+};
+
+/* The lines of the box for request r, into v (at most 12). */
+static int
+askbox_rows(struct askbox *b, struct approval_request *r,
+    struct askbox_row *v)
+{
+	int	n = 0;
+	bool	nosandbox;
+
+	memset(v, 0, 12 * sizeof *v);
+	v[n].label = "command";
+	v[n].text = policy_quote_argv(r->argv);
+	v[n].max = ASKBOX_COMMAND_ROWS;
+	v[n++].attr = A_BOLD;
+	v[n].label = "cwd";
+	v[n].text = xstrdup(r->cwd != NULL ? r->cwd : "(the console's)");
+	v[n++].max = 2;
+	nosandbox = strcmp(r->sandbox, "danger-full-access") == 0 ||
+	    strcmp(r->sandbox, "none") == 0;
+	v[n].label = "sandbox";
+	v[n].text = xasprintf("%s%s", r->sandbox, nosandbox ?
+	    "  (NO SANDBOX)" : "");
+	v[n].max = 1;
+	v[n++].attr = nosandbox ? A_BOLD | A_REVERSE : A_NORMAL;
+	v[n].label = "network";
+	v[n].text = xstrdup(r->network ? "YES (asked for)" : "no");
+	v[n].max = 1;
+	v[n++].attr = r->network ? A_BOLD | A_REVERSE : A_NORMAL;
+	if (r->env != NULL && r->env[0] != NULL) {
+		struct buf	env = { 0 };
+		size_t		i;
+
+		for (i = 0; r->env[i] != NULL; i++) {
+			if (i > 0)
+				buf_add(&env, " ", 1);
+			shsplit_quote(&env, r->env[i]);
+		}
+		v[n].label = "env";
+		v[n].text = xstrdup(buf_cstr(&env));
+		v[n].max = 3;
+		v[n++].attr = A_BOLD;
+		buf_free(&env);
+	}
+	v[n].label = "why";
+	v[n].text = xstrdup(r->why != NULL ? r->why : "(no reason given)");
+	v[n++].max = 3;
+	v[n].label = "agent";
+	if (r->client_pid > 0)
+		v[n].text = xasprintf("pid %ld  %s", (long)r->client_pid,
+		    r->client_exe != NULL ? r->client_exe : "(unknown)");
+	else
+		v[n].text = xstrdup("(unknown)");
+	v[n++].max = 1;
+	/* verdict_why often repeats verdict_by ("mode X: ..."). */
+	v[n].label = "asked by";
+	if (r->verdict_why == NULL || *r->verdict_why == '\0')
+		v[n].text = xstrdup(r->verdict_by);
+	else if (strstr(r->verdict_why, r->verdict_by) != NULL)
+		v[n].text = xstrdup(r->verdict_why);
+	else
+		v[n].text = xasprintf("%s: %s", r->verdict_by, r->verdict_why);
+	v[n++].max = 2;
+	if (b->stage == ASKBOX_CONFIRM) {
+		v[n].label = NULL;	/* a blank line */
+		v[n].text = xstrdup("");
+		v[n++].max = 1;
+		/* Exactly what y approves: the words that run, or the rule. */
+		if (b->confirm_of == ASKBOX_EDIT) {
+			v[n].label = "will run";
+			v[n].text = policy_quote_argv(b->confirm_argv);
+		} else {
+			v[n].label = "rule";
+			v[n].text = xasprintf("%s  (%s)", b->field.buf, b->save ?
+			    "saved to the rules file" : "this console only");
+		}
+		v[n].max = ASKBOX_COMMAND_ROWS;
+		v[n++].attr = A_BOLD;
+	} else if (b->stage != ASKBOX_CHOOSE) {
+		v[n].label = NULL;	/* a blank line */
+		v[n].text = xstrdup("");
+		v[n++].max = 1;
+		v[n].label = b->stage == ASKBOX_RULE ? "rule" :
+		    b->stage == ASKBOX_REASON ? "reason" : "edit";
+		v[n].text = xstrdup(b->field.buf);
+		v[n].max = ASKBOX_FIELD_ROWS;
+		v[n].attr = A_UNDERLINE;
+		v[n++].field = true;
+	}
+	if (b->error != NULL) {
+		v[n].label = "error";
+		v[n].text = xstrdup(b->error);
+		v[n].max = 2;
+		v[n++].attr = A_BOLD;
+	}
+	return n;
+}
+
+bool
+askbox_draw(struct askbox *b, struct layout_rect area)
+{
+	struct approval_request	*r;
+	struct askbox_row	 v[12];
+	size_t			 n, i, pos = 0;
+	int			 nv, w, h, x, y, row, j, cy = 0, cx = 0, ey, ex;
+	char			 title[128];
+	const char		*hint;
+	bool			 editing = false;
+
+	askbox_sync(b);
+	if (!b->open || (r = approval_find(b->a, b->id)) == NULL)
+		return false;
+	n = approval_pending_count(b->a);
+	for (i = 0; i < n; i++)
+		if (approval_pending_at(b->a, i)->id == r->id)
+			pos = i + 1;
+	switch (b->stage) {
+	case ASKBOX_CHOOSE:
+		hint = n > 1 ? "y approve  a approve+remember  n deny  e edit  "
+		    "Esc later  Tab next" : "y approve  a approve+remember  "
+		    "n deny  e edit  Esc later";
+		break;
+	case ASKBOX_RULE:
+		hint = b->save ? "[x] save to the rules file (Tab)  Enter "
+		    "check it  Esc back" : "[ ] save to the rules file (Tab)  "
+		    "Enter check it  Esc back";
+		break;
+	case ASKBOX_REASON:
+		hint = "Enter deny (the reason goes to the agent)  Esc back";
+		break;
+	case ASKBOX_EDIT:
+		hint = "Enter check the edited command  Esc back";
+		break;
+	default:
+		hint = b->confirm_of == ASKBOX_EDIT ? "y approve this edited "
+		    "command  e edit again  Esc back" : "y approve and "
+		    "remember this rule  e edit again  Esc back";
+		break;
+	}
+
+	/* Measure: borders, the lines, a blank line, the hint. */
+	w = area.w - 4 < 100 ? area.w - 4 : 100;
+	if (w < 30)
+		w = area.w;
+	nv = askbox_rows(b, r, v);
+	h = 4;
+	for (j = 0; j < nv; j++) {
+		v[j].rows = askbox_put(false, 0, 0, w - 13, v[j].max,
+		    v[j].text, v[j].field, &ey, &ex);
+		h += v[j].rows;
+	}
+	snprintf(title, sizeof title, " approve request #%llu? (%zu of %zu "
+	    "waiting) ", (unsigned long long)r->id, pos, n);
+	render_frame(area.y, area.x, area.h, area.w, title, &y, &x, &h, &w);
+
+	row = y + 1;
+	for (j = 0; j < nv && row + v[j].rows <= y + h - 3; j++) {
+		if (v[j].label != NULL) {
+			attrset(A_BOLD);
+			mvaddnstr(row, x + 2, v[j].label, w - 4);
+		}
+		attrset(v[j].attr);
+		if (v[j].field) {
+			askbox_put(true, row, x + 11, w - 13, v[j].max,
+			    v[j].text, true, &cy, &cx);
+			editing = true;
+		} else
+			askbox_put(true, row, x + 11, w - 13, v[j].max,
+			    v[j].text, false, &ey, &ex);
+		attrset(A_NORMAL);
+		row += v[j].rows;
+	}
+	for (j = 0; j < nv; j++)
+		free(v[j].text);
+	if (h >= 4) {
+		attrset(A_REVERSE);
+		mvaddnstr(y + h - 2, x + 2, hint, w - 4);
+		attrset(A_NORMAL);
+	}
+	if (editing)
+		move(cy, cx);
+	return editing;
+}
