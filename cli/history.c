@@ -379,11 +379,13 @@ cmd_show(int argc, char **argv)
 	/* A wrong settings file stops every command (it may move the state). */
 	if (cli_config() == NULL)
 		return CLI_EXIT_ERROR;
-	if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "--help") == 0)) {
-		show_usage(stdout);
-		return 0;
-	}
+	/* --help anywhere, as for every other sub-command. */
+	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "-h") == 0 ||
+		    strcmp(argv[i], "--help") == 0) {
+			show_usage(stdout);
+			return 0;
+		}
 	if (argc != 2) {
 		cli_error("show", "give one session id (usage: ptyvisor show "
 		    "ID)");

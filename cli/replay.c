@@ -738,7 +738,7 @@ cmd_replay(int argc, char **argv)
 		return CLI_EXIT_ERROR;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (replay_parse("--speed", optarg, PLAYER_SPEED_MIN,

@@ -18,6 +18,14 @@ printf 'red plain\n    moved\n\nbar [####]\ndone\n' > "$T/want"
 $PTYVISOR replay --text 1 > "$T/text"
 is "$?" 0 "replay --text 1 exits 0"
 cmp -s "$T/text" "$T/want"; ok $? "replay --text is the final screen as text"
+# Options may follow the operand, as the usage line writes them.
+$PTYVISOR replay 1 --text > "$T/text-after" 2> "$T/text-after.err"
+is "$?" 0 "replay 1 --text (option after the id) exits 0"
+cmp -s "$T/text-after" "$T/want"; ok $? "... and prints the same screen"
+$PTYVISOR replay 1 --text --at 0 > /dev/null 2>&1
+is "$?" 0 "replay 1 --text --at 0 too"
+$PTYVISOR show 1 --help > "$T/show-help" 2>&1
+is "$?" 0 "show 1 --help prints the usage"
 $PTYVISOR replay 1 < /dev/null > "$T/notty"
 cmp -s "$T/notty" "$T/want"; ok $? "not a terminal: same as --text"
 $PTYVISOR replay --text "$T/state/sessions/1.cast" > "$T/byfile"
