@@ -10,8 +10,11 @@
  */
 #include "cli/cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -29,6 +32,7 @@ cli_server_defaults(const struct config *cfg, struct cli_server_opts *o)
 		o->mode = POLICY_UNTRUSTED;
 	if (o->rules == NULL && cfg != NULL && config_rules(cfg) != NULL)
 		o->rules = xstrdup(config_rules(cfg));
+	o->rules_named = o->rules != NULL;
 	if (o->rules == NULL)
 		o->rules = cli_rules_path();
 	if (o->notify == NULL && cfg != NULL)
@@ -46,6 +50,71 @@ cli_server_opts_free(struct cli_server_opts *o)
 	o->rules = o->socket_path = NULL;
 }
 
+
+/* Whether path is a regular file this process may execute; errno if not. */
+static bool
+cli_is_program(const char *path)
+{
+	struct stat	st;
+
+	if (stat(path, &st) != 0)
+		return false;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EACCES;
+		return false;
+	}
+	return access(path, X_OK) == 0;
+}
+
+/* A program name as posix_spawnp finds it: a path, or searched in $PATH. */
+static bool
+cli_find_program(const char *name)
+{
+	const char	*path = getenv("PATH"), *p, *end;
+	char		*full;
+	bool		 found = false;
+
+	if (strchr(name, '/') != NULL)
+		return cli_is_program(name);
+	if (path == NULL || *path == '\0')
+		path = "/bin:/usr/bin";
+	for (p = path; !found; p = end + 1) {
+		end = strchr(p, ':');
+		if (end == NULL)
+			end = p + strlen(p);
+		full = xasprintf("%.*s/%s", (int)(end - p),
+		    end == p ? "." : p, name);
+		found = cli_is_program(full);
+		free(full);
+		if (*end == '\0')
+			break;
+	}
+	if (!found)
+		errno = ENOENT;
+	return found;
+}
+
+int
+cli_server_check(const struct cli_server_opts *o, char **cause)
+{
+	int	fd;
+
+	if (o->rules_named) {
+		if ((fd = open(o->rules, O_RDONLY | O_CLOEXEC)) < 0) {
+			*cause = xasprintf("rules file %s: %s", o->rules,
+			    strerror(errno));
+			return -1;
+		}
+		close(fd);
+	}
+	if (o->notify != NULL && !cli_find_program(o->notify)) {
+		*cause = xasprintf("notify program %s: %s", o->notify,
+		    errno == ENOENT && strchr(o->notify, '/') == NULL ?
+		    "not found in $PATH" : strerror(errno));
+		return -1;
+	}
+	return 0;
+}
 
 /*
  * The environment an agent's command starts from: ours without LD_*, with

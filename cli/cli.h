@@ -78,6 +78,7 @@ struct cli_server_opts {
 	const char		*notify;
 	const char		*socket;
 	char			*socket_path;	/* owned: the default socket */
+	bool			 rules_named;	/* by the flag or the file */
 };
 
 /*
@@ -87,6 +88,14 @@ struct cli_server_opts {
 void	cli_server_defaults(const struct config *cfg,
 	    struct cli_server_opts *o);
 void	cli_server_opts_free(struct cli_server_opts *o);
+
+/*
+ * Check what was named on the command line or in the settings file before
+ * anything starts: a rules file named there must be readable (only the
+ * default one may be missing: no rules), a notify program must be an
+ * executable file.  -1 with *cause ("rules file PATH: reason").
+ */
+int	cli_server_check(const struct cli_server_opts *o, char **cause);
 
 /* How the server starts agents' sessions (a plain value; zero: defaults). */
 struct cli_agent_opts {

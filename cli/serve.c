@@ -235,6 +235,8 @@ cmd_serve(int argc, char **argv)
 	sv.policy = policy_new(so.mode);
 	if (config_apply_sandbox(cfg, &sv.sandbox, &cause) != 0)
 		goto fail;
+	if (cli_server_check(&so, &cause) != 0)
+		goto fail;
 	if (policy_load_file(sv.policy, so.rules, &cause) != 0)
 		goto fail;
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)

@@ -252,6 +252,8 @@ cmd_tui(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	/* A rules file that does not parse stops us before the screen. */
 	policy = policy_new(so.mode);
+	if (cli_server_check(&so, &cause) != 0)
+		goto fail;
 	if (policy_load_file(policy, so.rules, &cause) != 0)
 		goto fail;
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)

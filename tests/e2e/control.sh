@@ -25,6 +25,26 @@ timeout 30 $PTYVISOR exec -- echo hi > "$T/o" 2> "$T/e" < /dev/null
 is "$?" 125 "no server: exit 125"
 grep -q "no ptyvisor server" "$T/e"; ok $? "no server: says so on stderr"
 
+# Files and programs named at start must be there: a clear error, 125.
+for bad in "--rules $T/no-such-rules" "--notify $T/no-such-notify" \
+    "--notify no-such-notify-program-xyz" "--notify $T"; do
+	timeout 10 $PTYVISOR serve $bad > /dev/null 2> "$T/bad.err" < /dev/null
+	rc=$?
+	[ "$rc" -eq 125 ] && grep -q "${bad#--* }" "$T/bad.err" &&
+	    [ ! -S "$PTYVISOR_SOCKET" ]
+	ok $? "serve $bad: exit 125 naming it, nothing served ($rc: $(head -c 120 "$T/bad.err"))"
+done
+timeout 10 $PTYVISOR --rules "$T/no-such-rules" > /dev/null 2> "$T/bad.err" \
+    < /dev/null
+is "$?" 125 "the console refuses a missing rules file too, before its screen"
+grep -q "rules file $T/no-such-rules" "$T/bad.err"; ok $? "... naming it"
+printf '[approval]\nrules = %s\n' "$T/no-such-rules" > "$T/config/config"
+timeout 10 $PTYVISOR serve > /dev/null 2> "$T/bad.err" < /dev/null
+is "$?" 125 "a rules file named in the settings file must exist too"
+grep -q "rules file $T/no-such-rules: No such file" "$T/bad.err"
+ok $? "... and the error says which and why"
+rm -f "$T/config/config"
+
 $PTYVISOR serve --approval on-request 2> "$T/serve.log" &
 SERVE=$!
 cleanup_pid $SERVE
