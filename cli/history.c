@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "record/ending.h"
 #include "record/history.h"
 #include "record/statedir.h"
 #include "base/util.h"
@@ -144,23 +145,14 @@ history_command(const struct history_entry *e)
 	return s;
 }
 
-/* How a session ended, short: "✔ 0", "✘ 3", "SIG9", "timeout"... */
+/* How a session ended, in the words of record/ending.h. */
 static void
 history_status(const struct history_entry *e, char *out, size_t len)
 {
-	const char	*st = e->state != NULL ? e->state : "?";
+	struct ending	end;
 
-	if (strcmp(st, "timed_out") == 0)
-		snprintf(out, len, "timeout");
-	else if (strcmp(st, "failed_to_start") == 0)
-		snprintf(out, len, "failed");
-	else if (e->signal != 0)
-		snprintf(out, len, "SIG%d", e->signal);
-	else if (strcmp(st, "exited") == 0 && e->has_code)
-		snprintf(out, len, "%s %d", e->code == 0 ? "\u2714" : "\u2718",
-		    e->code);
-	else
-		snprintf(out, len, "%s", st);
+	ending_of_entry(e, &end);
+	ending_name(&end, out, len);
 }
 
 /* A duration in microseconds, short: "0.4s", "12s", "3m04s", "2h05m". */
@@ -262,7 +254,7 @@ cmd_history(int argc, char **argv)
 	struct history_entry	*e;
 	const char		*state = NULL, *grep = NULL;
 	char			*cause = NULL, *end, *cmd;
-	char			 t[32], dur[32], st[32], dec[64];
+	char			 t[32], dur[32], st[64], dec[64];
 	bool			*keep, json = false;
 	size_t			 i, n, limit = (size_t)-1, skip;
 	long			 v;
@@ -339,11 +331,8 @@ cmd_history(int argc, char **argv)
 		history_status(e, st, sizeof st);
 		history_decided(e, dec, sizeof dec);
 		cmd = history_command(e);
-		/* The check and cross take 3 bytes for one column. */
-		printf("%5lu  %s  %7s  %-*s  %-17s  %-12s  %s\n", e->id, t,
-		    dur, (int)(strncmp(st, "\u2714", 3) == 0 ||
-		    strncmp(st, "\u2718", 3) == 0 ? 9 : 7), st,
-		    e->profile != NULL ? e->profile : "-", dec, cmd);
+		printf("%5lu  %s  %7s  %-14s  %-17s  %-12s  %s\n", e->id, t,
+		    dur, st, e->profile != NULL ? e->profile : "-", dec, cmd);
 		free(cmd);
 	}
 	free(keep);
@@ -371,7 +360,7 @@ cmd_show(int argc, char **argv)
 	struct history_entry	*e = NULL;
 	struct buf		 text = { 0 };
 	char			*cause = NULL, *warning = NULL, *end, *cmd;
-	char			 t[32], dur[32];
+	char			 t[32], dur[32], st[64];
 	unsigned long		 id;
 	size_t			 i;
 	int			 rc = 0;
@@ -424,6 +413,8 @@ cmd_show(int argc, char **argv)
 	history_duration(e->end_us - e->start_us, dur, sizeof dur);
 	printf("end:       %s\nduration:  %s\n", t, dur);
 	printf("state:     %s\n", e->state != NULL ? e->state : "-");
+	history_status(e, st, sizeof st);
+	printf("ending:    %s\n", st);
 	if (e->has_code)
 		printf("code:      %d\n", e->code);
 	else

@@ -145,7 +145,7 @@ control_client_close(struct control_client *cl)
 		if (!c->keep && !session_is_done(cs->s)) {
 			control_log(c, "client %lu left: killing session %lu",
 			    cl->serial, cs->id);
-			session_kill(cs->s);
+			session_cancel(cs->s, "the agent went away");
 		}
 	}
 	for (i = 0; i < c->nreqs; i++)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "control/proto.h"
+#include "record/ending.h"
 #include "base/util.h"
 
 /* The tracked session for s, or NULL. */
@@ -157,7 +158,9 @@ control_on_ended(void *user, struct session *s)
 	struct control		*c = user;
 	struct control_sess	*cs = control_sess_find(c, s);
 	struct proto_exit	 e;
+	struct ending		 end;
 	struct pty_status	 st;
+	char			 name[64];
 	struct buf		 b = { 0 };
 	size_t			 i;
 
@@ -180,6 +183,8 @@ control_on_ended(void *user, struct session *s)
 		e.duration_ms = (uint64_t)(session_end_us(s) -
 		    session_start_us(s)) / 1000;
 	e.recording = session_recording(s);
+	session_ending(s, &end);
+	e.ending = ending_name(&end, name, sizeof name);
 	proto_ev_exit(&b, cs->req_id, &e);
 	control_send(cs->owner, &b);
 	b.len = 0;
@@ -188,8 +193,7 @@ control_on_ended(void *user, struct session *s)
 	buf_free(&b);
 	if (cs->request != 0)
 		control_log(c, "session %lu (request %llu) ended: %s%s%s",
-		    cs->id, (unsigned long long)cs->request,
-		    session_state_name(session_state(s)),
+		    cs->id, (unsigned long long)cs->request, e.ending,
 		    session_error(s) != NULL ? ": " : "",
 		    session_error(s) != NULL ? session_error(s) : "");
 	for (i = 0; i < c->nsess; i++) {

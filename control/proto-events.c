@@ -222,6 +222,7 @@ proto_ev_exit(struct buf *b, const char *id, const struct proto_exit *e)
 	json_object_set_new(o, "timed_out", json_boolean(e->timed_out));
 	proto_set_int(o, "duration_ms", (int64_t)e->duration_ms);
 	proto_set_str(o, "recording", e->recording);
+	proto_set_str(o, "ending", e->ending);
 	proto_ev_emit(b, o);
 }
 

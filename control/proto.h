@@ -146,6 +146,7 @@ struct proto_exit {
 	bool		 timed_out;
 	uint64_t	 duration_ms;
 	const char	*recording;	/* path; NULL: omitted */
+	const char	*ending;	/* its name (record/ending.h); NULL: omitted */
 };
 
 /*

@@ -177,7 +177,7 @@ control_handle(struct control_client *cl, struct proto_request *req)
 	case PROTO_OP_KILL:
 		if ((s = control_op_session(cl, req)) == NULL)
 			return;
-		session_kill(s);
+		session_cancel(s, "the agent stopped it");
 		break;
 	case PROTO_OP_RESIZE:
 		if ((s = control_op_session(cl, req)) == NULL)

@@ -6,6 +6,7 @@ librecord_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 librecord_a_SOURCES = \
 	record/cast.c record/cast.h record/cast-int.h \
 	record/cast-header.c record/cast-input.c \
+	record/ending.c record/ending.h \
 	record/history.c record/history.h \
 	record/player.c record/player.h \
 	record/record.c record/record.h \

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "record/ending.h"
 #include "record/history.h"
 #include "record/record.h"
 
@@ -71,7 +72,18 @@ session_kill(struct session *s)
 {
 	if (s->done || s->reaped)
 		return;
-	s->killed_by_user = true;
+	free(s->kill_error);
+	s->kill_error = xstrdup(ENDING_KILLED);
+	session_terminate(s);
+}
+
+void
+session_cancel(struct session *s, const char *why)
+{
+	if (s->done || s->reaped)
+		return;
+	free(s->kill_error);
+	s->kill_error = xasprintf("%s: %s", ENDING_CANCELLED, why);
 	session_terminate(s);
 }
 
@@ -245,8 +257,8 @@ session_finish(struct session *s)
 	e.bytes = s->bytes;
 	e.error = s->error;
 	e.agent = s->agent;
-	if (s->killed_by_user && e.error == NULL)
-		e.error = (char *)"SIGTERM by user";
+	if (s->kill_error != NULL && e.error == NULL)
+		e.error = s->kill_error;
 	if (history_append(ss->history_path, &e, &cause) != 0) {
 		if (s->error == NULL)
 			s->error = xasprintf("history: %s", cause);
@@ -287,30 +299,34 @@ session_exit_code(const struct session *s)
 }
 
 void
+session_ending(const struct session *s, struct ending *out)
+{
+	memset(out, 0, sizeof *out);
+	out->state = session_state_name(s->state);
+	out->error = s->kill_error != NULL ? s->kill_error : s->error;
+	if (s->state == SESSION_FAILED) {
+		out->has_code = true;
+		out->code = s->fail_status;
+	} else if (s->status.signaled)
+		out->signal = s->status.signal;
+	else {
+		out->has_code = true;
+		out->code = s->status.code;
+	}
+}
+
+void
 session_label(const struct session *s, char *buf, size_t len)
 {
-	switch (s->state) {
-	case SESSION_PENDING:
-		snprintf(buf, len, "pending");
-		break;
-	case SESSION_DENIED:
-		snprintf(buf, len, "denied");
-		break;
-	case SESSION_RUNNING:
-		snprintf(buf, len, "running");
-		break;
-	case SESSION_EXITED:
-		snprintf(buf, len, "%s %d", s->status.code == 0 ?
-		    "\xe2\x9c\x94" : "\xe2\x9c\x98", s->status.code);
-		break;
-	case SESSION_SIGNALED:
-		snprintf(buf, len, "SIG%d", s->status.signal);
-		break;
-	case SESSION_TIMED_OUT:
-		snprintf(buf, len, "timeout");
-		break;
-	case SESSION_FAILED:
-		snprintf(buf, len, "failed");
-		break;
+	struct ending	e;
+	char		name[64];
+
+	if (s->state == SESSION_RUNNING || s->state == SESSION_PENDING ||
+	    s->state == SESSION_DENIED) {
+		snprintf(buf, len, "%s", session_state_name(s->state));
+		return;
 	}
+	session_ending(s, &e);
+	snprintf(buf, len, "%s %s", ending_is_success(&e) ? "\xe2\x9c\x94" :
+	    "\xe2\x9c\x98", ending_name(&e, name, sizeof name));
 }

@@ -71,7 +71,7 @@ struct session {
 	bool			 eof;
 	bool			 done;
 	bool			 timed_out;
-	bool			 killed_by_user;
+	char			*kill_error;	/* who killed it, for history */
 	bool			 group_killed;
 	struct pty_status	 status;
 	int			 fail_status;	/* 125-127 when FAILED */

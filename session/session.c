@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/ending.h"
 #include "record/statedir.h"
 
 char *
@@ -80,6 +81,7 @@ session_free(struct session *s)
 	free(s->decision);
 	free(s->by);
 	free(s->error);
+	free(s->kill_error);
 	free(s->record_path);
 	sandbox_free(s->sandbox);
 	screen_free(s->screen);
@@ -118,7 +120,8 @@ sessions_free(struct sessions *ss)
 				s->reaped = true;
 				s->status = st;
 			}
-			s->killed_by_user = true;
+			if (s->kill_error == NULL)
+				s->kill_error = xstrdup(ENDING_KILLED);
 		} else
 			pty_kill_group(s->child.pid, SIGKILL);
 		session_read(s, SIZE_MAX, true);
@@ -294,5 +297,6 @@ session_error(const struct session *s)
 bool
 session_killed_by_user(const struct session *s)
 {
-	return s->killed_by_user;
+	return s->kill_error != NULL &&
+	    strcmp(s->kill_error, ENDING_KILLED) == 0;
 }

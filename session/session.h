@@ -41,6 +41,7 @@ enum session_state {
 /* Default scrollback lines per session. */
 #define SESSION_SCROLLBACK_DEFAULT 10000
 
+struct ending;
 struct session;
 struct sessions;
 
@@ -138,9 +139,15 @@ struct pty_status	 session_status(const struct session *s);
 int			 session_exit_code(const struct session *s);
 /* Why it failed to start, or a recording/history problem; NULL if none. */
 const char		*session_error(const struct session *s);
-/* Short label: "running", "✔ 0", "✘ 3", "SIG9", "timeout", "failed". */
+/*
+ * Short label for a pane title: "running", or the ending's name
+ * (record/ending.h) behind ✔ or ✘: "✔ exit 0", "✘ exit 3", "✘ timeout".
+ */
 void			 session_label(const struct session *s, char *buf,
 			    size_t len);
+/* How it ended, as record/ending.h names it (strings borrowed from s). */
+void			 session_ending(const struct session *s,
+			    struct ending *out);
 bool			 session_killed_by_user(const struct session *s);
 
 /* Queue bytes for the program's input (never blocks). */
@@ -151,6 +158,12 @@ void	session_resize(struct session *s, struct pty_size size);
 
 /* Kill the session's process group on the person's request. */
 void	session_kill(struct session *s);
+
+/*
+ * Kill it because whoever asked for it gave up (an agent went away, or
+ * asked to stop it): the history says "cancelled: why".
+ */
+void	session_cancel(struct session *s, const char *why);
 
 /* Quote argv for display, shell style ('a b' c). Caller frees. */
 char	*session_quote_argv(char *const *argv);

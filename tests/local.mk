@@ -66,6 +66,12 @@ tests_unit_test_record_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_record_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-record
 
+check_PROGRAMS += tests/unit/test-ending
+tests_unit_test_ending_SOURCES = tests/unit/test-ending.c
+tests_unit_test_ending_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_ending_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-ending
+
 check_PROGRAMS += tests/unit/test-history
 tests_unit_test_history_SOURCES = tests/unit/test-history.c
 tests_unit_test_history_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)

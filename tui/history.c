@@ -17,6 +17,7 @@
 #include <curses.h>
 #include <jansson.h>
 
+#include "record/ending.h"
 #include "record/history.h"
 #include "term/screen.h"
 #include "session/session.h"
@@ -127,7 +128,8 @@ tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
 	struct session		*s;
 	struct tm		 tm;
 	time_t			 t;
-	char			 when[32], dur[48], status[24], *cmd;
+	struct ending		 ending;
+	char			 when[32], dur[48], status[64], *cmd;
 	const char		*icon;
 	int64_t			 start, end;
 
@@ -146,32 +148,22 @@ tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
 		localtime_r(&t, &tm);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
 		tui_history_duration(end - start, dur, sizeof dur);
-		snprintf(buf, len, "%s %5lu  %s  %7s  %-8s  %s%s", icon,
+		snprintf(buf, len, "%s %5lu  %s  %7s  %-14s  %s%s", icon,
 		    h->running[i], when, dur, status, session_is_agent(s) ?
 		    "agent: " : "", cmd);
 		free(cmd);
 		return;
 	}
 	e = tui_history_entry(h, i);
-	if (e->signal != 0) {
-		icon = "✘";
-		snprintf(status, sizeof status, "SIG%d", e->signal);
-	} else if (e->state != NULL && strcmp(e->state, "timed_out") == 0) {
-		icon = "✘";
-		snprintf(status, sizeof status, "timeout");
-	} else if (e->state != NULL && strcmp(e->state, "failed") == 0) {
-		icon = "✘";
-		snprintf(status, sizeof status, "failed %d", e->code);
-	} else {
-		icon = e->code == 0 ? "✔" : "✘";
-		snprintf(status, sizeof status, "exit %d", e->code);
-	}
+	ending_of_entry(e, &ending);
+	ending_name(&ending, status, sizeof status);
+	icon = ending_is_success(&ending) ? "✔" : "✘";
 	t = (time_t)(e->start_us / 1000000);
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
 	tui_history_duration(e->end_us - e->start_us, dur, sizeof dur);
 	cmd = session_quote_argv(e->argv);
-	snprintf(buf, len, "%s %5lu  %s  %7s  %-8s  %s%s", icon, e->id, when,
+	snprintf(buf, len, "%s %5lu  %s  %7s  %-14s  %s%s", icon, e->id, when,
 	    dur, status, e->agent ? "agent: " : "", cmd);
 	free(cmd);
 }
@@ -342,7 +334,7 @@ tui_history_draw(struct tui_history *h, struct layout_rect area)
 	tui_history_follow(h);
 	attrset(A_REVERSE | A_BOLD);
 	mvhline(area.y, area.x, ' ', area.w);
-	snprintf(row, sizeof row, " history   %-5s  %-19s  %7s  %-8s  %s",
+	snprintf(row, sizeof row, " history   %-5s  %-19s  %7s  %-14s  %s",
 	    "   id", "start", "time", "status", "command");
 	mvaddnstr(area.y, area.x, row, area.w);
 	attrset(A_NORMAL);

@@ -397,6 +397,8 @@ test_exec_echo(struct conn *c, struct conn *sub)
 	    json_is_integer(json_object_get(ev, "duration_ms")) &&
 	    strstr(str(ev, "recording"), ".cast") != NULL,
 	    "exit code 0, timed_out false, duration, recording");
+	ok(ev != NULL && strcmp(str(ev, "ending"), "exit 0") == 0,
+	    "exit names its ending: %s", ev != NULL ? str(ev, "ending") : "-");
 	json_decref(ev);
 
 	/* The subscriber saw it all, without the id. */
@@ -598,6 +600,9 @@ main(void)
 	ev = conn_expect(c, "exit");
 	ok(ev != NULL && num(ev, "signal") > 0, "kill: exit by signal %lld",
 	    ev != NULL ? num(ev, "signal") : 0);
+	ok(ev != NULL && strcmp(str(ev, "ending"), "cancelled") == 0,
+	    "a kill from the client is named cancelled, not a signal: %s",
+	    ev != NULL ? str(ev, "ending") : "-");
 	json_decref(ev);
 
 	/* Timeout. */
@@ -606,6 +611,8 @@ main(void)
 	ev = conn_expect(c, "exit");
 	ok(ev != NULL && json_is_true(json_object_get(ev, "timed_out")),
 	    "timeout: timed_out true");
+	ok(ev != NULL && strcmp(str(ev, "ending"), "timeout") == 0,
+	    "timeout: named timeout, not its signal");
 	json_decref(ev);
 
 	/* Denied by rule. */

@@ -109,10 +109,22 @@ $PTYVISOR history > "$T/hist"
 is "$?" 0 "history exits 0"
 is "$(wc -l < "$T/hist" | tr -d ' ')" 4 "four sessions listed"
 is "$(awk 'NR == 4 { print $1 }' "$T/hist")" 4 "newest last"
-grep -q "$(printf '\342\234\230') 3" "$T/hist"; ok $? "exit 3 shown as a cross and 3"
-grep -q "$(printf '\342\234\224') 0" "$T/hist"; ok $? "exit 0 shown as a check and 0"
-grep -q 'SIG9' "$T/hist"; ok $? "signal 9 shown as SIG9"
-grep -q 'timeout' "$T/hist"; ok $? "timed out shown as timeout"
+grep -q " exit 3 " "$T/hist"; ok $? "exit 3 shown as exit 3"
+grep -q " exit 0 " "$T/hist"; ok $? "exit 0 shown as exit 0"
+grep -q ' signal SIGKILL ' "$T/hist"; ok $? "signal 9 shown as signal SIGKILL"
+awk 'NR == 4' "$T/hist" | grep -q ' timeout '
+ok $? "timed out shown as timeout (not as its signal)"
+# Commands that cannot start, in a state dir of their own (ids below).
+touch "$T/not-x"; chmod 644 "$T/not-x"
+PTYVISOR_STATE_DIR="$T/state2" $PTYVISOR run -- no-such-command-xyz \
+    > /dev/null 2>&1 </dev/null
+PTYVISOR_STATE_DIR="$T/state2" $PTYVISOR run -- "$T/not-x" \
+    > /dev/null 2>&1 </dev/null
+PTYVISOR_STATE_DIR="$T/state2" $PTYVISOR history > "$T/hist2"
+awk 'NR == 1' "$T/hist2" | grep -q ' not found '; ok $? "a missing command: not found"
+awk 'NR == 2' "$T/hist2" | grep -q ' not executable '
+ok $? "a file that is not executable: not executable"
+is "$($PTYVISOR show 4 | sed -n 's/^ending: *//p')" timeout "show names the ending too"
 is "$($PTYVISOR history -n 1 | awk '{ print $1 }')" 4 "-n 1: the newest only"
 is "$($PTYVISOR history --state signaled | awk '{ print $1 }')" 3 "--state signaled"
 is "$($PTYVISOR history --grep 'sleep 30' | awk '{ print $1 }')" 4 "--grep"

@@ -35,7 +35,7 @@ set -- $(pos out-303); ok $(( !($1 > 24) )) "out-303 is in the bottom pane ($1,$
 # exit statuses: pane 2 exits 3, pane 1 runs vim first
 pv_keys C-g 2
 pv_type "exit 3"; pv_keys Enter
-pv_see "✘ 3"; ok $? "the pane title shows ✘ 3"
+pv_see "✘ exit 3"; ok $? "the pane title shows ✘ exit 3"
 
 pv_keys C-g 1
 pv_type "vim -u NONE -N '$pv_dir/file.txt'"; pv_keys Enter

@@ -10,7 +10,7 @@ printf 'echo alpha-1; sleep 3; echo bravo-2; sleep 3; echo charlie-3; exit 3\n' 
 pv_start 120 30
 pv_type "$PTYVISOR -- sh $pv_dir/show.sh"
 pv_keys Enter
-pv_see "✘ 3" 20; ok $? "the session exits 3"
+pv_see "✘ exit 3" 20; ok $? "the session exits 3"
 pv_see "charlie-3"; ok $? "and printed its lines"
 pv_keys C-g x
 pv_see "no sessions:"; ok $? "C-g x closes its pane"

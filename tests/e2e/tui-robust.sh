@@ -6,7 +6,7 @@
 pv_start 80 24 vt100
 pv_type "$PTYVISOR -- sh -c 'head -c 5M /dev/urandom; exit 7'"
 pv_keys Enter
-pv_see "✘ 7" 60; ok $? "a session printing 5 MiB of random bytes ends (vt100)"
+pv_see "✘ exit 7" 60; ok $? "a session printing 5 MiB of random bytes ends (vt100)"
 pv_keys C-g c
 pv_see " 2* #"; ok $? "the console still takes keys"
 pv_type "echo alive-\$((40+2))"; pv_keys Enter

@@ -302,8 +302,9 @@ test_events(void)
 				    true, "tests", "ask", "mode untrusted", 42 };
 	struct proto_session	 sess = { 7, 1234, argv, "/src", "running",
 				    true };
-	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast" };
-	struct proto_exit	 ex2 = { 8, 0, 9, true, 10, NULL };
+	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
+				    "exit 3" };
+	struct proto_exit	 ex2 = { 8, 0, 9, true, 10, NULL, NULL };
 	struct buf		 dec;
 
 	memset(&b, 0, sizeof b);
@@ -407,12 +408,14 @@ test_events(void)
 	    json_is_false(json_object_get(o, "timed_out")) &&
 	    iget(o, "duration_ms") == 1500 &&
 	    strcmp(sget(o, "recording"), "/s/7.cast") == 0, "exit with code");
+	is_str(sget(o, "ending"), "exit 3", "exit carries the ending's name");
 	json_decref(o);
 	proto_ev_exit(&b, "1", &ex2);
 	o = read_back(&b, "exit signal");
 	ok(iget(o, "signal") == 9 && json_object_get(o, "code") == NULL &&
 	    json_is_true(json_object_get(o, "timed_out")) &&
 	    json_object_get(o, "recording") == NULL, "exit by signal");
+	ok(json_object_get(o, "ending") == NULL, "no ending: none sent");
 	json_decref(o);
 
 	proto_ev_list(&b, "4", &sess, 1, &pend, 1);
