@@ -604,8 +604,21 @@ p_int80(const char *arg)
 		return err();
 	if (pid == 0) {
 #if defined(__x86_64__)
+		/* The kernel's own sigaction layout, SIG_DFL and no flags. */
+		struct {
+			void		*handler;
+			unsigned long	 flags;
+			void		*restorer;
+			unsigned long	 mask;
+		}	dfl = { NULL, 0, NULL, 0 };
 		long	r;
 
+		/*
+		 * A sanitizer's SIGSEGV handler would turn the fault of a
+		 * kernel without IA32 emulation into an abort: restore the
+		 * default with the raw call, which no interceptor sees.
+		 */
+		syscall(SYS_rt_sigaction, SIGSEGV, &dfl, NULL, sizeof dfl.mask);
 		__asm__ volatile ("int $0x80" : "=a"(r) : "a"(20L) : "memory");
 		_exit(r > 0 ? 0 : 1);
 #else
