@@ -92,6 +92,14 @@ scroll_free(struct scroll *sv)
 	free(sv);
 }
 
+void
+scroll_home(struct scroll *sv)
+{
+	sv->at_bottom = false;
+	sv->top = scroll_first(sv);
+	scroll_clamp(sv);
+}
+
 int
 scroll_top(const struct scroll *sv)
 {

@@ -26,6 +26,9 @@ enum scroll_result {
  * frees scr; otherwise scr must outlive the pager.  title is copied.
  */
 struct scroll	*scroll_new(struct screen *scr, bool owned, const char *title);
+
+/* Show the content from its first line (an output view opens so). */
+void		 scroll_home(struct scroll *sv);
 void		 scroll_free(struct scroll *sv);
 
 enum scroll_result	scroll_key(struct scroll *sv,

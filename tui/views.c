@@ -92,6 +92,7 @@ tui_open_output(struct tui *t)
 		return;
 	}
 	t->scroll = scroll_new(scr, owned, title);
+	scroll_home(t->scroll);		/* an output is read from its start */
 	free(title);
 	t->scroll_from_history = true;
 	t->mode = TUI_SCROLL;

@@ -64,6 +64,24 @@ pv_see "cannot replay"; ok $? "r on a missing recording says so"
 pv_keys q
 pv_see "no sessions:"; ok $? "the console still takes keys"
 
+# The output view opens at the top of the output (like less); G goes to
+# the end.  100 lines on a 30-row terminal: most are in the scrollback.
+pv_keys C-g c
+pv_see " 1* #2"; ok $? "C-g c starts a shell"
+pv_type "seq -f line-%g 1 100; exit"; pv_keys Enter
+pv_see "exit 0" 20
+pv_keys C-g x
+pv_keys C-g h
+pv_see "history"
+pv_keys Enter
+pv_see "(recording)"
+pv_cap | grep -q "^line-1 *$"; ok $? "the output view shows the first line"
+pv_cap | grep -q "^line-100 *$"; ok $(( ! $? )) "... and not the last"
+pv_keys G
+wait_for "pv_cap | grep -q '^line-100 *\$'" 10; ok $? "G goes to the end"
+pv_keys q q
+pv_see "no sessions:"
+
 pv_keys C-g q
 wait_for "! pv_cap | grep -q 'ptyvisor |'" 10
 ok $? "quit restores the terminal"
