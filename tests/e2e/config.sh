@@ -117,6 +117,8 @@ grep -q to-the-env "$T/fromfile/history.jsonl"
 is "$?" 1 "and nothing goes to the file's state_dir then"
 
 # --- serve: [approval] mode, [paths] socket, [sandbox] profile --------------
+# The notify program the file names must exist (a missing one stops serve).
+printf '#!/bin/sh\nexit 0\n' > "$T/notify"; chmod 755 "$T/notify"
 cat > "$CONF" <<EOF
 [approval]
 mode = never
