@@ -4,5 +4,6 @@ noinst_LIBRARIES += libbase.a
 libbase_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libbase_a_SOURCES = \
 	base/loop.c base/loop.h \
+	base/quote.c base/quote.h \
 	base/utf8.c base/utf8.h \
 	base/util.c base/util.h

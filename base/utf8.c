@@ -143,3 +143,25 @@ utf8_encode(uint32_t c, char out[4])
 	out[3] = (char)(0x80 | (c & 0x3f));
 	return 4;
 }
+
+uint32_t
+utf8_decode(const unsigned char *p, int n)
+{
+	uint32_t	c;
+	int		i;
+
+	if (n <= 1)
+		return p[0];
+	c = p[0] & (0xff >> (n + 1));
+	for (i = 1; i < n; i++)
+		c = (c << 6) | (p[i] & 0x3f);
+	return c;
+}
+
+bool
+utf8_is_invisible(uint32_t c)
+{
+	return c == 0x061c || c == 0x200e || c == 0x200f ||
+	    (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
+	    (c >= 0x200b && c <= 0x200d) || c == 0x2060 || c == 0xfeff;
+}

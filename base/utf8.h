@@ -8,6 +8,7 @@
 #ifndef PTYVISOR_UTF8_H
 #define PTYVISOR_UTF8_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,5 +35,17 @@ int	utf8_seq_len(const unsigned char *p, size_t len);
 
 /* Encode code point c (invalid ones as U+FFFD) into out; returns 1-4. */
 size_t	utf8_encode(uint32_t c, char out[4]);
+
+/* The code point of a valid sequence of n bytes (utf8_seq_len's n > 1). */
+uint32_t utf8_decode(const unsigned char *p, int n);
+
+/*
+ * Whether c changes how text around it shows without showing itself:
+ * bidirectional controls (U+061C, U+200E-200F, U+202A-202E, U+2066-2069)
+ * and zero-width characters (U+200B-200D, U+2060, U+FEFF).  Text from
+ * agents shows these escaped, so a terminal cannot reorder or hide what a
+ * person approves.
+ */
+bool	utf8_is_invisible(uint32_t c);
 
 #endif

@@ -30,6 +30,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "base/quote.h"
 #include "pty/pty.h"
 #include "control/client.h"
 #include "policy/policy.h"
@@ -168,7 +169,7 @@ exec_said_edited(json_t *argv)
 
 		v[i] = xstrdup(w != NULL ? w : "");
 	}
-	cmd = policy_quote_argv(v);
+	cmd = quote_argv(v);
 	fprintf(stderr, "ptyvisor: approved after a person edited it; "
 	    "running: %s\n", cmd);
 	free(cmd);

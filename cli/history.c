@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/quote.h"
 #include "record/ending.h"
 #include "record/history.h"
 #include "record/statedir.h"
@@ -102,47 +103,11 @@ history_rows_load(struct history_rows *rows, char **cause)
 	return 0;
 }
 
-/* Append argv as a shell would need it typed: words quoted when needed. */
-static void
-history_quote(struct buf *b, char *const *argv)
-{
-	const char	*w, *p;
-	size_t		 i;
-
-	for (i = 0; argv != NULL && argv[i] != NULL; i++) {
-		w = argv[i];
-		if (i > 0)
-			buf_addc(b, ' ');
-		if (*w != '\0' && strspn(w, "abcdefghijklmnopqrstuvwxyz"
-		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") ==
-		    strlen(w)) {
-			buf_adds(b, w);
-			continue;
-		}
-		buf_addc(b, '\'');
-		for (p = w; *p != '\0'; p++) {
-			if (*p == '\'')
-				buf_adds(b, "'\\''");
-			else if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				buf_printf(b, "'$'\\x%02x''", (unsigned char)*p);
-			else
-				buf_addc(b, *p);
-		}
-		buf_addc(b, '\'');
-	}
-}
-
 /* The command of e, quoted; caller frees. */
 static char *
 history_command(const struct history_entry *e)
 {
-	struct buf	 b = { 0 };
-	char		*s;
-
-	history_quote(&b, e->argv);
-	s = xstrdup(buf_cstr(&b));
-	buf_free(&b);
-	return s;
+	return quote_argv(e->argv);
 }
 
 /* How a session ended, in the words of record/ending.h. */
@@ -359,7 +324,7 @@ cmd_show(int argc, char **argv)
 	struct history_rows	 rows;
 	struct history_entry	*e = NULL;
 	struct buf		 text = { 0 };
-	char			*cause = NULL, *warning = NULL, *end, *cmd;
+	char			*cause = NULL, *warning = NULL, *end, *cmd, *text_cwd;
 	char			 t[32], dur[32], st[64];
 	unsigned long		 id;
 	size_t			 i;
@@ -404,9 +369,15 @@ cmd_show(int argc, char **argv)
 	}
 
 	cmd = history_command(e);
+	text_cwd = quote_text(e->cwd != NULL ? e->cwd : "-");
 	printf("id:        %lu\ncommand:   %s\ncwd:       %s\n", e->id, cmd,
-	    e->cwd != NULL ? e->cwd : "-");
+	    text_cwd);
+	if (quote_argv_has_invisible(e->argv) ||
+	    (e->cwd != NULL && quote_has_invisible(e->cwd)))
+		printf("warning:   invisible characters (bidirectional or "
+		    "zero-width), shown as \\uXXXX\n");
 	free(cmd);
+	free(text_cwd);
 	history_local_time(e->start_us, t, sizeof t);
 	printf("start:     %s\n", t);
 	history_local_time(e->end_us, t, sizeof t);
@@ -429,8 +400,11 @@ cmd_show(int argc, char **argv)
 	    e->by != NULL ? e->by : "-", e->agent ? "yes" : "no");
 	printf("bytes:     %llu\nrecording: %s\n", (unsigned long long)e->bytes,
 	    e->recording != NULL ? e->recording : "-");
-	if (e->error != NULL)
-		printf("error:     %s\n", e->error);
+	if (e->error != NULL) {
+		text_cwd = quote_text(e->error);
+		printf("error:     %s\n", text_cwd);
+		free(text_cwd);
+	}
 	printf("--- output ---\n");
 	fflush(stdout);
 

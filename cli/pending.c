@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/quote.h"
 #include "control/client.h"
 #include "policy/policy.h"
 #include "base/util.h"
@@ -57,23 +58,35 @@ pending_ask(const char *cmd, json_t *req)
 	return ev;
 }
 
-/* Print one pending request as a line: id, command, cwd, reason. */
+/*
+ * Print one pending request as a line: id, command, cwd, reason, each
+ * escaped for the terminal (quote.h); a fifth field warns when the agent's
+ * text holds invisible characters.
+ */
 static void
 pending_print(json_t *p)
 {
-	json_t	*argv = json_object_get(p, "argv"), *w;
-	char	**v, *cmd;
-	size_t	  i, n = json_array_size(argv);
+	json_t		*argv = json_object_get(p, "argv"), *w;
+	const char	*cwd = client_str(p, "cwd"), *why = client_str(p, "why");
+	char		**v, *cmd, *qcwd, *qwhy;
+	size_t		  i, n = json_array_size(argv);
+	bool		  hidden;
 
 	v = xcalloc(n + 1, sizeof *v);
 	json_array_foreach(argv, i, w)
 		v[i] = xstrdup(json_is_string(w) ? json_string_value(w) : "");
-	cmd = policy_quote_argv(v);
-	printf("%" JSON_INTEGER_FORMAT "\t%s\t%s\t%s\n",
-	    json_integer_value(json_object_get(p, "request")), cmd,
-	    client_str(p, "cwd") != NULL ? client_str(p, "cwd") : "-",
-	    client_str(p, "why") != NULL ? client_str(p, "why") : "-");
+	cmd = quote_argv(v);
+	qcwd = quote_text(cwd != NULL ? cwd : "-");
+	qwhy = quote_text(why != NULL ? why : "-");
+	hidden = quote_argv_has_invisible(v) ||
+	    (cwd != NULL && quote_has_invisible(cwd)) ||
+	    (why != NULL && quote_has_invisible(why));
+	printf("%" JSON_INTEGER_FORMAT "\t%s\t%s\t%s%s\n",
+	    json_integer_value(json_object_get(p, "request")), cmd, qcwd, qwhy,
+	    hidden ? "\tWARNING: invisible characters, shown as \\uXXXX" : "");
 	free(cmd);
+	free(qcwd);
+	free(qwhy);
 	strv_free(v);
 }
 

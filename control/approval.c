@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/quote.h"
 #include "base/util.h"
 
 #define APPROVAL_MAX_SUBSCRIBERS 8
@@ -287,7 +288,7 @@ approval_notify_json(const struct approval_request *r)
 
 	for (i = 0; r->argv[i] != NULL; i++)
 		json_array_append_new(argv, json_string(r->argv[i]));
-	cmd = policy_quote_argv(r->argv);
+	cmd = quote_argv(r->argv);
 	json_object_set_new(o, "type", json_string("approval-requested"));
 	json_object_set_new(o, "request", json_integer((json_int_t)r->id));
 	json_object_set_new(o, "command", json_string(cmd));
@@ -464,7 +465,7 @@ approval_approve(struct approval *a, uint64_t id, const char *by,
 char *
 approval_suggest_rule(const struct approval_request *r)
 {
-	char	*q = policy_quote_argv(r->argv), *s;
+	char	*q = quote_argv(r->argv), *s;
 
 	s = xasprintf("allow %s", q);
 	free(q);

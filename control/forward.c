@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/quote.h"
 #include "control/proto.h"
 #include "record/ending.h"
 #include "base/util.h"
@@ -236,7 +237,7 @@ control_on_pending(void *user, struct approval_request *r)
 	struct control_req	*cr = control_req_find(c, r->id);
 	struct proto_pending	 p;
 	struct buf		 b = { 0 };
-	char			*cmd = policy_quote_argv(r->argv);
+	char			*cmd = quote_argv(r->argv);
 
 	control_log(c, "request %llu waits for approval (%s): %s",
 	    (unsigned long long)r->id, r->verdict_by, cmd);
@@ -262,7 +263,7 @@ control_on_decided(void *user, struct approval_request *r)
 	char			*cmd, *cause = NULL;
 	char *const		*edited;
 
-	cmd = policy_quote_argv(r->argv);
+	cmd = quote_argv(r->argv);
 	control_log(c, "request %llu %s by %s%s%s%s%s: %s",
 	    (unsigned long long)r->id, ok ? "approved" : "denied",
 	    r->decided_by, r->reason != NULL ? " (" : "",

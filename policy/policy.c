@@ -413,19 +413,3 @@ policy_check(const struct policy *p, char *const *argv)
 	}
 	return v;
 }
-
-char *
-policy_quote_argv(char *const *argv)
-{
-	struct buf	b;
-	size_t		i;
-
-	memset(&b, 0, sizeof b);
-	for (i = 0; argv[i] != NULL; i++) {
-		if (i > 0)
-			buf_addc(&b, ' ');
-		shsplit_quote(&b, argv[i]);
-	}
-	buf_cstr(&b);
-	return b.data;
-}

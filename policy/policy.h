@@ -130,12 +130,5 @@ int		 policy_unsaved(const struct policy *p);
 int		 policy_save_remembered(struct policy *p, const char *path,
 		     char **cause);
 
-/*
- * Quote argv as a shell would need it to run exactly these words, for
- * display: bare words when safe, '...' otherwise, $'...' when a word holds
- * control characters or invalid UTF-8.  The result parses back (as a rule
- * or with shsplit) to the same words.  Caller frees.
- */
-char		*policy_quote_argv(char *const *argv);
 
 #endif

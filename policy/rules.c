@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/quote.h"
 #include "policy/policy-int.h"
 #include "policy/shsplit.h"
 #include "base/util.h"
@@ -262,7 +263,7 @@ policy_remember(struct policy *p, char *const *prefix, bool rest,
 		r->pats[r->npats++] = shsplit_pattern(&w);
 		free(w.quoted);
 		buf_addc(&b, ' ');
-		shsplit_quote(&b, prefix[i]);
+		quote_word(&b, prefix[i]);
 	}
 	if (rest)
 		buf_adds(&b, " **");

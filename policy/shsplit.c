@@ -257,7 +257,10 @@ shsplit_hex(char c)
 static size_t
 shsplit_ansi_c(struct shsplit_state *st, const char *s, size_t i)
 {
-	int	v, d, n;
+	char		enc[4];
+	uint32_t	cp;
+	size_t		len, k;
+	int		v, d, n, max;
 
 	for (i++; s[i] != '\0' && s[i] != '\''; i++) {
 		if (s[i] != '\\') {
@@ -287,6 +290,21 @@ shsplit_ansi_c(struct shsplit_state *st, const char *s, size_t i)
 			if (n == 0 || v == 0)
 				return 0;
 			shsplit_add(st, (char)v, 1);
+			break;
+		case 'u':
+		case 'U':
+			/* A code point, as bash: up to 4 (u) or 8 (U) digits. */
+			max = s[i] == 'u' ? 4 : 8;
+			cp = 0;
+			for (n = 0; n < max && (d = shsplit_hex(s[i + 1])) >= 0;
+			    n++, i++)
+				cp = cp * 16 + (uint32_t)d;
+			if (n == 0 || cp == 0 || cp > 0x10ffff ||
+			    (cp >= 0xd800 && cp <= 0xdfff))
+				return 0;
+			len = utf8_encode(cp, enc);
+			for (k = 0; k < len; k++)
+				shsplit_add(st, enc[k], 1);
 			break;
 		default:
 			if (s[i] < '0' || s[i] > '7')
@@ -560,79 +578,4 @@ shsplit_word_is(const struct shsplit_word *w, const char *s)
 			return 0;
 	}
 	return 1;
-}
-
-/*
- * Length of the valid UTF-8 sequence at p (n bytes left), or 0 when it is
- * invalid or a C1 control (U+0080-U+009F, terminal commands: escaped too).
- */
-static size_t
-shsplit_utf8_len(const unsigned char *p, size_t n)
-{
-	int	len = utf8_seq_len(p, n);
-
-	if (len < 2 || (p[0] == 0xc2 && p[1] < 0xa0))
-		return 0;
-	return (size_t)len;
-}
-
-void
-shsplit_quote(struct buf *b, const char *word)
-{
-	const unsigned char	*p = (const unsigned char *)word;
-	size_t			 n = strlen(word), i, k;
-	int			 bare = n > 0, ansi = 0;
-
-	for (i = 0; i < n; i++) {
-		if (!isalnum(p[i]) && strchr("_@%+=:,./-", p[i]) == NULL)
-			bare = 0;
-		if (p[i] < 0x20 || p[i] == 0x7f)
-			ansi = 1;
-		else if (p[i] >= 0x80) {
-			k = shsplit_utf8_len(p + i, n - i);
-			if (k == 0)
-				ansi = 1;
-			else
-				i += k - 1;
-		}
-	}
-	if (bare) {
-		buf_add(b, word, n);
-		return;
-	}
-	if (!ansi) {
-		buf_addc(b, '\'');
-		for (i = 0; i < n; i++) {
-			if (p[i] == '\'')
-				buf_adds(b, "'\\''");
-			else
-				buf_addc(b, (char)p[i]);
-		}
-		buf_addc(b, '\'');
-		return;
-	}
-	buf_adds(b, "$'");
-	for (i = 0; i < n; i++) {
-		switch (p[i]) {
-		case '\n': buf_adds(b, "\\n"); continue;
-		case '\t': buf_adds(b, "\\t"); continue;
-		case '\r': buf_adds(b, "\\r"); continue;
-		case '\033': buf_adds(b, "\\e"); continue;
-		case '\\': buf_adds(b, "\\\\"); continue;
-		case '\'': buf_adds(b, "\\'"); continue;
-		}
-		if (p[i] < 0x20 || p[i] == 0x7f) {
-			buf_printf(b, "\\x%02x", p[i]);
-		} else if (p[i] >= 0x80) {
-			k = shsplit_utf8_len(p + i, n - i);
-			if (k == 0)
-				buf_printf(b, "\\x%02x", p[i]);
-			else {
-				buf_add(b, p + i, k);
-				i += k - 1;
-			}
-		} else
-			buf_addc(b, (char)p[i]);
-	}
-	buf_addc(b, '\'');
 }

@@ -67,13 +67,5 @@ char		*shsplit_pattern(const struct shsplit_word *w);
 /* Does the word consist of exactly these unquoted bytes? */
 int		 shsplit_word_is(const struct shsplit_word *w, const char *s);
 
-/*
- * Append word to b quoted so that shsplit_parse (either mode) gives back
- * exactly its bytes as one literal word: bare when it is made of safe
- * characters, else in single quotes, or in $'...' when it holds control
- * characters or invalid UTF-8 (so a terminal never sees them raw).
- */
-struct buf;
-void		 shsplit_quote(struct buf *b, const char *word);
 
 #endif

@@ -22,35 +22,6 @@
 #include "record/ending.h"
 #include "record/statedir.h"
 
-char *
-session_quote_argv(char *const *argv)
-{
-	struct buf	b = { 0 };
-	const char	*p;
-	size_t		 i;
-
-	for (i = 0; argv[i] != NULL; i++) {
-		if (i > 0)
-			buf_addc(&b, ' ');
-		if (argv[i][0] != '\0' &&
-		    strspn(argv[i], "abcdefghijklmnopqrstuvwxyz"
-		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%^") ==
-		    strlen(argv[i])) {
-			buf_adds(&b, argv[i]);
-			continue;
-		}
-		buf_addc(&b, '\'');
-		for (p = argv[i]; *p != '\0'; p++) {
-			if (*p == '\'')
-				buf_adds(&b, "'\\''");
-			else
-				buf_addc(&b, *p);
-		}
-		buf_addc(&b, '\'');
-	}
-	return buf_cstr(&b);
-}
-
 struct sessions *
 sessions_new(struct loop *loop, const char *state_dir, char **cause)
 {

@@ -165,7 +165,5 @@ void	session_kill(struct session *s);
  */
 void	session_cancel(struct session *s, const char *why);
 
-/* Quote argv for display, shell style ('a b' c). Caller frees. */
-char	*session_quote_argv(char *const *argv);
 
 #endif

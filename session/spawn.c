@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/quote.h"
 #include "record/record.h"
 #include "record/statedir.h"
 
@@ -33,7 +34,7 @@ session_open_record(struct session *s, const struct session_opts *o,
 {
 	struct sessions		*ss = s->set;
 	struct record_header	 h;
-	char			*cmd = session_quote_argv(s->argv);
+	char			*cmd = quote_argv(s->argv);
 	unsigned long		 id;
 	int			 tries;
 

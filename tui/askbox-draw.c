@@ -15,6 +15,7 @@
 
 #include <curses.h>
 
+#include "base/quote.h"
 #include "base/util.h"
 #include "control/approval.h"
 #include "policy/policy.h"
@@ -110,6 +111,12 @@ askbox_put(bool draw, int y, int x, int w, int rows, const char *text,
 }
 
 /* One line of the box: a label, then its text (or a field). */
+/*
+ * Rows of the box at most: the warning, command, cwd, sandbox, network,
+ * env, why, agent, asked by, a blank, a field or the check, an error.
+ */
+#define ASKBOX_MAX_ROWS	12
+
 struct askbox_row {
 	const char	*label;
 	char		*text;
@@ -119,7 +126,17 @@ struct askbox_row {
 	int		 rows;		/* measured */
 };
 
-/* The lines of the box for request r, into v (at most 12). */
+/* Whether any text of r an agent chose holds an invisible character. */
+static bool
+askbox_has_invisible(const struct approval_request *r)
+{
+	return quote_argv_has_invisible(r->argv) ||
+	    quote_argv_has_invisible(r->env) ||
+	    (r->cwd != NULL && quote_has_invisible(r->cwd)) ||
+	    (r->why != NULL && quote_has_invisible(r->why));
+}
+
+/* The lines of the box for request r, into v (at most ASKBOX_MAX_ROWS). */
 static int
 askbox_rows(struct askbox *b, struct approval_request *r,
     struct askbox_row *v)
@@ -127,13 +144,26 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 	int	n = 0;
 	bool	nosandbox;
 
-	memset(v, 0, 12 * sizeof *v);
+	memset(v, 0, ASKBOX_MAX_ROWS * sizeof *v);
+	/*
+	 * Bidirectional and zero-width characters would make the terminal
+	 * show the person something else than what runs: every field shows
+	 * them escaped (\u202e), and the request says it holds them.
+	 */
+	if (askbox_has_invisible(r)) {
+		v[n].label = "WARNING";
+		v[n].text = xstrdup("holds invisible characters (bidirectional "
+		    "or zero-width), shown below as \\uXXXX");
+		v[n].max = 2;
+		v[n++].attr = A_BOLD | A_REVERSE;
+	}
 	v[n].label = "command";
-	v[n].text = policy_quote_argv(r->argv);
+	v[n].text = quote_argv(r->argv);
 	v[n].max = ASKBOX_COMMAND_ROWS;
 	v[n++].attr = A_BOLD;
 	v[n].label = "cwd";
-	v[n].text = xstrdup(r->cwd != NULL ? r->cwd : "(the console's)");
+	v[n].text = r->cwd != NULL ? quote_text(r->cwd) :
+	    xstrdup("(the console's)");
 	v[n++].max = 2;
 	nosandbox = strcmp(r->sandbox, "danger-full-access") == 0 ||
 	    strcmp(r->sandbox, "none") == 0;
@@ -153,7 +183,7 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 		for (i = 0; r->env[i] != NULL; i++) {
 			if (i > 0)
 				buf_add(&env, " ", 1);
-			shsplit_quote(&env, r->env[i]);
+			quote_word(&env, r->env[i]);
 		}
 		v[n].label = "env";
 		v[n].text = xstrdup(buf_cstr(&env));
@@ -162,7 +192,8 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 		buf_free(&env);
 	}
 	v[n].label = "why";
-	v[n].text = xstrdup(r->why != NULL ? r->why : "(no reason given)");
+	v[n].text = r->why != NULL ? quote_text(r->why) :
+	    xstrdup("(no reason given)");
 	v[n++].max = 3;
 	v[n].label = "agent";
 	if (r->client_pid > 0)
@@ -187,7 +218,7 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 		/* Exactly what y approves: the words that run, or the rule. */
 		if (b->confirm_of == ASKBOX_EDIT) {
 			v[n].label = "will run";
-			v[n].text = policy_quote_argv(b->confirm_argv);
+			v[n].text = quote_argv(b->confirm_argv);
 		} else {
 			v[n].label = "rule";
 			v[n].text = xasprintf("%s  (%s)", b->field.buf, b->save ?
@@ -219,7 +250,7 @@ bool
 askbox_draw(struct askbox *b, struct layout_rect area)
 {
 	struct approval_request	*r;
-	struct askbox_row	 v[12];
+	struct askbox_row	 v[ASKBOX_MAX_ROWS];
 	size_t			 n, i, pos = 0;
 	int			 nv, w, h, x, y, row, j, cy = 0, cx = 0, ey, ex;
 	char			 title[128];

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/quote.h"
 #include "control/approval.h"
 #include "policy/policy.h"
 #include "term/screen.h"
@@ -299,7 +300,7 @@ askbox_choose_key(struct askbox *b, struct approval_request *r,
 		askbox_field(b, ASKBOX_REASON, NULL);
 		return ASKBOX_NONE;
 	default:	/* 'e' */
-		text = policy_quote_argv(r->argv);
+		text = quote_argv(r->argv);
 		askbox_field(b, ASKBOX_EDIT, text);
 		free(text);
 		return ASKBOX_NONE;

@@ -18,6 +18,7 @@
 
 #include <curses.h>
 
+#include "base/quote.h"
 #include "control/approval.h"
 #include "base/loop.h"
 #include "session/session.h"
@@ -117,7 +118,7 @@ tui_session_title(struct session *s, char *left, size_t llen, char *right,
 	session_label(s, label, sizeof label);
 	tui_duration((end != 0 ? end : util_wall_us()) - session_start_us(s),
 	    dur, sizeof dur);
-	cmd = session_quote_argv(session_argv(s));
+	cmd = quote_argv(session_argv(s));
 	snprintf(left, llen, "#%lu %s%s", session_id(s),
 	    session_is_agent(s) ? "agent: " : "", cmd);
 	free(cmd);
@@ -201,7 +202,7 @@ static void
 tui_pending_notice(struct tui *t, char *out, size_t len)
 {
 	struct approval_request	*r = approval_pending_at(t->approval, 0);
-	char			*cmd = policy_quote_argv(r->argv);
+	char			*cmd = quote_argv(r->argv);
 	size_t			 cut = strlen(cmd);
 
 	if (cut > TUI_NOTICE_COMMAND) {

@@ -17,6 +17,7 @@
 #include <curses.h>
 #include <jansson.h>
 
+#include "base/quote.h"
 #include "record/ending.h"
 #include "record/history.h"
 #include "term/screen.h"
@@ -143,7 +144,7 @@ tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
 		end = util_wall_us();
 		icon = "●";
 		snprintf(status, sizeof status, "running");
-		cmd = session_quote_argv(session_argv(s));
+		cmd = quote_argv(session_argv(s));
 		t = (time_t)(start / 1000000);
 		localtime_r(&t, &tm);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
@@ -162,7 +163,7 @@ tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
 	tui_history_duration(e->end_us - e->start_us, dur, sizeof dur);
-	cmd = session_quote_argv(e->argv);
+	cmd = quote_argv(e->argv);
 	snprintf(buf, len, "%s %5lu  %s  %7s  %-14s  %s%s", icon, e->id, when,
 	    dur, status, e->agent ? "agent: " : "", cmd);
 	free(cmd);
@@ -462,7 +463,7 @@ tui_history_screen(struct tui_history *h, bool *owned, char **title,
 	id = e != NULL ? e->id : h->running[h->sel];
 	if ((s = sessions_find(h->ss, id)) != NULL) {
 		*owned = false;
-		cmd = session_quote_argv(session_argv(s));
+		cmd = quote_argv(session_argv(s));
 		*title = xasprintf(" #%lu %s", id, cmd);
 		free(cmd);
 		return session_screen(s);
@@ -474,7 +475,7 @@ tui_history_screen(struct tui_history *h, bool *owned, char **title,
 	if ((scr = tui_history_cast_screen(e->recording, cause)) == NULL)
 		return NULL;
 	*owned = true;
-	cmd = session_quote_argv(e->argv);
+	cmd = quote_argv(e->argv);
 	*title = xasprintf(" #%lu %s (recording)", id, cmd);
 	free(cmd);
 	return scr;
@@ -501,6 +502,6 @@ tui_history_recording(struct tui_history *h, unsigned long *id, char **path,
 	}
 	*id = e->id;
 	*path = xstrdup(e->recording);
-	*cmd = session_quote_argv(e->argv);
+	*cmd = quote_argv(e->argv);
 	return 0;
 }

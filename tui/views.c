@@ -14,6 +14,7 @@
 
 #include <curses.h>
 
+#include "base/quote.h"
 #include "session/session.h"
 #include "base/util.h"
 #include "tui/askbox.h"
@@ -67,7 +68,7 @@ tui_open_scroll(struct tui *t)
 		tui_message(t, "no scroll mode in a replay (h l seek)");
 		return;
 	}
-	cmd = session_quote_argv(session_argv(s));
+	cmd = quote_argv(session_argv(s));
 	title = xasprintf(" scroll: #%lu %s", session_id(s), cmd);
 	t->scroll = scroll_new(session_screen(s), false, title);
 	free(title);

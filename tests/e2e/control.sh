@@ -126,6 +126,23 @@ wait $SHIM
 is "$?" 126 "denied by a person: 126"
 grep -q "use the cached results" "$T/e"; ok $? "the reason is on stderr"
 
+# Invisible characters (a right-to-left override in the command and the
+# reason) are escaped in what a person reads, and the request says so.
+rlo=$(printf '\342\200\256')
+timeout 30 $PTYVISOR exec --why "fix${rlo}gpj.exe" -- seq "1${rlo}0" \
+    > /dev/null 2>&1 < /dev/null &
+SHIM=$!
+cleanup_pid $SHIM
+wait_for '$PTYVISOR pending | grep -q "seq"' 10
+$PTYVISOR pending > "$T/pending-rlo"
+grep -qF "seq \$'1\\u202e0'	" "$T/pending-rlo"
+ok $? "pending shows U+202E in the command as \\u202e"
+grep -qF "fix\\u202egpj.exe" "$T/pending-rlo"; ok $? "and in the reason"
+grep -q "WARNING: invisible characters" "$T/pending-rlo"; ok $? "and warns"
+! grep -qF "$rlo" "$T/pending-rlo"; ok $? "the raw character never reaches the terminal"
+$PTYVISOR deny "$($PTYVISOR pending | awk -F '\t' '/seq/ { print $1; exit }')"
+wait $SHIM
+
 # Environment variables: an allowed command that sets any is asked; once
 # approved they reach it through the sandbox's scrubbed environment.
 timeout 30 $PTYVISOR exec -e PV_FOO=bar -- printenv PV_FOO > "$T/o" 2> "$T/e" \

@@ -149,6 +149,21 @@ ag_see "rc8=126"; ok $? "ptyvisor deny decides it"
 wait_for "! pv_cap | grep -q 'approve request #8'" 10
 ok $? "and the console's prompt closes"
 
+# Invisible characters: escaped in the prompt, and the prompt warns.
+rlo=$(printf '\342\200\256')
+ag_run "$PTYVISOR exec --why 'see${rlo}txt' -- touch '$T/a${rlo}b'; echo rc9=\$?"
+pv_see "1 PENDING: #9"; ok $? "a request with U+202E is announced"
+pv_cap | grep -qF "$rlo"; ok $(( ! $? )) "the status line shows no raw U+202E"
+pv_keys C-b a
+pv_see 'approve request #9?'
+pv_cap > "$T/cap9"
+grep -q "WARNING.*invisible characters" "$T/cap9"; ok $? "the prompt warns"
+grep -qF "touch \$'$T/a\\u202eb'" "$T/cap9"; ok $? "the command shows \\u202e"
+grep -qF 'see\u202etxt' "$T/cap9"; ok $? "so does the reason"
+! grep -qF "$rlo" "$T/cap9"; ok $? "nothing on screen holds the raw character"
+pv_keys n Enter
+ag_see "rc9=126"; ok $? "and it can be denied"
+
 # The history marks agents' sessions.
 pv_keys C-b h
 pv_see "agent: touch $T/edited"; ok $? "the history marks agents' sessions"

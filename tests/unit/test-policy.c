@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/quote.h"
 #include "policy/shsplit.h"
 #include "base/util.h"
 #include "tests/tap.h"
@@ -253,7 +254,7 @@ test_rows(void)
 			continue;
 		}
 		v = policy_check(p, (char *const *)r->argv);
-		shown = policy_quote_argv((char *const *)r->argv);
+		shown = quote_argv((char *const *)r->argv);
 		if (!ok(v.decision == r->want && (r->why == NULL ||
 		    strstr(v.why, r->why) != NULL),
 		    "row %zu: %s: %s → %s", i, policy_mode_name(r->mode), shown,
@@ -510,7 +511,7 @@ test_quote(void)
 	int		 same;
 
 	for (i = 0; i < sizeof q / sizeof q[0]; i++) {
-		s = policy_quote_argv((char *const *)q[i].argv);
+		s = quote_argv((char *const *)q[i].argv);
 		is_str(s, q[i].want, "quote %zu", i);
 		sp = shsplit_parse(s, SHSPLIT_RULE);
 		n = 0;

@@ -9,6 +9,7 @@
 
 #include <curses.h>
 
+#include "base/quote.h"
 #include "control/approval.h"
 #include "policy/policy.h"
 #include "term/screen.h"
@@ -185,7 +186,7 @@ static struct buf decided;
 static void
 ask_decided(void *user, struct approval_request *r)
 {
-	char	*cmd = policy_quote_argv(r->argv);
+	char	*cmd = quote_argv(r->argv);
 
 	(void)user;
 	buf_printf(&decided, "%s %llu by %s [%s]%s%s;",
