@@ -47,31 +47,30 @@ main(void)
 		"ls\xe2\x80\xaetxt.exe", "zero\xe2\x80\x8bwidth", "\xef\xbb\xbfx",
 		"caf\xc3\xa9", "\xff\xfe", "\xc2\x9b", "\xe2\x81\xa6iso",
 	};
+	static const struct {
+		const char	*in, *want, *what;
+	} quoted[] = {
+		{ "ls\xe2\x80\xae" "txt.exe", "$'ls\\u202etxt.exe'",
+		  "U+202E (right-to-left override) is escaped" },
+		{ "zero\xe2\x80\x8b" "width", "$'zero\\u200bwidth'",
+		  "U+200B (zero width space) too" },
+		{ "\xef\xbb\xbf" "x", "$'\\ufeffx'", "U+FEFF too" },
+		{ "\xe2\x81\xa6" "iso", "$'\\u2066iso'",
+		  "U+2066 (left-to-right isolate) too" },
+		{ "caf\xc3\xa9", "'caf\xc3\xa9'",
+		  "visible non-ASCII stays as it is" },
+		{ "a\tb\x1b[2K", "$'a\\tb\\e[2K'",
+		  "control characters are escaped" },
+		{ "\xc2\x9b", "$'\\xc2\\x9b'", "a C1 control byte by byte" },
+	};
 	char		*s, *argv[] = { "ls", "a\xe2\x80\xae" "b", NULL };
 	size_t		 i;
 
-	s = word("ls\xe2\x80\xaetxt.exe");
-	is_str(s, "$'ls\\u202etxt.exe'", "U+202E (right-to-left override) is "
-	    "escaped");
-	free(s);
-	s = word("zero\xe2\x80\x8bwidth");
-	is_str(s, "$'zero\\u200bwidth'", "U+200B (zero width space) too");
-	free(s);
-	s = word("\xef\xbb\xbfx");
-	is_str(s, "$'\\ufeffx'", "U+FEFF too");
-	free(s);
-	s = word("\xe2\x81\xa6iso");
-	is_str(s, "$'\\u2066iso'", "U+2066 (left-to-right isolate) too");
-	free(s);
-	s = word("caf\xc3\xa9");
-	is_str(s, "'caf\xc3\xa9'", "visible non-ASCII stays as it is");
-	free(s);
-	s = word("a\tb\x1b[2K");
-	is_str(s, "$'a\\tb\\e[2K'", "control characters are escaped");
-	free(s);
-	s = word("\xc2\x9b");
-	is_str(s, "$'\\xc2\\x9b'", "a C1 control byte by byte");
-	free(s);
+	for (i = 0; i < sizeof quoted / sizeof quoted[0]; i++) {
+		s = word(quoted[i].in);
+		is_str(s, quoted[i].want, "%s", quoted[i].what);
+		free(s);
+	}
 	for (i = 0; i < sizeof words / sizeof words[0]; i++)
 		ok(round_trip(words[i]), "word %zu splits back to its bytes", i);
 
