@@ -12,9 +12,11 @@
  */
 #include "tui/tui-int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curses.h>
 
@@ -44,6 +46,28 @@
  * beside the start of the left side.  The prompt shows it whole.
  */
 #define TUI_NOTICE_COMMAND	32
+
+/*
+ * Ask the terminal to mark pastes (ESC [?2004h) or stop (l).  Written to
+ * the terminal at once: through curses (putp) it would wait in stdio's
+ * buffer until exit, and pastes would arrive as typed keys.
+ */
+void
+tui_bracketed_paste(bool on)
+{
+	const char	*seq = on ? "\033[?2004h" : "\033[?2004l";
+	size_t		 len = strlen(seq), done = 0;
+	ssize_t		 n;
+
+	while (done < len) {
+		n = write(STDOUT_FILENO, seq + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;	/* no terminal: nothing to mark */
+		done += (size_t)n;
+	}
+}
 
 /* Show a hint on the status line for a few seconds. */
 void
@@ -321,8 +345,11 @@ tui_draw(struct tui *t)
 		free(t->message);
 		t->message = NULL;
 	}
-	if (t->redraw_all)
+	if (t->redraw_all) {
 		erase();
+		/* Whatever reset the terminal, pastes stay marked. */
+		tui_bracketed_paste(true);
+	}
 	if (t->too_small) {
 		erase();
 		attrset(A_BOLD);

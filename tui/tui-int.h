@@ -106,6 +106,8 @@ struct tui {
 	uint64_t		 last_frame_ms;
 };
 
+/* draw.c: ask the terminal to mark pastes, or stop (at once, not buffered). */
+void	tui_bracketed_paste(bool on);
 /* draw.c: ask for a frame: now if the last one is old enough, else later. */
 void	tui_schedule(struct tui *t);
 /* draw.c: show a hint on the status line for a few seconds. */

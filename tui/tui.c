@@ -54,8 +54,7 @@ tui_restore_terminal(void)
 {
 	if (stdscr != NULL && !isendwin()) {
 		/* Bracketed paste off, then leave curses. */
-		putp("\033[?2004l");
-		fflush(stdout);
+		tui_bracketed_paste(false);
 		endwin();
 	}
 }
@@ -284,22 +283,28 @@ static void
 tui_key(struct tui *t, const struct keys_event *ev)
 {
 	struct session	*s = t->npanes > 0 ? t->panes[t->focus]->s : NULL;
+	bool		 marker;
 
 	if (ev->type == KEYS_RESIZE)
 		return;
+	/* Pastes are followed in every mode: pasted text is no command. */
+	marker = ev->type == KEYS_PASTE_START || ev->type == KEYS_PASTE_END;
+	if (marker)
+		t->pasting = ev->type == KEYS_PASTE_START;
 	if (t->askbox != NULL && askbox_is_open(t->askbox)) {
 		/* A paste is text for a field at most, never a decision. */
-		if (ev->type == KEYS_PASTE_START)
-			t->pasting = true;
-		else if (ev->type == KEYS_PASTE_END)
-			t->pasting = false;
-		else if (t->pasting)
+		if (marker)
+			return;
+		if (t->pasting)
 			askbox_pasted_key(t->askbox, ev);
 		/* Nothing is decided on a screen too small to show it. */
 		else if (!t->too_small)
 			tui_askbox_key(t, ev);
 		return;
 	}
+	/* Outside the panes (help, history, scroll...) a paste is dropped. */
+	if ((marker || t->pasting) && t->mode != TUI_NORMAL)
+		return;
 	switch (t->mode) {
 	case TUI_HELP:
 		t->mode = TUI_NORMAL;
@@ -345,20 +350,17 @@ tui_key(struct tui *t, const struct keys_event *ev)
 	case TUI_NORMAL:
 		break;
 	}
-	if (ev->type == KEYS_PASTE_START)
-		t->pasting = true;
-	else if (ev->type == KEYS_PASTE_END)
-		t->pasting = false;
-	else if (!t->pasting && ev->type == KEYS_CHAR && ev->mods == 0 &&
+	if (!t->pasting && !marker && ev->type == KEYS_CHAR && ev->mods == 0 &&
 	    ev->ch == t->prefix) {
 		t->mode = TUI_PREFIX_WAIT;
 		return;
 	}
 	if (t->npanes > 0 && t->panes[t->focus]->replay != NULL) {
-		if (!t->pasting && ev->type != KEYS_PASTE_END)
+		if (!t->pasting && !marker)
 			tui_replay_input(t, ev);
 		return;
 	}
+	/* The markers reach the program when it asked for them (mode 2004). */
 	if (s != NULL && !session_is_done(s))
 		keys_send(s, ev);
 }
@@ -438,7 +440,7 @@ tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
 	intrflush(stdscr, FALSE);
 	keys_init();
 	render_init();
-	putp("\033[?2004h");	/* bracketed paste: pastes are marked */
+	tui_bracketed_paste(true);	/* pastes are marked */
 
 	t = xcalloc(1, sizeof *t);
 	t->loop = loop;
