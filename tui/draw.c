@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <curses.h>
 
@@ -240,16 +241,61 @@ tui_pending_notice(struct tui *t, char *out, size_t len)
 	free(cmd);
 }
 
-/* The status line: counts, modes, and a hint, message or question. */
+/*
+ * How many bytes of s fit in cols columns (stopping at a character
+ * boundary); *width gets the columns they take.
+ */
+static size_t
+tui_fit(const char *s, int cols, int *width)
+{
+	mbstate_t	st;
+	wchar_t		wc;
+	size_t		n, used = 0, len = strlen(s);
+	int		w;
+
+	memset(&st, 0, sizeof st);
+	*width = 0;
+	while (used < len) {
+		n = mbrtowc(&wc, s + used, len - used, &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&st, 0, sizeof st);
+			n = 1;
+			w = 1;
+		} else if ((w = wcwidth(wc)) < 0)
+			w = 1;
+		if (*width + w > cols)
+			break;
+		*width += w;
+		used += n;
+	}
+	return used;
+}
+
+/*
+ * The status line: counts and modes on the left, a hint, notice or
+ * question on the right.  The right side wins; the left gives way a whole
+ * field (" | ...") at a time, never mid-word.  A message replaces the
+ * line whole for its few seconds.
+ */
 static void
 tui_draw_status(struct tui *t)
 {
-	char	left[256], right[256], pending[64];
-	int	y = LINES - 1, rl, x, px = -1, pl = 0;
+	char	left[256], right[256], pending[64], *bar;
+	int	y = LINES - 1, rw, lw, x, px = -1, pl = 0;
+	size_t	fit;
 	bool	notice = false;
 	size_t	np = t->approval != NULL ? approval_pending_count(t->approval) :
 		    0;
 
+	attrset(A_REVERSE);
+	mvhline(y, 0, ' ', COLS);
+	if (t->message != NULL && t->mode != TUI_CONFIRM &&
+	    t->mode != TUI_PREFIX_WAIT) {
+		fit = tui_fit(t->message, COLS > 1 ? COLS - 1 : 0, &lw);
+		mvaddnstr(y, 1, t->message, (int)fit);
+		attrset(A_NORMAL);
+		return;
+	}
 	if (np > 0)
 		snprintf(pending, sizeof pending, " %zu PENDING ", np);
 	else
@@ -257,10 +303,6 @@ tui_draw_status(struct tui *t)
 	snprintf(left, sizeof left, " ptyvisor | %zu running |%s| approval %s "
 	    "| sandbox %s%s ", sessions_running(t->ss), pending,
 	    t->approval_mode, t->sandbox, t->agents ? "" : " | agents off");
-	if (np > 0) {
-		px = (int)(strstr(left, pending) - left);
-		pl = (int)strlen(pending);
-	}
 	if (t->mode == TUI_CONFIRM && t->confirm == TUI_CONFIRM_QUIT)
 		snprintf(right, sizeof right, "kill %zu running session%s "
 		    "and quit? (y/n) ", sessions_running(t->ss),
@@ -272,28 +314,34 @@ tui_draw_status(struct tui *t)
 		snprintf(right, sizeof right, "[%s] c new  x kill  z zoom  "
 		    "n/p focus  h history  [ scroll  a approvals  ? help  q quit ",
 		    t->prefix_name);
-	else if (t->message != NULL)
-		snprintf(right, sizeof right, "%s ", t->message);
 	else if (np > 0 && !t->box_drawn) {
 		tui_pending_notice(t, right, sizeof right);
 		notice = true;
-	}
-	else
+	} else
 		snprintf(right, sizeof right, "%s ? help ", t->prefix_name);
-	rl = (int)strlen(right);
-	x = COLS - rl > 0 ? COLS - rl : 0;	/* the right side wins */
-	attrset(A_REVERSE);
-	mvhline(y, 0, ' ', COLS);
-	mvaddnstr(y, 0, left, x);
-	if (px >= 0 && px < x) {
+	fit = tui_fit(right, COLS, &rw);
+	right[fit] = '\0';
+	x = COLS - rw;
+	/* The left side loses whole fields until it fits before x. */
+	while (tui_fit(left, x, &lw) < strlen(left) || lw + 1 > x) {
+		if ((bar = strrchr(left, '|')) == NULL) {
+			left[0] = '\0';
+			break;
+		}
+		*bar = '\0';
+	}
+	mvaddstr(y, 0, left);
+	if (np > 0 && strstr(left, pending) != NULL) {
 		/* Waiting requests stand out. */
+		px = (int)(strstr(left, pending) - left);
+		pl = (int)strlen(pending);
 		attrset(A_BOLD);
-		mvaddnstr(y, px, pending, pl < x - px ? pl : x - px);
+		mvaddnstr(y, px, pending, pl);
 		attrset(A_REVERSE);
 	}
 	if (notice)
 		attrset(A_BOLD);	/* the notice stands out like the count */
-	mvaddnstr(y, x, right, COLS - x);
+	mvaddstr(y, x, right);
 	attrset(A_NORMAL);
 }
 

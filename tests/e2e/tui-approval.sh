@@ -123,6 +123,8 @@ pv_see 'approve request #6?'; ok $? "a sixth request is asked"
 pv_keys Escape
 wait_for "! pv_cap | grep -q 'approve request #6'" 10
 ok $? "Esc hides the prompt"
+is "$(pv_cap | tail -1 | sed 's/ *$//')" " request #6 waits for later" \
+    "the message replaces the status line whole"
 pv_see "1 PENDING"; ok $? "the request still counts as waiting"
 pv_see "C-b a: answer"; ok $? "the status line says how to get back"
 PTYVISOR_SOCKET="$sock" timeout 10 $PTYVISOR pending > "$T/pending" 2>&1

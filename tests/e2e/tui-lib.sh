@@ -31,6 +31,19 @@ pv_cap() { tmux -L "$pv_sock" capture-pane -p; }
 pv_keys() { tmux -L "$pv_sock" send-keys "$@"; }
 # Literal text (no key names).
 pv_type() { tmux -L "$pv_sock" send-keys -l "$1"; }
+# Whether the status line (last row) is made of whole fields only: each of
+# " ptyvisor", "N running", "N pending", "approval M", "sandbox P", "agents
+# off" between bars, then the right side after at least one space.
+pv_status_whole() {
+	pv_cap | tail -1 | awk -F '|' '{
+		n = split($0, f, "|")
+		for (i = 1; i <= n; i++) {
+			s = f[i]; sub(/^ +/, "", s)
+			if (i == n) sub(/  +.*$/, "", s); else sub(/ +$/, "", s)
+			if (s !~ /^(ptyvisor|[0-9]+ running|[0-9]+ (pending|PENDING)|approval [a-z-]+|sandbox [a-z-]+|agents off)$/) exit 1
+		}
+	}'
+}
 # wait_for a fixed string in the capture.
 pv_see() { wait_for "pv_cap | grep -qF -- '$1'" "${2:-10}"; }
 

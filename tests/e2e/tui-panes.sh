@@ -60,6 +60,12 @@ pv_see " 1* #"; ok $? "q goes back to the panes"
 tmux -L "$pv_sock" resize-window -x 100 -y 30
 wait_for "[ \$(pv_cap | wc -l) -eq 30 ] && pv_cap | tail -1 | grep -q 'ptyvisor |'" 10
 ok $? "after resize the status line is on row 30"
+pv_status_whole; ok $? "at 100 columns it holds whole fields only: $(pv_cap | tail -1)"
+tmux -L "$pv_sock" resize-window -x 70 -y 30
+wait_for "pv_cap | tail -1 | grep -q 'help \$'" 10
+pv_status_whole; ok $? "at 70 too: $(pv_cap | tail -1)"
+tmux -L "$pv_sock" resize-window -x 100 -y 30
+wait_for "pv_cap | tail -1 | grep -q 'ptyvisor |'" 10
 pv_keys C-g 3
 pv_type "stty size"; pv_keys Enter
 pv_see "14 100"; ok $? "the bottom pane's session is 14x100"
