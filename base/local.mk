@@ -5,5 +5,6 @@ libbase_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libbase_a_SOURCES = \
 	base/loop.c base/loop.h \
 	base/quote.c base/quote.h \
+	base/watch.c base/watch.h \
 	base/utf8.c base/utf8.h \
 	base/util.c base/util.h

@@ -18,8 +18,10 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "base/watch.h"
 #include "control/approval.h"
 #include "policy/config.h"
+#include "policy/policy.h"
 #include "sandbox/sandbox.h"
 #include "session/session.h"
 
@@ -190,4 +192,71 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	s = sessions_start(ss, &so, cause);
 	strv_free(envp);
 	return s;
+}
+
+/* The rules file being followed. */
+struct cli_rules {
+	struct policy	*policy;
+	char		*path;
+	struct watch	*watch;
+	void		(*report)(void *, bool, const char *);
+	void		*user;
+};
+
+void
+cli_rules_reload(struct cli_rules *r)
+{
+	char	*cause = NULL, *line;
+	size_t	 n = 0;
+
+	if (policy_reload_file(r->policy, r->path, &n, &cause) != 0) {
+		line = xasprintf("rules not reloaded, the old ones stay: %s",
+		    cause);
+		r->report(r->user, true, line);
+		free(cause);
+	} else {
+		line = xasprintf("rules reloaded from %s: %zu rule%s", r->path,
+		    n, n == 1 ? "" : "s");
+		r->report(r->user, false, line);
+	}
+	free(line);
+}
+
+/* The watch says the file changed. */
+static void
+cli_rules_changed(void *user)
+{
+	cli_rules_reload(user);
+}
+
+struct cli_rules *
+cli_rules_follow(struct loop *loop, struct policy *p, const char *path,
+    void (*report)(void *, bool, const char *), void *user)
+{
+	struct cli_rules	*r = xcalloc(1, sizeof *r);
+	char			*cause = NULL, *line;
+
+	r->policy = p;
+	r->path = xstrdup(path);
+	r->report = report;
+	r->user = user;
+	r->watch = watch_new(loop, path, cli_rules_changed, r, &cause);
+	if (r->watch == NULL) {
+		line = xasprintf("rules file %s is not followed (%s)", path,
+		    cause);
+		report(user, false, line);
+		free(line);
+		free(cause);
+	}
+	return r;
+}
+
+void
+cli_rules_free(struct cli_rules *r)
+{
+	if (r == NULL)
+		return;
+	watch_free(r->watch);
+	free(r->path);
+	free(r);
 }

@@ -97,6 +97,24 @@ void	cli_server_opts_free(struct cli_server_opts *o);
  */
 int	cli_server_check(const struct cli_server_opts *o, char **cause);
 
+struct loop;
+struct policy;
+struct cli_rules;
+
+/*
+ * Follow the rules file at path for policy p (the console's and serve's):
+ * when it changes its rules replace the old ones; a file with an error
+ * keeps the old rules.  report(user, error, line) says what happened (to
+ * the log, the status line).  Never NULL; a directory that cannot be
+ * watched is reported, and cli_rules_reload() still works.
+ */
+struct cli_rules	*cli_rules_follow(struct loop *loop, struct policy *p,
+			    const char *path, void (*report)(void *, bool,
+			    const char *), void *user);
+/* Read the rules file again now (serve's SIGHUP). */
+void			 cli_rules_reload(struct cli_rules *r);
+void			 cli_rules_free(struct cli_rules *r);
+
 /* How the server starts agents' sessions (a plain value; zero: defaults). */
 struct cli_agent_opts {
 	/* Sandbox options (borrowed; NULL: the defaults). */

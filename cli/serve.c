@@ -3,7 +3,9 @@
  * policy, approval queue, control socket), logging to stderr, and the
  * approved requests it starts as agent sessions (cli/agents.c).
  *
- * SIGTERM, SIGINT and SIGHUP end it cleanly: every session is killed and
+ * The rules file is followed: a change (or SIGHUP) reloads it, and a file
+ * with an error keeps the old rules, with the error in the log.
+ * SIGTERM and SIGINT end it cleanly: every session is killed and
  * its recording flushed, clients hear the exits, the socket is removed.
  * Finished sessions are forgotten (a server runs for long).
  */
@@ -40,6 +42,7 @@ struct serve {
 	struct loop_timer	*forget_timer;
 	struct sandbox_opts	 sandbox;	/* the settings file's */
 	struct cli_agent_opts	 agents;
+	struct cli_rules	*rules;
 	bool			 stopping;
 };
 
@@ -108,6 +111,25 @@ serve_signal(struct loop *l, int sig, void *arg)
 	loop_stop(l);
 }
 
+/* SIGHUP: read the rules file again. */
+static void
+serve_sighup(struct loop *l, int sig, void *arg)
+{
+	struct serve	*sv = arg;
+
+	(void)l;
+	(void)sig;
+	cli_rules_reload(sv->rules);
+}
+
+/* What became of the rules file, into the log. */
+static void
+serve_rules_report(void *user, bool error, const char *line)
+{
+	(void)error;
+	serve_log(user, line);
+}
+
 static void
 serve_usage(FILE *f)
 {
@@ -116,7 +138,8 @@ serve_usage(FILE *f)
 	    "Run the core without a TUI: the control socket for agents\n"
 	    "('ptyvisor exec'), the policy and the approval queue ('ptyvisor\n"
 	    "pending', 'approve', 'deny').  Logs to stderr.  SIGTERM or SIGINT\n"
-	    "stop it: running sessions are killed, recordings flushed.\n\n"
+	    "stop it: running sessions are killed, recordings flushed.  The\n"
+	    "rules file is reloaded when it changes, and on SIGHUP.\n\n"
 	    "Options (each overrides the settings file, $PTYVISOR_CONFIG/config\n"
 	    "else $XDG_CONFIG_HOME/ptyvisor/config; see ptyvisor(1)):\n"
 	    "  --approval MODE  untrusted (default), on-request or never\n"
@@ -253,8 +276,10 @@ cmd_serve(int argc, char **argv)
 		approval_set_default_sandbox(sv.approval, sandbox);
 	if (loop_add_signal(sv.loop, SIGTERM, serve_signal, &sv, &cause) != 0 ||
 	    loop_add_signal(sv.loop, SIGINT, serve_signal, &sv, &cause) != 0 ||
-	    loop_add_signal(sv.loop, SIGHUP, serve_signal, &sv, &cause) != 0)
+	    loop_add_signal(sv.loop, SIGHUP, serve_sighup, &sv, &cause) != 0)
 		goto fail;
+	sv.rules = cli_rules_follow(sv.loop, sv.policy, so.rules,
+	    serve_rules_report, &sv);
 	sv.control = control_new(sv.loop, sv.sessions, sv.approval, so.socket,
 	    &hooks, &sv, &cause);
 	if (sv.control == NULL)
@@ -277,6 +302,7 @@ cmd_serve(int argc, char **argv)
 	sv.sessions = NULL;
 	control_free(sv.control);
 	approval_free(sv.approval);
+	cli_rules_free(sv.rules);
 	policy_free(sv.policy);
 	loop_free(sv.loop);
 	serve_log(&sv, "stopped");
@@ -290,6 +316,7 @@ fail:
 	control_free(sv.control);
 	sessions_free(sv.sessions);
 	approval_free(sv.approval);
+	cli_rules_free(sv.rules);
 	policy_free(sv.policy);
 	loop_free(sv.loop);
 	free(state_dir);

@@ -109,6 +109,18 @@ tui_log(void *user, const char *line)
 	free(s);
 }
 
+/* What became of the rules file: the log, and the status line. */
+static void
+tui_rules_report(void *user, bool error, const char *line)
+{
+	struct tui_server	*sv = user;
+
+	tui_log(sv, line);
+	if (sv->tui != NULL && (error || strncmp(line, "rules reloaded", 14) ==
+	    0))
+		tui_status(sv->tui, line);
+}
+
 /* Signal handlers run from the loop. */
 static void
 tui_sigwinch(struct loop *l, int sig, void *arg)
@@ -158,6 +170,7 @@ cmd_tui(int argc, char **argv)
 	struct policy		*policy = NULL;
 	struct approval		*approval = NULL;
 	struct control		*control = NULL;
+	struct cli_rules	*rules = NULL;
 	struct tui		*t = NULL;
 	struct cli_server_opts	 so;
 	const char		*v;
@@ -301,6 +314,7 @@ cmd_tui(int argc, char **argv)
 	if ((t = tui_new(loop, ss, &o, &cause)) == NULL)
 		goto fail;
 	sv.tui = t;
+	rules = cli_rules_follow(loop, policy, so.rules, tui_rules_report, &sv);
 	if (loop_add_signal(loop, SIGWINCH, tui_sigwinch, t, &cause) != 0 ||
 	    loop_add_signal(loop, SIGTERM, tui_sigquit, t, &cause) != 0 ||
 	    loop_add_signal(loop, SIGHUP, tui_sigquit, t, &cause) != 0 ||
@@ -319,6 +333,7 @@ out:
 	/* Sessions first: their exits still reach the agents. */
 	sessions_free(ss);
 	control_free(control);
+	cli_rules_free(rules);
 	tui_free(t);
 	approval_free(approval);
 	policy_free(policy);

@@ -4,7 +4,9 @@
  *
  * rules.c makes and appends rules, policy.c matches them.  Rules are only
  * ever appended, each in its own allocation, so the strings a verdict
- * points at (text, where, why) stay valid until policy_free().
+ * points at (text, where, why) stay valid until policy_free(); a reload
+ * retires the file's old rules (never matched again) instead of freeing
+ * them.
  */
 #ifndef PTYVISOR_POLICY_INT_H
 #define PTYVISOR_POLICY_INT_H
@@ -24,6 +26,7 @@ struct policy_rule {
 	char			*why;		/* "rule '...' (where)" */
 	int			 remembered;
 	int			 saved;
+	int			 retired;	/* replaced by a reload */
 };
 
 /* The mode and the rules, in the order they were added. */

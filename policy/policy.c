@@ -129,7 +129,7 @@ policy_rule_matches(const struct policy_rule *r, char *const *argv,
 {
 	size_t	i;
 
-	if (argc < r->npats || (!r->rest && argc != r->npats))
+	if (r->retired || argc < r->npats || (!r->rest && argc != r->npats))
 		return 0;
 	for (i = 0; i < r->npats; i++) {
 		if (fnmatch(r->pats[i], argv[i], 0) != 0)

@@ -35,6 +35,7 @@
 #define PTYVISOR_POLICY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Decisions in order of strength: the strongest of several wins. */
 enum policy_decision {
@@ -97,6 +98,15 @@ int		 policy_load_file(struct policy *p, const char *path,
  */
 int		 policy_load_string(struct policy *p, const char *text,
 		     const char *name, char **cause);
+
+/*
+ * Read the rules file at path again (it changed): its rules replace the
+ * ones it gave before; remembered rules stay.  On any error nothing
+ * changes and *cause says "path:line: problem"; a missing file is no
+ * rules.  *count gets the number of rules it now gives.
+ */
+int		 policy_reload_file(struct policy *p, const char *path,
+		     size_t *count, char **cause);
 
 /* Judge a command line (argv non-empty, NULL-terminated). */
 struct policy_verdict policy_check(const struct policy *p, char *const *argv);

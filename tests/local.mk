@@ -66,6 +66,12 @@ tests_unit_test_record_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_record_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-record
 
+check_PROGRAMS += tests/unit/test-watch
+tests_unit_test_watch_SOURCES = tests/unit/test-watch.c
+tests_unit_test_watch_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_watch_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-watch
+
 check_PROGRAMS += tests/unit/test-quote
 tests_unit_test_quote_SOURCES = tests/unit/test-quote.c
 tests_unit_test_quote_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)

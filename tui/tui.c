@@ -492,6 +492,13 @@ tui_run(struct tui *t)
 }
 
 void
+tui_status(struct tui *t, const char *line)
+{
+	tui_message(t, "%s", line);
+	tui_schedule(t);
+}
+
+void
 tui_quit(struct tui *t)
 {
 	t->quit = true;

@@ -74,6 +74,9 @@ int	tui_run(struct tui *t);
 /* The outer terminal changed size (SIGWINCH). */
 void	tui_resize(struct tui *t);
 
+/* Show line on the status line for a few seconds (the server's news). */
+void	tui_status(struct tui *t, const char *line);
+
 /* Quit at the end of this loop turn (SIGTERM, SIGHUP). */
 void	tui_quit(struct tui *t);
 

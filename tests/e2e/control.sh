@@ -185,6 +185,35 @@ rc=$?
 wait_for "! kill -0 $spid 2>/dev/null || grep -q '^State:.*Z' /proc/$spid/status" 10
 ok $? "and its session is gone"
 
+# The rules file is followed: an edit takes effect without a restart; a
+# broken file keeps the old rules, with file:line in the log; SIGHUP
+# reloads too (and does not stop serve).
+cp "$T/config/rules" "$T/rules.orig"
+printf 'deny echo forbidden-word\n' >> "$T/config/rules"
+wait_for "grep -q 'rules reloaded from $T/config/rules: 11 rules' '$T/serve.log'" 10
+ok $? "an edit to the rules file is reloaded: $(grep 'rules reloaded' "$T/serve.log" | tail -1)"
+timeout 30 $PTYVISOR exec -- echo forbidden-word > /dev/null 2>&1 < /dev/null
+is "$?" 126 "the new rule denies at once"
+printf "allow 'unterminated\n" >> "$T/config/rules"
+wait_for "grep -q 'rules not reloaded, the old ones stay: $T/config/rules:12' '$T/serve.log'" 10
+ok $? "a broken file is refused, with file:line in the log"
+timeout 30 $PTYVISOR exec -- echo forbidden-word > /dev/null 2>&1 < /dev/null
+is "$?" 126 "and the old rules stay in force"
+timeout 30 $PTYVISOR exec -- echo still-allowed > /dev/null 2>&1 < /dev/null
+is "$?" 0 "all of them"
+n=$(grep -c 'rules reloaded' "$T/serve.log")
+cp "$T/rules.orig" "$T/config/rules.tmp"
+mv "$T/config/rules.tmp" "$T/config/rules"	# as editors save: a rename
+wait_for "[ \$(grep -c 'rules reloaded' '$T/serve.log') -gt $n ]" 10
+ok $? "a file replaced by a rename is reloaded too"
+timeout 30 $PTYVISOR exec -- echo forbidden-word > /dev/null 2>&1 < /dev/null
+is "$?" 0 "the removed rule no longer denies"
+n=$(grep -c 'rules reloaded' "$T/serve.log")
+kill -HUP $SERVE
+wait_for "[ \$(grep -c 'rules reloaded' '$T/serve.log') -gt $n ]" 10
+ok $? "SIGHUP reloads the rules"
+kill -0 $SERVE; ok $? "and serve keeps running"
+
 # Clean shutdown.
 kill -TERM $SERVE
 wait $SERVE

@@ -166,6 +166,17 @@ grep -qF 'see\u202etxt' "$T/cap9"; ok $? "so does the reason"
 pv_keys n Enter
 ag_see "rc9=126"; ok $? "and it can be denied"
 
+# The rules file is followed: a broken edit is named on the status line
+# and in the log (the old rules stay), a good one is reloaded.
+cp "$T/config/rules" "$T/rules.orig"
+printf "allow 'broken\n" >> "$T/config/rules"
+pv_see "rules not reloaded, the old ones stay: $T/config/rules:"
+ok $? "a broken rules file is named, with its line, on the status line"
+grep -q "rules not reloaded.*$T/config/rules:" "$T/state/ptyvisor.log"
+ok $? "and in ptyvisor.log"
+cp "$T/rules.orig" "$T/config/rules"
+pv_see "rules reloaded from $T/config/rules"; ok $? "a good edit is reloaded"
+
 # The history marks agents' sessions.
 pv_keys C-b h
 pv_see "agent: touch $T/edited"; ok $? "the history marks agents' sessions"

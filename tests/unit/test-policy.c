@@ -4,6 +4,7 @@
  */
 #include "policy/policy.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -551,6 +552,60 @@ test_modes(void)
 	ok(1, "policy_free(NULL) is a no-op");
 }
 
+/* Write text to path (truncating). */
+static void
+put_file(const char *path, const char *text)
+{
+	FILE	*f = fopen(path, "w");
+
+	if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0)
+		diag("cannot write %s", path);
+}
+
+/* A changed rules file: reloaded in place, a broken one refused. */
+static void
+test_reload(const char *dir)
+{
+	struct policy		*p = policy_new(POLICY_ON_REQUEST);
+	struct policy_verdict	 v, old;
+	char			*path = xasprintf("%s/reload", dir), *cause = NULL;
+	char			*ls[] = { "ls", NULL }, *rm[] = { "rm", "x", NULL };
+	char			*mk[] = { "make", NULL };
+	size_t			 n = 0;
+
+	put_file(path, "allow ls\n");
+	is_int(policy_load_file(p, path, &cause), 0, "load the first rules");
+	is_int(policy_remember_line(p, "allow make", &cause), 0,
+	    "remember a rule");
+	old = policy_check(p, ls);
+	is_int(old.decision, POLICY_ALLOW, "ls is allowed by the file");
+	put_file(path, "deny ls\ndeny rm **\n");
+	is_int(policy_reload_file(p, path, &n, &cause), 0, "reload");
+	is_int((int)n, 2, "the file now gives 2 rules");
+	v = policy_check(p, ls);
+	is_int(v.decision, POLICY_DENY, "ls is denied by the new file");
+	is_int(policy_check(p, rm).decision, POLICY_DENY, "so is rm");
+	is_int(policy_check(p, mk).decision, POLICY_ALLOW,
+	    "the remembered rule stays");
+	is_str(old.rule, "allow ls", "a verdict of the old rules stays "
+	    "readable");
+	put_file(path, "deny ls\nallow 'broken\n");
+	is_int(policy_reload_file(p, path, &n, &cause), -1,
+	    "a broken file is refused");
+	ok(cause != NULL && strstr(cause, "reload:2") != NULL,
+	    "with file:line: %s", cause != NULL ? cause : "(none)");
+	free(cause);
+	cause = NULL;
+	is_int(policy_check(p, rm).decision, POLICY_DENY,
+	    "the rules before it stay in force");
+	unlink(path);
+	is_int(policy_reload_file(p, path, &n, &cause), 0,
+	    "a removed file is no rules");
+	is_int(policy_check(p, rm).decision, POLICY_ASK, "rm is asked again");
+	policy_free(p);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -568,6 +623,7 @@ main(void)
 	test_remember(tmpl);
 	test_quote();
 	test_modes();
+	test_reload(tmpl);
 	cmd = xasprintf("rm -rf '%s'", tmpl);
 	if (system(cmd) != 0)
 		diag("could not remove %s", tmpl);
