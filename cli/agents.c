@@ -37,6 +37,7 @@ cli_server_defaults(const struct config *cfg, struct cli_server_opts *o)
 	o->rules_named = o->rules != NULL;
 	if (o->rules == NULL)
 		o->rules = cli_rules_path();
+	o->notify_given = o->notify != NULL;
 	if (o->notify == NULL && cfg != NULL)
 		o->notify = config_notify(cfg);
 	if (o->socket == NULL)
@@ -259,4 +260,96 @@ cli_rules_free(struct cli_rules *r)
 	watch_free(r->watch);
 	free(r->path);
 	free(r);
+}
+
+/* The settings file being followed. */
+struct cli_settings {
+	struct approval			*approval;
+	const struct cli_server_opts	*flags;
+	char				*path;
+	struct watch			*watch;
+	void				(*report)(void *, bool, const char *);
+	void				*user;
+};
+
+void
+cli_settings_reload(struct cli_settings *s)
+{
+	struct config	*cfg = config_new();
+	struct policy	*p = approval_policy(s->approval);
+	enum policy_mode mode = POLICY_UNTRUSTED;
+	const char	*notify;
+	char		*cause = NULL, *line, *bad = NULL;
+
+	if (config_load(cfg, s->path, true, &cause) != 0) {
+		line = xasprintf("settings not reloaded, nothing changed: "
+		    "config %s", cause);
+		s->report(s->user, true, line);
+		free(line);
+		free(cause);
+		config_free(cfg);
+		return;
+	}
+	if (!s->flags->mode_given) {
+		if (!config_approval_mode(cfg, &mode))
+			mode = POLICY_UNTRUSTED;
+		policy_set_mode(p, mode);
+	}
+	if (!s->flags->notify_given) {
+		notify = config_notify(cfg);
+		if (notify != NULL && !cli_find_program(notify))
+			bad = xasprintf("; notify program %s: %s, the old one "
+			    "stays", notify, strerror(errno));
+		else
+			approval_set_notify(s->approval, notify);
+	}
+	line = xasprintf("settings reloaded from %s: approval %s%s%s; other "
+	    "changes apply at the next start", s->path,
+	    policy_mode_name(policy_mode(p)), s->flags->mode_given ?
+	    " (from the command line)" : "", bad != NULL ? bad : "");
+	s->report(s->user, bad != NULL, line);
+	free(line);
+	free(bad);
+	config_free(cfg);
+}
+
+/* The watch says the settings file changed. */
+static void
+cli_settings_changed(void *user)
+{
+	cli_settings_reload(user);
+}
+
+struct cli_settings *
+cli_settings_follow(struct loop *loop, struct approval *a,
+    const struct cli_server_opts *o,
+    void (*report)(void *, bool, const char *), void *user)
+{
+	struct cli_settings	*s = xcalloc(1, sizeof *s);
+	char			*cause = NULL, *line;
+
+	s->approval = a;
+	s->flags = o;
+	s->path = cli_settings_path();
+	s->report = report;
+	s->user = user;
+	s->watch = watch_new(loop, s->path, cli_settings_changed, s, &cause);
+	if (s->watch == NULL) {
+		line = xasprintf("settings file %s is not followed (%s)",
+		    s->path, cause);
+		report(user, false, line);
+		free(line);
+		free(cause);
+	}
+	return s;
+}
+
+void
+cli_settings_free(struct cli_settings *s)
+{
+	if (s == NULL)
+		return;
+	watch_free(s->watch);
+	free(s->path);
+	free(s);
 }

@@ -38,6 +38,9 @@ char	*cli_config_dir(void);
 /* The rules file in the configuration directory.  Caller frees. */
 char	*cli_rules_path(void);
 
+/* The settings file in the configuration directory.  Caller frees. */
+char	*cli_settings_path(void);
+
 struct config;
 
 /*
@@ -79,6 +82,7 @@ struct cli_server_opts {
 	const char		*socket;
 	char			*socket_path;	/* owned: the default socket */
 	bool			 rules_named;	/* by the flag or the file */
+	bool			 notify_given;	/* by the flag */
 };
 
 /*
@@ -114,6 +118,25 @@ struct cli_rules	*cli_rules_follow(struct loop *loop, struct policy *p,
 /* Read the rules file again now (serve's SIGHUP). */
 void			 cli_rules_reload(struct cli_rules *r);
 void			 cli_rules_free(struct cli_rules *r);
+
+struct approval;
+struct cli_settings;
+
+/*
+ * Follow the settings file for the agents' server: when it changes it is
+ * read again; an error changes nothing and is reported with file:line.
+ * What it sets and the command line (o, borrowed) did not is applied at
+ * once: the approval mode, the notify program (checked first).  Anything
+ * else takes effect at the next start, and the report says so.
+ */
+struct cli_settings	*cli_settings_follow(struct loop *loop,
+			    struct approval *a,
+			    const struct cli_server_opts *o,
+			    void (*report)(void *, bool, const char *),
+			    void *user);
+/* Read the settings file again now (serve's SIGHUP). */
+void			 cli_settings_reload(struct cli_settings *s);
+void			 cli_settings_free(struct cli_settings *s);
 
 /* How the server starts agents' sessions (a plain value; zero: defaults). */
 struct cli_agent_opts {

@@ -46,6 +46,16 @@ cli_rules_path(void)
 	return p;
 }
 
+/* The settings file in the configuration directory. */
+char *
+cli_settings_path(void)
+{
+	char	*dir = cli_config_dir(), *p;
+
+	p = xasprintf("%s/config", dir);
+	free(dir);
+	return p;
+}
 
 /* The settings, once read. */
 static struct config *cli_config_loaded;
@@ -54,12 +64,10 @@ int
 cli_load_config(const struct config **out, char **cause)
 {
 	struct config	*cfg;
-	char		*dir, *path, *why = NULL;
+	char		*path, *why = NULL;
 
 	if (cli_config_loaded == NULL) {
-		dir = cli_config_dir();
-		path = xasprintf("%s/config", dir);
-		free(dir);
+		path = cli_settings_path();
 		cfg = config_new();
 		if (config_load(cfg, path, true, &why) != 0) {
 			*cause = xasprintf("config %s", why);

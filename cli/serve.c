@@ -3,8 +3,9 @@
  * policy, approval queue, control socket), logging to stderr, and the
  * approved requests it starts as agent sessions (cli/agents.c).
  *
- * The rules file is followed: a change (or SIGHUP) reloads it, and a file
- * with an error keeps the old rules, with the error in the log.
+ * The rules and settings files are followed: a change (or SIGHUP) reloads
+ * them, and a file with an error changes nothing, with the error in the
+ * log.
  * SIGTERM and SIGINT end it cleanly: every session is killed and
  * its recording flushed, clients hear the exits, the socket is removed.
  * Finished sessions are forgotten (a server runs for long).
@@ -43,6 +44,7 @@ struct serve {
 	struct sandbox_opts	 sandbox;	/* the settings file's */
 	struct cli_agent_opts	 agents;
 	struct cli_rules	*rules;
+	struct cli_settings	*settings;
 	bool			 stopping;
 };
 
@@ -111,7 +113,7 @@ serve_signal(struct loop *l, int sig, void *arg)
 	loop_stop(l);
 }
 
-/* SIGHUP: read the rules file again. */
+/* SIGHUP: read the settings and rules files again. */
 static void
 serve_sighup(struct loop *l, int sig, void *arg)
 {
@@ -119,10 +121,11 @@ serve_sighup(struct loop *l, int sig, void *arg)
 
 	(void)l;
 	(void)sig;
+	cli_settings_reload(sv->settings);
 	cli_rules_reload(sv->rules);
 }
 
-/* What became of the rules file, into the log. */
+/* What became of the rules or settings file, into the log. */
 static void
 serve_rules_report(void *user, bool error, const char *line)
 {
@@ -139,7 +142,8 @@ serve_usage(FILE *f)
 	    "('ptyvisor exec'), the policy and the approval queue ('ptyvisor\n"
 	    "pending', 'approve', 'deny').  Logs to stderr.  SIGTERM or SIGINT\n"
 	    "stop it: running sessions are killed, recordings flushed.  The\n"
-	    "rules file is reloaded when it changes, and on SIGHUP.\n\n"
+	    "rules and settings files are reloaded when they change, and on\n"
+	    "SIGHUP.\n\n"
 	    "Options (each overrides the settings file, $PTYVISOR_CONFIG/config\n"
 	    "else $XDG_CONFIG_HOME/ptyvisor/config; see ptyvisor(1)):\n"
 	    "  --approval MODE  untrusted (default), on-request or never\n"
@@ -280,6 +284,8 @@ cmd_serve(int argc, char **argv)
 		goto fail;
 	sv.rules = cli_rules_follow(sv.loop, sv.policy, so.rules,
 	    serve_rules_report, &sv);
+	sv.settings = cli_settings_follow(sv.loop, sv.approval, &so,
+	    serve_rules_report, &sv);
 	sv.control = control_new(sv.loop, sv.sessions, sv.approval, so.socket,
 	    &hooks, &sv, &cause);
 	if (sv.control == NULL)
@@ -301,6 +307,7 @@ cmd_serve(int argc, char **argv)
 	sessions_free(sv.sessions);
 	sv.sessions = NULL;
 	control_free(sv.control);
+	cli_settings_free(sv.settings);
 	approval_free(sv.approval);
 	cli_rules_free(sv.rules);
 	policy_free(sv.policy);
@@ -315,6 +322,7 @@ fail:
 	free(cause);
 	control_free(sv.control);
 	sessions_free(sv.sessions);
+	cli_settings_free(sv.settings);
 	approval_free(sv.approval);
 	cli_rules_free(sv.rules);
 	policy_free(sv.policy);

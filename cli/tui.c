@@ -109,15 +109,15 @@ tui_log(void *user, const char *line)
 	free(s);
 }
 
-/* What became of the rules file: the log, and the status line. */
+/* What became of the rules or settings file: the log, the status line. */
 static void
 tui_rules_report(void *user, bool error, const char *line)
 {
 	struct tui_server	*sv = user;
 
 	tui_log(sv, line);
-	if (sv->tui != NULL && (error || strncmp(line, "rules reloaded", 14) ==
-	    0))
+	if (sv->tui != NULL && (error || strstr(line, " reloaded from ") !=
+	    NULL))
 		tui_status(sv->tui, line);
 }
 
@@ -171,6 +171,7 @@ cmd_tui(int argc, char **argv)
 	struct approval		*approval = NULL;
 	struct control		*control = NULL;
 	struct cli_rules	*rules = NULL;
+	struct cli_settings	*settings = NULL;
 	struct tui		*t = NULL;
 	struct cli_server_opts	 so;
 	const char		*v;
@@ -315,6 +316,8 @@ cmd_tui(int argc, char **argv)
 		goto fail;
 	sv.tui = t;
 	rules = cli_rules_follow(loop, policy, so.rules, tui_rules_report, &sv);
+	settings = cli_settings_follow(loop, approval, &so, tui_rules_report,
+	    &sv);
 	if (loop_add_signal(loop, SIGWINCH, tui_sigwinch, t, &cause) != 0 ||
 	    loop_add_signal(loop, SIGTERM, tui_sigquit, t, &cause) != 0 ||
 	    loop_add_signal(loop, SIGHUP, tui_sigquit, t, &cause) != 0 ||
@@ -334,6 +337,7 @@ out:
 	sessions_free(ss);
 	control_free(control);
 	cli_rules_free(rules);
+	cli_settings_free(settings);
 	tui_free(t);
 	approval_free(approval);
 	policy_free(policy);

@@ -302,7 +302,9 @@ tui_draw_status(struct tui *t)
 		snprintf(pending, sizeof pending, " 0 pending ");
 	snprintf(left, sizeof left, " ptyvisor | %zu running |%s| approval %s "
 	    "| sandbox %s%s ", sessions_running(t->ss), pending,
-	    t->approval_mode, t->sandbox, t->agents ? "" : " | agents off");
+	    t->approval != NULL ? policy_mode_name(policy_mode(approval_policy(
+	    t->approval))) : t->approval_mode, t->sandbox, t->agents ? "" :
+	    " | agents off");
 	if (t->mode == TUI_CONFIRM && t->confirm == TUI_CONFIRM_QUIT)
 		snprintf(right, sizeof right, "kill %zu running session%s "
 		    "and quit? (y/n) ", sessions_running(t->ss),

@@ -214,6 +214,21 @@ wait_for "[ \$(grep -c 'rules reloaded' '$T/serve.log') -gt $n ]" 10
 ok $? "SIGHUP reloads the rules"
 kill -0 $SERVE; ok $? "and serve keeps running"
 
+# The settings file is followed too: what the command line set stays, a
+# broken file changes nothing, a missing notify program is refused.
+printf '[approval]\nmode = never\n' > "$T/config/config"
+wait_for "grep -q 'settings reloaded from $T/config/config: approval on-request (from the command line)' '$T/serve.log'" 10
+ok $? "a settings change is read; --approval on the command line still wins"
+printf '[approval]\nmode = sometimes\n' > "$T/config/config"
+wait_for "grep -q 'settings not reloaded, nothing changed: config $T/config/config:2' '$T/serve.log'" 10
+ok $? "a broken settings file changes nothing, and the log names file:line"
+printf '[approval]\nnotify = %s\n' "$T/no-such-notify" > "$T/config/config"
+wait_for "grep -q 'notify program $T/no-such-notify: No such file or directory, the old one stays' '$T/serve.log'" 10
+ok $? "a notify program that is not there is refused"
+rm -f "$T/config/config"
+wait_for "grep -c 'settings reloaded' '$T/serve.log' | grep -q '^[3-9]'" 10
+ok $? "a removed settings file is no settings"
+
 # Clean shutdown.
 kill -TERM $SERVE
 wait $SERVE

@@ -177,6 +177,18 @@ ok $? "and in ptyvisor.log"
 cp "$T/rules.orig" "$T/config/rules"
 pv_see "rules reloaded from $T/config/rules"; ok $? "a good edit is reloaded"
 
+# The settings file too: the approval mode changes at once.
+cp "$T/config/config" "$T/config.orig"
+printf '[approval]\nmode = on-request\n' >> "$T/config/config"
+pv_see "settings reloaded from $T/config/config: approval on-request"
+ok $? "a settings change is reloaded and said"
+pv_see "approval on-request |"; ok $? "the status line shows the new mode"
+printf 'bogus line\n' >> "$T/config/config"
+pv_see "settings not reloaded, nothing changed: config $T/config/config:"
+ok $? "a broken settings file changes nothing, with file:line"
+cp "$T/config.orig" "$T/config/config"
+pv_see "approval untrusted |" 15; ok $? "back to the first mode"
+
 # The history marks agents' sessions.
 pv_keys C-b h
 pv_see "agent: touch $T/edited"; ok $? "the history marks agents' sessions"
