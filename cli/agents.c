@@ -195,161 +195,134 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	return s;
 }
 
-/* The rules file being followed. */
-struct cli_rules {
-	struct policy	*policy;
-	char		*path;
-	struct watch	*watch;
-	void		(*report)(void *, bool, const char *);
-	void		*user;
-};
-
-void
-cli_rules_reload(struct cli_rules *r)
-{
-	char	*cause = NULL, *line;
-	size_t	 n = 0;
-
-	if (policy_reload_file(r->policy, r->path, &n, &cause) != 0) {
-		line = xasprintf("rules not reloaded, the old ones stay: %s",
-		    cause);
-		r->report(r->user, true, line);
-		free(cause);
-	} else {
-		line = xasprintf("rules reloaded from %s: %zu rule%s", r->path,
-		    n, n == 1 ? "" : "s");
-		r->report(r->user, false, line);
-	}
-	free(line);
-}
-
-/* The watch says the file changed. */
-static void
-cli_rules_changed(void *user)
-{
-	cli_rules_reload(user);
-}
-
-struct cli_rules *
-cli_rules_follow(struct loop *loop, struct policy *p, const char *path,
-    void (*report)(void *, bool, const char *), void *user)
-{
-	struct cli_rules	*r = xcalloc(1, sizeof *r);
-	char			*cause = NULL, *line;
-
-	r->policy = p;
-	r->path = xstrdup(path);
-	r->report = report;
-	r->user = user;
-	r->watch = watch_new(loop, path, cli_rules_changed, r, &cause);
-	if (r->watch == NULL) {
-		line = xasprintf("rules file %s is not followed (%s)", path,
-		    cause);
-		report(user, false, line);
-		free(line);
-		free(cause);
-	}
-	return r;
-}
-
-void
-cli_rules_free(struct cli_rules *r)
-{
-	if (r == NULL)
-		return;
-	watch_free(r->watch);
-	free(r->path);
-	free(r);
-}
-
-/* The settings file being followed. */
-struct cli_settings {
+/* The rules and settings files of an agents' server, followed. */
+struct cli_follow {
+	struct policy			*policy;
 	struct approval			*approval;
 	const struct cli_server_opts	*flags;
-	char				*path;
-	struct watch			*watch;
+	char				*settings;	/* its path */
+	struct watch			*rules_watch;
+	struct watch			*settings_watch;
 	void				(*report)(void *, bool, const char *);
 	void				*user;
 };
 
-void
-cli_settings_reload(struct cli_settings *s)
+/* Read the rules file again; its new rules replace the old ones. */
+static void
+cli_follow_rules(void *arg)
 {
-	struct config	*cfg = config_new();
-	struct policy	*p = approval_policy(s->approval);
-	enum policy_mode mode = POLICY_UNTRUSTED;
-	const char	*notify;
-	char		*cause = NULL, *line, *bad = NULL;
+	struct cli_follow	*f = arg;
+	char			*cause = NULL, *line;
+	size_t			 n = 0;
 
-	if (config_load(cfg, s->path, true, &cause) != 0) {
+	if (policy_reload_file(f->policy, f->flags->rules, &n, &cause) != 0) {
+		line = xasprintf("rules not reloaded, the old ones stay: %s",
+		    cause);
+		f->report(f->user, true, line);
+		free(cause);
+	} else {
+		line = xasprintf("rules reloaded from %s: %zu rule%s",
+		    f->flags->rules, n, n == 1 ? "" : "s");
+		f->report(f->user, false, line);
+	}
+	free(line);
+}
+
+/* Read the settings file again; apply what may change while running. */
+static void
+cli_follow_settings(void *arg)
+{
+	struct cli_follow	*f = arg;
+	struct config		*cfg = config_new();
+	struct policy		*p = f->policy;
+	enum policy_mode	 mode = POLICY_UNTRUSTED;
+	const char		*notify;
+	char			*cause = NULL, *line, *bad = NULL;
+
+	if (config_load(cfg, f->settings, true, &cause) != 0) {
 		line = xasprintf("settings not reloaded, nothing changed: "
 		    "config %s", cause);
-		s->report(s->user, true, line);
+		f->report(f->user, true, line);
 		free(line);
 		free(cause);
 		config_free(cfg);
 		return;
 	}
-	if (!s->flags->mode_given) {
+	if (!f->flags->mode_given) {
 		if (!config_approval_mode(cfg, &mode))
 			mode = POLICY_UNTRUSTED;
 		policy_set_mode(p, mode);
 	}
-	if (!s->flags->notify_given) {
+	if (!f->flags->notify_given) {
 		notify = config_notify(cfg);
 		if (notify != NULL && !cli_find_program(notify))
 			bad = xasprintf("; notify program %s: %s, the old one "
 			    "stays", notify, strerror(errno));
 		else
-			approval_set_notify(s->approval, notify);
+			approval_set_notify(f->approval, notify);
 	}
 	line = xasprintf("settings reloaded from %s: approval %s%s%s; other "
-	    "changes apply at the next start", s->path,
-	    policy_mode_name(policy_mode(p)), s->flags->mode_given ?
+	    "changes apply at the next start", f->settings,
+	    policy_mode_name(policy_mode(p)), f->flags->mode_given ?
 	    " (from the command line)" : "", bad != NULL ? bad : "");
-	s->report(s->user, bad != NULL, line);
+	f->report(f->user, bad != NULL, line);
 	free(line);
 	free(bad);
 	config_free(cfg);
 }
 
-/* The watch says the settings file changed. */
-static void
-cli_settings_changed(void *user)
+/* Watch path, calling fn(f) on a change; a failure is reported. */
+static struct watch *
+cli_follow_watch(struct cli_follow *f, struct loop *loop, const char *what,
+    const char *path, void (*fn)(void *))
 {
-	cli_settings_reload(user);
-}
+	struct watch	*w;
+	char		*cause = NULL, *line;
 
-struct cli_settings *
-cli_settings_follow(struct loop *loop, struct approval *a,
-    const struct cli_server_opts *o,
-    void (*report)(void *, bool, const char *), void *user)
-{
-	struct cli_settings	*s = xcalloc(1, sizeof *s);
-	char			*cause = NULL, *line;
-
-	s->approval = a;
-	s->flags = o;
-	s->path = cli_settings_path();
-	s->report = report;
-	s->user = user;
-	s->watch = watch_new(loop, s->path, cli_settings_changed, s, &cause);
-	if (s->watch == NULL) {
-		line = xasprintf("settings file %s is not followed (%s)",
-		    s->path, cause);
-		report(user, false, line);
+	if ((w = watch_new(loop, path, fn, f, &cause)) == NULL) {
+		line = xasprintf("%s file %s is not followed (%s)", what, path,
+		    cause);
+		f->report(f->user, false, line);
 		free(line);
 		free(cause);
 	}
-	return s;
+	return w;
+}
+
+struct cli_follow *
+cli_follow_new(struct loop *loop, struct approval *a,
+    const struct cli_server_opts *o,
+    void (*report)(void *, bool, const char *), void *user)
+{
+	struct cli_follow	*f = xcalloc(1, sizeof *f);
+
+	f->policy = approval_policy(a);
+	f->approval = a;
+	f->flags = o;
+	f->settings = cli_settings_path();
+	f->report = report;
+	f->user = user;
+	f->rules_watch = cli_follow_watch(f, loop, "rules", o->rules,
+	    cli_follow_rules);
+	f->settings_watch = cli_follow_watch(f, loop, "settings", f->settings,
+	    cli_follow_settings);
+	return f;
 }
 
 void
-cli_settings_free(struct cli_settings *s)
+cli_follow_reload(struct cli_follow *f)
 {
-	if (s == NULL)
+	cli_follow_settings(f);
+	cli_follow_rules(f);
+}
+
+void
+cli_follow_free(struct cli_follow *f)
+{
+	if (f == NULL)
 		return;
-	watch_free(s->watch);
-	free(s->path);
-	free(s);
+	watch_free(f->rules_watch);
+	watch_free(f->settings_watch);
+	free(f->settings);
+	free(f);
 }

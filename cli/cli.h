@@ -101,42 +101,28 @@ void	cli_server_opts_free(struct cli_server_opts *o);
  */
 int	cli_server_check(const struct cli_server_opts *o, char **cause);
 
-struct loop;
-struct policy;
-struct cli_rules;
-
-/*
- * Follow the rules file at path for policy p (the console's and serve's):
- * when it changes its rules replace the old ones; a file with an error
- * keeps the old rules.  report(user, error, line) says what happened (to
- * the log, the status line).  Never NULL; a directory that cannot be
- * watched is reported, and cli_rules_reload() still works.
- */
-struct cli_rules	*cli_rules_follow(struct loop *loop, struct policy *p,
-			    const char *path, void (*report)(void *, bool,
-			    const char *), void *user);
-/* Read the rules file again now (serve's SIGHUP). */
-void			 cli_rules_reload(struct cli_rules *r);
-void			 cli_rules_free(struct cli_rules *r);
-
 struct approval;
-struct cli_settings;
+struct loop;
+struct cli_follow;
 
 /*
- * Follow the settings file for the agents' server: when it changes it is
- * read again; an error changes nothing and is reported with file:line.
- * What it sets and the command line (o, borrowed) did not is applied at
- * once: the approval mode, the notify program (checked first).  Anything
- * else takes effect at the next start, and the report says so.
+ * Follow the rules and settings files of an agents' server (the console,
+ * serve) on loop; a, o (borrowed) are the server's queue and options.
+ * When the rules file changes its rules replace the old ones.  When the
+ * settings file changes, what it sets that the command line did not and
+ * that can change while running is applied: the approval mode, the notify
+ * program (checked first); the rest applies at the next start.  A file
+ * with an error changes nothing.  report(user, error, line) says what
+ * happened (the log, the status line).  Never NULL: a directory that
+ * cannot be watched is reported, and cli_follow_reload() still works.
  */
-struct cli_settings	*cli_settings_follow(struct loop *loop,
-			    struct approval *a,
+struct cli_follow	*cli_follow_new(struct loop *loop, struct approval *a,
 			    const struct cli_server_opts *o,
 			    void (*report)(void *, bool, const char *),
 			    void *user);
-/* Read the settings file again now (serve's SIGHUP). */
-void			 cli_settings_reload(struct cli_settings *s);
-void			 cli_settings_free(struct cli_settings *s);
+/* Read both files again now (serve's SIGHUP). */
+void			 cli_follow_reload(struct cli_follow *f);
+void			 cli_follow_free(struct cli_follow *f);
 
 /* How the server starts agents' sessions (a plain value; zero: defaults). */
 struct cli_agent_opts {

@@ -43,8 +43,7 @@ struct serve {
 	struct loop_timer	*forget_timer;
 	struct sandbox_opts	 sandbox;	/* the settings file's */
 	struct cli_agent_opts	 agents;
-	struct cli_rules	*rules;
-	struct cli_settings	*settings;
+	struct cli_follow	*follow;
 	bool			 stopping;
 };
 
@@ -121,13 +120,12 @@ serve_sighup(struct loop *l, int sig, void *arg)
 
 	(void)l;
 	(void)sig;
-	cli_settings_reload(sv->settings);
-	cli_rules_reload(sv->rules);
+	cli_follow_reload(sv->follow);
 }
 
 /* What became of the rules or settings file, into the log. */
 static void
-serve_rules_report(void *user, bool error, const char *line)
+serve_report(void *user, bool error, const char *line)
 {
 	(void)error;
 	serve_log(user, line);
@@ -282,10 +280,8 @@ cmd_serve(int argc, char **argv)
 	    loop_add_signal(sv.loop, SIGINT, serve_signal, &sv, &cause) != 0 ||
 	    loop_add_signal(sv.loop, SIGHUP, serve_sighup, &sv, &cause) != 0)
 		goto fail;
-	sv.rules = cli_rules_follow(sv.loop, sv.policy, so.rules,
-	    serve_rules_report, &sv);
-	sv.settings = cli_settings_follow(sv.loop, sv.approval, &so,
-	    serve_rules_report, &sv);
+	sv.follow = cli_follow_new(sv.loop, sv.approval, &so, serve_report,
+	    &sv);
 	sv.control = control_new(sv.loop, sv.sessions, sv.approval, so.socket,
 	    &hooks, &sv, &cause);
 	if (sv.control == NULL)
@@ -307,9 +303,8 @@ cmd_serve(int argc, char **argv)
 	sessions_free(sv.sessions);
 	sv.sessions = NULL;
 	control_free(sv.control);
-	cli_settings_free(sv.settings);
+	cli_follow_free(sv.follow);
 	approval_free(sv.approval);
-	cli_rules_free(sv.rules);
 	policy_free(sv.policy);
 	loop_free(sv.loop);
 	serve_log(&sv, "stopped");
@@ -322,9 +317,8 @@ fail:
 	free(cause);
 	control_free(sv.control);
 	sessions_free(sv.sessions);
-	cli_settings_free(sv.settings);
+	cli_follow_free(sv.follow);
 	approval_free(sv.approval);
-	cli_rules_free(sv.rules);
 	policy_free(sv.policy);
 	loop_free(sv.loop);
 	free(state_dir);

@@ -111,7 +111,7 @@ tui_log(void *user, const char *line)
 
 /* What became of the rules or settings file: the log, the status line. */
 static void
-tui_rules_report(void *user, bool error, const char *line)
+tui_report(void *user, bool error, const char *line)
 {
 	struct tui_server	*sv = user;
 
@@ -170,8 +170,7 @@ cmd_tui(int argc, char **argv)
 	struct policy		*policy = NULL;
 	struct approval		*approval = NULL;
 	struct control		*control = NULL;
-	struct cli_rules	*rules = NULL;
-	struct cli_settings	*settings = NULL;
+	struct cli_follow	*follow = NULL;
 	struct tui		*t = NULL;
 	struct cli_server_opts	 so;
 	const char		*v;
@@ -315,9 +314,7 @@ cmd_tui(int argc, char **argv)
 	if ((t = tui_new(loop, ss, &o, &cause)) == NULL)
 		goto fail;
 	sv.tui = t;
-	rules = cli_rules_follow(loop, policy, so.rules, tui_rules_report, &sv);
-	settings = cli_settings_follow(loop, approval, &so, tui_rules_report,
-	    &sv);
+	follow = cli_follow_new(loop, approval, &so, tui_report, &sv);
 	if (loop_add_signal(loop, SIGWINCH, tui_sigwinch, t, &cause) != 0 ||
 	    loop_add_signal(loop, SIGTERM, tui_sigquit, t, &cause) != 0 ||
 	    loop_add_signal(loop, SIGHUP, tui_sigquit, t, &cause) != 0 ||
@@ -336,8 +333,7 @@ out:
 	/* Sessions first: their exits still reach the agents. */
 	sessions_free(ss);
 	control_free(control);
-	cli_rules_free(rules);
-	cli_settings_free(settings);
+	cli_follow_free(follow);
 	tui_free(t);
 	approval_free(approval);
 	policy_free(policy);
