@@ -3,6 +3,10 @@
 PV_TEST_LIBS = $(PV_CORE_LIBS) $(PV_EXT_LIBS)
 EXTRA_DIST += tests/tap.h tests/tap.sh
 
+# The folders depend one way: every include checked against the table.
+TESTS += tests/layout.sh
+EXTRA_DIST += tests/layout.sh
+
 # End-to-end tests of the real binary.
 TESTS += tests/e2e/run.sh tests/e2e/run-tty.sh
 EXTRA_DIST += tests/e2e/run.sh tests/e2e/run-tty.sh tests/e2e/castdata.py \

@@ -1,0 +1,44 @@
+#!/bin/sh
+# layout.sh - the folders depend one way (doc/architecture.md): every
+# #include of a file in another folder of ours must be allowed by the
+# table below, which is CODE-MAP.md's; and no library includes tests/ or
+# fuzz/.  A new arrow up fails here first.
+. "$top_srcdir/tests/tap.sh"
+
+# folder: the folders it may include.
+allowed() {
+	case $1 in
+	base)		echo "" ;;
+	pty)		echo "base" ;;
+	sandbox)	echo "base" ;;
+	term)		echo "base" ;;
+	record)		echo "base term" ;;
+	policy)		echo "base sandbox" ;;
+	session)	echo "base pty sandbox term record" ;;
+	control)	echo "base policy record session" ;;
+	tui)		echo "base pty sandbox term record policy session control" ;;
+	cli)		echo "base pty sandbox term record policy session control tui" ;;
+	esac
+}
+
+cd "$top_srcdir" || exit 1
+for dir in base pty sandbox term record policy session control tui cli; do
+	bad=""
+	for f in "$dir"/*.c "$dir"/*.h; do
+		[ -e "$f" ] || continue
+		for inc in $(sed -n 's/^#include "\([a-z]*\)\/.*/\1/p' "$f" |
+		    sort -u); do
+			[ "$inc" = "$dir" ] && continue
+			case " $(allowed "$dir") " in
+			*" $inc "*) ;;
+			*) bad="$bad $f->$inc" ;;
+			esac
+		done
+	done
+	is "$bad" "" "$dir/ includes only $( [ -n "$(allowed $dir)" ] &&
+	    allowed $dir || echo 'nothing of ours')"
+done
+n=$(wc -l < CODE-MAP.md)
+grep -q '^| `control/` .* | base, policy, record, session |$' CODE-MAP.md
+ok $? "CODE-MAP.md's table says what this test checks ($n lines)"
+done_testing
