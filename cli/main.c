@@ -39,14 +39,20 @@ usage(FILE *f)
 {
 	size_t	i;
 
-	fprintf(f, "usage: %s COMMAND [OPTIONS] [-- CMD [ARGS...]]\n\n",
-	    cli_progname);
+	fprintf(f, "usage: %s [OPTIONS] [-- CMD [ARGS...]]\n"
+	    "       %s COMMAND [OPTIONS] [-- CMD [ARGS...]]\n\n",
+	    cli_progname, cli_progname);
+	fprintf(f, "With no command, %s opens the console: sessions in panes,\n"
+	    "their history, and the approval prompt for agents' requests\n"
+	    "('%s --help-tui' lists its options; in it, the prefix C-g then ?\n"
+	    "lists its keys).\n\n", cli_progname, cli_progname);
 	fprintf(f, "Commands:\n");
 	for (i = 0; i < sizeof cli_commands / sizeof cli_commands[0]; i++)
 		fprintf(f, "  %-10s %s\n", cli_commands[i].name,
 		    cli_commands[i].summary);
 	fprintf(f, "\nOptions:\n"
 	    "  -h, --help     show this help\n"
+	    "  --help-tui     the console's options\n"
 	    "  -V, --version  show the version\n\n"
 	    "'%s help COMMAND' or '%s COMMAND --help' describes a command.\n",
 	    cli_progname, cli_progname);

@@ -6,6 +6,9 @@ EXTRA_DIST += tests/tap.h tests/tap.sh
 # The folders depend one way: every include checked against the table.
 TESTS += tests/layout.sh
 EXTRA_DIST += tests/layout.sh
+# Each command's --help against what it takes and the man page.
+TESTS += tests/e2e/help.sh
+EXTRA_DIST += tests/e2e/help.sh
 
 # End-to-end tests of the real binary.
 TESTS += tests/e2e/run.sh tests/e2e/run-tty.sh
