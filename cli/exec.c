@@ -57,6 +57,7 @@ struct exec_opts {
 	const char	*sandbox;
 	bool		 network;
 	const char	*why;
+	const char	*socket;	/* --socket; NULL: the usual one */
 	int		 mode;		/* 'r' raw, 't' text, 0 by stdout */
 	char		**env;
 	size_t		 nenv;
@@ -326,7 +327,7 @@ exec_main(const struct exec_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 
-	path = cli_socket_path(cfg);
+	path = o->socket != NULL ? xstrdup(o->socket) : cli_socket_path(cfg);
 	cl = client_connect(path, 10000, &cause);
 	free(path);
 	if (cl == NULL) {
@@ -395,6 +396,8 @@ exec_usage(FILE *f)
 	    "danger-full-access\n"
 	    "  --network       allow network access\n"
 	    "  --why TEXT      the reason, shown to the person approving\n"
+	    "  --socket PATH   the server's socket (default $PTYVISOR_SOCKET,\n"
+	    "                  the settings file's, else the usual one)\n"
 	    "  -e NAME=VALUE   set a variable for CMD (repeatable)\n"
 	    "  --raw           copy the exact output bytes (default on a "
 	    "terminal)\n"
@@ -416,6 +419,7 @@ exec_parse(int argc, char **argv, struct exec_opts *o)
 		{ "sandbox", required_argument, NULL, 'S' },
 		{ "network", no_argument, NULL, 'N' },
 		{ "why", required_argument, NULL, 'w' },
+		{ "socket", required_argument, NULL, 'P' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "text", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
@@ -450,6 +454,9 @@ exec_parse(int argc, char **argv, struct exec_opts *o)
 			break;
 		case 'w':
 			o->why = optarg;
+			break;
+		case 'P':
+			o->socket = optarg;
 			break;
 		case 'r':
 			o->mode = 'r';

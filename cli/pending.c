@@ -22,6 +22,9 @@
 /* How long to wait for the server to answer. */
 #define PENDING_TIMEOUT_MS	10000
 
+/* --socket: the server's socket, else the usual one (cli_socket_path). */
+static const char *pending_socket;
+
 /* Send req and wait for the answer with id "1"; NULL after a message. */
 static json_t *
 pending_ask(const char *cmd, json_t *req)
@@ -34,7 +37,8 @@ pending_ask(const char *cmd, json_t *req)
 
 	if ((cfg = cli_config()) == NULL)
 		return NULL;
-	path = cli_socket_path(cfg);
+	path = pending_socket != NULL ? xstrdup(pending_socket) :
+	    cli_socket_path(cfg);
 	cl = client_connect(path, PENDING_TIMEOUT_MS, &cause);
 	free(path);
 	if (cl == NULL) {
@@ -102,14 +106,24 @@ cmd_pending(int argc, char **argv)
 	for (a = 1; a < argc; a++) {
 		if (strcmp(argv[a], "--json") == 0)
 			as_json = true;
-		else if (strcmp(argv[a], "-h") == 0 ||
+		else if (strcmp(argv[a], "--socket") == 0) {
+			if (++a >= argc) {
+				cli_error("pending", "--socket needs a path");
+				return CLI_EXIT_ERROR;
+			}
+			pending_socket = argv[a];
+		} else if (strcmp(argv[a], "-h") == 0 ||
 		    strcmp(argv[a], "--help") == 0) {
-			printf("usage: ptyvisor pending [--json]\n\n"
+			printf("usage: ptyvisor pending [--json] [--socket "
+			    "PATH]\n\n"
 			    "List the requests waiting for approval on the "
 			    "running server, one a line,\noldest first: id, "
 			    "command, cwd and the agent's reason, separated "
 			    "by tabs;\nwith --json, one JSON object a line "
-			    "(as in the protocol's list event).\n");
+			    "(as in the protocol's list event).\n"
+			    "--socket PATH talks to the server on PATH "
+			    "(default $PTYVISOR_SOCKET, the\nsettings file's, "
+			    "else the usual one).\n");
 			return 0;
 		} else {
 			cli_error("pending", "unknown argument '%s'", argv[a]);
@@ -189,6 +203,7 @@ cmd_approve(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "remember", no_argument, NULL, 'r' },
+		{ "socket", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -203,8 +218,12 @@ cmd_approve(int argc, char **argv)
 		case 'r':
 			remember = true;
 			break;
+		case 'S':
+			pending_socket = optarg;
+			break;
 		case 'h':
-			printf("usage: ptyvisor approve ID [--remember]\n\n"
+			printf("usage: ptyvisor approve ID [--remember] "
+			    "[--socket PATH]\n\n"
 			    "Approve waiting request ID (see 'ptyvisor "
 			    "pending').  With --remember, also\nallow the "
 			    "same command line from now on (until the server "
@@ -218,7 +237,8 @@ cmd_approve(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc) {
-		cli_error("approve", "usage: ptyvisor approve ID [--remember]");
+		cli_error("approve", "usage: ptyvisor approve ID [--remember] "
+		    "[--socket PATH]");
 		return CLI_EXIT_ERROR;
 	}
 	if (pending_number("approve", argv[optind], &n) != 0)
@@ -231,6 +251,7 @@ cmd_deny(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "reason", required_argument, NULL, 'r' },
+		{ "socket", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -245,8 +266,12 @@ cmd_deny(int argc, char **argv)
 		case 'r':
 			reason = optarg;
 			break;
+		case 'S':
+			pending_socket = optarg;
+			break;
 		case 'h':
-			printf("usage: ptyvisor deny ID [--reason TEXT]\n\n"
+			printf("usage: ptyvisor deny ID [--reason TEXT] "
+			    "[--socket PATH]\n\n"
 			    "Deny waiting request ID; the agent's shim exits "
 			    "126 and prints TEXT.\nExit status: 0 done, 1 no "
 			    "such request waiting, 125 no server.\n");
@@ -259,7 +284,8 @@ cmd_deny(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc) {
-		cli_error("deny", "usage: ptyvisor deny ID [--reason TEXT]");
+		cli_error("deny", "usage: ptyvisor deny ID [--reason TEXT] "
+		    "[--socket PATH]");
 		return CLI_EXIT_ERROR;
 	}
 	if (pending_number("deny", argv[optind], &n) != 0)

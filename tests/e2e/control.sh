@@ -56,6 +56,17 @@ $PTYVISOR serve 2> "$T/e2"
 is "$?" 125 "a second server refuses to start"
 grep -q "already serving" "$T/e2"; ok $? "and says another one is serving"
 
+# --socket names the server's socket on the command line.
+out=$(env -u PTYVISOR_SOCKET timeout 30 $PTYVISOR exec --socket "$PTYVISOR_SOCKET" \
+    -- echo by-flag < /dev/null)
+is "$out" "by-flag" "exec --socket reaches the server without \$PTYVISOR_SOCKET"
+env -u PTYVISOR_SOCKET $PTYVISOR pending --socket "$PTYVISOR_SOCKET" > /dev/null
+is "$?" 0 "pending --socket too"
+env -u PTYVISOR_SOCKET $PTYVISOR deny 999 --socket "$PTYVISOR_SOCKET" 2> /dev/null
+is "$?" 1 "deny --socket reaches it (no request 999: exit 1, not 125)"
+env -u PTYVISOR_SOCKET $PTYVISOR approve --socket "$T/elsewhere.sock" 999 2> /dev/null
+is "$?" 125 "approve --socket to no server: 125"
+
 # Allowed by rule.
 out=$(timeout 30 $PTYVISOR exec -- echo hello world < /dev/null)
 is "$?" 0 "allowed: exit 0"
