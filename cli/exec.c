@@ -292,6 +292,7 @@ exec_request(const struct exec_opts *o, struct pty_size size)
 static int
 exec_main(const struct exec_opts *o)
 {
+	const char	*inside;
 	const struct config *cfg;
 	struct exec_run	 x;
 	struct client	*cl;
@@ -332,6 +333,14 @@ exec_main(const struct exec_opts *o)
 	free(path);
 	if (cl == NULL) {
 		cli_error("exec", "%s", cause);
+		if ((inside = getenv("PTYVISOR_SESSION")) != NULL)
+			fprintf(stderr, "ptyvisor exec: this shell runs inside "
+			    "ptyvisor session %s, whose sandbox cannot reach the "
+			    "control socket: by design, so that nothing "
+			    "supervised can ask for (or approve) more.  Run the "
+			    "command here directly: it is already supervised "
+			    "and recorded.  Or run 'ptyvisor exec' from a shell "
+			    "outside ptyvisor.\n", inside);
 		free(cause);
 		screen_free(x.screen);
 		if (sfd >= 0)

@@ -84,6 +84,24 @@ session_failed(struct session *s, int status, const char *what)
 	session_finish(s);
 }
 
+/*
+ * The variables set on top of a session's environment: PTYVISOR_SESSION
+ * first, then the request's own (any PTYVISOR_SESSION of theirs dropped).
+ */
+static char **
+session_env_extra(unsigned long id, char *const *extra)
+{
+	char	**v = xcalloc(strv_len(extra) + 2, sizeof *v);
+	size_t	  n = 0;
+
+	v[n++] = xasprintf("PTYVISOR_SESSION=%lu", id);
+	for (; extra != NULL && *extra != NULL; extra++)
+		if (strncmp(*extra, "PTYVISOR_SESSION=", 17) != 0)
+			v[n++] = xstrdup(*extra);
+	v[n] = NULL;
+	return v;
+}
+
 /* base with each NAME=VALUE of extra set over it; caller frees. */
 static char **
 env_merge(char *const *base, char *const *extra)
@@ -117,7 +135,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	struct pty_failure	 fail;
 	struct stat		 st;
 	char			 cwd[PATH_MAX], what[256];
-	char			*sbcause = NULL, **env = NULL;
+	char			*sbcause = NULL, **env = NULL, **extra;
 	extern char		**environ;
 
 	if (o->argv == NULL || o->argv[0] == NULL || o->argv[0][0] == '\0') {
@@ -179,6 +197,12 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	ss->v[ss->n++] = s;
 	NOTIFY(ss, created, s);
 
+	/*
+	 * Every session knows it runs under ptyvisor, as tmux's panes do
+	 * (TMUX_PANE): PTYVISOR_SESSION=<id>, ours whatever the request set.
+	 */
+	extra = session_env_extra(s->id, o->env_extra);
+
 	memset(&spec, 0, sizeof spec);
 	spec.argv = s->argv;
 	spec.cwd = s->cwd;
@@ -190,20 +214,20 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 			snprintf(what, sizeof what, "sandbox: %s", sbcause);
 			free(sbcause);
 			session_failed(s, SESSION_EXIT_ERROR, what);
+			strv_free(extra);
 			return s;
 		}
 		env = sandbox_env(s->sandbox, o->envp ? o->envp : environ,
-		    o->env_extra);
+		    extra);
 		spec.pre_exec = sandbox_child;
 		spec.pre_exec_arg = s->sandbox;
 	} else {
-		if (o->env_extra != NULL)
-			env = env_merge(o->envp ? o->envp : environ,
-			    o->env_extra);
+		env = env_merge(o->envp ? o->envp : environ, extra);
 		spec.pre_exec = o->pre_exec;
 		spec.pre_exec_arg = o->pre_exec_arg;
 	}
-	spec.envp = env != NULL ? env : o->envp;
+	strv_free(extra);
+	spec.envp = env;
 	if (pty_spawn(&spec, &s->child, &fail) != 0) {
 		if (fail.status == SESSION_EXIT_NOTFOUND)
 			snprintf(what, sizeof what, "%s: command not found",

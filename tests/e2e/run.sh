@@ -143,4 +143,13 @@ fi
 is "$(ls "$PTYVISOR_STATE_DIR/sessions" | wc -l)" "$n_before" "no recording left by bad input"
 is "$(wc -l < "$PTYVISOR_STATE_DIR/history.jsonl")" "$h_before" "no history line added by bad input"
 
+# A session knows it runs under ptyvisor; exec from inside says why the
+# server is out of reach.
+out=$($PTYVISOR run -- sh -c 'echo "in=$PTYVISOR_SESSION"' < /dev/null | tr -d '\r')
+n=$(tail -1 "$T/state/history.jsonl" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+is "$out" "in=$n" "PTYVISOR_SESSION holds the session's id"
+$PTYVISOR run -- "$PTYVISOR" exec -- true < /dev/null > "$T/inside" 2>&1
+grep -q "runs inside ptyvisor session .*cannot reach the control socket: by design" "$T/inside"
+ok $? "exec inside a session explains that the socket is out of reach"
+
 done_testing
