@@ -156,7 +156,7 @@ static void
 tui_draw_title(struct tui *t, int i)
 {
 	struct tui_pane	*p = t->panes[i];
-	char		 left[512], right[160], l[480], r[150];
+	char		 left[560], right[160], l[480], r[150];
 	int		 w = p->rect.w, rl;
 	bool		 focused = i == t->focus;
 
@@ -164,8 +164,13 @@ tui_draw_title(struct tui *t, int i)
 		tui_replay_title(p->replay, l, sizeof l, r, sizeof r);
 	else
 		tui_session_title(p->s, l, sizeof l, r, sizeof r);
-	snprintf(left, sizeof left, " %d%s %s ", i + 1, focused ? "*" : " ",
-	    l);
+	/* A zoomed pane says so, and how many panes it hides. */
+	if (t->zoom && t->npanes > 1)
+		snprintf(left, sizeof left, " %d%s ZOOM (+%d hidden) %s ", i + 1,
+		    focused ? "*" : " ", t->npanes - 1, l);
+	else
+		snprintf(left, sizeof left, " %d%s %s ", i + 1,
+		    focused ? "*" : " ", l);
 	snprintf(right, sizeof right, " %s ", r);
 	rl = (int)strlen(right);
 	attrset(focused ? A_REVERSE | A_BOLD : A_REVERSE);
@@ -431,7 +436,7 @@ tui_draw(struct tui *t)
 		for (i = 0; i < t->npanes; i++)
 			tui_draw_pane(t, i, &t->cells, &t->ncells);
 		if (t->mode == TUI_HELP)
-			help_draw(area, t->prefix_name);
+			help_draw(area, t->prefix_name, &t->help_top);
 		break;
 	}
 	if (box)

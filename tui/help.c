@@ -19,6 +19,7 @@ static const char *const help_text[] = {
 	"  x        kill the focused session (confirm), or close it",
 	"  z        zoom the focused pane / tile again",
 	"  n  p     focus the next / previous pane",
+	"  arrows   focus the pane to the left, right, above, below",
 	"  1..9 0   focus pane 1..9, 10",
 	"  h        history of sessions (Enter: output, r: replay)",
 	"  r        replay: the history, where r replays the selection",
@@ -27,6 +28,8 @@ static const char *const help_text[] = {
 	"  ?        this help",
 	"  q        quit (confirm while sessions run)",
 	"  PREFIX   send the prefix key itself",
+	"  (the prefix is a setting: --prefix C-a, or prefix = C-a",
+	"   under [tui] in the settings file)",
 	"",
 	"scroll mode and output view (like less):",
 	"  j k  Up Down      one line      d u    half a page",
@@ -58,10 +61,10 @@ help_line(int i)
 }
 
 void
-help_draw(struct layout_rect area, const char *prefix)
+help_draw(struct layout_rect area, const char *prefix, int *top)
 {
-	int	n = help_lines(), w = 0, h, x, y, i, len;
-	char	title[48];
+	int	n = help_lines(), w = 0, h, x, y, i, len, rows;
+	char	title[80];
 
 	for (i = 0; i < n; i++) {
 		len = (int)strlen(help_text[i]);
@@ -70,8 +73,20 @@ help_draw(struct layout_rect area, const char *prefix)
 	}
 	w += 4;
 	h = n + 2;
-	snprintf(title, sizeof title, " keys (prefix %s) ", prefix);
+	/* Measure first: the frame may be cut to the area. */
+	rows = (area.h < h ? area.h : h) - 2;
+	if (rows < 1)
+		rows = 1;
+	if (*top > n - rows)
+		*top = n - rows;
+	if (*top < 0)
+		*top = 0;
+	if (rows < n)
+		snprintf(title, sizeof title, " keys (prefix %s) %d-%d of %d, "
+		    "j/k scroll ", prefix, *top + 1, *top + rows, n);
+	else
+		snprintf(title, sizeof title, " keys (prefix %s) ", prefix);
 	render_frame(area.y, area.x, area.h, area.w, title, &y, &x, &h, &w);
-	for (i = 0; i < n && i < h - 2; i++)
-		mvaddnstr(y + 1 + i, x + 2, help_text[i], w - 4);
+	for (i = 0; i < h - 2 && *top + i < n; i++)
+		mvaddnstr(y + 1 + i, x + 2, help_text[*top + i], w - 4);
 }

@@ -1,14 +1,18 @@
 /*
  * help.h - the help overlay: every key of the front end, in a box over
- * the panes.  Any key closes it.
+ * the panes.  When it does not fit, j/k, arrows, space and b scroll it;
+ * any other key closes it.
  */
 #ifndef PTYVISOR_HELP_H
 #define PTYVISOR_HELP_H
 
 #include "tui/layout.h"
 
-/* Draw the overlay centred in area, naming the prefix key (e.g. "C-g"). */
-void	help_draw(struct layout_rect area, const char *prefix);
+/*
+ * Draw the overlay centred in area, naming the prefix key (e.g. "C-g"),
+ * from text line *top on (clamped here, so callers may move it freely).
+ */
+void	help_draw(struct layout_rect area, const char *prefix, int *top);
 
 /* Number of lines of help text (for tests). */
 int	help_lines(void);

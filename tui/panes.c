@@ -206,6 +206,53 @@ tui_focus(struct tui *t, int i)
 	tui_relayout(t);
 }
 
+/*
+ * How much the spans [a, a + n) and [b, b + m) share (0: none).
+ */
+static int
+tui_overlap(int a, int n, int b, int m)
+{
+	int	lo = a > b ? a : b, hi = a + n < b + m ? a + n : b + m;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+void
+tui_focus_toward(struct tui *t, int dx, int dy)
+{
+	struct layout_rect	 r, c;
+	int			 i, best = -1, best_share = 0, best_dist = 0;
+	int			 share, dist;
+
+	if (t->npanes < 2 || t->zoom)
+		return;
+	r = t->panes[t->focus]->rect;
+	for (i = 0; i < t->npanes; i++) {
+		c = t->panes[i]->rect;
+		if (i == t->focus || c.w == 0)
+			continue;
+		/* Wholly on that side (a shared border column or row is). */
+		if ((dx < 0 && c.x + c.w > r.x + 1) ||
+		    (dx > 0 && c.x + 1 < r.x + r.w) ||
+		    (dy < 0 && c.y + c.h > r.y + 1) ||
+		    (dy > 0 && c.y + 1 < r.y + r.h))
+			continue;
+		/* Facing it most, then nearest. */
+		share = dx != 0 ? tui_overlap(r.y, r.h, c.y, c.h) :
+		    tui_overlap(r.x, r.w, c.x, c.w);
+		dist = dx < 0 ? r.x - (c.x + c.w) : dx > 0 ? c.x - (r.x + r.w) :
+		    dy < 0 ? r.y - (c.y + c.h) : c.y - (r.y + r.h);
+		if (best < 0 || share > best_share || (share == best_share &&
+		    dist < best_dist)) {
+			best = i;
+			best_share = share;
+			best_dist = dist;
+		}
+	}
+	if (best >= 0)
+		tui_focus(t, best);
+}
+
 /* Remove pane i and forget its (finished) session or its replay. */
 void
 tui_close_pane(struct tui *t, int i)

@@ -81,6 +81,7 @@ struct tui {
 	int			 npanes;
 	int			 focus;
 	bool			 zoom;
+	int			 help_top;	/* first help line shown */
 
 	enum tui_mode		 mode;
 	enum tui_confirm	 confirm;
@@ -114,6 +115,8 @@ void	tui_schedule(struct tui *t);
 void	tui_message(struct tui *t, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
+/* panes.c: focus the pane to the left, right (dx), above or below (dy). */
+void	tui_focus_toward(struct tui *t, int dx, int dy);
 /* panes.c: the pane of session s, or -1. */
 int	tui_find(struct tui *t, struct session *s);
 /* panes.c: the pane showing replay r, or -1. */

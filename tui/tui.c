@@ -177,6 +177,15 @@ tui_command(struct tui *t, const struct keys_event *ev)
 
 	if (ev->type == KEYS_KEY && ev->key == SCREEN_KEY_ESCAPE)
 		return;
+	/* An arrow focuses the pane that way, as tmux's do. */
+	if (ev->type == KEYS_KEY && ev->mods == 0) {
+		switch (ev->key) {
+		case SCREEN_KEY_LEFT:	tui_focus_toward(t, -1, 0); return;
+		case SCREEN_KEY_RIGHT:	tui_focus_toward(t, 1, 0); return;
+		case SCREEN_KEY_UP:	tui_focus_toward(t, 0, -1); return;
+		case SCREEN_KEY_DOWN:	tui_focus_toward(t, 0, 1); return;
+		}
+	}
 	if (ev->type != KEYS_CHAR || ev->mods != 0)
 		goto unknown;
 	if (ev->ch == t->prefix) {	/* twice: send it through */
@@ -224,6 +233,7 @@ tui_command(struct tui *t, const struct keys_event *ev)
 		return;
 	case '?':
 		t->mode = TUI_HELP;
+		t->help_top = 0;
 		t->redraw_all = true;
 		return;
 	case 'r':
@@ -307,7 +317,18 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		return;
 	switch (t->mode) {
 	case TUI_HELP:
-		t->mode = TUI_NORMAL;
+		/* Scroll keys move a help that does not fit; others close. */
+		if (ev->type == KEYS_KEY && ev->key == SCREEN_KEY_DOWN)
+			t->help_top++;
+		else if (ev->type == KEYS_KEY && ev->key == SCREEN_KEY_UP)
+			t->help_top--;
+		else if (ev->type == KEYS_CHAR && ev->mods == 0 &&
+		    (ev->ch == 'j' || ev->ch == 'k' || ev->ch == ' ' ||
+		    ev->ch == 'b'))
+			t->help_top += ev->ch == 'j' ? 1 : ev->ch == 'k' ? -1 :
+			    ev->ch == ' ' ? LINES / 2 : -(LINES / 2);
+		else
+			t->mode = TUI_NORMAL;
 		t->redraw_all = true;
 		return;
 	case TUI_CONFIRM:

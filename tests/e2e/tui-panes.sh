@@ -32,6 +32,25 @@ set -- $(pos out-101); ok $(( !($1 < 24 && $2 < 80) )) "out-101 is in the top-le
 set -- $(pos out-202); ok $(( !($1 < 24 && $2 > 80) )) "out-202 is in the top-right pane ($1,$2)"
 set -- $(pos out-303); ok $(( !($1 > 24) )) "out-303 is in the bottom pane ($1,$2)"
 
+# The prefix then an arrow focuses the pane that way.
+pv_keys C-g 1
+pv_keys C-g Right
+pv_see ' 2* #'; ok $? "C-g Right: the top-right pane"
+pv_keys C-g Down
+pv_see ' 3* #'; ok $? "C-g Down: the bottom pane"
+pv_keys C-g Up
+wait_for "pv_cap | grep -q ' [12]\* #'" 10; ok $? "C-g Up: a top pane"
+pv_keys C-g Left
+pv_see ' 1* #'; ok $? "C-g Left: the top-left pane"
+pv_keys C-g Left
+pv_see ' 1* #'; ok $? "C-g Left with nothing there: it stays"
+
+# Zoom says so, and how many panes it hides.
+pv_keys C-g z
+pv_see ' 1* ZOOM (+2 hidden) #'; ok $? "a zoomed pane's title says ZOOM (+2 hidden)"
+pv_keys C-g z
+wait_for "! pv_cap | grep -q ZOOM" 10; ok $? "and not once tiled again"
+
 # exit statuses: pane 2 exits 3, pane 1 runs vim first
 pv_keys C-g 2
 pv_type "exit 3"; pv_keys Enter

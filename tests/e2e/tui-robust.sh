@@ -12,6 +12,20 @@ pv_see " 2* #"; ok $? "the console still takes keys"
 pv_type "echo alive-\$((40+2))"; pv_keys Enter
 pv_see "alive-42"; ok $? "and a new shell works"
 
+# The help does not fit 80x24: it says so and scrolls to its last line.
+pv_keys C-g '?'
+pv_see "j/k scroll"; ok $? "at 80x24 the help says it scrolls"
+pv_cap | grep -q "any key closes this help"
+ok $(( ! $? )) "its last line is below"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	pv_keys j
+done
+pv_see "any key closes this help"; ok $? "j scrolls down to its last line"
+pv_see "PREFIX then:" 2
+ok $(( ! $? )) "and the first has gone up"
+pv_keys q
+wait_for "! pv_cap | grep -q 'j/k scroll'" 10; ok $? "another key closes it"
+
 tmux -L "$pv_sock" resize-window -x 15 -y 4
 pv_see "too small"; ok $? "a 15x4 terminal shows a 'too small' notice"
 tmux -L "$pv_sock" resize-window -x 80 -y 24
