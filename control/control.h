@@ -1,6 +1,6 @@
 /*
  * control.h - the control socket server: agents submit commands, follow
- * their output and exit, and people decide requests (DESIGN §6).
+ * their output and exit, and people decide requests (doc/protocol.md).
  *
  * One UNIX stream socket in a private directory (0700, owned by us, not
  * group or world writable), the socket itself 0600, every peer checked
@@ -43,7 +43,7 @@ struct control_hooks {
 struct control;
 
 /*
- * The socket path of DESIGN §6: $PTYVISOR_SOCKET, else
+ * The socket path (doc/protocol.md): $PTYVISOR_SOCKET, else
  * $XDG_RUNTIME_DIR/ptyvisor/ptyvisor.sock, else
  * /tmp/ptyvisor-$UID/ptyvisor.sock.  Caller frees.
  */

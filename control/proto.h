@@ -1,5 +1,5 @@
 /*
- * proto.h - the control protocol's JSON lines (DESIGN §6): requests parsed
+ * proto.h - the control protocol's JSON lines (doc/protocol.md): requests parsed
  * into plain structs with full validation, events built as single lines.
  *
  * Parsing never trusts its input: anything wrong (bad JSON, a duplicate
@@ -21,7 +21,7 @@
 struct buf;
 
 #define PROTO_VERSION		1
-/* Longest request line, newline excluded (DESIGN §6). */
+/* Longest request line, newline excluded (doc/protocol.md). */
 #define PROTO_LINE_MAX		(1024 * 1024)
 /* Longest request id; ids are echoed in every answer. */
 #define PROTO_ID_MAX		128

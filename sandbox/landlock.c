@@ -1,7 +1,7 @@
 /*
  * landlock.c - the Landlock layer: read and execute everywhere, write only
- * in the writable roots, the private /tmp, /dev/null and the session's own
- * terminal; no TCP unless network; abstract UNIX sockets and signals scoped
+ * in the writable roots (the shared /tmp is one under workspace-write), a
+ * private /tmp when asked for, /dev/null and the session's own terminal; no TCP unless network; abstract UNIX sockets and signals scoped
  * to the sandbox.
  *
  * Best effort across ABI versions: start from every right the newest ABI we

@@ -42,7 +42,8 @@ int	sandbox_write_file(const char *path, const char *s);
 
 /* ns.c: enter the namespaces; returns 0 only in the process to exec. */
 int	sandbox_ns_enter(struct sandbox *sb, int report_fd);
-/* ns.c: read-only filesystem, writable roots, fresh /proc, private /tmp. */
+/* ns.c: read-only filesystem, writable roots, fresh /proc, private /tmp if
+ * asked for (opts.private_tmp). */
 int	sandbox_ns_mount(struct sandbox *sb);
 /* ns.c: whether this kernel lets us create the namespaces we need. */
 bool	sandbox_ns_available(bool network, char *why, size_t len);

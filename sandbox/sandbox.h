@@ -22,7 +22,8 @@ struct buf;
 
 /* How much the command may touch. */
 enum sandbox_profile {
-	SANDBOX_READ_ONLY,		/* nothing writable but a private /tmp */
+	SANDBOX_READ_ONLY,		/* nothing writable (but an empty,
+					   private /tmp with private_tmp) */
 	SANDBOX_WORKSPACE_WRITE,	/* + the cwd and the writable roots */
 	SANDBOX_FULL_ACCESS		/* no sandbox at all */
 };
@@ -53,7 +54,12 @@ struct sandbox_opts {
 	struct sandbox_limits	 limits;
 };
 
-/* Fill opts with the defaults: workspace-write, no network, private /tmp. */
+/*
+ * Fill opts with the defaults: workspace-write, no network, the shared
+ * /tmp writable (private_tmp off), .git not kept read-only (protect_git
+ * off), limits as inherited but the process count (1024).  --explain
+ * states the same.
+ */
 void	sandbox_opts_init(struct sandbox_opts *opts);
 
 /*

@@ -22,7 +22,7 @@
 #define ASK	POLICY_ASK
 #define DENY	POLICY_DENY
 
-/* The rules most rows use (DESIGN §7's example plus a few). */
+/* The rules most rows use (the man page's example plus a few). */
 #define RULES_COMMON \
     "# example rules\n" \
     "allow  git status\n" \

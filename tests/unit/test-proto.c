@@ -36,7 +36,7 @@ test_ops(void)
 	    "\"timeout_s\":600,\"sandbox\":\"workspace-write\","
 	    "\"network\":false,\"cols\":120,\"rows\":40,"
 	    "\"why\":\"run the tests\",\"extra\":[1]}\r\n", &err);
-	if (!ok(r != NULL, "exec (DESIGN example, unknown field ignored)")) {
+	if (!ok(r != NULL, "exec (the protocol's example, unknown field ignored)")) {
 		diag("%s", err.message);
 		return;
 	}
