@@ -302,3 +302,22 @@ util_format_time(int64_t wall_us, char *out, size_t len)
 	strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(out, len, "%s.%03dZ", base, (int)(wall_us / 1000 % 1000));
 }
+
+void
+util_format_duration(int64_t us, char *out, size_t len)
+{
+	int64_t	s = us / 1000000;
+
+	if (us < 0)
+		snprintf(out, len, "-");
+	else if (us < 10000000)
+		snprintf(out, len, "%.1fs", (double)us / 1e6);
+	else if (s < 60)
+		snprintf(out, len, "%llds", (long long)s);
+	else if (s < 3600)
+		snprintf(out, len, "%lldm%02llds", (long long)(s / 60),
+		    (long long)(s % 60));
+	else
+		snprintf(out, len, "%lldh%02lldm", (long long)(s / 3600),
+		    (long long)(s / 60 % 60));
+}

@@ -63,4 +63,11 @@ int64_t		util_wall_us(void);
 /* Format a wall time (us since the epoch) as RFC 3339 UTC with ms. */
 void		util_format_time(int64_t wall_us, char *out, size_t len);
 
+/*
+ * A duration for a person, short: "0.4s" under ten seconds, then "12s",
+ * "3m04s", "2h05m"; "-" when negative.  The one format of history, show,
+ * the history pane and pane titles.
+ */
+void		util_format_duration(int64_t us, char *out, size_t len);
+
 #endif

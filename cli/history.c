@@ -120,26 +120,6 @@ history_status(const struct history_entry *e, char *out, size_t len)
 	ending_name(&end, out, len);
 }
 
-/* A duration in microseconds, short: "0.4s", "12s", "3m04s", "2h05m". */
-static void
-history_duration(int64_t us, char *out, size_t len)
-{
-	int64_t	s = us / 1000000;
-
-	if (us < 0)
-		snprintf(out, len, "-");
-	else if (us < 10000000)
-		snprintf(out, len, "%.1fs", (double)us / 1e6);
-	else if (s < 60)
-		snprintf(out, len, "%llds", (long long)s);
-	else if (s < 3600)
-		snprintf(out, len, "%lldm%02lld", (long long)(s / 60),
-		    (long long)(s % 60));
-	else
-		snprintf(out, len, "%lldh%02lldm", (long long)(s / 3600),
-		    (long long)(s / 60 % 60));
-}
-
 /* A wall time as local "YYYY-MM-DD HH:MM:SS". */
 static void
 history_local_time(int64_t us, char *out, size_t len)
@@ -191,8 +171,8 @@ history_usage(FILE *f)
 	    "usage: ptyvisor history [-n N] [--json] [--state S] "
 	    "[--grep TEXT]\n\n"
 	    "List past sessions, oldest first (the newest is the last line):\n"
-	    "id, start (local time), duration, how it ended (\u2714 0, \u2718 3,"
-	    " SIG9,\ntimeout, failed), sandbox profile, decision/by whom, "
+	    "id, start (local time), duration, how it ended (exit 3, signal\n"
+	    "SIGKILL, timeout, not found...), sandbox profile, decision/by whom, "
 	    "command.\n\n"
 	    "Options:\n"
 	    "  -n N          only the last N (after filtering)\n"
@@ -292,7 +272,7 @@ cmd_history(int argc, char **argv)
 		}
 		e = &rows.v[i].e;
 		history_local_time(e->start_us, t, sizeof t);
-		history_duration(e->end_us - e->start_us, dur, sizeof dur);
+		util_format_duration(e->end_us - e->start_us, dur, sizeof dur);
 		history_status(e, st, sizeof st);
 		history_decided(e, dec, sizeof dec);
 		cmd = history_command(e);
@@ -381,7 +361,7 @@ cmd_show(int argc, char **argv)
 	history_local_time(e->start_us, t, sizeof t);
 	printf("start:     %s\n", t);
 	history_local_time(e->end_us, t, sizeof t);
-	history_duration(e->end_us - e->start_us, dur, sizeof dur);
+	util_format_duration(e->end_us - e->start_us, dur, sizeof dur);
 	printf("end:       %s\nduration:  %s\n", t, dur);
 	printf("state:     %s\n", e->state != NULL ? e->state : "-");
 	history_status(e, st, sizeof st);

@@ -22,6 +22,7 @@
 
 #include "base/quote.h"
 #include "base/util.h"
+#include "sandbox/sandbox.h"
 
 #define APPROVAL_MAX_SUBSCRIBERS 8
 /*
@@ -233,8 +234,7 @@ approval_judge(struct approval *a, struct approval_request *r)
 	 * (even in mode never, which means "allowed, still sandboxed").
 	 */
 	if (r->verdict == POLICY_ALLOW && (r->network ||
-	    strcmp(r->sandbox, "danger-full-access") == 0 ||
-	    strcmp(r->sandbox, "none") == 0)) {
+	    sandbox_profile_is_none(r->sandbox))) {
 		r->verdict = POLICY_ASK;
 		free(r->verdict_by);
 		r->verdict_by = xstrdup(r->network ? "network requested" :

@@ -65,6 +65,19 @@ sandbox_profile_parse(const char *name, enum sandbox_profile *profile,
 	return -1;
 }
 
+bool
+sandbox_profile_is_none(const char *name)
+{
+	enum sandbox_profile	 p;
+	char			*cause = NULL;
+
+	if (name == NULL || sandbox_profile_parse(name, &p, &cause) != 0) {
+		free(cause);
+		return false;
+	}
+	return p == SANDBOX_FULL_ACCESS;
+}
+
 const char *
 sandbox_profile_name(enum sandbox_profile profile)
 {

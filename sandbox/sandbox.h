@@ -69,6 +69,12 @@ void	sandbox_opts_init(struct sandbox_opts *opts);
 int	sandbox_profile_parse(const char *name, enum sandbox_profile *profile,
 	    char **cause);
 
+/*
+ * Whether a profile as a request names it ("danger-full-access", "none")
+ * means no sandbox at all; an unknown name is not (it is refused later).
+ */
+bool	sandbox_profile_is_none(const char *name);
+
 /* The name of a profile (static string). */
 const char *sandbox_profile_name(enum sandbox_profile profile);
 

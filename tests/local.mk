@@ -73,6 +73,12 @@ tests_unit_test_record_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_record_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-record
 
+check_PROGRAMS += tests/unit/test-util
+tests_unit_test_util_SOURCES = tests/unit/test-util.c
+tests_unit_test_util_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_util_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-util
+
 check_PROGRAMS += tests/unit/test-watch
 tests_unit_test_watch_SOURCES = tests/unit/test-watch.c
 tests_unit_test_watch_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)

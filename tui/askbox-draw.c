@@ -17,6 +17,7 @@
 
 #include "base/quote.h"
 #include "base/util.h"
+#include "sandbox/sandbox.h"
 #include "control/approval.h"
 #include "policy/policy.h"
 #include "policy/shsplit.h"
@@ -165,8 +166,7 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 	v[n].text = r->cwd != NULL ? quote_text(r->cwd) :
 	    xstrdup("(the console's)");
 	v[n++].max = 2;
-	nosandbox = strcmp(r->sandbox, "danger-full-access") == 0 ||
-	    strcmp(r->sandbox, "none") == 0;
+	nosandbox = sandbox_profile_is_none(r->sandbox);
 	v[n].label = "sandbox";
 	v[n].text = xasprintf("%s%s", r->sandbox, nosandbox ?
 	    "  (NO SANDBOX)" : "");

@@ -102,22 +102,6 @@ tui_pane_is_done(const struct tui_pane *p)
 	return session_is_done(p->s);
 }
 
-/* Format a duration in microseconds: 12s, 4m05s, 1h02m. */
-static void
-tui_duration(int64_t us, char *buf, size_t len)
-{
-	int64_t	s = us > 0 ? us / 1000000 : 0;
-
-	if (s < 60)
-		snprintf(buf, len, "%llds", (long long)s);
-	else if (s < 3600)
-		snprintf(buf, len, "%lldm%02llds", (long long)(s / 60),
-		    (long long)(s % 60));
-	else
-		snprintf(buf, len, "%lldh%02lldm", (long long)(s / 3600),
-		    (long long)(s / 60 % 60));
-}
-
 /* A short tag for a sandbox profile; running without one must stand out. */
 static const char *
 tui_profile_tag(const char *profile)
@@ -141,7 +125,7 @@ tui_session_title(struct session *s, char *left, size_t llen, char *right,
 	int64_t	end = session_end_us(s);
 
 	session_label(s, label, sizeof label);
-	tui_duration((end != 0 ? end : util_wall_us()) - session_start_us(s),
+	util_format_duration((end != 0 ? end : util_wall_us()) - session_start_us(s),
 	    dur, sizeof dur);
 	cmd = quote_argv(session_argv(s));
 	snprintf(left, llen, "#%lu %s%s", session_id(s),

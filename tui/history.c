@@ -103,24 +103,6 @@ tui_history_entry(struct tui_history *h, size_t i)
 	return &h->list.v[h->list.n - 1 - (i - h->nrunning)];
 }
 
-/* Format a duration in microseconds as 12s, 4m05s, 1h02m. */
-static void
-tui_history_duration(int64_t us, char *buf, size_t len)
-{
-	int64_t	s = us / 1000000;
-
-	if (s < 0)
-		s = 0;
-	if (s < 60)
-		snprintf(buf, len, "%llds", (long long)s);
-	else if (s < 3600)
-		snprintf(buf, len, "%lldm%02lld", (long long)(s / 60),
-		    (long long)(s % 60));
-	else
-		snprintf(buf, len, "%lldh%02lld", (long long)(s / 3600),
-		    (long long)(s / 60 % 60));
-}
-
 /* The text of row i into buf (icon, id, start, duration, status, cmd). */
 static void
 tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
@@ -148,7 +130,7 @@ tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
 		t = (time_t)(start / 1000000);
 		localtime_r(&t, &tm);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-		tui_history_duration(end - start, dur, sizeof dur);
+		util_format_duration(end - start, dur, sizeof dur);
 		snprintf(buf, len, "%s %5lu  %s  %7s  %-14s  %s%s", icon,
 		    h->running[i], when, dur, status, session_is_agent(s) ?
 		    "agent: " : "", cmd);
@@ -162,7 +144,7 @@ tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
 	t = (time_t)(e->start_us / 1000000);
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-	tui_history_duration(e->end_us - e->start_us, dur, sizeof dur);
+	util_format_duration(e->end_us - e->start_us, dur, sizeof dur);
 	cmd = quote_argv(e->argv);
 	snprintf(buf, len, "%s %5lu  %s  %7s  %-14s  %s%s", icon, e->id, when,
 	    dur, status, e->agent ? "agent: " : "", cmd);

@@ -68,6 +68,13 @@ main(void)
 	    p == SANDBOX_FULL_ACCESS, "none is danger-full-access");
 	free(cause);
 	cause = NULL;
+	ok(sandbox_profile_is_none("none") &&
+	    sandbox_profile_is_none("danger-full-access"),
+	    "none and danger-full-access are no sandbox");
+	ok(!sandbox_profile_is_none("workspace-write") &&
+	    !sandbox_profile_is_none("read-only") &&
+	    !sandbox_profile_is_none("None ") && !sandbox_profile_is_none(NULL),
+	    "the others, an unknown name and none at all are not");
 	is_str(sandbox_profile_name(SANDBOX_READ_ONLY), "read-only", "name");
 	is_str(sandbox_profile_name(SANDBOX_FULL_ACCESS), "danger-full-access",
 	    "name of full access");
