@@ -84,6 +84,24 @@ player_new_screen(struct player *p)
 	    &player_screen_events, p);
 }
 
+/*
+ * What an event does to a screen: output is fed, a resize resizes (a
+ * resize to nothing is ignored).  Returns whether the screen changed.
+ */
+static bool
+player_screen_event(struct screen *scr, const struct cast_event *e)
+{
+	if (e->type == 'o') {
+		screen_feed(scr, e->data, e->len);
+		return true;
+	}
+	if (e->type == 'r' && e->cols != 0 && e->rows != 0) {
+		screen_resize(scr, (int)e->rows, (int)e->cols);
+		return true;
+	}
+	return false;
+}
+
 /* Make sure the next event is pending unless the recording is over. */
 static void
 player_read(struct player *p)
@@ -126,14 +144,13 @@ player_apply(struct player *p)
 		/* A marker followed by more output is not how it ended. */
 		free(p->end);
 		p->end = NULL;
-		screen_feed(p->screen, e->data, e->len);
+		player_screen_event(p->screen, e);
 		if (!p->quiet && p->ev.output != NULL)
 			p->ev.output(p->user, e->data, e->len);
 		break;
 	case 'r':
-		if (e->cols == 0 || e->rows == 0)
+		if (!player_screen_event(p->screen, e))
 			break;
-		screen_resize(p->screen, (int)e->rows, (int)e->cols);
 		if (!p->quiet && p->ev.redraw != NULL)
 			p->ev.redraw(p->user);
 		break;
@@ -554,4 +571,33 @@ const char *
 player_error(const struct player *p)
 {
 	return p->error;
+}
+
+struct screen *
+player_final_screen(const char *path, size_t scrollback, char **warning,
+    char **cause)
+{
+	const struct cast_header	*h;
+	struct cast			*c;
+	struct cast_event		 e;
+	struct screen			*scr;
+	int				 r;
+
+	*warning = NULL;
+	if ((c = cast_open(path, cause)) == NULL)
+		return NULL;
+	h = cast_header(c);
+	scr = screen_new((int)h->height, (int)h->width, scrollback != 0 ?
+	    scrollback : PLAYER_SCROLLBACK_DEFAULT, NULL, NULL);
+	while ((r = cast_next(c, &e, cause)) == 1)
+		player_screen_event(scr, &e);
+	if (r < 0) {
+		screen_free(scr);
+		cast_free(c);
+		return NULL;
+	}
+	if (cast_warning(c) != NULL)
+		*warning = xstrdup(cast_warning(c));
+	cast_free(c);
+	return scr;
 }

@@ -70,6 +70,15 @@ struct player	*player_open(const char *path, struct loop *loop,
 /* Stop and free; NULL is a no-op.  Cancels the player's timer. */
 void		 player_free(struct player *p);
 
+/*
+ * The screen a recording shows at its end, scrollback included, read with
+ * the one asciicast reader (cast.h): for an output view.  The caller owns
+ * and frees it (it has no events).  *warning (caller frees) says what a
+ * damaged file lost.  NULL with *cause.
+ */
+struct screen	*player_final_screen(const char *path, size_t scrollback,
+		    char **warning, char **cause);
+
 /* Start or resume playing with the recorded timing (needs a loop). */
 void	player_play(struct player *p);
 /* Pause: nothing more is played until player_play or player_step. */

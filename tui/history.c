@@ -15,11 +15,11 @@
 #include <time.h>
 
 #include <curses.h>
-#include <jansson.h>
 
 #include "base/quote.h"
 #include "record/ending.h"
 #include "record/history.h"
+#include "record/player.h"
 #include "term/screen.h"
 #include "session/session.h"
 #include "base/util.h"
@@ -348,82 +348,15 @@ tui_history_draw(struct tui_history *h, struct layout_rect area)
 	return false;
 }
 
-/* Read a whole file; NULL with *cause. */
-static char *
-tui_history_slurp(const char *path, size_t *len, char **cause)
-{
-	struct buf	 b = { 0 };
-	char		 tmp[65536];
-	size_t		 n;
-	FILE		*f;
-
-	if ((f = fopen(path, "re")) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-		buf_add(&b, tmp, n);
-	fclose(f);
-	*len = b.len;
-	buf_addc(&b, '\0');
-	return b.data;
-}
-
 struct screen *
 tui_history_cast_screen(const char *path, char **cause)
 {
-	struct screen	*scr = NULL;
-	json_t		*j, *ev;
-	json_error_t	 err;
-	char		*data, *line, *nl;
-	size_t		 len;
-	int		 w = 80, hgt = 24;
-	const char	*type;
+	struct screen	*scr;
+	char		*warning = NULL;
 
-	if ((data = tui_history_slurp(path, &len, cause)) == NULL)
-		return NULL;
-	for (line = data; line < data + len; line = nl + 1) {
-		if ((nl = strchr(line, '\n')) == NULL)
-			nl = data + len;
-		*nl = '\0';
-		if (*line == '\0')
-			continue;
-		j = json_loads(line, JSON_DECODE_ANY, &err);
-		if (j == NULL)
-			continue;	/* a torn last line: skip it */
-		if (scr == NULL) {
-			if (json_is_object(j)) {
-				if (json_is_integer(json_object_get(j,
-				    "width")))
-					w = (int)json_integer_value(
-					    json_object_get(j, "width"));
-				if (json_is_integer(json_object_get(j,
-				    "height")))
-					hgt = (int)json_integer_value(
-					    json_object_get(j, "height"));
-			}
-			if (w < 1 || w > 1000)
-				w = 80;
-			if (hgt < 1 || hgt > 1000)
-				hgt = 24;
-			scr = screen_new(hgt, w, TUI_HISTORY_SCROLLBACK, NULL,
-			    NULL);
-			if (json_is_object(j)) {
-				json_decref(j);
-				continue;
-			}
-		}
-		if (json_is_array(j) && json_array_size(j) >= 3 &&
-		    (type = json_string_value(json_array_get(j, 1))) != NULL &&
-		    strcmp(type, "o") == 0 &&
-		    json_is_string(ev = json_array_get(j, 2)))
-			screen_feed(scr, json_string_value(ev),
-			    json_string_length(ev));
-		json_decref(j);
-	}
-	free(data);
-	if (scr == NULL)
-		*cause = xasprintf("%s: empty recording", path);
+	scr = player_final_screen(path, TUI_HISTORY_SCROLLBACK, &warning,
+	    cause);
+	free(warning);	/* a damaged tail: what was read is shown */
 	return scr;
 }
 

@@ -394,6 +394,37 @@ test_files(struct loop *l)
 	ok(1, "player_free(NULL) is a no-op");
 }
 
+/* The final screen of a recording, for output views, without a player. */
+static void
+test_final_screen(void)
+{
+	struct screen	*scr;
+	struct buf	 b = { 0 };
+	char		*path = write_file(rec_a), *warning = NULL, *cause = NULL;
+
+	scr = player_final_screen(path, 0, &warning, &cause);
+	ok(scr != NULL && warning == NULL, "the final screen of a recording");
+	if (scr != NULL) {
+		screen_text(scr, true, &b);
+		is_str(buf_cstr(&b), rec_a_text, "... is what the player ends on");
+		is_int(screen_cols(scr), 30, "... resized as the recording was");
+		screen_free(scr);
+	}
+	buf_free(&b);
+	free(path);
+	path = write_file("{\"version\": 2, \"width\": 10, \"height\": 3}\n"
+	    "[0.1, \"o\", \"torn\"]\n[0.2, \"o\", \"wi");
+	scr = player_final_screen(path, 0, &warning, &cause);
+	ok(scr != NULL && warning != NULL, "a torn last line: the screen and a "
+	    "warning (%s)", warning != NULL ? warning : "none");
+	screen_free(scr);
+	free(warning);
+	free(path);
+	ok(player_final_screen("/nonexistent/x.cast", 0, &warning, &cause) ==
+	    NULL && cause != NULL, "a missing file: NULL and the cause");
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -412,6 +443,7 @@ main(void)
 	test_pause_resume(l);
 	test_batch(l);
 	test_files(l);
+	test_final_screen();
 	loop_free(l);
 	cmd = xasprintf("rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
