@@ -12,23 +12,22 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "base/util.h"
 
 size_t
 proto_utf8_complete(const void *data, size_t n)
 {
 	const unsigned char	*p = data;
-	size_t			 back, start, need;
+	size_t			 back, start;
 
 	/* Find the last lead byte within the final 3 bytes. */
 	for (back = 1; back <= 3 && back <= n; back++) {
 		start = n - back;
 		if ((p[start] & 0xc0) == 0x80)
 			continue;
-		if (p[start] < 0xc2 || p[start] > 0xf4)
-			return n;	/* ASCII or invalid: nothing to wait for */
-		need = p[start] < 0xe0 ? 2 : p[start] < 0xf0 ? 3 : 4;
-		return back < need ? start : n;
+		/* Valid so far but short: wait; anything else goes now. */
+		return utf8_seq_len(p + start, back) == 0 ? start : n;
 	}
 	return n;
 }

@@ -34,5 +34,5 @@ $CC -g -O1 -D_GNU_SOURCE -I"$top" $cflags \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -o "$out/fuzz-cast" "$top/fuzz/fuzz-cast.c" "$top/record/cast.c" \
     "$top/record/cast-header.c" "$top/record/cast-input.c" \
-    "$top/record/replay.c" "$top/base/util.c" $libs -lm
+    "$top/record/replay.c" "$top/base/util.c" "$top/base/utf8.c" $libs -lm
 echo "built $out/fuzz-cast"

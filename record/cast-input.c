@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/utf8.h"
+
 /* Bytes read from the fd at a time. */
 #define CAST_CHUNK (64U * 1024)
 
@@ -148,57 +150,24 @@ cast_is_blank(const char *p, size_t len)
 	return len == 0;
 }
 
-/* Length of the valid UTF-8 sequence at p (max n bytes), 0 if invalid. */
-static size_t
-cast_utf8_len(const unsigned char *p, size_t n)
-{
-	size_t		need, i;
-	uint32_t	cp, min;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-		need = 2;
-		cp = p[0] & 0x1f;
-		min = 0x80;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		need = 3;
-		cp = p[0] & 0x0f;
-		min = 0x800;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		need = 4;
-		cp = p[0] & 0x07;
-		min = 0x10000;
-	} else
-		return 0;
-	if (n < need)
-		return 0;
-	for (i = 1; i < need; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return need;
-}
-
 /* Copy the line into out with each invalid UTF-8 byte replaced by U+FFFD. */
 static void
 cast_utf8_repair(const char *line, size_t len, struct buf *out)
 {
 	const unsigned char	*p = (const unsigned char *)line;
-	size_t			 i = 0, n;
+	size_t			 i = 0;
+	int			 n;
 
 	out->len = 0;
 	while (i < len) {
-		n = cast_utf8_len(p + i, len - i);
-		if (n == 0) {
+		/* A line is whole: a sequence cut at its end is invalid too. */
+		n = utf8_seq_len(p + i, len - i);
+		if (n <= 0) {
 			buf_add(out, "\xef\xbf\xbd", 3);
 			i++;
 		} else {
-			buf_add(out, p + i, n);
-			i += n;
+			buf_add(out, p + i, (size_t)n);
+			i += (size_t)n;
 		}
 	}
 }
