@@ -25,6 +25,9 @@
 #include "sandbox/sandbox.h"
 #include "session/session.h"
 
+/* What agents' sessions are told they run on: ptyvisor's emulator. */
+#define CLI_AGENT_TERM	"xterm-256color"
+
 /* Fill what the command line left open: settings file, then defaults. */
 void
 cli_server_defaults(const struct config *cfg, struct cli_server_opts *o)
@@ -119,32 +122,6 @@ cli_server_check(const struct cli_server_opts *o, char **cause)
 	return 0;
 }
 
-/*
- * The environment an agent's command starts from: ours without LD_*, with
- * TERM.  The sandbox scrubs it to its allow-list; what the request sets
- * goes on top afterwards (session_opts.env_extra).
- */
-static char **
-cli_spawn_env(void)
-{
-	char	**v;
-	size_t	  n = 0, i, k;
-
-	v = xcalloc(strv_len(environ) + 2, sizeof *v);
-	for (i = 0; environ[i] != NULL; i++) {
-		if (strncmp(environ[i], "LD_", 3) == 0)
-			continue;
-		v[n++] = xstrdup(environ[i]);
-	}
-	for (k = 0; k < n; k++)
-		if (strncmp(v[k], "TERM=", 5) == 0)
-			break;
-	if (k == n)
-		v[n++] = xstrdup("TERM=xterm-256color");
-	v[n] = NULL;
-	return v;
-}
-
 /* The control server's spawn hook: start an approved request. */
 struct session *
 cli_spawn_request(struct sessions *ss, const struct approval_request *r,
@@ -154,7 +131,6 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	struct sandbox_opts	 sbo;
 	struct session		*s;
 	char			**envp;
-	size_t			  i;
 
 	/*
 	 * The sandbox the request asked for, network only if it asked; a
@@ -168,7 +144,8 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	    sandbox_profile_parse(r->sandbox, &sbo.profile, cause) != 0)
 		return NULL;
 	sbo.network = r->network;
-	envp = cli_spawn_env();
+	/* Agents' commands run on our emulator, whatever our own TERM. */
+	envp = session_environ(CLI_AGENT_TERM, true);
 	memset(&so, 0, sizeof so);
 	so.argv = r->argv;
 	so.cwd = r->cwd;
@@ -184,9 +161,7 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	so.timeout_s = (unsigned)((r->timeout_ms + 999) / 1000);
 	so.sandbox = &sbo;
 	so.scrollback = o != NULL ? o->scrollback : 0;
-	for (i = 0; envp[i] != NULL; i++)
-		if (strncmp(envp[i], "TERM=", 5) == 0)
-			so.term = envp[i] + 5;
+	so.term = CLI_AGENT_TERM;
 	so.decision = "approved";
 	so.by = r->decided_by;
 	so.agent = true;

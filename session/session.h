@@ -156,6 +156,15 @@ void	session_write(struct session *s, const void *data, size_t len);
 /* Resize the PTY and the screen; recorded as an "r" event. */
 void	session_resize(struct session *s, struct pty_size size);
 
+/*
+ * The environment a session's command starts from, for sessions that run
+ * on ptyvisor's own emulator (the console's panes, agents'): ours without
+ * what describes another terminal (TERM, COLUMNS, LINES, TMUX, TMUX_PANE),
+ * with TERM=term; for agents also without what steers the dynamic loader
+ * (LD_*).  The sandbox scrubs it further.  Caller frees (strv_free).
+ */
+char	**session_environ(const char *term, bool agent);
+
 /* Kill the session's process group on the person's request. */
 void	session_kill(struct session *s);
 

@@ -84,6 +84,45 @@ session_failed(struct session *s, int status, const char *what)
 	session_finish(s);
 }
 
+/* Whether var (NAME=VALUE) starts with one of the names in names. */
+static bool
+env_is_one_of(const char *var, const char *const *names)
+{
+	size_t	len;
+
+	for (; *names != NULL; names++) {
+		len = strlen(*names);
+		if (strncmp(var, *names, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+char **
+session_environ(const char *term, bool agent)
+{
+	/* They describe the person's terminal, not the session's. */
+	static const char *const other_terminal[] = {
+		"TERM=", "COLUMNS=", "LINES=", "TMUX=", "TMUX_PANE=", NULL
+	};
+	/* They can make any program run something else. */
+	static const char *const loader[] = { "LD_", NULL };
+	extern char	**environ;
+	char		**env;
+	size_t		  n = 0, i;
+
+	env = xcalloc(strv_len(environ) + 2, sizeof *env);
+	for (i = 0; environ[i] != NULL; i++) {
+		if (env_is_one_of(environ[i], other_terminal) ||
+		    (agent && env_is_one_of(environ[i], loader)))
+			continue;
+		env[n++] = xstrdup(environ[i]);
+	}
+	env[n++] = xasprintf("TERM=%s", term);
+	env[n] = NULL;
+	return env;
+}
+
 /*
  * The variables set on top of a session's environment: PTYVISOR_SESSION
  * first, then the request's own (any PTYVISOR_SESSION of theirs dropped).

@@ -24,9 +24,6 @@
 #include "tui/layout.h"
 #include "tui/replay.h"
 
-/* TERM the sessions see: what libvterm emulates. */
-#define TUI_SESSION_TERM	"xterm-256color"
-
 /* The pane of session s, or -1. */
 int
 tui_find(struct tui *t, struct session *s)
@@ -134,31 +131,6 @@ tui_next_size(struct tui *t)
 	size.cols = (unsigned short)(c.w > 1 ? c.w : 80);
 	size.rows = (unsigned short)(c.h > 1 ? c.h : 24);
 	return size;
-}
-
-/* The environment of sessions: ours with TERM set to what we emulate. */
-char **
-tui_environment(void)
-{
-	extern char	**environ;
-	char		**env;
-	size_t		  n = 0, i;
-
-	for (i = 0; environ[i] != NULL; i++)
-		;
-	env = xcalloc(i + 2, sizeof *env);
-	for (i = 0; environ[i] != NULL; i++) {
-		if (strncmp(environ[i], "TERM=", 5) == 0 ||
-		    strncmp(environ[i], "COLUMNS=", 8) == 0 ||
-		    strncmp(environ[i], "LINES=", 6) == 0 ||
-		    strncmp(environ[i], "TMUX=", 5) == 0 ||
-		    strncmp(environ[i], "TMUX_PANE=", 10) == 0)
-			continue;
-		env[n++] = xstrdup(environ[i]);
-	}
-	env[n++] = xstrdup("TERM=" TUI_SESSION_TERM);
-	env[n] = NULL;
-	return env;
 }
 
 int

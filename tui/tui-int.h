@@ -115,6 +115,9 @@ void	tui_schedule(struct tui *t);
 void	tui_message(struct tui *t, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
+/* TERM the sessions see: what libvterm emulates. */
+#define TUI_SESSION_TERM	"xterm-256color"
+
 /* panes.c: focus the pane to the left, right (dx), above or below (dy). */
 void	tui_focus_toward(struct tui *t, int dx, int dy);
 /* panes.c: the pane of session s, or -1. */
@@ -129,8 +132,6 @@ void	tui_focus(struct tui *t, int i);
 void	tui_close_pane(struct tui *t, int i);
 /* panes.c: loop timer: close the panes of agent sessions that have ended. */
 void	tui_tidy_agents(struct loop *l, void *arg);
-/* panes.c: the environment of sessions: ours, TERM set to what we emulate. */
-char	**tui_environment(void);
 
 /* views.c: leave history or scroll mode for the panes. */
 void	tui_back_to_panes(struct tui *t);

@@ -483,7 +483,7 @@ tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
 	t->history_path = xstrdup(o->history_path);
 	t->quit_when_done = o->quit_when_done;
 	t->scrollback = o->scrollback;
-	t->envp = tui_environment();
+	t->envp = session_environ(TUI_SESSION_TERM, false);
 	t->redraw_all = true;
 	sessions_subscribe(ss, &tui_events, t);
 	loop_add_fd(loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH, tui_input, t);

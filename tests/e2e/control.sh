@@ -45,7 +45,8 @@ grep -q "rules file $T/no-such-rules: No such file" "$T/bad.err"
 ok $? "... and the error says which and why"
 rm -f "$T/config/config"
 
-$PTYVISOR serve --approval on-request 2> "$T/serve.log" &
+TMUX_PANE=%99 TERM=vt100 $PTYVISOR serve --approval on-request \
+    2> "$T/serve.log" &
 SERVE=$!
 cleanup_pid $SERVE
 wait_for "[ -S '$PTYVISOR_SOCKET' ]" 10; ok $? "serve listens on \$PTYVISOR_SOCKET"
@@ -55,6 +56,13 @@ is "$(stat -c %a "$PTYVISOR_SOCKET")" 600 "socket is 0600"
 $PTYVISOR serve 2> "$T/e2"
 is "$?" 125 "a second server refuses to start"
 grep -q "already serving" "$T/e2"; ok $? "and says another one is serving"
+
+# Agents' commands run on ptyvisor's emulator: TERM says so, whatever the
+# server's own; what describes another terminal is not passed on.
+out=$(timeout 30 $PTYVISOR exec -- printenv TERM < /dev/null | tr -d '\r')
+is "$out" "xterm-256color" "an agent's command sees TERM=xterm-256color"
+out=$(timeout 30 $PTYVISOR exec -- printenv TMUX_PANE < /dev/null | tr -d '\r')
+is "$out" "" "and no TMUX_PANE of the server's terminal"
 
 # --socket names the server's socket on the command line.
 out=$(env -u PTYVISOR_SOCKET timeout 30 $PTYVISOR exec --socket "$PTYVISOR_SOCKET" \
