@@ -122,6 +122,34 @@ cli_server_check(const struct cli_server_opts *o, char **cause)
 	return 0;
 }
 
+struct policy *
+cli_agents_policy(const struct cli_server_opts *o, char **cause)
+{
+	struct policy	*p;
+
+	if (cli_server_check(o, cause) != 0)
+		return NULL;
+	p = policy_new(o->mode);
+	if (policy_load_file(p, o->rules, cause) != 0) {
+		policy_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+struct approval *
+cli_agents_queue(struct loop *loop, struct policy *p,
+    const struct cli_server_opts *o, const char *profile)
+{
+	struct approval	*a = approval_new(loop, p);
+
+	approval_set_rules_path(a, o->rules);
+	approval_set_notify(a, o->notify);
+	if (profile != NULL)
+		approval_set_default_sandbox(a, profile);
+	return a;
+}
+
 /* The control server's spawn hook: start an approved request. */
 struct session *
 cli_spawn_request(struct sessions *ss, const struct approval_request *r,

@@ -93,6 +93,27 @@ void	cli_server_defaults(const struct config *cfg,
 	    struct cli_server_opts *o);
 void	cli_server_opts_free(struct cli_server_opts *o);
 
+struct approval;
+struct loop;
+struct policy;
+
+/*
+ * The agents' server's policy, as the console and serve both build it:
+ * the named files checked (cli_server_check), the mode, the rules file
+ * loaded.  NULL with *cause (a rules file that does not parse says
+ * "path:line: problem"): nothing should start then.
+ */
+struct policy	*cli_agents_policy(const struct cli_server_opts *o,
+		    char **cause);
+
+/*
+ * The agents' server's approval queue over policy p on loop: the rules
+ * file remembered rules are saved to, the notify program, the profile of
+ * requests that name none (NULL: the queue's default).
+ */
+struct approval	*cli_agents_queue(struct loop *loop, struct policy *p,
+		    const struct cli_server_opts *o, const char *profile);
+
 /*
  * Check what was named on the command line or in the settings file before
  * anything starts: a rules file named there must be readable (only the
@@ -101,8 +122,6 @@ void	cli_server_opts_free(struct cli_server_opts *o);
  */
 int	cli_server_check(const struct cli_server_opts *o, char **cause);
 
-struct approval;
-struct loop;
 struct cli_follow;
 
 /*

@@ -257,12 +257,9 @@ cmd_serve(int argc, char **argv)
 	sandbox_opts_init(&sv.sandbox);
 	sv.agents.sandbox = &sv.sandbox;
 	sv.agents.scrollback = config_scrollback(cfg);
-	sv.policy = policy_new(so.mode);
 	if (config_apply_sandbox(cfg, &sv.sandbox, &cause) != 0)
 		goto fail;
-	if (cli_server_check(&so, &cause) != 0)
-		goto fail;
-	if (policy_load_file(sv.policy, so.rules, &cause) != 0)
+	if ((sv.policy = cli_agents_policy(&so, &cause)) == NULL)
 		goto fail;
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
@@ -271,11 +268,7 @@ cmd_serve(int argc, char **argv)
 	if ((sv.sessions = sessions_new(sv.loop, state_dir, &cause)) == NULL)
 		goto fail;
 	sessions_subscribe(sv.sessions, &serve_session_events, &sv);
-	sv.approval = approval_new(sv.loop, sv.policy);
-	approval_set_rules_path(sv.approval, so.rules);
-	approval_set_notify(sv.approval, so.notify);
-	if (sandbox != NULL)
-		approval_set_default_sandbox(sv.approval, sandbox);
+	sv.approval = cli_agents_queue(sv.loop, sv.policy, &so, sandbox);
 	if (loop_add_signal(sv.loop, SIGTERM, serve_signal, &sv, &cause) != 0 ||
 	    loop_add_signal(sv.loop, SIGINT, serve_signal, &sv, &cause) != 0 ||
 	    loop_add_signal(sv.loop, SIGHUP, serve_sighup, &sv, &cause) != 0)

@@ -264,10 +264,7 @@ cmd_tui(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	signal(SIGPIPE, SIG_IGN);
 	/* A rules file that does not parse stops us before the screen. */
-	policy = policy_new(so.mode);
-	if (cli_server_check(&so, &cause) != 0)
-		goto fail;
-	if (policy_load_file(policy, so.rules, &cause) != 0)
+	if ((policy = cli_agents_policy(&so, &cause)) == NULL)
 		goto fail;
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
@@ -277,10 +274,7 @@ cmd_tui(int argc, char **argv)
 		goto fail;
 	if ((ss = sessions_new(loop, state_dir, &cause)) == NULL)
 		goto fail;
-	approval = approval_new(loop, policy);
-	approval_set_rules_path(approval, so.rules);
-	approval_set_notify(approval, so.notify);
-	approval_set_default_sandbox(approval,
+	approval = cli_agents_queue(loop, policy, &so,
 	    sandbox_profile_name(sbo.profile));
 	sv.ss = ss;
 	sv.agents.sandbox = &sbo;
