@@ -139,10 +139,11 @@ cli_agents_policy(const struct cli_server_opts *o, char **cause)
 
 struct approval *
 cli_agents_queue(struct loop *loop, struct policy *p,
-    const struct cli_server_opts *o, const char *profile)
+    const struct cli_server_opts *o, const char *profile, const char *history)
 {
 	struct approval	*a = approval_new(loop, p);
 
+	approval_set_history(a, history);
 	approval_set_rules_path(a, o->rules);
 	approval_set_notify(a, o->notify);
 	if (profile != NULL)
@@ -193,6 +194,7 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	so.decision = "approved";
 	so.by = r->decided_by;
 	so.agent = true;
+	so.request = (unsigned long)r->id;
 	s = sessions_start(ss, &so, cause);
 	strv_free(envp);
 	return s;

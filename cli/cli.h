@@ -109,10 +109,12 @@ struct policy	*cli_agents_policy(const struct cli_server_opts *o,
 /*
  * The agents' server's approval queue over policy p on loop: the rules
  * file remembered rules are saved to, the notify program, the profile of
- * requests that name none (NULL: the queue's default).
+ * requests that name none (NULL: the queue's default), the history file
+ * where requests that never run are listed too.
  */
 struct approval	*cli_agents_queue(struct loop *loop, struct policy *p,
-		    const struct cli_server_opts *o, const char *profile);
+		    const struct cli_server_opts *o, const char *profile,
+		    const char *history);
 
 /*
  * Check what was named on the command line or in the settings file before

@@ -276,7 +276,12 @@ cmd_history(int argc, char **argv)
 		history_status(e, st, sizeof st);
 		history_decided(e, dec, sizeof dec);
 		cmd = history_command(e);
-		printf("%5lu  %s  %7s  %-14s  %-17s  %-12s  %s\n", e->id, t,
+		/* A request that never ran has no session id. */
+		if (e->id != 0)
+			printf("%5lu", e->id);
+		else
+			printf("%5s", "-");
+		printf("  %s  %7s  %-14s  %-17s  %-12s  %s\n", t,
 		    dur, st, e->profile != NULL ? e->profile : "-", dec, cmd);
 		free(cmd);
 	}
@@ -350,8 +355,11 @@ cmd_show(int argc, char **argv)
 
 	cmd = history_command(e);
 	text_cwd = quote_text(e->cwd != NULL ? e->cwd : "-");
-	printf("id:        %lu\ncommand:   %s\ncwd:       %s\n", e->id, cmd,
-	    text_cwd);
+	printf("id:        %lu\n", e->id);
+	if (e->request != 0)
+		printf("request:   %lu (an agent's; 'ptyvisor pending' numbers)\n",
+		    e->request);
+	printf("command:   %s\ncwd:       %s\n", cmd, text_cwd);
 	if (quote_argv_has_invisible(e->argv) ||
 	    (e->cwd != NULL && quote_has_invisible(e->cwd)))
 		printf("warning:   invisible characters (bidirectional or "

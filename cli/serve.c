@@ -181,7 +181,7 @@ cmd_serve(int argc, char **argv)
 	struct cli_server_opts	 so;
 	enum sandbox_profile	 profile;
 	const char		*sandbox = NULL;
-	char			*state_dir = NULL, *cause = NULL;
+	char			*state_dir = NULL, *cause = NULL, *history;
 	bool			 keep = false;
 	int			 c;
 
@@ -268,7 +268,10 @@ cmd_serve(int argc, char **argv)
 	if ((sv.sessions = sessions_new(sv.loop, state_dir, &cause)) == NULL)
 		goto fail;
 	sessions_subscribe(sv.sessions, &serve_session_events, &sv);
-	sv.approval = cli_agents_queue(sv.loop, sv.policy, &so, sandbox);
+	history = statedir_history_path(state_dir);
+	sv.approval = cli_agents_queue(sv.loop, sv.policy, &so, sandbox,
+	    history);
+	free(history);
 	if (loop_add_signal(sv.loop, SIGTERM, serve_signal, &sv, &cause) != 0 ||
 	    loop_add_signal(sv.loop, SIGINT, serve_signal, &sv, &cause) != 0 ||
 	    loop_add_signal(sv.loop, SIGHUP, serve_sighup, &sv, &cause) != 0)

@@ -275,7 +275,7 @@ cmd_tui(int argc, char **argv)
 	if ((ss = sessions_new(loop, state_dir, &cause)) == NULL)
 		goto fail;
 	approval = cli_agents_queue(loop, policy, &so,
-	    sandbox_profile_name(sbo.profile));
+	    sandbox_profile_name(sbo.profile), history);
 	sv.ss = ss;
 	sv.agents.sandbox = &sbo;
 	sv.agents.scrollback = o.scrollback;

@@ -22,6 +22,7 @@
 
 #include "base/quote.h"
 #include "base/util.h"
+#include "record/history.h"
 #include "sandbox/sandbox.h"
 
 #define APPROVAL_MAX_SUBSCRIBERS 8
@@ -44,6 +45,7 @@ struct approval {
 	char				*notify;
 	char				*rules_path;
 	char				*default_sandbox;
+	char				*history_path;	/* NULL: none */
 	uint64_t			 last_id;
 
 	struct approval_request		**pending;
@@ -110,6 +112,7 @@ approval_free(struct approval *a)
 	free(a->notify);
 	free(a->rules_path);
 	free(a->default_sandbox);
+	free(a->history_path);
 	free(a);
 }
 
@@ -162,6 +165,13 @@ approval_set_notify(struct approval *a, const char *program)
 			a->notify = NULL;
 		}
 	}
+}
+
+void
+approval_set_history(struct approval *a, const char *path)
+{
+	free(a->history_path);
+	a->history_path = path != NULL ? xstrdup(path) : NULL;
 }
 
 void
@@ -354,6 +364,38 @@ approval_run_notify(struct approval *a, struct approval_request *r)
 	free(argv[1]);
 }
 
+/*
+ * A request that will never run leaves its line in the history all the
+ * same (id 0): who refused it and why, or that nobody answered before
+ * its agent went away.  A history that cannot be written loses the line,
+ * never the decision.
+ */
+static void
+approval_record_unrun(struct approval *a, const struct approval_request *r)
+{
+	struct history_entry	 e;
+	char			*cause = NULL;
+	bool			 denied = r->state == APPROVAL_DENIED;
+
+	if (a->history_path == NULL)
+		return;
+	memset(&e, 0, sizeof e);
+	e.request = (unsigned long)r->id;
+	e.argv = r->argv;
+	e.cwd = r->cwd;
+	e.start_us = r->queued_us;
+	e.end_us = util_wall_us();
+	e.state = (char *)(denied ? "denied" : "withdrawn");
+	e.profile = r->sandbox;
+	e.decision = denied ? (char *)"deny" : NULL;
+	e.by = r->decided_by;
+	e.error = denied ? r->reason : (char *)"the agent went away before "
+	    "anyone answered";
+	e.agent = true;
+	if (history_append(a->history_path, &e, &cause) != 0)
+		free(cause);
+}
+
 /* Take r out of the pending list (if there). */
 static void
 approval_unlist(struct approval *a, struct approval_request *r)
@@ -385,6 +427,8 @@ approval_settle(struct approval *a, struct approval_request *r,
 		free(r->reason);
 		r->reason = xstrdup(reason);
 	}
+	if (st == APPROVAL_DENIED || st == APPROVAL_WITHDRAWN)
+		approval_record_unrun(a, r);
 	if (st == APPROVAL_WITHDRAWN)
 		APPROVAL_NOTIFY(a, withdrawn, r);
 	else

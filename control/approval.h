@@ -116,6 +116,12 @@ void		 approval_subscribe(struct approval *a,
 /* The notify program (NULL: none); copied. */
 void		 approval_set_notify(struct approval *a, const char *program);
 
+/*
+ * The history file (history.jsonl) where requests that never run (denied,
+ * or withdrawn unanswered) get their line; NULL: none.  Copied.
+ */
+void		 approval_set_history(struct approval *a, const char *path);
+
 /* The rules file remembered rules are saved to (NULL: no saving); copied. */
 void		 approval_set_rules_path(struct approval *a, const char *path);
 

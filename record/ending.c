@@ -44,8 +44,11 @@ ending_name(const struct ending *e, char *buf, size_t len)
 	const char	*st = e->state != NULL ? e->state : "";
 	const char	*abbrev;
 
-	if (strcmp(st, "running") == 0 || strcmp(st, "pending") == 0)
+	if (strcmp(st, "running") == 0 || strcmp(st, "pending") == 0 ||
+	    strcmp(st, "denied") == 0)
 		snprintf(buf, len, "%s", st);
+	else if (strcmp(st, "withdrawn") == 0)
+		snprintf(buf, len, "never answered");
 	else if (strcmp(st, "timed_out") == 0)
 		snprintf(buf, len, "timeout");
 	else if (ending_error_is(e->error, ENDING_CANCELLED))

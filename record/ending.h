@@ -4,7 +4,8 @@
  * event agents receive.
  *
  * Names: "running", "timeout", "killed by the person", "cancelled", "not
- * found", "not executable", "failed to start", "signal SIGKILL", "exit 3".
+ * found", "not executable", "failed to start", "signal SIGKILL", "exit 3";
+ * for a request that never ran, "denied" or "never answered".
  */
 #ifndef PTYVISOR_ENDING_H
 #define PTYVISOR_ENDING_H

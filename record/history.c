@@ -33,6 +33,9 @@ history_encode(const struct history_entry *e)
 	for (i = 0; e->argv != NULL && e->argv[i] != NULL; i++)
 		json_array_append_new(argv, json_string(e->argv[i]));
 	json_object_set_new(o, "id", json_integer((json_int_t)e->id));
+	if (e->request != 0)
+		json_object_set_new(o, "request",
+		    json_integer((json_int_t)e->request));
 	json_object_set_new(o, "argv", argv);
 	set_str(o, "cwd", e->cwd);
 	util_format_time(e->start_us, t, sizeof t);
@@ -144,6 +147,9 @@ history_decode(const char *line, struct history_entry *e)
 		return -1;
 	}
 	e->id = (unsigned long)json_integer_value(v);
+	v = json_object_get(o, "request");
+	if (json_is_integer(v) && json_integer_value(v) > 0)
+		e->request = (unsigned long)json_integer_value(v);
 	e->argv = xcalloc(json_array_size(argv) + 1, sizeof *e->argv);
 	for (i = 0; i < json_array_size(argv); i++) {
 		v = json_array_get(argv, i);

@@ -13,14 +13,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One finished session.  Strings are owned by the entry. */
+/*
+ * One finished session, or one agent's request that never ran (denied,
+ * or withdrawn before anyone answered: id 0).  Strings are owned by the
+ * entry.
+ */
 struct history_entry {
-	unsigned long	  id;
+	unsigned long	  id;		/* session id; 0: it never ran */
+	unsigned long	  request;	/* the agent's request, or 0 */
 	char		**argv;
 	char		 *cwd;
 	int64_t		  start_us;	/* wall clock, us since the epoch */
 	int64_t		  end_us;
-	char		 *state;	/* exited signaled timed_out ... */
+	char		 *state;	/* exited ... denied withdrawn */
 	bool		  has_code;
 	int		  code;		/* exit code, when has_code */
 	int		  signal;	/* terminating signal, or 0 */

@@ -257,6 +257,7 @@ session_finish(struct session *s)
 	e.bytes = s->bytes;
 	e.error = s->error;
 	e.agent = s->agent;
+	e.request = s->request;
 	if (s->kill_error != NULL && e.error == NULL)
 		e.error = s->kill_error;
 	if (history_append(ss->history_path, &e, &cause) != 0) {
@@ -271,8 +272,6 @@ const char *
 session_state_name(enum session_state st)
 {
 	switch (st) {
-	case SESSION_PENDING:	return "pending";
-	case SESSION_DENIED:	return "denied";
 	case SESSION_RUNNING:	return "running";
 	case SESSION_EXITED:	return "exited";
 	case SESSION_SIGNALED:	return "signaled";
@@ -321,8 +320,7 @@ session_label(const struct session *s, char *buf, size_t len)
 	struct ending	e;
 	char		name[64];
 
-	if (s->state == SESSION_RUNNING || s->state == SESSION_PENDING ||
-	    s->state == SESSION_DENIED) {
+	if (s->state == SESSION_RUNNING) {
 		snprintf(buf, len, "%s", session_state_name(s->state));
 		return;
 	}

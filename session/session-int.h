@@ -63,6 +63,7 @@ struct session {
 	char			*decision;
 	char			*by;
 	bool			 agent;
+	unsigned long		 request;	/* the agent's, or 0 */
 	bool			 record_input;
 
 	struct pty_child	 child;		/* pid -1 once reaped */

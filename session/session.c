@@ -205,6 +205,12 @@ session_is_agent(const struct session *s)
 	return s->agent;
 }
 
+unsigned long
+session_request(const struct session *s)
+{
+	return s->request;
+}
+
 bool
 session_is_done(const struct session *s)
 {

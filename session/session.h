@@ -23,8 +23,6 @@
 #include "term/screen.h"
 
 enum session_state {
-	SESSION_PENDING,
-	SESSION_DENIED,
 	SESSION_RUNNING,
 	SESSION_EXITED,
 	SESSION_SIGNALED,
@@ -66,6 +64,7 @@ struct session_opts {
 	const char	*decision;	/* how it was approved, may be NULL */
 	const char	*by;
 	bool		 agent;
+	unsigned long	 request;	/* the agent's request number, or 0 */
 	bool		 record_input;	/* keyboard input into the recording */
 };
 
@@ -124,6 +123,8 @@ char *const		*session_argv(const struct session *s);
 const char		*session_cwd(const struct session *s);
 const char		*session_profile(const struct session *s);
 bool			 session_is_agent(const struct session *s);
+/* The agent's request it was started for, or 0. */
+unsigned long		 session_request(const struct session *s);
 bool			 session_is_done(const struct session *s);
 pid_t			 session_pid(const struct session *s);
 struct screen		*session_screen(const struct session *s);

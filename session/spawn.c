@@ -211,6 +211,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	s->decision = o->decision != NULL ? xstrdup(o->decision) : NULL;
 	s->by = o->by != NULL ? xstrdup(o->by) : NULL;
 	s->agent = o->agent;
+	s->request = o->request;
 	s->record_input = o->record_input;
 	s->size = o->size;
 	if (s->size.cols < 1)

@@ -103,6 +103,21 @@ tui_history_entry(struct tui_history *h, size_t i)
 	return &h->list.v[h->list.n - 1 - (i - h->nrunning)];
 }
 
+/* What to say of a request that never ran (it has no output). */
+static char *
+tui_history_never_ran(const struct history_entry *e)
+{
+	bool	 denied = e->state != NULL && strcmp(e->state, "denied") == 0;
+	char	*why = quote_text(e->error != NULL ? e->error : ""), *s;
+
+	s = xasprintf("request %lu never ran: %s%s%s%s%s", e->request,
+	    denied ? "denied" : "nobody answered", denied && e->by != NULL ?
+	    " by " : "", denied && e->by != NULL ? e->by : "",
+	    *why != '\0' ? ": " : "", why);
+	free(why);
+	return s;
+}
+
 /* The text of row i into buf (icon, id, start, duration, status, cmd). */
 static void
 tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
@@ -113,6 +128,7 @@ tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
 	time_t			 t;
 	struct ending		 ending;
 	char			 when[32], dur[48], status[64], *cmd;
+	char			 idcol[24], agent[64];
 	const char		*icon;
 	int64_t			 start, end;
 
@@ -146,8 +162,18 @@ tui_history_row(struct tui_history *h, size_t i, char *buf, size_t len)
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
 	util_format_duration(e->end_us - e->start_us, dur, sizeof dur);
 	cmd = quote_argv(e->argv);
-	snprintf(buf, len, "%s %5lu  %s  %7s  %-14s  %s%s", icon, e->id, when,
-	    dur, status, e->agent ? "agent: " : "", cmd);
+	/* A request that never ran has no session id: "-". */
+	if (e->id != 0)
+		snprintf(idcol, sizeof idcol, "%5lu", e->id);
+	else
+		snprintf(idcol, sizeof idcol, "%5s", "-");
+	if (e->request != 0)
+		snprintf(agent, sizeof agent, "agent (request %lu): ",
+		    e->request);
+	else
+		snprintf(agent, sizeof agent, "%s", e->agent ? "agent: " : "");
+	snprintf(buf, len, "%s %s  %s  %7s  %-14s  %s%s", icon, idcol, when,
+	    dur, status, agent, cmd);
 	free(cmd);
 }
 
@@ -383,6 +409,10 @@ tui_history_screen(struct tui_history *h, bool *owned, char **title,
 		free(cmd);
 		return session_screen(s);
 	}
+	if (e != NULL && e->id == 0) {
+		*cause = tui_history_never_ran(e);
+		return NULL;
+	}
 	if (e == NULL || e->recording == NULL) {
 		*cause = xasprintf("session %lu has no recording", id);
 		return NULL;
@@ -409,6 +439,10 @@ tui_history_recording(struct tui_history *h, unsigned long *id, char **path,
 	if ((e = tui_history_entry(h, h->sel)) == NULL) {
 		*cause = xasprintf("session %lu is still running",
 		    h->running[h->sel]);
+		return -1;
+	}
+	if (e->id == 0) {
+		*cause = tui_history_never_ran(e);
 		return -1;
 	}
 	if (e->recording == NULL) {

@@ -94,7 +94,12 @@ tui_ev_created(void *user, struct session *s)
 		t->focus = t->npanes - 1;
 	else {
 		t->panes[t->npanes - 1]->title_dirty = true;
-		tui_message(t, "agent session #%lu started", session_id(s));
+		if (session_request(s) != 0)
+			tui_message(t, "request %lu -> session #%lu started",
+			    session_request(s), session_id(s));
+		else
+			tui_message(t, "agent session #%lu started",
+			    session_id(s));
 	}
 	if (session_is_agent(s) && t->tidy_timer == NULL)
 		t->tidy_timer = loop_timer_add(t->loop, 0, tui_tidy_agents, t);

@@ -144,6 +144,28 @@ $PTYVISOR deny "$(pending_id "seq 1 2")" --reason "use the cached results"
 wait $SHIM
 is "$?" 126 "denied by a person: 126"
 grep -q "use the cached results" "$T/e"; ok $? "the reason is on stderr"
+tail -n 1 "$T/state/history.jsonl" > "$T/denied.json"
+python3 -c 'import json, sys
+e = json.load(open(sys.argv[1]))
+assert e["id"] == 0 and e["request"] > 0, e
+assert e["state"] == "denied" and e["by"] == "user", e
+assert e["error"] == "use the cached results" and e["argv"] == ["seq", "1", "2"], e
+assert e["agent"] is True and e.get("recording") is None, e' "$T/denied.json"
+ok $? "the history lists the denied request: id 0, its request number, by whom, why"
+$PTYVISOR history | tail -n 1 > "$T/denied.txt"
+grep -q '^    -  .*  denied  .*seq 1 2$' "$T/denied.txt"
+ok $? "ptyvisor history shows it with no session id: $(cat "$T/denied.txt")"
+
+# A request whose agent goes away unanswered is in the history as such.
+timeout 30 $PTYVISOR exec -- seq 1 7 > /dev/null 2>&1 < /dev/null &
+SHIM=$!
+cleanup_pid $SHIM
+wait_for '[ -n "$(pending_id "seq 1 7")" ]' 10
+kill -TERM $SHIM; wait $SHIM
+wait_for "tail -n 1 '$T/state/history.jsonl' | grep -q '\"state\":\"withdrawn\"'" 10
+ok $? "a request withdrawn unanswered gets a history line"
+$PTYVISOR history --state withdrawn | grep -q 'never answered .*seq 1 7$'
+ok $? "named: never answered"
 
 # Invisible characters (a right-to-left override in the command and the
 # reason) are escaped in what a person reads, and the request says so.

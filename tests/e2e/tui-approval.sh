@@ -191,7 +191,10 @@ pv_see "approval untrusted |" 15; ok $? "back to the first mode"
 
 # The history marks agents' sessions.
 pv_keys C-b h
-pv_see "agent: touch $T/edited"; ok $? "the history marks agents' sessions"
+pv_see "agent (request 5): touch $T/edited"
+ok $? "the history marks agents' sessions, with their request number"
+pv_cap | grep -q "  denied  .*agent (request 2): rm -f $T/made"
+ok $? "a request denied by the person is in the history too"
 pv_keys q
 
 # Quitting stops serving: the socket goes away.

@@ -50,6 +50,10 @@ main(void)
 	is_str(name("failed_to_start", true, 125, 0, "sandbox: mount"),
 	    "failed to start", "anything else at start: failed to start");
 	is_str(name("running", false, 0, 0, NULL), "running", "running");
+	is_str(name("denied", false, 0, 0, "not now"), "denied",
+	    "a request that was refused: denied");
+	is_str(name("withdrawn", false, 0, 0, NULL), "never answered",
+	    "one whose agent went away first: never answered");
 	is_str(name(NULL, false, 0, 0, NULL), "unknown", "nothing known");
 	is_str(name("exited", true, 0, 0, "cancelledx"), "exit 0",
 	    "only a whole word 'cancelled' counts");

@@ -202,6 +202,18 @@ test_decode(void)
 	line = history_encode(&e);
 	ok(strchr(line, '\n') == line + strlen(line) - 1,
 	    "encoded entry is exactly one line");
+	ok(strstr(line, "\"request\"") == NULL, "no request: no field");
+	free(line);
+
+	/* A request that never ran: id 0, its request number. */
+	e.id = 0;
+	e.request = 7;
+	e.state = (char *)"denied";
+	line = history_encode(&e);
+	memset(&e, 0, sizeof e);
+	ok(history_decode(line, &e) == 0 && e.id == 0 && e.request == 7 &&
+	    strcmp(e.state, "denied") == 0, "id 0 and request 7 round trip");
+	history_entry_clear(&e);
 	free(line);
 }
 
