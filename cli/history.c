@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "base/quote.h"
+#include "record/cast.h"
 #include "record/ending.h"
 #include "record/history.h"
 #include "record/statedir.h"
@@ -303,6 +304,51 @@ show_usage(FILE *f)
 	    "cannot be read; 125 bad arguments.\n");
 }
 
+/*
+ * show for a session with a recording but no history line yet: it is
+ * running (or its ptyvisor stopped before it ended).  What its screen
+ * shows so far, from the recording.
+ */
+static int
+show_unfinished(const char *arg, unsigned long id)
+{
+	struct cast	*c;
+	struct buf	 text = { 0 };
+	char		*path, *cause = NULL, *warning = NULL, *cmd;
+
+	if ((path = cli_recording_path(arg, &cause)) == NULL) {
+		free(cause);
+		cli_error("show", "no session %lu in the history (see "
+		    "'ptyvisor history')", id);
+		return HISTORY_EXIT_READ;
+	}
+	if ((c = cast_open(path, &cause)) == NULL) {
+		cli_error("show", "%s", cause);
+		free(cause);
+		free(path);
+		return HISTORY_EXIT_READ;
+	}
+	cmd = quote_text(cast_header(c)->command != NULL ?
+	    cast_header(c)->command : "-");
+	printf("id:        %lu\ncommand:   %s\nstate:     running (no end "
+	    "recorded yet; or its ptyvisor stopped first)\nrecording: %s\n"
+	    "--- output so far ---\n", id, cmd, path);
+	fflush(stdout);
+	free(cmd);
+	cast_free(c);
+	if (cli_cast_text(path, -1, &text, &warning, &cause) != 0) {
+		cli_error("show", "%s", cause);
+		free(cause);
+		free(path);
+		return HISTORY_EXIT_READ;
+	}
+	fwrite(text.data, 1, text.len, stdout);
+	buf_free(&text);
+	free(warning);	/* a torn last line is the normal state here */
+	free(path);
+	return 0;
+}
+
 int
 cmd_show(int argc, char **argv)
 {
@@ -347,10 +393,8 @@ cmd_show(int argc, char **argv)
 		if (rows.v[i - 1].e.id == id)
 			e = &rows.v[i - 1].e;
 	if (e == NULL) {
-		cli_error("show", "no session %lu in the history (see "
-		    "'ptyvisor history')", id);
 		history_rows_free(&rows);
-		return HISTORY_EXIT_READ;
+		return show_unfinished(argv[1], id);
 	}
 
 	cmd = history_command(e);

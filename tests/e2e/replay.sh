@@ -189,4 +189,16 @@ tm_wait 'done-2' 10; ok $? "replay ends on SIGTERM"
 wait_for "test -s '$T/after2'" 5
 is "$(cat "$T/after2")" "$(cat "$T/before2")" "terminal restored after SIGTERM"
 
+# show on a session that is still running: its screen so far.
+PTYVISOR_STATE_DIR="$T/state3" $PTYVISOR run -- sh -c 'echo early-marker; sleep 30' \
+    > /dev/null 2>&1 < /dev/null &
+RUN=$!
+cleanup_pid $RUN
+wait_for "PTYVISOR_STATE_DIR='$T/state3' $PTYVISOR show 1 2>/dev/null | grep -q early-marker" 15
+ok $? "show on a running session prints its output so far"
+PTYVISOR_STATE_DIR="$T/state3" $PTYVISOR show 1 > "$T/show-running" 2>&1
+is "$?" 0 "and exits 0"
+grep -q "^state: *running" "$T/show-running"; ok $? "and says it is running"
+kill $RUN; wait $RUN 2>/dev/null
+
 done_testing

@@ -72,6 +72,12 @@ pv_keys C-g h
 pv_see "history"; ok $? "C-g h opens the history pane"
 pv_see "exit 3"; ok $? "the history shows the exit status 3"
 pv_see "running"; ok $? "the history shows the running sessions"
+# The first row is a running session: Enter shows its live screen.
+pv_keys Enter
+wait_for "pv_cap | grep -q 'out-303' && ! pv_cap | grep -q '(recording)'" 10
+ok $? "Enter on a running session opens its live screen"
+pv_keys q
+pv_see "history"; ok $? "q goes back to the history"
 pv_keys q
 pv_see " 1* #"; ok $? "q goes back to the panes"
 
