@@ -9,6 +9,9 @@ EXTRA_DIST += tests/layout.sh
 # Each command's --help against what it takes and the man page.
 TESTS += tests/e2e/help.sh
 EXTRA_DIST += tests/e2e/help.sh
+# The README's examples, run as written.
+TESTS += tests/e2e/readme.sh
+EXTRA_DIST += tests/e2e/readme.sh
 
 # End-to-end tests of the real binary.
 TESTS += tests/e2e/run.sh tests/e2e/run-tty.sh
