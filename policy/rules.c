@@ -400,28 +400,3 @@ fail:
 	buf_free(&b);
 	return -1;
 }
-
-int
-policy_reload_file(struct policy *p, const char *path, size_t *count,
-    char **cause)
-{
-	struct policy	*fresh = policy_new(p->mode);
-	size_t		 i;
-
-	if (policy_load_file(fresh, path, cause) != 0) {
-		policy_free(fresh);
-		return -1;
-	}
-	/* Verdicts may still point at the old rules: retire, never free. */
-	for (i = 0; i < p->nrules; i++)
-		if (!p->rules[i]->remembered)
-			p->rules[i]->retired = 1;
-	p->rules = xreallocarray(p->rules, p->nrules + fresh->nrules + 1,
-	    sizeof *p->rules);
-	for (i = 0; i < fresh->nrules; i++)
-		p->rules[p->nrules++] = fresh->rules[i];
-	*count = fresh->nrules;
-	fresh->nrules = 0;
-	policy_free(fresh);
-	return 0;
-}
