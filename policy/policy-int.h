@@ -2,8 +2,8 @@
  * policy-int.h - what the files of policy/ share: the policy and its rules.
  * Not for use outside policy/.
  *
- * rules.c makes and appends rules, policy.c matches them (and reloads a
- * file: it makes a fresh policy from it and takes over its rules).  Rules are only
+ * rules.c makes and appends rules; policy.c matches them, and reloads a
+ * file (a fresh policy made from it gives up its rules).  Rules are only
  * ever appended, each in its own allocation, so the strings a verdict
  * points at (text, where, why) stay valid until policy_free(); a reload
  * retires the file's old rules (never matched again) instead of freeing
