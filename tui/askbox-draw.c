@@ -246,6 +246,42 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 	return n;
 }
 
+/*
+ * A terminal too short for the whole box: give up to `over` rows, the
+ * least needed first: the blank line, the agent, what asked, then long
+ * texts shrink to one row (cwd, why, env, the command).  The command's
+ * first row, sandbox, network, the warning, the field being edited or
+ * checked and an error are never given up: deciding must never be blind.
+ * Returns the rows given up.
+ */
+static int
+askbox_shed(struct askbox_row *v, int nv, int over)
+{
+	static const char *const drop[] = { "", "agent", "asked by" };
+	static const char *const shrink[] = { "cwd", "why", "env", "command" };
+	const char	*label;
+	size_t		 k;
+	int		 j, given = 0;
+
+	for (k = 0; k < sizeof drop / sizeof drop[0] && given < over; k++)
+		for (j = 0; j < nv && given < over; j++) {
+			label = v[j].label != NULL ? v[j].label : "";
+			if (strcmp(label, drop[k]) == 0 && !v[j].field &&
+			    v[j].rows > 0) {
+				given += v[j].rows;
+				v[j].rows = 0;
+			}
+		}
+	for (k = 0; k < sizeof shrink / sizeof shrink[0] && given < over; k++)
+		for (j = 0; j < nv && given < over; j++)
+			if (v[j].label != NULL &&
+			    strcmp(v[j].label, shrink[k]) == 0 && v[j].rows > 1) {
+				given += v[j].rows - 1;
+				v[j].rows = 1;
+			}
+	return given;
+}
+
 bool
 askbox_draw(struct askbox *b, struct layout_rect area)
 {
@@ -299,12 +335,16 @@ askbox_draw(struct askbox *b, struct layout_rect area)
 		    v[j].text, v[j].field, &ey, &ex);
 		h += v[j].rows;
 	}
+	h -= askbox_shed(v, nv, h - area.h);
 	snprintf(title, sizeof title, " approve request #%llu? (%zu of %zu "
 	    "waiting) ", (unsigned long long)r->id, pos, n);
 	render_frame(area.y, area.x, area.h, area.w, title, &y, &x, &h, &w);
 
 	row = y + 1;
 	for (j = 0; j < nv && row + v[j].rows <= y + h - 3; j++) {
+		if (v[j].rows == 0)
+			continue;	/* given up for a short terminal */
+		v[j].max = v[j].rows;
 		if (v[j].label != NULL) {
 			attrset(A_BOLD);
 			mvaddnstr(row, x + 2, v[j].label, w - 4);

@@ -50,6 +50,17 @@ tmux -L "$pv_sock" paste-buffer -p
 sleep 1
 pv_see 'approve request #1?'; ok $? "a pasted y leaves the prompt open"
 [ ! -e "$T/never" ]; ok $? "and approves nothing"
+# On a terminal too short for the whole prompt, what is being edited
+# stays in view (less needed rows give way).
+tmux -L "$pv_sock" resize-window -x 80 -y 12
+pv_keys e
+pv_see "Enter check the edited command"; ok $? "at 80x12 e still edits"
+pv_cap | grep -q "edit  *touch $T/never"
+ok $? "and the edited command is in view: $(pv_cap | grep -c .) rows"
+pv_cap | grep -q "sandbox  *workspace-write"; ok $? "so is the sandbox"
+pv_keys Escape
+tmux -L "$pv_sock" resize-window -x 120 -y 40
+pv_see 'approve request #1?'
 pv_keys n Enter
 wait_for "! pv_cap | grep -q PENDING" 10; ok $? "the person's own n Enter denies"
 
