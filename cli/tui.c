@@ -59,6 +59,11 @@ tui_usage(FILE *f)
 	    "                    waits\n"
 	    "  --quit-when-done  quit (status 0) once every session has ended\n"
 	    "  --prefix C-x      the prefix key, C-a to C-z (default C-g)\n"
+	    "  --mouse           take the mouse over the panes too: a click\n"
+	    "                    focuses a pane, the wheel scrolls it ([tui]\n"
+	    "                    mouse; off by default, as the terminal's own\n"
+	    "                    selection then needs Shift)\n"
+	    "  --no-mouse        leave the mouse to the terminal\n"
 	    "  -h, --help        show this help\n"
 	    "Every session is sandboxed (agents' ones too, with the profile\n"
 	    "they ask for); the sandbox options:\n%s\n"
@@ -160,6 +165,7 @@ tui_value(const char *name, int argc, char **argv, int *i)
 int
 cmd_tui(int argc, char **argv)
 {
+	int			 mouse = -1;	/* --mouse, --no-mouse; -1: file */
 	struct tui_opts		 o;
 	struct sandbox_opts	 sbo;
 	struct control_hooks	 hooks = { tui_spawn, tui_log };
@@ -211,6 +217,10 @@ cmd_tui(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "--quit-when-done") == 0)
 			o.quit_when_done = true;
+		else if (strcmp(argv[i], "--mouse") == 0)
+			mouse = 1;
+		else if (strcmp(argv[i], "--no-mouse") == 0)
+			mouse = 0;
 		else if (strcmp(argv[i], "--no-socket") == 0)
 			no_socket = true;
 		else if ((v = tui_value("--prefix", argc, argv, &i)) != NULL) {
@@ -260,6 +270,7 @@ cmd_tui(int argc, char **argv)
 	if (o.prefix == 0)
 		o.prefix = config_prefix(cfg);
 	o.scrollback = config_scrollback(cfg);
+	o.mouse = mouse >= 0 ? mouse == 1 : config_mouse(cfg);
 
 	setlocale(LC_ALL, "");
 	signal(SIGPIPE, SIG_IGN);

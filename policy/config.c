@@ -60,6 +60,7 @@ enum config_key {
 	KEY_MAX_MEMORY,
 	KEY_PREFIX,
 	KEY_SCROLLBACK,
+	KEY_MOUSE,
 	KEY_STATE_DIR,
 	KEY_SOCKET,
 	CONFIG_NKEYS
@@ -86,6 +87,7 @@ struct config {
 
 	char			 prefix;
 	size_t			 scrollback;
+	bool			 mouse;
 
 	char			*state_dir;
 	char			*socket;
@@ -127,6 +129,7 @@ static const struct config_key_def config_keys[] = {
 	{ KEY_PREFIX, "tui", "prefix", CONFIG_PREFIX, CONFIG_FIELD(prefix) },
 	{ KEY_SCROLLBACK, "tui", "scrollback", CONFIG_LINES,
 	  CONFIG_FIELD(scrollback) },
+	{ KEY_MOUSE, "tui", "mouse", CONFIG_BOOL, CONFIG_FIELD(mouse) },
 	{ KEY_STATE_DIR, "paths", "state_dir", CONFIG_PATH,
 	  CONFIG_FIELD(state_dir) },
 	{ KEY_SOCKET, "paths", "socket", CONFIG_PATH, CONFIG_FIELD(socket) },
@@ -624,6 +627,12 @@ size_t
 config_scrollback(const struct config *cfg)
 {
 	return cfg->scrollback;
+}
+
+bool
+config_mouse(const struct config *cfg)
+{
+	return cfg->mouse;
 }
 
 const char *

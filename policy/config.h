@@ -92,6 +92,9 @@ char		 config_prefix(const struct config *cfg);
 /* [tui] scrollback in lines, 0 if not set. */
 size_t		 config_scrollback(const struct config *cfg);
 
+/* [tui] mouse: the console takes the mouse (off if not set). */
+bool		 config_mouse(const struct config *cfg);
+
 /* [paths] state_dir, socket: borrowed absolute paths, NULL when not set. */
 const char	*config_state_dir(const struct config *cfg);
 const char	*config_socket(const struct config *cfg);

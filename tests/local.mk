@@ -154,11 +154,11 @@ EXTRA_DIST += tests/render/sgr.test tests/render/colour.test \
 # End to end: the console in a private tmux server.
 TESTS += tests/e2e/tui-panes.sh tests/e2e/tui-robust.sh \
 	tests/e2e/tui-replay.sh tests/e2e/tui-approval.sh \
-	tests/e2e/tui-typing.sh tests/e2e/tui-paste.sh
+	tests/e2e/tui-typing.sh tests/e2e/tui-paste.sh tests/e2e/tui-mouse.sh
 EXTRA_DIST += tests/e2e/tui-lib.sh tests/e2e/tui-panes.sh \
 	tests/e2e/tui-robust.sh tests/e2e/tui-replay.sh \
 	tests/e2e/tui-approval.sh tests/e2e/tui-typing.sh \
-	tests/e2e/tui-paste.sh
+	tests/e2e/tui-paste.sh tests/e2e/tui-mouse.sh
 # The approval queue.
 check_PROGRAMS += tests/unit/test-approval
 tests_unit_test_approval_SOURCES = tests/unit/test-approval.c

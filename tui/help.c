@@ -20,6 +20,7 @@ static const char *const help_text[] = {
 	"  z        zoom the focused pane / tile again",
 	"  n  p     focus the next / previous pane",
 	"  arrows   focus the pane to the left, right, above, below",
+	"  (with --mouse: a click focuses a pane, the wheel scrolls it)",
 	"  1..9 0   focus pane 1..9, 10",
 	"  h        history of sessions (Enter: output, r: replay)",
 	"  r        replay: the history, where r replays the selection",

@@ -38,6 +38,7 @@ struct tui_history {
 	size_t			 sel;
 	size_t			 top;
 	int			 height;
+	int			 first_y;	/* screen row of row top */
 	bool			 prompting;
 	struct prompt		 prompt;
 	char			*pattern;
@@ -230,8 +231,17 @@ enum tui_history_result
 tui_history_key(struct tui_history *h, const struct keys_event *ev)
 {
 	long	page = h->height > 1 ? h->height - 1 : 1;
+	long	row;
 
 	h->message = NULL;
+	/* A click selects the row under it. */
+	if (ev->type == KEYS_CLICK) {
+		row = (long)ev->y - h->first_y;
+		if (!h->prompting && row >= 0 && row < h->height &&
+		    h->top + (size_t)row < h->n)
+			h->sel = h->top + (size_t)row;
+		return TUI_HISTORY_KEEP;
+	}
 	if (h->prompting) {
 		switch (prompt_key(&h->prompt, ev)) {
 		case PROMPT_DONE:
@@ -340,6 +350,7 @@ tui_history_draw(struct tui_history *h, struct layout_rect area)
 	if (area.h < 3 || area.w < 1)
 		return false;
 	h->height = area.h - 2;
+	h->first_y = area.y + 1;
 	tui_history_follow(h);
 	attrset(A_REVERSE | A_BOLD);
 	mvhline(area.y, area.x, ' ', area.w);

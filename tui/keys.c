@@ -137,7 +137,7 @@ keys_decode(int is_key, uint32_t code, struct keys_event *ev)
 	return -1;
 }
 
-/* A mouse event: only the wheel is used. */
+/* A mouse event: the wheel, and a press of the first button. */
 static int
 keys_mouse(struct keys_event *ev)
 {
@@ -146,7 +146,11 @@ keys_mouse(struct keys_event *ev)
 	memset(ev, 0, sizeof *ev);
 	if (getmouse(&me) != OK)
 		return -1;
-	if (me.bstate & BUTTON4_PRESSED)
+	ev->y = me.y;
+	ev->x = me.x;
+	if (me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+		ev->type = KEYS_CLICK;
+	else if (me.bstate & BUTTON4_PRESSED)
 		ev->type = KEYS_WHEEL_UP;
 #ifdef BUTTON5_PRESSED
 	else if (me.bstate & BUTTON5_PRESSED)

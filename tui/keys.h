@@ -17,8 +17,9 @@ enum keys_type {
 	KEYS_KEY,		/* key (enum screen_key), with mods */
 	KEYS_PASTE_START,	/* bracketed paste begins */
 	KEYS_PASTE_END,
-	KEYS_WHEEL_UP,
+	KEYS_WHEEL_UP,		/* y, x: where */
 	KEYS_WHEEL_DOWN,
+	KEYS_CLICK,		/* the first button pressed at y, x */
 	KEYS_RESIZE,
 };
 
@@ -28,6 +29,8 @@ struct keys_event {
 	uint32_t	ch;
 	int		key;
 	int		mods;	/* SCREEN_MOD_* */
+	int		y;	/* mouse events: the screen cell */
+	int		x;
 };
 
 /* The control character of letter c (keys_ctrl('g') is 7). */

@@ -178,6 +178,21 @@ tui_focus(struct tui *t, int i)
 	tui_relayout(t);
 }
 
+int
+tui_pane_at(struct tui *t, int y, int x)
+{
+	struct layout_rect	r;
+	int			i;
+
+	for (i = 0; i < t->npanes; i++) {
+		r = t->panes[i]->rect;
+		if (r.w > 0 && y >= r.y && y < r.y + r.h && x >= r.x &&
+		    x < r.x + r.w)
+			return i;
+	}
+	return -1;
+}
+
 /*
  * How much the spans [a, a + n) and [b, b + m) share (0: none).
  */

@@ -74,6 +74,7 @@ struct tui {
 	struct loop_timer	*tidy_timer;
 	char			*history_path;
 	bool			 quit_when_done;
+	bool			 mouse;		/* --mouse: over the panes too */
 	size_t			 scrollback;	/* 0: the default */
 	char			**envp;		/* for new sessions */
 
@@ -118,6 +119,8 @@ void	tui_message(struct tui *t, const char *fmt, ...)
 /* TERM the sessions see: what libvterm emulates. */
 #define TUI_SESSION_TERM	"xterm-256color"
 
+/* panes.c: the visible pane at screen cell (y, x), or -1. */
+int	tui_pane_at(struct tui *t, int y, int x);
 /* panes.c: focus the pane to the left, right (dx), above or below (dy). */
 void	tui_focus_toward(struct tui *t, int dx, int dy);
 /* panes.c: the pane of session s, or -1. */
@@ -133,6 +136,10 @@ void	tui_close_pane(struct tui *t, int i);
 /* panes.c: loop timer: close the panes of agent sessions that have ended. */
 void	tui_tidy_agents(struct loop *l, void *arg);
 
+/* views.c: a click or the wheel over the panes (--mouse). */
+void	tui_mouse_panes(struct tui *t, const struct keys_event *ev);
+/* views.c: mouse reports for a view (view) or the panes (only --mouse). */
+void	tui_mouse(struct tui *t, bool view);
 /* views.c: leave history or scroll mode for the panes. */
 void	tui_back_to_panes(struct tui *t);
 /* views.c: open the history pane. */

@@ -359,6 +359,8 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		}
 		return;
 	case TUI_SCROLL:
+		if (ev->type == KEYS_CLICK)
+			return;		/* nothing to click on in a pager */
 		if (t->scroll_from_history && ev->type == KEYS_CHAR &&
 		    ev->mods == 0 && ev->ch == 'r') {
 			tui_open_replay(t);
@@ -375,6 +377,11 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		return;
 	case TUI_NORMAL:
 		break;
+	}
+	if (ev->type == KEYS_CLICK || ev->type == KEYS_WHEEL_UP ||
+	    ev->type == KEYS_WHEEL_DOWN) {
+		tui_mouse_panes(t, ev);
+		return;
 	}
 	if (!t->pasting && !marker && ev->type == KEYS_CHAR && ev->mods == 0 &&
 	    ev->ch == t->prefix) {
@@ -487,6 +494,8 @@ tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
 	}
 	t->history_path = xstrdup(o->history_path);
 	t->quit_when_done = o->quit_when_done;
+	t->mouse = o->mouse;
+	tui_mouse(t, false);
 	t->scrollback = o->scrollback;
 	t->envp = session_environ(TUI_SESSION_TERM, false);
 	t->redraw_all = true;

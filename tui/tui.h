@@ -35,6 +35,7 @@ struct tui_opts {
 	bool		 agents;	/* agents can reach us (a socket) */
 	const char	*notice;	/* shown on the status line at start */
 	bool		 quit_when_done;	/* quit once every session ended */
+	bool		 mouse;		/* take the mouse over the panes too */
 	char		 prefix;	/* prefix key is Ctrl-<prefix> (a-z); 0: g */
 	const char	*history_path;	/* history.jsonl of the state dir */
 	size_t		 scrollback;	/* lines per session; 0: default */

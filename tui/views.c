@@ -23,11 +23,16 @@
 #include "tui/replay.h"
 #include "tui/scroll.h"
 
-/* Mouse reports (the wheel) only while a view uses them. */
-static void
-tui_mouse(bool on)
+/*
+ * Mouse reports while a view over the panes is open (the wheel, a click
+ * on the history), and over the panes too when the person asked for the
+ * mouse (--mouse): reporting takes the terminal's own selection away.
+ */
+void
+tui_mouse(struct tui *t, bool view)
 {
-	mousemask(on ? (BUTTON4_PRESSED | BUTTON5_PRESSED) : 0, NULL);
+	mousemask(view || t->mouse ? (BUTTON1_PRESSED | BUTTON4_PRESSED |
+	    BUTTON5_PRESSED) : 0, NULL);
 }
 
 /* Leave history or scroll mode for the panes. */
@@ -37,7 +42,7 @@ tui_back_to_panes(struct tui *t)
 	scroll_free(t->scroll);
 	t->scroll = NULL;
 	t->mode = TUI_NORMAL;
-	tui_mouse(false);
+	tui_mouse(t, false);
 	t->redraw_all = true;
 }
 
@@ -52,7 +57,7 @@ tui_open_history(struct tui *t)
 	scroll_free(t->scroll);
 	t->scroll = NULL;
 	t->mode = TUI_HISTORY;
-	tui_mouse(true);
+	tui_mouse(t, true);
 }
 
 /* Open scroll mode on the focused pane. */
@@ -75,7 +80,7 @@ tui_open_scroll(struct tui *t)
 	free(cmd);
 	t->scroll_from_history = false;
 	t->mode = TUI_SCROLL;
-	tui_mouse(true);
+	tui_mouse(t, true);
 }
 
 /* Open the output of the selected history entry. */
@@ -211,4 +216,23 @@ tui_askbox_key(struct tui *t, const struct keys_event *ev)
 		free(message);
 	}
 	tui_schedule(t);
+}
+
+/*
+ * The mouse over the panes (--mouse): a click focuses the pane under it;
+ * the wheel up opens scroll mode on it and scrolls, as tmux does.
+ */
+void
+tui_mouse_panes(struct tui *t, const struct keys_event *ev)
+{
+	int	i = tui_pane_at(t, ev->y, ev->x);
+
+	if (i < 0)
+		return;
+	tui_focus(t, i);
+	if (ev->type == KEYS_WHEEL_UP && t->panes[i]->s != NULL) {
+		tui_open_scroll(t);
+		if (t->scroll != NULL)
+			scroll_key(t->scroll, ev);
+	}
 }

@@ -72,6 +72,7 @@ static const char full[] =
     "[tui]\n"
     "prefix = C-a\n"
     "scrollback = 5000\n"
+    "mouse = yes\n"
     "\n"
     "[paths]\n"
     "state_dir = /var/lib/pv\n"
@@ -100,6 +101,7 @@ test_full(void)
 	    profile == SANDBOX_READ_ONLY, "profile = read-only");
 	is_int(config_prefix(cfg), 'a', "prefix C-a");
 	is_int(config_scrollback(cfg), 5000, "scrollback");
+	ok(config_mouse(cfg), "mouse = yes");
 	is_str(config_state_dir(cfg), "/var/lib/pv", "state_dir");
 	is_str(config_socket(cfg), "/run/pv/pv.sock", "socket");
 
@@ -141,8 +143,8 @@ test_empty(void)
 	ok(config_notify(cfg) == NULL && config_rules(cfg) == NULL &&
 	    config_state_dir(cfg) == NULL && config_socket(cfg) == NULL,
 	    "empty: no strings");
-	ok(config_prefix(cfg) == 0 && config_scrollback(cfg) == 0,
-	    "empty: no prefix, no scrollback");
+	ok(config_prefix(cfg) == 0 && config_scrollback(cfg) == 0 &&
+	    !config_mouse(cfg), "empty: no prefix, no scrollback, no mouse");
 
 	/* Options unlike the defaults, to see that none is touched. */
 	sandbox_opts_init(&o);
@@ -458,7 +460,7 @@ static const struct bad_row bad_rows[] = {
 	  "max_procs, max_files, max_memory)" },
 	{ "[approval]\nMode = never\n", 2, "unknown key 'Mode' in [approval]" },
 	{ "[tui]\nmode = never\n", 2,
-	  "unknown key 'mode' in [tui] (known: prefix, scrollback)" },
+	  "unknown key 'mode' in [tui] (known: prefix, scrollback, mouse)" },
 	{ "# top\nmode = never\n[approval]\n", 2,
 	  "'mode' before any [section]" },
 	{ "[approval]\nmode = never\nnotify = n\nmode = untrusted\n", 4,
