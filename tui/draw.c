@@ -23,6 +23,7 @@
 
 #include "base/quote.h"
 #include "control/approval.h"
+#include "control/proto.h"
 #include "base/loop.h"
 #include "session/session.h"
 #include "base/util.h"
@@ -68,6 +69,39 @@ tui_bracketed_paste(bool on)
 			return;	/* no terminal: nothing to mark */
 		done += (size_t)n;
 	}
+}
+
+/*
+ * Put text on the terminal's clipboard with OSC 52, as tmux's
+ * set-clipboard does: the terminal (or a tmux around us) decides whether
+ * to take it.  Written at once, like the paste mode; the status line says
+ * what was sent.
+ */
+void
+tui_clipboard(struct tui *t, const char *text)
+{
+	struct buf	seq = { 0 };
+	size_t		done = 0, lines = 1;
+	ssize_t		n;
+	const char	*p;
+
+	buf_adds(&seq, "\033]52;c;");
+	proto_base64_encode(&seq, text, strlen(text));
+	buf_adds(&seq, "\a");
+	while (done < seq.len) {
+		n = write(STDOUT_FILENO, seq.data + done, seq.len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	buf_free(&seq);
+	for (p = text; *p != '\0'; p++)
+		if (*p == '\n')
+			lines++;
+	tui_message(t, "copied %zu line%s to the clipboard (OSC 52)", lines,
+	    lines == 1 ? "" : "s");
 }
 
 /* Show a hint on the status line for a few seconds. */

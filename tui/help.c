@@ -37,6 +37,8 @@ static const char *const help_text[] = {
 	"  space b  PgDn PgUp  a page      g G    top / bottom",
 	"  / ?  search down / up           n N    next / previous",
 	"  q Escape  back                  wheel  scroll",
+	"  c  C      copy the top line (a search's match) / every line",
+	"            shown to the clipboard (OSC 52)",
 	"",
 	"history: j k arrows PgUp PgDn g G wheel, / search, Enter, r, q",
 	"",

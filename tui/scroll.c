@@ -36,6 +36,7 @@ struct scroll {
 	int		 match_row;	/* highlighted line, when has_match */
 	bool		 has_match;
 	const char	*message;
+	struct buf	 copied;	/* what c or C copied */
 };
 
 /* The first and last line of the content. */
@@ -89,6 +90,7 @@ scroll_free(struct scroll *sv)
 		screen_free(sv->scr);
 	free(sv->title);
 	free(sv->pattern);
+	buf_free(&sv->copied);
 	free(sv);
 }
 
@@ -186,6 +188,28 @@ scroll_search(struct scroll *sv, bool backward)
 	sv->top = row;
 	scroll_clamp(sv);
 	return true;
+}
+
+/* Keep n lines from the top of the view as the text to copy. */
+static void
+scroll_copy(struct scroll *sv, int n)
+{
+	int	row;
+
+	sv->copied.len = 0;
+	for (row = sv->top; row < sv->top + n && row <= scroll_last(sv);
+	    row++) {
+		if (row > sv->top)
+			buf_addc(&sv->copied, '\n');
+		screen_row_text(sv->scr, row, &sv->copied);
+	}
+	buf_cstr(&sv->copied);
+}
+
+const char *
+scroll_copied(struct scroll *sv)
+{
+	return buf_cstr(&sv->copied);
 }
 
 enum scroll_result
@@ -291,6 +315,10 @@ scroll_key(struct scroll *sv, const struct keys_event *ev)
 	case '<':
 		scroll_move(sv, scroll_first(sv) - sv->top);
 		break;
+	case 'c':
+	case 'C':
+		scroll_copy(sv, ev->ch == 'C' ? sv->height : 1);
+		return SCROLL_COPY;
 	case 'G':
 	case '>':
 		scroll_move(sv, scroll_last(sv) - sv->top);

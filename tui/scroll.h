@@ -19,6 +19,7 @@ struct scroll;
 enum scroll_result {
 	SCROLL_KEEP,
 	SCROLL_QUIT,
+	SCROLL_COPY,	/* c or C: scroll_copied() holds the text */
 };
 
 /*
@@ -40,6 +41,13 @@ enum scroll_result	scroll_key(struct scroll *sv,
  * prompt is open (the curses cursor is then left at its end).
  */
 bool	scroll_draw(struct scroll *sv, struct layout_rect area);
+
+/*
+ * After SCROLL_COPY: the text to copy (c: the top line shown, where a
+ * search puts its match; C: every line shown), lines joined by newlines.
+ * Borrowed until the next key.
+ */
+const char	*scroll_copied(struct scroll *sv);
 
 /* The first line shown (negative: scrollback), for tests and redraws. */
 int	scroll_top(const struct scroll *sv);

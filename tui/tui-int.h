@@ -108,6 +108,8 @@ struct tui {
 	uint64_t		 last_frame_ms;
 };
 
+/* draw.c: put text on the terminal's clipboard (OSC 52). */
+void	tui_clipboard(struct tui *t, const char *text);
 /* draw.c: ask the terminal to mark pastes, or stop (at once, not buffered). */
 void	tui_bracketed_paste(bool on);
 /* draw.c: ask for a frame: now if the last one is old enough, else later. */

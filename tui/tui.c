@@ -366,13 +366,20 @@ tui_key(struct tui *t, const struct keys_event *ev)
 			tui_open_replay(t);
 			return;
 		}
-		if (scroll_key(t->scroll, ev) == SCROLL_QUIT) {
+		switch (scroll_key(t->scroll, ev)) {
+		case SCROLL_QUIT:
 			if (t->scroll_from_history) {
 				scroll_free(t->scroll);
 				t->scroll = NULL;
 				t->mode = TUI_HISTORY;
 			} else
 				tui_back_to_panes(t);
+			break;
+		case SCROLL_COPY:
+			tui_clipboard(t, scroll_copied(t->scroll));
+			break;
+		case SCROLL_KEEP:
+			break;
 		}
 		return;
 	case TUI_NORMAL:

@@ -103,6 +103,16 @@ pv_see "scroll:"; ok $? "C-g [ opens scroll mode"
 pv_type "/"; pv_type "137"; pv_keys Enter
 wait_for "pv_cap | sed -n 2p | grep -qx '137 *'" 10
 ok $? "/137 puts line 137 on top"
+# c copies that line to the clipboard with OSC 52 (tmux takes it as a
+# buffer when set-clipboard is on); C copies every line shown.
+tmux -L "$pv_sock" set-option -g set-clipboard on
+pv_type "c"
+pv_see "copied 1 line to the clipboard"; ok $? "c says it copied one line"
+wait_for "[ \"\$(tmux -L $pv_sock show-buffer 2>/dev/null)\" = 137 ]" 10
+ok $? "and the clipboard (tmux's buffer) holds 137"
+pv_type "C"
+wait_for "tmux -L $pv_sock show-buffer 2>/dev/null | head -2 | tr '\\n' ' ' | grep -q '^137 138 '" 10
+ok $? "C copies every line shown: $(tmux -L $pv_sock show-buffer 2>/dev/null | wc -l) lines"
 pv_keys q
 pv_see " 3* #"; ok $? "q leaves scroll mode"
 
