@@ -25,6 +25,14 @@ pv_see "PREFIX then:" 2
 ok $(( ! $? )) "and the first has gone up"
 pv_keys q
 wait_for "! pv_cap | grep -q 'j/k scroll'" 10; ok $? "another key closes it"
+! pv_cap | grep -q "any key closes this help\|scroll mode over\|│.*PREFIX"
+ok $? "and no part of it is left on the screen"
+pv_keys C-g '?'
+pv_see "j/k scroll"
+pv_keys Escape
+wait_for "! pv_cap | grep -q 'j/k scroll'" 10
+! pv_cap | grep -q "keys (prefix\|focus the next\|│.*PREFIX"
+ok $? "closed with Escape: nothing of it is left either"
 
 tmux -L "$pv_sock" resize-window -x 15 -y 4
 pv_see "too small"; ok $? "a 15x4 terminal shows a 'too small' notice"
