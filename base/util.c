@@ -4,10 +4,12 @@
 #include "base/util.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static void (*util_fatal_hook)(void);
 
@@ -320,4 +322,26 @@ util_format_duration(int64_t us, char *out, size_t len)
 	else
 		snprintf(out, len, "%lldh%02lldm", (long long)(s / 3600),
 		    (long long)(s / 60 % 60));
+}
+
+int
+util_write_all(int fd, const void *data, size_t len)
+{
+	struct pollfd	 pfd = { .fd = fd, .events = POLLOUT };
+	const char	*p = data;
+	ssize_t		 n;
+
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+		} else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			poll(&pfd, 1, -1);
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else
+			return -1;
+	}
+	return 0;
 }

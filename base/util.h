@@ -70,4 +70,10 @@ void		util_format_time(int64_t wall_us, char *out, size_t len);
  */
 void		util_format_duration(int64_t us, char *out, size_t len);
 
+/*
+ * Write all of data to fd, waiting (poll) when it is non-blocking and
+ * full.  0, or -1 with errno.
+ */
+int		util_write_all(int fd, const void *data, size_t len);
+
 #endif

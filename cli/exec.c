@@ -73,24 +73,6 @@ struct exec_run {
 	bool		 done;
 };
 
-/* Write all of len bytes to stdout. */
-static void
-exec_write(const char *p, size_t len)
-{
-	ssize_t	n;
-
-	while (len > 0) {
-		n = write(STDOUT_FILENO, p, len);
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
-		} else if (n < 0 && errno == EINTR)
-			continue;
-		else
-			return;		/* stdout gone: nothing to do */
-	}
-}
-
 /* Print the lines that scrolled off since the last look. */
 static void
 exec_scrolled(struct exec_run *x)
@@ -108,7 +90,7 @@ exec_scrolled(struct exec_run *x)
 	}
 	x->printed = pushed;
 	if (out.len > 0)
-		exec_write(out.data, out.len);
+		(void)util_write_all(STDOUT_FILENO, out.data, out.len);
 	buf_free(&out);
 }
 
@@ -119,7 +101,7 @@ exec_output(struct exec_run *x, const char *p, size_t len)
 	size_t	n;
 
 	if (x->screen == NULL) {
-		exec_write(p, len);
+		(void)util_write_all(STDOUT_FILENO, p, len);
 		return;
 	}
 	while (len > 0) {
@@ -142,7 +124,7 @@ exec_exit(struct exec_run *x, json_t *ev)
 		exec_scrolled(x);
 		screen_text(x->screen, false, &out);
 		if (out.len > 0)
-			exec_write(out.data, out.len);
+			(void)util_write_all(STDOUT_FILENO, out.data, out.len);
 		buf_free(&out);
 	}
 	if (json_is_true(json_object_get(ev, "timed_out")))

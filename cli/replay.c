@@ -79,7 +79,7 @@ replay_reset_modes(void)
 	static const char reset[] = "\033[0m\0337\033[r\0338\033[?1l\033>"
 	    "\033[?1000l\033[?1002l\033[?1003l\033[?1006l\033[?2004l\033[?25h";
 
-	term_write(STDOUT_FILENO, reset, sizeof reset - 1);
+	util_write_all(STDOUT_FILENO, reset, sizeof reset - 1);
 }
 
 /* Read the terminal's size into r (80x24 when it has none). */
@@ -284,7 +284,7 @@ replay_paint(struct replay *r)
 		buf_printf(&b, "\033[%d;%dH", crow - top + 1, ccol + 1);
 	if (vis)
 		buf_adds(&b, "\033[?25h");
-	term_write(STDOUT_FILENO, b.data, b.len);
+	util_write_all(STDOUT_FILENO, b.data, b.len);
 	buf_free(&b);
 	r->full = r->dirty = false;
 }
@@ -327,7 +327,7 @@ replay_output(void *user, const char *data, size_t len)
 	struct replay	*r = user;
 
 	if (r->passthrough && r->frame == NULL)
-		term_write(STDOUT_FILENO, data, len);
+		util_write_all(STDOUT_FILENO, data, len);
 	else
 		replay_dirty(r, false);
 }
@@ -542,7 +542,7 @@ replay_leave(struct replay *r)
 	/* On the cursor's own empty line already: no need for a new one. */
 	buf_printf(&b, "\033[0m\033[?25h\033[%d;1H%s", last + 1,
 	    last == crow - top && ccol == 0 ? "" : "\r\n");
-	term_write(STDOUT_FILENO, b.data, b.len);
+	util_write_all(STDOUT_FILENO, b.data, b.len);
 	buf_free(&b);
 	buf_free(&row);
 }

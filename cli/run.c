@@ -40,7 +40,7 @@ run_output(void *user, struct session *s, const char *data, size_t len)
 	(void)user;
 	(void)s;
 	/* Blocking on purpose: a slow stdout slows the session (backpressure). */
-	term_write(STDOUT_FILENO, data, len);
+	util_write_all(STDOUT_FILENO, data, len);
 }
 
 static void

@@ -3,8 +3,6 @@
  */
 #include "cli/term.h"
 
-#include <errno.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <termios.h>
@@ -42,27 +40,5 @@ term_raw(void (*before_restore)(void))
 	term_before_restore = before_restore;
 	util_set_fatal_hook(term_restore);
 	atexit(term_restore);
-	return 0;
-}
-
-int
-term_write(int fd, const void *data, size_t len)
-{
-	struct pollfd	 pfd = { .fd = fd, .events = POLLOUT };
-	const char	*p = data;
-	ssize_t		 n;
-
-	while (len > 0) {
-		n = write(fd, p, len);
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
-		} else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			poll(&pfd, 1, -1);
-		else if (n < 0 && errno == EINTR)
-			continue;
-		else
-			return -1;
-	}
 	return 0;
 }

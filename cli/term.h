@@ -1,6 +1,5 @@
 /*
- * term.h - the person's terminal: raw mode, restored on every way out, and
- * complete writes to it.
+ * term.h - the person's terminal: raw mode, restored on every way out.
  *
  * One saved state for the process: term_raw() saves the settings of stdin
  * and makes it raw; term_restore() puts them back (idempotent).  The
@@ -20,11 +19,5 @@ int	term_raw(void (*before_restore)(void));
 
 /* Restore the saved settings, if raw. */
 void	term_restore(void);
-
-/*
- * Write all of data to fd, waiting (poll) when it is non-blocking and
- * full.  0, or -1 with errno.
- */
-int	term_write(int fd, const void *data, size_t len);
 
 #endif

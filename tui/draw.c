@@ -12,7 +12,6 @@
  */
 #include "tui/tui-int.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,17 +57,9 @@ void
 tui_bracketed_paste(bool on)
 {
 	const char	*seq = on ? "\033[?2004h" : "\033[?2004l";
-	size_t		 len = strlen(seq), done = 0;
-	ssize_t		 n;
 
-	while (done < len) {
-		n = write(STDOUT_FILENO, seq + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;	/* no terminal: nothing to mark */
-		done += (size_t)n;
-	}
+	/* No terminal: nothing to mark. */
+	(void)util_write_all(STDOUT_FILENO, seq, strlen(seq));
 }
 
 /*
@@ -81,21 +72,13 @@ void
 tui_clipboard(struct tui *t, const char *text)
 {
 	struct buf	seq = { 0 };
-	size_t		done = 0, lines = 1;
-	ssize_t		n;
+	size_t		lines = 1;
 	const char	*p;
 
 	buf_adds(&seq, "\033]52;c;");
 	proto_base64_encode(&seq, text, strlen(text));
 	buf_adds(&seq, "\a");
-	while (done < seq.len) {
-		n = write(STDOUT_FILENO, seq.data + done, seq.len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
+	(void)util_write_all(STDOUT_FILENO, seq.data, seq.len);
 	buf_free(&seq);
 	for (p = text; *p != '\0'; p++)
 		if (*p == '\n')

@@ -1,9 +1,15 @@
 /*
- * test-util.c - base/util: the one duration format, times, buffers.
+ * test-util.c - base/util: the one duration format, times, buffers,
+ * complete writes.
  */
 #include "base/util.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/tap.h"
 
@@ -15,6 +21,54 @@ dur(int64_t us)
 
 	util_format_duration(us, buf, sizeof buf);
 	return buf;
+}
+
+/*
+ * 1 MiB through a non-blocking pipe (64 KiB of room) to a reader that
+ * starts late: every byte arrives, in order.  Then a pipe nobody reads.
+ */
+static void
+write_all(void)
+{
+	enum { SIZE = 1024 * 1024 };
+	static char	out[SIZE];
+	int		fds[2], status;
+	size_t		i;
+	pid_t		pid;
+
+	for (i = 0; i < SIZE; i++)
+		out[i] = (char)(i * 7 + i / 251);
+	if (pipe(fds) != 0)
+		fatal("pipe");
+	pid = fork();
+	if (pid == 0) {
+		static char	in[SIZE];
+		size_t		got = 0;
+		ssize_t		n;
+
+		close(fds[1]);
+		usleep(50000);
+		while ((n = read(fds[0], in + got, SIZE - got)) > 0)
+			got += (size_t)n;
+		_exit(got == SIZE && memcmp(in, out, SIZE) == 0 ? 0 : 1);
+	}
+	close(fds[0]);
+	fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
+	ok(util_write_all(fds[1], out, SIZE) == 0,
+	    "a full non-blocking pipe is waited on, not given up");
+	close(fds[1]);
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "the reader got every byte in order");
+
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe(fds) != 0)
+		fatal("pipe");
+	close(fds[0]);
+	errno = 0;
+	ok(util_write_all(fds[1], "x", 1) == -1 && errno == EPIPE,
+	    "a pipe nobody reads: -1 with errno");
+	close(fds[1]);
 }
 
 int
@@ -38,5 +92,6 @@ main(void)
 	buf_add(&b, "yz", 2);
 	is_str(buf_cstr(&b), "7-xyz", "buffer printf and add");
 	buf_free(&b);
+	write_all();
 	return tap_done();
 }
