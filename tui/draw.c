@@ -42,7 +42,7 @@
 #define TUI_MESSAGE_MS		3000
 
 /*
- * At most this many bytes of a waiting command on the status line: enough
+ * At most this many columns of a waiting command on the status line: enough
  * to recognise it, short enough that the whole notice fits in 80 columns
  * beside the start of the left side.  The prompt shows it whole.
  */
@@ -224,30 +224,6 @@ tui_draw_pane(struct tui *t, int i, struct cell **cells, int *ncells)
 }
 
 /*
- * The status line's notice of waiting requests: the oldest one's number
- * and command (quoted as it would run, cut at a character boundary), and
- * the keys that open the prompt.  Keys typed meanwhile still go to the
- * focused pane.
- */
-static void
-tui_pending_notice(struct tui *t, char *out, size_t len)
-{
-	struct approval_request	*r = approval_pending_at(t->approval, 0);
-	char			*cmd = quote_argv(r->argv);
-	size_t			 cut = strlen(cmd);
-
-	if (cut > TUI_NOTICE_COMMAND) {
-		cut = TUI_NOTICE_COMMAND;
-		while (cut > 0 && ((unsigned char)cmd[cut] & 0xc0) == 0x80)
-			cut--;
-	}
-	snprintf(out, len, "%zu PENDING: #%llu %.*s%s  %s a: answer ",
-	    approval_pending_count(t->approval), (unsigned long long)r->id,
-	    (int)cut, cmd, cut < strlen(cmd) ? "..." : "", t->prefix_name);
-	free(cmd);
-}
-
-/*
  * How many bytes of s fit in cols columns (stopping at a character
  * boundary); *width gets the columns they take.
  */
@@ -275,6 +251,26 @@ tui_fit(const char *s, int cols, int *width)
 		used += n;
 	}
 	return used;
+}
+
+/*
+ * The status line's notice of waiting requests: the oldest one's number
+ * and command (quoted as it would run, cut to TUI_NOTICE_COMMAND columns),
+ * and the keys that open the prompt.  Keys typed meanwhile still go to the
+ * focused pane.
+ */
+static void
+tui_pending_notice(struct tui *t, char *out, size_t len)
+{
+	struct approval_request	*r = approval_pending_at(t->approval, 0);
+	char			*cmd = quote_argv(r->argv);
+	int			 width;
+	size_t			 cut = tui_fit(cmd, TUI_NOTICE_COMMAND, &width);
+
+	snprintf(out, len, "%zu PENDING: #%llu %.*s%s  %s a: answer ",
+	    approval_pending_count(t->approval), (unsigned long long)r->id,
+	    (int)cut, cmd, cut < strlen(cmd) ? "..." : "", t->prefix_name);
+	free(cmd);
 }
 
 /*

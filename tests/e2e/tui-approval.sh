@@ -166,6 +166,17 @@ grep -qF 'see\u202etxt' "$T/cap9"; ok $? "so does the reason"
 pv_keys n Enter
 ag_see "rc9=126"; ok $? "and it can be denied"
 
+# A long command on the status line is cut by columns, not bytes: after
+# "mkdir '" 12 wide characters fit in the 32 columns it gets (cut at 32
+# bytes it was 8).
+ag_run "$PTYVISOR exec -- mkdir 日本語日本語日本語日本語日本語日本語; echo rc10=\$?"
+pv_see "1 PENDING: #10 mkdir"; ok $? "a request with wide characters is announced"
+pv_cap | grep -qF "#10 mkdir '日本語日本語日本語日本語...  C-b a: answer"
+ok $? "the notice keeps as many wide characters as fit in its columns"
+pv_keys C-b a
+pv_see 'approve request #10?'; pv_keys n Enter
+ag_see "rc10=126"; ok $? "and the request is denied"
+
 # The rules file is followed: a broken edit is named on the status line
 # and in the log (the old rules stay), a good one is reloaded.
 cp "$T/config/rules" "$T/rules.orig"
