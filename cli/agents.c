@@ -208,7 +208,8 @@ struct cli_follow {
 	char				*settings;	/* its path */
 	struct watch			*rules_watch;
 	struct watch			*settings_watch;
-	void				(*report)(void *, bool, const char *);
+	void				(*report)(void *, enum cli_report,
+					    const char *);
 	void				*user;
 };
 
@@ -223,12 +224,12 @@ cli_follow_rules(void *arg)
 	if (policy_reload_file(f->policy, f->flags->rules, &n, &cause) != 0) {
 		line = xasprintf("rules not reloaded, the old ones stay: %s",
 		    cause);
-		f->report(f->user, true, line);
+		f->report(f->user, CLI_REPORT_ERROR, line);
 		free(cause);
 	} else {
 		line = xasprintf("rules reloaded from %s: %zu rule%s",
 		    f->flags->rules, n, n == 1 ? "" : "s");
-		f->report(f->user, false, line);
+		f->report(f->user, CLI_REPORT_CHANGE, line);
 	}
 	free(line);
 }
@@ -247,7 +248,7 @@ cli_follow_settings(void *arg)
 	if (config_load(cfg, f->settings, true, &cause) != 0) {
 		line = xasprintf("settings not reloaded, nothing changed: "
 		    "config %s", cause);
-		f->report(f->user, true, line);
+		f->report(f->user, CLI_REPORT_ERROR, line);
 		free(line);
 		free(cause);
 		config_free(cfg);
@@ -270,7 +271,8 @@ cli_follow_settings(void *arg)
 	    "changes apply at the next start", f->settings,
 	    policy_mode_name(policy_mode(p)), f->flags->mode_given ?
 	    " (from the command line)" : "", bad != NULL ? bad : "");
-	f->report(f->user, bad != NULL, line);
+	f->report(f->user, bad != NULL ? CLI_REPORT_ERROR : CLI_REPORT_CHANGE,
+	    line);
 	free(line);
 	free(bad);
 	config_free(cfg);
@@ -287,7 +289,7 @@ cli_follow_watch(struct cli_follow *f, struct loop *loop, const char *what,
 	if ((w = watch_new(loop, path, fn, f, &cause)) == NULL) {
 		line = xasprintf("%s file %s is not followed (%s)", what, path,
 		    cause);
-		f->report(f->user, false, line);
+		f->report(f->user, CLI_REPORT_NOTE, line);
 		free(line);
 		free(cause);
 	}
@@ -297,7 +299,7 @@ cli_follow_watch(struct cli_follow *f, struct loop *loop, const char *what,
 struct cli_follow *
 cli_follow_new(struct loop *loop, struct approval *a,
     const struct cli_server_opts *o,
-    void (*report)(void *, bool, const char *), void *user)
+    void (*report)(void *, enum cli_report, const char *), void *user)
 {
 	struct cli_follow	*f = xcalloc(1, sizeof *f);
 

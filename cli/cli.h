@@ -133,14 +133,19 @@ struct cli_follow;
  * settings file changes, what it sets that the command line did not and
  * that can change while running is applied: the approval mode, the notify
  * program (checked first); the rest applies at the next start.  A file
- * with an error changes nothing.  report(user, error, line) says what
+ * with an error changes nothing.  report(user, level, line) says what
  * happened (the log, the status line).  Never NULL: a directory that
  * cannot be watched is reported, and cli_follow_reload() still works.
  */
+enum cli_report {
+	CLI_REPORT_NOTE,	/* for the log: e.g. a file not followed */
+	CLI_REPORT_CHANGE,	/* a file was reloaded: the person sees it */
+	CLI_REPORT_ERROR	/* a file was not reloaded, or part refused */
+};
 struct cli_follow	*cli_follow_new(struct loop *loop, struct approval *a,
 			    const struct cli_server_opts *o,
-			    void (*report)(void *, bool, const char *),
-			    void *user);
+			    void (*report)(void *, enum cli_report,
+			    const char *), void *user);
 /* Read both files again now (serve's SIGHUP). */
 void			 cli_follow_reload(struct cli_follow *f);
 void			 cli_follow_free(struct cli_follow *f);

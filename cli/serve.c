@@ -125,9 +125,9 @@ serve_sighup(struct loop *l, int sig, void *arg)
 
 /* What became of the rules or settings file, into the log. */
 static void
-serve_report(void *user, bool error, const char *line)
+serve_report(void *user, enum cli_report level, const char *line)
 {
-	(void)error;
+	(void)level;
 	serve_log(user, line);
 }
 

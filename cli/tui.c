@@ -114,15 +114,17 @@ tui_log(void *user, const char *line)
 	free(s);
 }
 
-/* What became of the rules or settings file: the log, the status line. */
+/*
+ * What became of the rules or settings file: the log; changes and errors
+ * on the status line too.
+ */
 static void
-tui_report(void *user, bool error, const char *line)
+tui_report(void *user, enum cli_report level, const char *line)
 {
 	struct tui_server	*sv = user;
 
 	tui_log(sv, line);
-	if (sv->tui != NULL && (error || strstr(line, " reloaded from ") !=
-	    NULL))
+	if (sv->tui != NULL && level != CLI_REPORT_NOTE)
 		tui_status(sv->tui, line);
 }
 
