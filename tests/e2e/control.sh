@@ -45,7 +45,7 @@ grep -q "rules file $T/no-such-rules: No such file" "$T/bad.err"
 ok $? "... and the error says which and why"
 rm -f "$T/config/config"
 
-TMUX_PANE=%99 TERM=vt100 $PTYVISOR serve --approval on-request \
+TMUX_PANE=%99 PV_SERVER_VAR=here TERM=vt100 $PTYVISOR serve --approval on-request \
     2> "$T/serve.log" &
 SERVE=$!
 cleanup_pid $SERVE
@@ -196,6 +196,19 @@ $PTYVISOR approve "$(pending_id "printenv PV_FOO")"
 wait $SHIM
 is "$?" 0 "approved: it runs"
 is "$(cat "$T/o")" "bar" "the variable reaches the command"
+
+# With full access the server's whole environment passes the sandbox, so
+# only the session's own scrubbing keeps the server's TMUX_PANE out.
+timeout 30 $PTYVISOR exec --sandbox danger-full-access -- \
+    printenv TMUX_PANE PV_SERVER_VAR > "$T/o" 2> "$T/e" < /dev/null &
+SHIM=$!
+cleanup_pid $SHIM
+wait_for '[ -n "$(pending_id "printenv TMUX_PANE PV_SERVER_VAR")" ]' 10
+ok $? "full access is asked"
+$PTYVISOR approve "$(pending_id "printenv TMUX_PANE PV_SERVER_VAR")"
+wait $SHIM
+is "$(tr -d '\r' < "$T/o")" "here" \
+    "with full access the server's variables pass, its TMUX_PANE does not"
 
 # Approve with --remember: the next identical request runs at once.
 ptyvisor_sh="$T/ptyvisor-sh"
