@@ -181,3 +181,7 @@ tests_unit_test_config_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-config
 TESTS += tests/e2e/config.sh
 EXTRA_DIST += tests/e2e/config.sh
+# ptyvisor mcp: the official MCP SDK clients (tests/mcp, npm) and raw lines.
+TESTS += tests/e2e/mcp.sh
+EXTRA_DIST += tests/e2e/mcp.sh tests/mcp/sdk.mjs tests/mcp/raw.py \
+	tests/mcp/package.json tests/mcp/package-lock.json
