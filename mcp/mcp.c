@@ -364,7 +364,8 @@ mcp_handle(struct mcp *m, const char *line, size_t len, struct buf *out,
 		    "too long", NULL);
 		return MCP_NOTHING;
 	}
-	msg = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
+	msg = json_loadb(line, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+	    &err);
 	if (msg == NULL) {
 		s = xasprintf("Parse error: %s", err.text);
 		mcp_error(out, NULL, MCP_PARSE_ERROR, s, NULL);
