@@ -403,7 +403,8 @@ job_output_result(struct job *j, struct call *c)
 		    0x80)
 			n--;
 	}
-	buf_add(&out, j->log.data + off, n);
+	if (n > 0)
+		buf_add(&out, j->log.data + off, n);
 	next = since + n;
 	j->read = next;
 	job_screen(j, &screen);

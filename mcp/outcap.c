@@ -94,5 +94,6 @@ outcap_text(const struct outcap *c, const char *where, struct buf *out)
 	buf_printf(out, "[... %llu bytes not shown%s%s%s ...]\n",
 	    (unsigned long long)gap, where != NULL ? "; all of it is in " :
 	    "", where != NULL ? where : "", "");
-	buf_add(out, t + tstart, c->tail.len - tstart);
+	if (tstart < c->tail.len)
+		buf_add(out, t + tstart, c->tail.len - tstart);
 }
