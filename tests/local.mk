@@ -193,3 +193,6 @@ tests_unit_test_mcp_SOURCES = tests/unit/test-mcp.c
 tests_unit_test_mcp_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_mcp_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-mcp
+# The Claude Code hook and the agents' recipes.
+TESTS += tests/e2e/agents.sh
+EXTRA_DIST += tests/e2e/agents.sh
