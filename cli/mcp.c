@@ -656,7 +656,10 @@ job_event(struct job *j, json_t *ev)
 		j->state = JOB_RUNNING;
 	} else if (strcmp(name, "output") == 0) {
 		s = client_str(ev, "b64");
-		if (s != NULL && proto_base64_decode(&b, s, strlen(s)) == 0)
+		if (j->text == NULL)
+			;	/* nothing after the exit */
+		else if (s != NULL &&
+		    proto_base64_decode(&b, s, strlen(s)) == 0)
 			textout_feed(j->text, b.data, b.len);
 		else if ((s = client_str(ev, "data")) != NULL)
 			textout_feed(j->text, s, strlen(s));
@@ -664,7 +667,11 @@ job_event(struct job *j, json_t *ev)
 		mcpd_job_output(j->d, j);
 		return;
 	} else if (strcmp(name, "exit") == 0) {
-		textout_finish(j->text);
+		/* The rest of the screen is text now; the screen goes. */
+		if (j->text != NULL)
+			textout_finish(j->text);
+		textout_free(j->text);
+		j->text = NULL;
 		json_decref(j->exit);
 		j->exit = json_incref(ev);
 		j->state = JOB_ENDED;
@@ -683,6 +690,18 @@ job_event(struct job *j, json_t *ev)
 	mcpd_check_job(j->d, j);
 }
 
+/* Whether j is still one of d's jobs. */
+static bool
+mcpd_has_job(const struct mcpd *d, const struct job *j)
+{
+	const struct job	*k;
+
+	for (k = d->jobs; k != NULL; k = k->next)
+		if (k == j)
+			return true;
+	return false;
+}
+
 /* The job's socket is readable. */
 static void
 job_readable(struct loop *loop, int fd, short revents, void *arg)
@@ -699,13 +718,12 @@ job_readable(struct loop *loop, int fd, short revents, void *arg)
 	while ((rc = client_read(j->cl, 0, &ev, &cause)) == 1) {
 		job_event(j, ev);
 		json_decref(ev);
-		/* The job may be gone now: check it still is ours. */
-		{
-			struct job *k;
-
-			for (k = d->jobs; k != NULL && k != j; k = k->next)
-				;
-			if (k == NULL)
+		/* Answering may have freed the job; one that ended goes. */
+		if (!mcpd_has_job(d, j))
+			return;
+		if (job_over(j)) {
+			job_maybe_free(j);
+			if (!mcpd_has_job(d, j))
 				return;
 		}
 	}

@@ -35,7 +35,7 @@ report() {
 		case $line in
 		"ok - "*) ok 0 "${line#ok - }" ;;
 		"not ok - "*) ok 1 "${line#not ok - }" ;;
-		*) echo "$line" ;;
+		*) printf "%s\n" "$line" ;;
 		esac
 	done < "$1"
 }
@@ -62,7 +62,7 @@ fi
 # Both clients at once (each runs a 70 s command beside its other checks).
 for era in v1 v2; do
 	mkdir -p "$T/work/$era"
-	(cd "$top_srcdir/tests/mcp" && timeout 300 node sdk.mjs $era "$PTYVISOR" \
+	(cd "$top_srcdir/tests/mcp" && timeout 600 node sdk.mjs $era "$PTYVISOR" \
 	    "$T/work/$era" > "$T/$era.out" 2>&1; echo "exit $?" >> "$T/$era.out") &
 	eval "pid_$era=\$!"
 done
