@@ -41,6 +41,7 @@
 #include "control/proto.h"
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
+#include "policy/config.h"
 
 /* run returns after this many seconds of running, unless told. */
 #define MCP_WAIT_S		50
@@ -59,8 +60,8 @@
 #define MCP_CONNECT_MS		10000
 #define MCP_KILL_WAIT_MS	5000
 #define MCP_WAIT_MS_MAX		600000
-#define MCP_MAX_BYTES_MIN	1024
-#define MCP_MAX_BYTES_MAX	(1024 * 1024)
+#define MCP_MAX_BYTES_MIN	CONFIG_CAP_MIN
+#define MCP_MAX_BYTES_MAX	CONFIG_CAP_MAX
 /* stdin is read this much at a time. */
 #define MCP_READ		65536
 
@@ -1314,6 +1315,8 @@ mcpd_usage(FILE *f)
 	    "$PTYVISOR_SOCKET,\n"
 	    "                      the settings file's, else the usual one)\n"
 	    "  --max-bytes N       cap of the text a call returns (default "
+	    "[mcp]\n"
+	    "                      max_bytes of the settings file, else "
 	    "65536)\n"
 	    "  --wait S            run's default wait_s (default 50)\n"
 	    "  --print-config A    print the configuration for agent A "
@@ -1336,6 +1339,7 @@ cmd_mcp(int argc, char **argv)
 	const struct config	*cfg;
 	struct mcpd		 d;
 	const char		*sock = NULL;
+	bool			 max_given = false;
 	char			*cause = NULL, *end;
 	long			 v;
 	int			 c;
@@ -1361,6 +1365,7 @@ cmd_mcp(int argc, char **argv)
 				return CLI_EXIT_ERROR;
 			}
 			d.max = (size_t)v;
+			max_given = true;
 			break;
 		case 'w':
 			errno = 0;
@@ -1392,6 +1397,8 @@ cmd_mcp(int argc, char **argv)
 	}
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
+	if (!max_given && config_mcp_max_bytes(cfg) > 0)
+		d.max = config_mcp_max_bytes(cfg);
 	signal(SIGPIPE, SIG_IGN);
 	if ((d.loop = loop_new(&cause)) == NULL) {
 		cli_error("mcp", "%s", cause);

@@ -45,6 +45,27 @@ python3 "$top_srcdir/tests/mcp/raw.py" "$PTYVISOR" "$T/work" > "$T/raw.out" \
 report "$T/raw.out"
 grep -q "^ok - raw: stdout" "$T/raw.out"; ok $? "raw checks ran to the end"
 
+# The settings file's [mcp] max_bytes caps the text; --max-bytes wins.
+mkdir -p "$T/config2"
+cp "$T/config/rules" "$T/config2/rules"
+printf '[mcp]\nmax_bytes = 2K\n' > "$T/config2/config"
+seq_call='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run","arguments":{"command":"seq 1 3000"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+for how in "" "--max-bytes 4096"; do
+	rm -f "$T/cap.out"
+	# Input ends once the answer is there (end of input ends mcp).
+	(printf '%s\n' "$seq_call"; wait_for "[ -s '$T/cap.out' ]" 50) |
+	    PTYVISOR_CONFIG="$T/config2" timeout 60 $PTYVISOR mcp $how \
+	    > "$T/cap.out"
+	python3 - "$T/cap.out" "${how:+4096}" <<'PY'
+import json, sys
+t = json.loads(open(sys.argv[1]).readline())["result"]["content"][0]["text"]
+cap = int(sys.argv[2] or 2048)
+sys.exit(0 if "bytes not shown" in t and cap - 200 < len(t) < cap + 200 and
+         t.startswith("1\n2\n") and t.endswith("3000\n[exit 0]") else 1)
+PY
+	ok $? "the text capped at ${how:-[mcp] max_bytes = 2K}"
+done
+
 # The SDK clients, installed by scripts/bootstrap (npm ci in tests/mcp).
 mods="$top_srcdir/tests/mcp/node_modules/@modelcontextprotocol"
 if ! command -v node > /dev/null || ! command -v npm > /dev/null; then

@@ -265,5 +265,6 @@ r = await client.callTool({ name: "no_such_tool", arguments: {} })
 check(r instanceof Error || r.isError, "an unknown tool is an error", r);
 
 await client.close();
-check(!/ptyvisor mcp:.*(error|fatal)/i.test(stderr), "nothing bad on stderr",
+check(!/ptyvisor mcp:.*(error|fatal)|Sanitizer|runtime error/i.test(stderr),
+    "nothing bad on stderr",
     stderr);
