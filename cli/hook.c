@@ -70,14 +70,18 @@ hook_usage(FILE *f)
 	    "usage: ptyvisor hook claude-code [--when-absent ask|deny|allow] "
 	    "[--socket PATH]\n"
 	    "       ptyvisor hook claude-code --print-settings\n\n"
-	    "Claude Code's PreToolUse hook for its Bash tool: reads the hook's\n"
-	    "JSON on stdin and allows the command rewritten to run through\n"
+	    "Claude Code's PreToolUse hook for its Bash tool: reads the\n"
+	    "hook's JSON on stdin and allows the command rewritten to run "
+	    "through\n"
 	    "'ptyvisor exec', under ptyvisor's rules, approval, sandbox and\n"
 	    "recording.\n\n"
 	    "Options:\n"
-	    "  --when-absent A   with no ptyvisor running: deny (default), ask\n"
-	    "                    Claude Code's own prompt, or allow unsupervised\n"
-	    "  --socket PATH     the server's socket (default $PTYVISOR_SOCKET,\n"
+	    "  --when-absent A   with no ptyvisor running: deny (default), "
+	    "ask\n"
+	    "                    Claude Code's own prompt, or allow "
+	    "unsupervised\n"
+	    "  --socket PATH     the server's socket (default "
+	    "$PTYVISOR_SOCKET,\n"
 	    "                    the settings file's, else the usual one)\n"
 	    "  --print-settings  print the settings JSON for Claude Code\n"
 	    "  -h, --help        show this help\n");
@@ -200,9 +204,9 @@ cmd_hook(int argc, char **argv)
 			hook_usage(stdout);
 			return 0;
 		default:
-			cli_error("hook", "%s '%s' (see 'ptyvisor hook --help')",
-			    c == ':' ? "missing value for" : "unknown option",
-			    argv[optind - 1]);
+			cli_error("hook", "%s '%s' (see 'ptyvisor hook "
+			    "--help')", c == ':' ? "missing value for" :
+			    "unknown option", argv[optind - 1]);
 			return CLI_EXIT_ERROR;
 		}
 	}

@@ -425,7 +425,8 @@ job_output_result(struct job *j, struct call *c)
 		    json_string(job_recording(j)));
 	buf_add(&text, out.data, out.len);
 	if (next < j->total)
-		buf_printf(&text, "[... more: call again with since %llu ...]\n",
+		buf_printf(&text, "[... more: call again with since %llu "
+		    "...]\n",
 		    (unsigned long long)next);
 	if (running && screen.len > 0) {
 		buf_adds(&text, "[screen now]\n");

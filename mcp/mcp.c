@@ -391,7 +391,8 @@ mcp_handle(struct mcp *m, const char *line, size_t len, struct buf *out,
 		json_decref(msg);	/* a response: we ask nothing */
 		return MCP_NOTHING;
 	}
-	if (!json_is_string(rpc) || strcmp(json_string_value(rpc), "2.0") != 0 ||
+	if (!json_is_string(rpc) ||
+	    strcmp(json_string_value(rpc), "2.0") != 0 ||
 	    !json_is_string(method) ||
 	    (json_object_get(msg, "id") != NULL && id == NULL)) {
 		/* A notification is never answered, even a broken one. */

@@ -52,9 +52,9 @@ struct mcp;
 
 /* A tools/call for the caller to carry out. */
 struct mcp_call {
-	json_t		*id;		/* the request's id (string or integer) */
+	json_t		*id;		/* the request's id: string, integer */
 	char		*tool;		/* a name mcp_tools() lists */
-	json_t		*args;		/* the arguments: an object, never NULL */
+	json_t		*args;		/* an object, never NULL */
 	json_t		*progress;	/* the progress token, or NULL */
 	bool		 modern;	/* answered as 2026-07-28 */
 };

@@ -83,8 +83,8 @@ test_eras(void)
 	    "server/discover: capabilities tools");
 	ok(strstr(json_string_value(json_object_get(r, "instructions")),
 	    "denied") != NULL, "server/discover: instructions");
-	is_str(json_string_value(json_object_get(json_object_get(json_object_get(
-	    r, "_meta"), MCP_META_SERVER), "name")), "ptyvisor",
+	is_str(json_string_value(json_object_get(json_object_get(
+	    json_object_get(r, "_meta"), MCP_META_SERVER), "name")), "ptyvisor",
 	    "server/discover: serverInfo in _meta");
 	json_decref(a);
 
