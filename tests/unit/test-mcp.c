@@ -11,8 +11,9 @@
 #include "base/util.h"
 #include "tests/tap.h"
 
-#define META "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":" \
-	"\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}"
+#define VER "\"io.modelcontextprotocol/protocolVersion\":"
+#define CAPS "\"io.modelcontextprotocol/clientCapabilities\":{}"
+#define META "\"_meta\":{" VER "\"2026-07-28\"," CAPS "}"
 
 /*
  * Feed line to m; the single answer line parsed (NULL when none), the
@@ -99,8 +100,7 @@ test_eras(void)
 	json_decref(a);
 
 	a = feed(m, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\","
-	    "\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":"
-	    "\"2030-01-01\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}",
+	    "\"params\":{\"_meta\":{" VER "\"2030-01-01\"," CAPS "}}}",
 	    NULL, NULL, NULL);
 	is_int(code(a), MCP_UNSUPPORTED_VERSION, "unknown version: -32022");
 	is_str(json_string_value(json_object_get(json_object_get(
@@ -109,8 +109,8 @@ test_eras(void)
 	json_decref(a);
 
 	a = feed(m, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\","
-	    "\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":"
-	    "\"2026-07-28\"}}}", NULL, NULL, NULL);
+	    "\"params\":{\"_meta\":{" VER "\"2026-07-28\"}}}", NULL, NULL,
+	    NULL);
 	is_int(code(a), MCP_INVALID_PARAMS, "modern without capabilities");
 	json_decref(a);
 
@@ -218,18 +218,18 @@ test_malformed(void)
 		    "\"params\":{\"_meta\":3}}", MCP_INVALID_PARAMS,
 		    "_meta a number" },
 		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
-		    "\"params\":{\"name\":\"rm\"," META "}}", MCP_INVALID_PARAMS,
-		    "an unknown tool" },
+		    "\"params\":{\"name\":\"rm\"," META "}}",
+		    MCP_INVALID_PARAMS, "an unknown tool" },
 		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
-		    "\"params\":{" META "}}", MCP_INVALID_PARAMS, "no tool name" },
+		    "\"params\":{" META "}}", MCP_INVALID_PARAMS,
+		    "no tool name" },
 		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
 		    "\"params\":{\"name\":\"run\",\"arguments\":[]," META "}}",
 		    MCP_INVALID_PARAMS, "arguments an array" },
 		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
 		    "\"params\":{\"name\":\"run\",\"_meta\":{\"progressToken\":"
-		    "{},\"io.modelcontextprotocol/protocolVersion\":"
-		    "\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities"
-		    "\":{}}}}", MCP_INVALID_PARAMS, "a progress token object" },
+		    "{}," VER "\"2026-07-28\"," CAPS "}}}", MCP_INVALID_PARAMS,
+		    "a progress token object" },
 		{ "{\"jsonrpc\":\"2.0\",\"method\":\"x/y\"}", 0,
 		    "an unknown notification" },
 		{ "{\"jsonrpc\":\"1.0\",\"method\":\"x/y\"}", 0,
