@@ -171,6 +171,8 @@ buf_reserve(struct buf *b, size_t extra)
 void
 buf_add(struct buf *b, const void *p, size_t n)
 {
+	if (n == 0)
+		return;		/* p may be NULL then (an empty buffer's) */
 	buf_reserve(b, n);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;

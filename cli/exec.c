@@ -6,16 +6,15 @@
  * 126 denied (reason on stderr), 127 not found.
  *
  * Output is always received as exact bytes.  --raw copies them to stdout.
- * --text (the default when stdout is not a terminal) feeds them to a
- * terminal screen of the session's size and prints plain text: each line
- * as soon as it scrolls off the top (so long outputs stream), then what is
- * left on the screen when the command ends.
+ * --text (the default when stdout is not a terminal) prints what a
+ * terminal of the session's size shows, as plain text (cli/textout.h).
  *
  * SIGINT, SIGTERM and SIGHUP become a kill of the session (a second one
  * gives up at once); before the session starts they withdraw the request.
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
+#include "cli/textout.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -35,7 +34,6 @@
 #include "control/client.h"
 #include "policy/policy.h"
 #include "control/proto.h"
-#include "term/screen.h"
 #include "base/util.h"
 
 /* Exit status when the request is denied. */
@@ -43,14 +41,6 @@
 /* Terminal size when stdout is not a terminal: wide, so lines rarely wrap. */
 #define EXEC_TEXT_COLS		200
 #define EXEC_TEXT_ROWS		50
-/*
- * Output is fed to the screen in slices no larger than this, so at most
- * this many lines scroll off between two looks: fewer than the scrollback
- * keeps, and none is lost before it is printed.
- */
-#define EXEC_FEED_SLICE		4096
-#define EXEC_SCROLLBACK		(2 * EXEC_FEED_SLICE)
-
 struct exec_opts {
 	const char	*cwd;
 	long		 timeout;
@@ -65,68 +55,39 @@ struct exec_opts {
 };
 
 struct exec_run {
-	struct screen	*screen;
-	uint64_t	 printed;	/* scrolled-off lines printed */
+	struct textout	*text;		/* --text; NULL: raw bytes */
 	int64_t		 session;	/* 0: not started */
 	int		 rc;
 	bool		 waiting_said;
 	bool		 done;
 };
 
-/* Print the lines that scrolled off since the last look. */
+/* Finished terminal text: to stdout. */
 static void
-exec_scrolled(struct exec_run *x)
+exec_text(void *user, const char *p, size_t len)
 {
-	uint64_t	pushed = screen_pushed(x->screen), n;
-	size_t		have = screen_scrollback_count(x->screen);
-	struct buf	out = { 0 };
-
-	n = pushed - x->printed;
-	if (n > have)
-		n = have;	/* cannot happen with EXEC_FEED_SLICE */
-	for (; n > 0; n--) {
-		screen_row_text(x->screen, -(int)n, &out);
-		buf_addc(&out, '\n');
-	}
-	x->printed = pushed;
-	if (out.len > 0)
-		(void)util_write_all(STDOUT_FILENO, out.data, out.len);
-	buf_free(&out);
+	(void)user;
+	(void)util_write_all(STDOUT_FILENO, p, len);
 }
 
 /* Output bytes arrived. */
 static void
 exec_output(struct exec_run *x, const char *p, size_t len)
 {
-	size_t	n;
-
-	if (x->screen == NULL) {
+	if (x->text == NULL)
 		(void)util_write_all(STDOUT_FILENO, p, len);
-		return;
-	}
-	while (len > 0) {
-		n = len < EXEC_FEED_SLICE ? len : EXEC_FEED_SLICE;
-		screen_feed(x->screen, p, n);
-		exec_scrolled(x);
-		p += n;
-		len -= n;
-	}
+	else
+		textout_feed(x->text, p, len);
 }
 
 /* The command ended: the rest of the screen, then the status. */
 static void
 exec_exit(struct exec_run *x, json_t *ev)
 {
-	struct buf	out = { 0 };
 	json_t		*sig = json_object_get(ev, "signal");
 
-	if (x->screen != NULL) {
-		exec_scrolled(x);
-		screen_text(x->screen, false, &out);
-		if (out.len > 0)
-			(void)util_write_all(STDOUT_FILENO, out.data, out.len);
-		buf_free(&out);
-	}
+	if (x->text != NULL)
+		textout_finish(x->text);
 	if (json_is_true(json_object_get(ev, "timed_out")))
 		x->rc = 124;
 	else if (json_is_integer(sig))
@@ -299,8 +260,7 @@ exec_main(const struct exec_opts *o)
 	}
 	memset(&x, 0, sizeof x);
 	if (text)
-		x.screen = screen_new(size.rows, size.cols, EXEC_SCROLLBACK,
-		    NULL, NULL);
+		x.text = textout_new(size.rows, size.cols, exec_text, NULL);
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -324,7 +284,7 @@ exec_main(const struct exec_opts *o)
 			    "and recorded.  Or run 'ptyvisor exec' from a shell "
 			    "outside ptyvisor.\n", inside);
 		free(cause);
-		screen_free(x.screen);
+		textout_free(x.text);
 		if (sfd >= 0)
 			close(sfd);
 		return CLI_EXIT_ERROR;
@@ -364,7 +324,7 @@ exec_main(const struct exec_opts *o)
 	}
 	free(cause);
 	client_free(cl);
-	screen_free(x.screen);
+	textout_free(x.text);
 	if (sfd >= 0)
 		close(sfd);
 	return x.rc;

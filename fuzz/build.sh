@@ -1,5 +1,6 @@
 #!/bin/sh
-# Build the libFuzzer target for the asciicast reader with clang:
+# Build the libFuzzer targets (the asciicast reader, the MCP JSON-RPC layer)
+# with clang:
 #	fuzz/build.sh [OUTDIR]		(default: ./fuzz-out)
 # then run it on a copy of the seed corpus, e.g.:
 #	mkdir -p fuzz-out/work
@@ -36,3 +37,9 @@ $CC -g -O1 -D_GNU_SOURCE -I"$top" $cflags \
     "$top/record/cast-header.c" "$top/record/cast-input.c" \
     "$top/record/replay.c" "$top/base/util.c" "$top/base/utf8.c" $libs -lm
 echo "built $out/fuzz-cast"
+# shellcheck disable=SC2086
+$CC -g -O1 -D_GNU_SOURCE -I"$top" $cflags \
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -o "$out/fuzz-mcp" "$top/fuzz/fuzz-mcp.c" "$top/mcp/mcp.c" \
+    "$top/mcp/tools.c" "$top/mcp/outcap.c" "$top/base/util.c" $libs
+echo "built $out/fuzz-mcp"

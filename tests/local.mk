@@ -30,7 +30,9 @@ EXTRA_DIST += tests/data/asciinema-rec.cast
 # The libFuzzer target is built by fuzz/build.sh, not by make; ship it.
 EXTRA_DIST += fuzz/README.md fuzz/build.sh fuzz/fuzz-cast.c fuzz/cast.dict \
 	fuzz/corpus/asciinema-rec.cast fuzz/corpus/v1.cast fuzz/corpus/v3.cast \
-	fuzz/corpus/v2-truncated.cast
+	fuzz/corpus/v2-truncated.cast fuzz/fuzz-mcp.c \
+	fuzz/corpus-mcp/legacy.jsonl fuzz/corpus-mcp/modern.jsonl \
+	fuzz/corpus-mcp/broken.jsonl
 # Policy rules and shell splitter; control protocol.
 check_PROGRAMS += tests/unit/test-policy
 tests_unit_test_policy_SOURCES = tests/unit/test-policy.c
@@ -181,3 +183,16 @@ tests_unit_test_config_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-config
 TESTS += tests/e2e/config.sh
 EXTRA_DIST += tests/e2e/config.sh
+# ptyvisor mcp: the official MCP SDK clients (tests/mcp, npm) and raw lines.
+TESTS += tests/e2e/mcp.sh
+EXTRA_DIST += tests/e2e/mcp.sh tests/mcp/sdk.mjs tests/mcp/raw.py \
+	tests/mcp/package.json tests/mcp/package-lock.json
+# The MCP JSON-RPC layer and the output cap.
+check_PROGRAMS += tests/unit/test-mcp
+tests_unit_test_mcp_SOURCES = tests/unit/test-mcp.c
+tests_unit_test_mcp_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_mcp_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-mcp
+# The Claude Code hook and the agents' recipes.
+TESTS += tests/e2e/agents.sh
+EXTRA_DIST += tests/e2e/agents.sh

@@ -11,7 +11,7 @@ export PTYVISOR_STATE_DIR="$T/state" PTYVISOR_CONFIG="$T/config"
 export PTYVISOR_SOCKET="$T/none.sock"
 
 for c in run sandbox replay history show serve exec pending approve deny \
-    console; do
+    mcp hook console; do
 	if [ $c = console ]; then
 		run() { timeout 10 "$PTYVISOR" "$@"; }
 		help=$(run --help-tui 2>&1)

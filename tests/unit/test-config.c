@@ -337,6 +337,14 @@ test_names(void)
 	cfg = load("[tui]\nscrollback = 1\n", &rc, &cause, NULL);
 	ok(rc == 0 && config_scrollback(cfg) == 1, "scrollback = 1 loads");
 	config_free(cfg);
+	cfg = load("[mcp]\nmax_bytes = 32K\n", &rc, &cause, NULL);
+	ok(rc == 0 && config_mcp_max_bytes(cfg) == 32768,
+	    "[mcp] max_bytes = 32K loads");
+	config_free(cfg);
+	cfg = load("[mcp]\nmax_bytes = 1M\n", &rc, &cause, NULL);
+	ok(rc == 0 && config_mcp_max_bytes(cfg) == CONFIG_CAP_MAX,
+	    "[mcp] max_bytes at its bound loads");
+	config_free(cfg);
 }
 
 /* "~/" is the home directory in every path and in notify. */
@@ -442,6 +450,15 @@ static const struct bad_row bad_rows[] = {
 	{ "[tui]\nscrollback = 1000001\n", 2,
 	  "scrollback: '1000001' is not a number from 1 to 1000000" },
 	{ "[tui]\nscrollback = ten\n", 2, "scrollback: 'ten' is not a number" },
+	/* [mcp] */
+	{ "[mcp]\nmax_bytes = 512\n", 2,
+	  "max_bytes: '512' is not a size from 1024 to 1048576 bytes" },
+	{ "[mcp]\nmax_bytes = 2M\n", 2,
+	  "max_bytes: '2M' is not a size from 1024 to 1048576 bytes" },
+	{ "[mcp]\nmax_bytes = lots\n", 2,
+	  "max_bytes: 'lots' is not a size from 1024 to 1048576 bytes" },
+	{ "[mcp]\nwait = 3\n", 2,
+	  "unknown key 'wait' in [mcp] (known: max_bytes)" },
 	/* [paths] */
 	{ "[paths]\nstate_dir = state\n", 2,
 	  "state_dir: 'state' is not an absolute path" },
