@@ -21,7 +21,6 @@
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
-#include "cli/term.h"
 #include "cli/textout.h"
 
 #include <errno.h>
@@ -142,7 +141,7 @@ mcpd_flush(struct mcpd *d, struct buf *out)
 {
 	/* A client that is gone gets nothing more. */
 	if (out->len > 0 &&
-	    term_write(STDOUT_FILENO, out->data, out->len) != 0)
+	    util_write_all(STDOUT_FILENO, out->data, out->len) != 0)
 		loop_stop(d->loop);
 	out->len = 0;
 }
