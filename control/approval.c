@@ -211,11 +211,16 @@ approval_state_name(enum approval_state st)
 	return "unknown";
 }
 
-/* Fill r's verdict from the policy. */
+/*
+ * Fill r's verdict from the policy, judged where it would run: its cwd and
+ * the HOME the sandbox passes on (git reads configuration from both).
+ */
 static void
 approval_judge(struct approval *a, struct approval_request *r)
 {
-	struct policy_verdict	v = policy_check(a->policy, r->argv);
+	struct policy_place	place = { r->cwd, getenv("HOME"), NULL };
+	struct policy_verdict	v = policy_check_at(a->policy, r->argv,
+				    &place);
 
 	r->verdict = v.decision;
 	free(r->verdict_why);

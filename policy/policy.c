@@ -43,7 +43,7 @@ struct policy_judge {
 };
 
 static void	policy_judge_argv(const struct policy *, char *const *, int,
-		    struct policy_judge *);
+		    const struct policy_place *, struct policy_judge *);
 
 struct policy *
 policy_new(enum policy_mode mode)
@@ -52,6 +52,7 @@ policy_new(enum policy_mode mode)
 
 	p = xcalloc(1, sizeof *p);
 	p->mode = mode;
+	p->texts = xcalloc(1, sizeof *p->texts);
 	return p;
 }
 
@@ -65,6 +66,10 @@ policy_free(struct policy *p)
 	for (i = 0; i < p->nrules; i++)
 		policy_rule_free(p->rules[i]);
 	free(p->rules);
+	for (i = 0; i < p->texts->n; i++)
+		free(p->texts->v[i]);
+	free(p->texts->v);
+	free(p->texts);
 	free(p);
 }
 
@@ -194,11 +199,29 @@ policy_match_rules(const struct policy *p, char *const *argv)
 	return best;
 }
 
-/* The verdict when no rule matches argv. */
+/* A reason kept by the policy until policy_free(), once per text. */
+static const char *
+policy_text(const struct policy *p, const char *s)
+{
+	struct policy_texts	*t = p->texts;
+	size_t			 i;
+
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i], s) == 0)
+			return t->v[i];
+	}
+	t->v = xreallocarray(t->v, t->n + 1, sizeof *t->v);
+	t->v[t->n] = xstrdup(s);
+	return t->v[t->n++];
+}
+
+/* The verdict when no rule matches argv (run at place). */
 static void
 policy_fallback(const struct policy *p, char *const *argv,
-    struct policy_v *v)
+    const struct policy_place *place, struct policy_v *v)
 {
+	char	why[512], *s;
+
 	switch (p->mode) {
 	case POLICY_NEVER:
 		policy_v_set(v, POLICY_ALLOW, POLICY_BY_MODE,
@@ -209,10 +232,16 @@ policy_fallback(const struct policy *p, char *const *argv,
 		    "mode on-request: no rule matched");
 		break;
 	case POLICY_UNTRUSTED:
-		if (policy_known_safe(argv))
+		if (policy_known_safe(argv, place, why, sizeof why))
 			policy_v_set(v, POLICY_ALLOW, POLICY_BY_KNOWN_SAFE,
 			    "known read-only command");
-		else
+		else if (why[0] != '\0') {
+			s = xasprintf("mode untrusted: not read-only here: %s",
+			    why);
+			policy_v_set(v, POLICY_ASK, POLICY_BY_MODE,
+			    policy_text(p, s));
+			free(s);
+		} else
 			policy_v_set(v, POLICY_ASK, POLICY_BY_MODE,
 			    "mode untrusted: not a known read-only command");
 		break;
@@ -279,7 +308,7 @@ policy_shell_script(char *const *argv, const char **script)
 /* Judge a command string split into simple commands. */
 static void
 policy_judge_script(const struct policy *p, const char *script, int depth,
-    struct policy_judge *out)
+    const struct policy_place *place, struct policy_judge *out)
 {
 	struct shsplit		*sp;
 	struct shsplit_cmd	*cmd;
@@ -303,12 +332,13 @@ policy_judge_script(const struct policy *p, const char *script, int depth,
 		cmd = &sp->cmds[i];
 		memset(&j, 0, sizeof j);
 		if (cmd->nwords == 0)
-			policy_fallback(p, (char *[]){ "", NULL }, &j.full);
+			policy_fallback(p, (char *[]){ "", NULL }, place,
+			    &j.full);
 		else {
 			argv = xcalloc(cmd->nwords + 1, sizeof *argv);
 			for (k = 0; k < cmd->nwords; k++)
 				argv[k] = cmd->words[k].text;
-			policy_judge_argv(p, argv, depth, &j);
+			policy_judge_argv(p, argv, depth, place, &j);
 			free(argv);
 		}
 		if (cmd->problem != NULL)
@@ -346,7 +376,7 @@ policy_env_wrapper(char *const *argv, char *const **rest, int *assign)
 /* Judge one argv; depth counts nested shell strings. */
 static void
 policy_judge_argv(const struct policy *p, char *const *argv, int depth,
-    struct policy_judge *out)
+    const struct policy_place *place, struct policy_judge *out)
 {
 	struct policy_judge	 in;
 	struct policy_v		 ruled;
@@ -361,18 +391,18 @@ policy_judge_argv(const struct policy *p, char *const *argv, int depth,
 	if (depth >= POLICY_MAX_DEPTH) {
 		out->full = ruled;
 		if (!ruled.set)
-			policy_fallback(p, argv, &out->full);
+			policy_fallback(p, argv, place, &out->full);
 		policy_raise(p, &out->full, "shell strings nested too deep");
 		return;
 	}
 
 	kind = policy_shell_script(argv, &script);
 	if (kind == 1)
-		policy_judge_script(p, script, depth + 1, &in);
+		policy_judge_script(p, script, depth + 1, place, &in);
 	else if (kind == 0) {
 		kind = policy_env_wrapper(argv, &rest, &assign);
 		if (kind == 1) {
-			policy_judge_argv(p, rest, depth + 1, &in);
+			policy_judge_argv(p, rest, depth + 1, place, &in);
 			if (assign)
 				policy_raise(p, &in.full,
 				    "env sets environment variables");
@@ -389,19 +419,32 @@ policy_judge_argv(const struct policy *p, char *const *argv, int depth,
 		out->full = ruled;
 		return;
 	}
-	policy_fallback(p, argv, &out->full);
+	policy_fallback(p, argv, place, &out->full);
 	if (kind == -1)
 		policy_raise(p, &out->full, "shell or env options not understood");
+}
+
+int
+policy_shell_string(char *const *argv, const char **script)
+{
+	return policy_shell_script(argv, script) == 1;
 }
 
 struct policy_verdict
 policy_check(const struct policy *p, char *const *argv)
 {
+	return policy_check_at(p, argv, NULL);
+}
+
+struct policy_verdict
+policy_check_at(const struct policy *p, char *const *argv,
+    const struct policy_place *place)
+{
 	struct policy_judge	j;
 	struct policy_verdict	v;
 
 	assert(argv != NULL && argv[0] != NULL);
-	policy_judge_argv(p, argv, 0, &j);
+	policy_judge_argv(p, argv, 0, place, &j);
 	assert(j.full.set);
 	memset(&v, 0, sizeof v);
 	v.decision = j.full.d;
