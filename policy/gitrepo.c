@@ -558,21 +558,6 @@ policy_git_repo_risk(char *const *argv, const struct policy_place *place,
 		if (place->system_config != NULL)
 			sys = place->system_config;
 	}
-	if (gitrepo_config(sys, why, len))
-		return 1;
-	if (home != NULL && home[0] != '\0') {
-		p = xasprintf("%s/.gitconfig", home);
-		risk = gitrepo_config(p, why, len);
-		free(p);
-		if (risk)
-			return 1;
-		p = xasprintf("%s/.config/git/config", home);
-		risk = gitrepo_config(p, why, len);
-		free(p);
-		if (risk)
-			return 1;
-	}
-
 	start = gitrepo_start(argv, cwd);
 	dir = realpath(start, NULL);
 	if (dir == NULL) {
@@ -627,5 +612,20 @@ policy_git_repo_risk(char *const *argv, const struct policy_place *place,
 			*slash = '\0';
 	}
 	free(dir);
-	return risk;
+	if (risk)
+		return 1;
+	/* Then the person's and the system's (the most specific first). */
+	if (home != NULL && home[0] != '\0') {
+		p = xasprintf("%s/.gitconfig", home);
+		risk = gitrepo_config(p, why, len);
+		free(p);
+		if (risk)
+			return 1;
+		p = xasprintf("%s/.config/git/config", home);
+		risk = gitrepo_config(p, why, len);
+		free(p);
+		if (risk)
+			return 1;
+	}
+	return gitrepo_config(sys, why, len);
 }
