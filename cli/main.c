@@ -31,6 +31,8 @@ static const struct cli_command cli_commands[] = {
 	{ "pending", cmd_pending, "list requests waiting for approval" },
 	{ "approve", cmd_approve, "approve a waiting request" },
 	{ "deny", cmd_deny, "deny a waiting request" },
+	{ "check", cmd_check, "the verdict a command would get, without "
+	    "running it" },
 };
 
 /* The top-level usage text. */

@@ -42,8 +42,16 @@ struct policy_judge {
 	struct policy_v	ruled;
 };
 
+/* What a check carries down: where it runs, who hears of each part. */
+struct policy_ctx {
+	const struct policy_place	*place;
+	policy_part_fn			 part;
+	void				*user;
+	int				 parts_told;	/* the first string's */
+};
+
 static void	policy_judge_argv(const struct policy *, char *const *, int,
-		    const struct policy_place *, struct policy_judge *);
+		    struct policy_ctx *, struct policy_judge *);
 
 struct policy *
 policy_new(enum policy_mode mode)
@@ -305,18 +313,37 @@ policy_shell_script(char *const *argv, const char **script)
 	return 1;
 }
 
+/* The public verdict of a judged one. */
+static struct policy_verdict
+policy_verdict_of(const struct policy_v *j)
+{
+	struct policy_verdict	v;
+
+	memset(&v, 0, sizeof v);
+	v.decision = j->d;
+	v.source = j->src;
+	v.why = j->why;
+	if (j->rule != NULL) {
+		v.rule = j->rule->text;
+		v.where = j->rule->where;
+	}
+	return v;
+}
+
 /* Judge a command string split into simple commands. */
 static void
 policy_judge_script(const struct policy *p, const char *script, int depth,
-    const struct policy_place *place, struct policy_judge *out)
+    struct policy_ctx *ctx, struct policy_judge *out)
 {
 	struct shsplit		*sp;
 	struct shsplit_cmd	*cmd;
 	struct policy_judge	 j;
 	char			**argv;
 	size_t			 i, k;
+	int			 tell = ctx->part != NULL && !ctx->parts_told;
 
 	memset(out, 0, sizeof *out);
+	ctx->parts_told = 1;
 	sp = shsplit_parse(script, 0);
 	if (sp->error != NULL || sp->ncmds == 0) {
 		/* Nothing in it can be vouched for. */
@@ -332,17 +359,18 @@ policy_judge_script(const struct policy *p, const char *script, int depth,
 		cmd = &sp->cmds[i];
 		memset(&j, 0, sizeof j);
 		if (cmd->nwords == 0)
-			policy_fallback(p, (char *[]){ "", NULL }, place,
-			    &j.full);
-		else {
-			argv = xcalloc(cmd->nwords + 1, sizeof *argv);
-			for (k = 0; k < cmd->nwords; k++)
-				argv[k] = cmd->words[k].text;
-			policy_judge_argv(p, argv, depth, place, &j);
-			free(argv);
-		}
+			policy_fallback(p, (char *[]){ "", NULL },
+			    ctx->place, &j.full);
+		argv = xcalloc(cmd->nwords + 1, sizeof *argv);
+		for (k = 0; k < cmd->nwords; k++)
+			argv[k] = cmd->words[k].text;
+		if (cmd->nwords > 0)
+			policy_judge_argv(p, argv, depth, ctx, &j);
 		if (cmd->problem != NULL)
 			policy_raise(p, &j.full, cmd->problem);
+		if (tell)
+			ctx->part(ctx->user, argv, policy_verdict_of(&j.full));
+		free(argv);
 		policy_v_max(&out->full, &j.full);
 		policy_v_max(&out->ruled, &j.ruled);
 	}
@@ -376,7 +404,7 @@ policy_env_wrapper(char *const *argv, char *const **rest, int *assign)
 /* Judge one argv; depth counts nested shell strings. */
 static void
 policy_judge_argv(const struct policy *p, char *const *argv, int depth,
-    const struct policy_place *place, struct policy_judge *out)
+    struct policy_ctx *ctx, struct policy_judge *out)
 {
 	struct policy_judge	 in;
 	struct policy_v		 ruled;
@@ -391,18 +419,18 @@ policy_judge_argv(const struct policy *p, char *const *argv, int depth,
 	if (depth >= POLICY_MAX_DEPTH) {
 		out->full = ruled;
 		if (!ruled.set)
-			policy_fallback(p, argv, place, &out->full);
+			policy_fallback(p, argv, ctx->place, &out->full);
 		policy_raise(p, &out->full, "shell strings nested too deep");
 		return;
 	}
 
 	kind = policy_shell_script(argv, &script);
 	if (kind == 1)
-		policy_judge_script(p, script, depth + 1, place, &in);
+		policy_judge_script(p, script, depth + 1, ctx, &in);
 	else if (kind == 0) {
 		kind = policy_env_wrapper(argv, &rest, &assign);
 		if (kind == 1) {
-			policy_judge_argv(p, rest, depth + 1, place, &in);
+			policy_judge_argv(p, rest, depth + 1, ctx, &in);
 			if (assign)
 				policy_raise(p, &in.full,
 				    "env sets environment variables");
@@ -419,7 +447,7 @@ policy_judge_argv(const struct policy *p, char *const *argv, int depth,
 		out->full = ruled;
 		return;
 	}
-	policy_fallback(p, argv, place, &out->full);
+	policy_fallback(p, argv, ctx->place, &out->full);
 	if (kind == -1)
 		policy_raise(p, &out->full, "shell or env options not understood");
 }
@@ -440,21 +468,20 @@ struct policy_verdict
 policy_check_at(const struct policy *p, char *const *argv,
     const struct policy_place *place)
 {
+	return policy_check_parts(p, argv, place, NULL, NULL);
+}
+
+struct policy_verdict
+policy_check_parts(const struct policy *p, char *const *argv,
+    const struct policy_place *place, policy_part_fn part, void *user)
+{
+	struct policy_ctx	ctx = { place, part, user, 0 };
 	struct policy_judge	j;
-	struct policy_verdict	v;
 
 	assert(argv != NULL && argv[0] != NULL);
-	policy_judge_argv(p, argv, 0, place, &j);
+	policy_judge_argv(p, argv, 0, &ctx, &j);
 	assert(j.full.set);
-	memset(&v, 0, sizeof v);
-	v.decision = j.full.d;
-	v.source = j.full.src;
-	v.why = j.full.why;
-	if (j.full.rule != NULL) {
-		v.rule = j.full.rule->text;
-		v.where = j.full.rule->where;
-	}
-	return v;
+	return policy_verdict_of(&j.full);
 }
 
 int

@@ -133,6 +133,18 @@ int		 policy_reload_file(struct policy *p, const char *path,
 struct policy_verdict policy_check_at(const struct policy *p,
 		     char *const *argv, const struct policy_place *place);
 
+/* Told each simple command of a shell string (argv may be empty). */
+typedef void	(*policy_part_fn)(void *user, char *const *argv,
+		    struct policy_verdict v);
+
+/*
+ * policy_check_at(), telling part (when not NULL) the verdict of each
+ * simple command of the first shell string met (sh -c STRING), in order.
+ */
+struct policy_verdict policy_check_parts(const struct policy *p,
+		     char *const *argv, const struct policy_place *place,
+		     policy_part_fn part, void *user);
+
 /* policy_check_at() in our directory with our HOME. */
 struct policy_verdict policy_check(const struct policy *p, char *const *argv);
 
