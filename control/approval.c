@@ -265,6 +265,8 @@ approval_judge(struct approval *a, struct approval_request *r)
 		free(r->verdict_by);
 		r->verdict_by = xstrdup("environment variables set");
 	}
+	r->known_safe = r->verdict == POLICY_ALLOW &&
+	    v.source == POLICY_BY_KNOWN_SAFE;
 }
 
 struct approval_request *

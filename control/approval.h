@@ -79,6 +79,8 @@ struct approval_request {
 	enum policy_decision	 verdict;
 	char			*verdict_why;	/* one line for a person */
 	char			*verdict_by;	/* rule as written, or "mode X" */
+	/* Allowed unasked as known read-only: runs policy_known_safe_env(). */
+	bool			 known_safe;
 
 	/* Once decided: "user", "user (edited)" or verdict_by; reason. */
 	char			*decided_by;

@@ -145,6 +145,15 @@ struct policy_verdict policy_check_parts(const struct policy *p,
 		     char *const *argv, const struct policy_place *place,
 		     policy_part_fn part, void *user);
 
+/*
+ * The variables a command allowed as known read-only runs with, on top of
+ * its environment: git's settings that run a program on status, log, diff
+ * or show (core.fsmonitor, hooks, pagers...) turned off, so a configuration
+ * changed between the check and the start runs none of them (doc/policy.md).
+ * NULL-terminated, static.
+ */
+char *const	*policy_known_safe_env(void);
+
 /* policy_check_at() in our directory with our HOME. */
 struct policy_verdict policy_check(const struct policy *p, char *const *argv);
 

@@ -191,5 +191,22 @@ timeout 30 $PTYVISOR exec --cwd "$T/w" -- ls > /dev/null 2>&1 < /dev/null
 ok $? "and ls alone runs unasked"
 grep -q '"by":"known read-only command"' "$T/state/history.jsonl"
 ok $? "... as a known read-only command (the history says so)"
+# A known read-only command runs with git's program-running settings off,
+# so a configuration changed after the check still runs none of them.
+out=$(timeout 30 $PTYVISOR exec --cwd "$T/w" -- env < /dev/null | tr -d '\r')
+for v in GIT_PAGER=cat GIT_OPTIONAL_LOCKS=0 GIT_CONFIG_KEY_0=core.fsmonitor \
+    GIT_CONFIG_VALUE_0=false GIT_CONFIG_KEY_1=core.hooksPath; do
+	printf '%s\n' "$out" | grep -qx "$v"
+	ok $? "env run as known read-only sees $v"
+done
+R="$T/late"
+repo "$R"
+printf '#!/bin/sh\n: > %s/MARK\n' "$R" > "$R/.git/fsmonitor-hook"
+chmod +x "$R/.git/fsmonitor-hook"
+git -C "$R" config core.fsmonitor "$R/.git/fsmonitor-hook"
+printf '%s\n' "$out" | grep '^GIT_\|PAGER' > "$T/neutral"
+(cd "$R" && env $(cat "$T/neutral") git status > /dev/null 2>&1)
+[ ! -e "$R/MARK" ]
+ok $? "with those variables git status runs no fsmonitor hook"
 
 done_testing
