@@ -244,8 +244,8 @@ policy_fallback(const struct policy *p, char *const *argv,
 			policy_v_set(v, POLICY_ALLOW, POLICY_BY_KNOWN_SAFE,
 			    "known read-only command");
 		else if (why[0] != '\0') {
-			s = xasprintf("mode untrusted: not read-only here: %s",
-			    why);
+			/* why says what makes it unsafe ("rg --pre runs..."). */
+			s = xasprintf("mode untrusted: %s", why);
 			policy_v_set(v, POLICY_ASK, POLICY_BY_MODE,
 			    policy_text(p, s));
 			free(s);

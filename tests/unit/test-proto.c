@@ -346,7 +346,7 @@ test_events(void)
 	    "\xef\xbf\xbd") == 0, "queued argv, invalid UTF-8 → U+FFFD");
 	ok(json_object_get(o, "detail") == NULL, "no detail when none");
 	json_decref(o);
-	pend.detail = "mode untrusted: not read-only here: x sets core.pager";
+	pend.detail = "mode untrusted: x sets core.pager";
 	proto_ev_queued(&b, "1", &pend);
 	o = read_back(&b, "queued");
 	is_str(sget(o, "detail"), pend.detail, "queued detail");
