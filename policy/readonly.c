@@ -336,25 +336,32 @@ policy_git_safe(char *const *argv, char *why, size_t len)
 	}
 	for (i++; argv[i] != NULL; i++) {
 		a = argv[i];
-		if (policy_starts(a, "--output")) {
+		/*
+		 * Subcommands parsed by git's parse-options (grep, branch...)
+		 * take abbreviated long options: --textc is --textconv there
+		 * (--text is an option of its own, never an abbreviation).
+		 */
+		if (policy_starts(a, "--output") ||
+		    policy_long_is(a, "--output")) {
 			snprintf(why, len, "git %s --output writes a file",
 			    sub);
 			return 0;
 		}
-		if (strcmp(a, "--ext-diff") == 0 ||
-		    strcmp(a, "--textconv") == 0) {
+		if (strcmp(a, "--text") != 0 && (policy_long_is(a,
+		    "--ext-diff") || policy_long_is(a, "--textconv"))) {
 			snprintf(why, len, "git %s %s runs the programs the "
 			    "repository configures", sub, a);
 			return 0;
 		}
-		if (strcmp(a, "--show-signature") == 0 ||
+		if (policy_long_is(a, "--show-signature") ||
 		    policy_git_runs_gpg(a)) {
 			snprintf(why, len, "git %s: signature checks run gpg",
 			    sub);
 			return 0;
 		}
-		if (strcmp(sub, "grep") == 0 && (policy_starts(a, "-O") ||
-		    policy_starts(a, "--open-files-in-pager"))) {
+		if (strcmp(sub, "grep") == 0 &&
+		    (policy_short_has(a, "O", "ABCefm") ||
+		    policy_long_is(a, "--open-files-in-pager"))) {
 			snprintf(why, len, "git grep -O runs a pager");
 			return 0;
 		}
