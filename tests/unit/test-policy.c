@@ -934,6 +934,83 @@ put_index(const char *path, unsigned mode)
 	fclose(f);
 }
 
+/* Write n bytes to path. */
+static void
+put_bytes(const char *path, const unsigned char *b, size_t n)
+{
+	FILE	*f;
+
+	if ((f = fopen(path, "w")) == NULL)
+		fatal("%s", path);
+	fwrite(b, 1, n, f);
+	fclose(f);
+}
+
+/*
+ * Hostile configuration and index files from a fixed seed: every one is
+ * judged (ASan watches the reading); every truncation of a configuration
+ * that still holds the whole key fsmonitor is asked.
+ */
+static void
+test_git_hostile(const char *tmp)
+{
+	static const char	 plain[] = "[core]\n\tbare = false\n"
+				    "[remote \"o\"]\n\turl = \"x;y\" # c\n"
+				    "[core]\n\tfsmonitor = x";
+	struct policy		*p = policy_new(U);
+	struct policy_place	 pl;
+	struct policy_verdict	 v;
+	char			*gs[] = { "git", "status", NULL };
+	char			*root = xasprintf("%s/hostile", tmp), *cfg, *idx;
+	unsigned char		 b[512];
+	size_t			 i, k, n, judged = 0, wrong = 0;
+	unsigned int		 seed = 20;
+
+	put(root, ".git/HEAD", "x\n");
+	cfg = xasprintf("%s/.git/config", root);
+	idx = xasprintf("%s/.git/index", root);
+	pl.cwd = root;
+	pl.home = NULL;
+	pl.system_config = "/nonexistent";
+	for (i = 0; i < 400; i++) {
+		n = strlen(plain);
+		memcpy(b, plain, n);
+		if (i < n)
+			n = i;			/* every truncation */
+		else
+			for (k = 0; k < 1 + (size_t)(rand_r(&seed) % 4); k++)
+				b[rand_r(&seed) % n] = (unsigned char)
+				    rand_r(&seed);
+		put_bytes(cfg, b, n);
+		v = policy_check_at(p, gs, &pl);
+		judged++;
+		if (i < strlen(plain) && v.source == POLICY_BY_KNOWN_SAFE &&
+		    i >= (size_t)(strstr(plain, "fsmonitor") - plain) + 9)
+			wrong++;
+	}
+	unlink(cfg);
+	for (i = 0; i < 400; i++) {
+		n = 12 + rand_r(&seed) % (sizeof b - 12);
+		for (k = 0; k < n; k++)
+			b[k] = (unsigned char)rand_r(&seed);
+		memcpy(b, "DIRC", 4);
+		b[4] = b[5] = b[6] = 0;
+		b[7] = (unsigned char)(2 + i % 3);
+		b[8] = b[9] = b[10] = 0;
+		b[11] = (unsigned char)(i % 7);
+		put_bytes(idx, b, n);
+		(void)policy_check_at(p, gs, &pl);
+		judged++;
+	}
+	is_int((int)judged, 800, "800 hostile configurations and indexes "
+	    "judged");
+	is_int((int)wrong, 0, "no truncation holding fsmonitor taken for safe");
+	free(cfg);
+	free(idx);
+	free(root);
+	policy_free(p);
+}
+
 /*
  * git status in repositories planted with settings that run programs: asked
  * with the file and the key named; plain ones allowed.
@@ -1033,6 +1110,7 @@ main(void)
 	test_rows();
 	test_known();
 	test_git_repo(tmpl);
+	test_git_hostile(tmpl);
 	test_verdict_fields();
 	test_errors();
 	test_files(tmpl);
