@@ -108,6 +108,15 @@ struct approval;
  */
 struct approval	*approval_new(struct loop *loop, struct policy *policy);
 
+/*
+ * What a request's own asks make of the policy's decision d: an allow is
+ * asked when it wants the network, no sandbox (profile sandbox, may be
+ * NULL) or sets environment variables.  The reason ("network requested",
+ * "no sandbox requested", "environment variables set"), NULL when none.
+ */
+const char	*approval_raise(enum policy_decision d, bool network,
+		    const char *sandbox, char *const *env);
+
 /* Free the queue; pending requests are dropped without events. */
 void		 approval_free(struct approval *a);
 

@@ -71,6 +71,25 @@ $C --json rm -rf x > "$T/j"
 python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["rule"]=="deny  rm -rf **" and o["where"].endswith("rules:1") and "parts" not in o' "$T/j"
 ok $? "--json: rule and where for a rule's verdict, no parts"
 
+# What the request itself asks: allowed becomes asked, as the server does.
+$C -e LD_PRELOAD=/tmp/x.so ls > "$T/o"
+is "$?" 1 "-e NAME=VALUE: ls asked"
+grep -q "environment variables set (the policy alone: allow" "$T/o"
+ok $? "... saying why, and what the policy alone said"
+$C --network ls > "$T/o"
+is "$?" 1 "--network: asked"
+grep -q "network requested" "$T/o"; ok $? "... saying why"
+$C --sandbox none ls > "$T/o"
+is "$?" 1 "--sandbox none: asked"
+grep -q "no sandbox requested" "$T/o"; ok $? "... saying why"
+$C --sandbox read-only ls > /dev/null
+is "$?" 0 "--sandbox read-only: still allowed"
+$C --json -e X=1 ls > "$T/j"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["decision"]=="ask" and o["raised"]=="environment variables set" and o["source"]=="known-read-only"' "$T/j"
+ok $? "--json: decision ask, raised, the policy's own source"
+$C -e X=1 rm -rf x > /dev/null
+is "$?" 2 "a deny stays a deny"
+
 # --approval and --rules.
 $C --approval never python3 -c 1 > /dev/null
 is "$?" 0 "--approval never: allow"
@@ -117,7 +136,7 @@ ok $? "nothing is run"
 
 # Errors: 125 and one line.
 for bad in "" "--approval bogus ls" "--frob ls" "--rules" "-c" \
-    "--rules $T/none ls" "-c ls ls"; do
+    "--rules $T/none ls" "-c ls ls" "-e X ls" "--sandbox bogus ls"; do
 	$C $bad > /dev/null 2> "$T/e"
 	rc=$?
 	[ "$rc" -eq 125 ] && [ "$(wc -l < "$T/e")" -eq 1 ] &&
