@@ -96,6 +96,17 @@ APPROVE=1 asked "find -exec" "$T/w/find-ran" "find -exec runs a program" \
     "$T/w" \
     find . -name a -exec "$T/w/bin/plant" "$T/w/find-ran" ';'
 
+# Options that write.
+APPROVE=1 asked "sort -o" "$T/w/sorted" "sort --output writes a file" "$T/w" \
+    sort -o "$T/w/sorted" a
+asked "find -fprint" "$T/w/printed" "find -fprint writes a file" "$T/w" \
+    find . -fprint "$T/w/printed"
+printf 'a\n' > "$T/w/ed"
+asked "sed -i" "$T/w/ed.bak" "sed: an option or script command" "$T/w" \
+    sed -i.bak s/a/b/ "$T/w/ed"
+asked "sed w" "$T/w/sedout" "sed: an option or script command" "$T/w" \
+    sed "w $T/w/sedout" a
+
 # git: core.fsmonitor runs a hook on git status.
 R="$T/fsmon"
 repo "$R"
