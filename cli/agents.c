@@ -179,7 +179,12 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	so.argv = r->argv;
 	so.cwd = r->cwd;
 	so.envp = envp;
-	so.env_extra = r->env;
+	/*
+	 * A known read-only command runs with git's program-running settings
+	 * turned off (it sets no variables itself: those are asked).
+	 */
+	so.env_extra = r->known_safe && (r->env == NULL || r->env[0] == NULL) ?
+	    policy_known_safe_env() : r->env;
 	if (o != NULL && o->cols > 0 && o->rows > 0) {
 		so.size.cols = o->cols;
 		so.size.rows = o->rows;

@@ -227,6 +227,7 @@ control_pending_of(const struct approval_request *r, struct proto_pending *p)
 	p->verdict = policy_decision_name(r->verdict);
 	p->by = r->verdict_by;
 	p->client_pid = r->client_pid;
+	p->detail = r->verdict_why;
 }
 
 /* Approval callback: a request waits for a person. */
@@ -239,8 +240,8 @@ control_on_pending(void *user, struct approval_request *r)
 	struct buf		 b = { 0 };
 	char			*cmd = quote_argv(r->argv);
 
-	control_log(c, "request %llu waits for approval (%s): %s",
-	    (unsigned long long)r->id, r->verdict_by, cmd);
+	control_log(c, "request %llu waits for approval (%s; %s): %s",
+	    (unsigned long long)r->id, r->verdict_by, r->verdict_why, cmd);
 	free(cmd);
 	if (cr != NULL)
 		return;		/* control_op_exec told the subscribers */

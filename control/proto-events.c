@@ -131,6 +131,7 @@ proto_set_pending(json_t *o, const struct proto_pending *p)
 	proto_set_int(o, "request", p->request);
 	proto_set_str(o, "verdict", p->verdict);
 	proto_set_str(o, "by", p->by);
+	proto_set_str(o, "detail", p->detail);
 	if (p->argv != NULL)
 		proto_set_argv(o, "argv", p->argv);
 	proto_set_str(o, "cwd", p->cwd);

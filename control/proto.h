@@ -126,6 +126,8 @@ struct proto_pending {
 	const char	*verdict;	/* "allow", "ask", "deny" */
 	const char	*by;		/* what decided the verdict */
 	pid_t		 client_pid;	/* 0: omitted */
+	/* The verdict for a person ("... sets core.fsmonitor"); NULL: omitted. */
+	const char	*detail;
 };
 
 /* A session, for list results. */

@@ -175,6 +175,12 @@ tests_control_client_test_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/control/client-test
 TESTS += tests/e2e/control.sh
 EXTRA_DIST += tests/e2e/control.sh
+# Known read-only commands with a planted program: asked, never run.
+TESTS += tests/e2e/readonly.sh
+EXTRA_DIST += tests/e2e/readonly.sh
+# ptyvisor check: verdicts, parts, JSON, exit statuses.
+TESTS += tests/e2e/check.sh
+EXTRA_DIST += tests/e2e/check.sh
 # The settings file.
 check_PROGRAMS += tests/unit/test-config
 tests_unit_test_config_SOURCES = tests/unit/test-config.c

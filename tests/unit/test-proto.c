@@ -299,7 +299,7 @@ test_events(void)
 	json_t			*o, *a;
 	char			*argv[] = { "make", "caf\xc3\xa9", "\xff", NULL };
 	struct proto_pending	 pend = { 12, argv, "/src", "workspace-write",
-				    true, "tests", "ask", "mode untrusted", 42 };
+				    true, "tests", "ask", "mode untrusted", 42, NULL };
 	struct proto_session	 sess = { 7, 1234, argv, "/src", "running",
 				    true };
 	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
@@ -344,7 +344,14 @@ test_events(void)
 	    strcmp(json_string_value(json_array_get(a, 1)), "caf\xc3\xa9") == 0 &&
 	    strcmp(json_string_value(json_array_get(a, 2)),
 	    "\xef\xbf\xbd") == 0, "queued argv, invalid UTF-8 → U+FFFD");
+	ok(json_object_get(o, "detail") == NULL, "no detail when none");
 	json_decref(o);
+	pend.detail = "mode untrusted: x sets core.pager";
+	proto_ev_queued(&b, "1", &pend);
+	o = read_back(&b, "queued");
+	is_str(sget(o, "detail"), pend.detail, "queued detail");
+	json_decref(o);
+	pend.detail = NULL;
 
 	proto_ev_decided(&b, "6", 12, true, "user", NULL, NULL);
 	o = read_back(&b, "approved");
