@@ -306,23 +306,27 @@ loop_timer_urgent(struct loop *l, loop_timer_fn fn, void *arg)
 	return timer_insert(l, 0, fn, arg);
 }
 
+/* Take the first timer off the list, free it, then call it. */
+static void
+fire_first(struct loop *l)
+{
+	struct loop_timer	*t = l->timers;
+	loop_timer_fn		 fn = t->fn;
+	void			*arg = t->arg;
+
+	l->timers = t->next;
+	free(t);
+	fn(l, arg);
+}
+
 /* Run the urgent timers (those added since), then re-arm the timerfd. */
 static void
 run_urgent(struct loop *l)
 {
-	struct loop_timer	*t;
-	loop_timer_fn		 fn;
-	void			*arg;
-
 	if (l->timers == NULL || l->timers->deadline_ms != 0)
 		return;
-	while ((t = l->timers) != NULL && t->deadline_ms == 0) {
-		l->timers = t->next;
-		fn = t->fn;
-		arg = t->arg;
-		free(t);
-		fn(l, arg);
-	}
+	while (l->timers != NULL && l->timers->deadline_ms == 0)
+		fire_first(l);
 	arm_timerfd(l);
 }
 
@@ -347,20 +351,12 @@ loop_timer_cancel(struct loop *l, struct loop_timer *t)
 static void
 dispatch_timers(struct loop *l)
 {
-	struct loop_timer	*t;
-	uint64_t		 now = util_now_ms(), expirations;
-	loop_timer_fn		 fn;
-	void			*arg;
+	uint64_t	now = util_now_ms(), expirations;
 
 	while (read(l->timerfd, &expirations, sizeof expirations) > 0)
 		;
-	while ((t = l->timers) != NULL && t->deadline_ms <= now) {
-		l->timers = t->next;
-		fn = t->fn;
-		arg = t->arg;
-		free(t);
-		fn(l, arg);
-	}
+	while (l->timers != NULL && l->timers->deadline_ms <= now)
+		fire_first(l);
 	arm_timerfd(l);
 }
 
