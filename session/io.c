@@ -11,6 +11,10 @@
  *   SESSION_READ_BUDGET bytes, and not polled for input at all while the
  *   screen has a backlog, which is fed in slices for a bounded time (the
  *   bounds and why are in session-int.h);
+ * - the feed yields to the person (keys, the watched pane) between slices;
+ *   the watched session's PTY is a high-priority fd of the loop;
+ * - what the recorder holds reaches the file within SESSION_FLUSH_MS, from
+ *   a timer that exists only while something waits;
  * - writes to the PTY never block; input the program does not read is
  *   dropped beyond SESSION_INPUT_MAX.
  *
@@ -96,7 +100,7 @@ static void	session_feed_timer(struct loop *, void *);
 void
 session_feed(struct session *s, bool all)
 {
-	uint64_t	start = util_now_us();
+	uint64_t	start = util_now_us(), now, asked = start;
 	size_t		off = 0, n;
 
 	while (off < s->feed.len) {
@@ -105,8 +109,17 @@ session_feed(struct session *s, bool all)
 			n = SESSION_FEED_SLICE;
 		screen_feed(s->screen, s->feed.data + off, n);
 		off += n;
-		if (!all && util_now_us() - start >= SESSION_FEED_BUDGET_US)
+		if (all || off == s->feed.len)
+			continue;
+		now = util_now_us();
+		if (now - start >= SESSION_FEED_BUDGET_US)
 			break;
+		/* The person first: keys, the watched pane, requests. */
+		if (now - asked >= SESSION_YIELD_CHECK_US) {
+			asked = now;
+			if (loop_high_pending(s->set->loop))
+				break;
+		}
 	}
 	buf_consume(&s->feed, off);
 	screen_flush_damage(s->screen);
@@ -126,13 +139,24 @@ session_feed_timer(struct loop *l, void *arg)
 	session_feed(s, false);
 }
 
+/* The recording has bytes to write: make sure they are flushed soon. */
+static void
+session_flush_soon(struct session *s)
+{
+	if (s->flush_timer == NULL && !s->done)
+		s->flush_timer = loop_timer_add(s->set->loop,
+		    SESSION_FLUSH_MS, session_flush_timer, s);
+}
+
 /* Take bytes read from the PTY (or written by ptyvisor itself). */
 void
 session_take(struct session *s, const char *data, size_t len)
 {
 	s->bytes += len;
-	if (s->record != NULL)
+	if (s->record != NULL) {
 		record_output(s->record, session_elapsed_us(s), data, len);
+		session_flush_soon(s);
+	}
 	NOTIFY(s->set, output, s, data, len);
 	buf_add(&s->feed, data, len);
 }
@@ -193,8 +217,10 @@ session_write(struct session *s, const void *data, size_t len)
 		return;
 	if (s->input.len + len > SESSION_INPUT_MAX)
 		return;		/* the program is not reading: drop */
-	if (s->record_input && s->record != NULL)
+	if (s->record_input && s->record != NULL) {
 		record_input(s->record, session_elapsed_us(s), data, len);
+		session_flush_soon(s);
+	}
 	buf_add(&s->input, data, len);
 	session_pump_input(s);
 }
@@ -211,25 +237,36 @@ session_resize(struct session *s, struct pty_size size)
 	if (s->done)
 		return;
 	pty_resize(s->child.master, size);
-	if (s->record != NULL)
+	if (s->record != NULL) {
 		record_resize(s->record, session_elapsed_us(s), size.cols,
 		    size.rows);
+		session_flush_soon(s);
+	}
 }
 
-/* Periodic flush of the recording. */
+void
+session_set_watched(struct session *s, bool watched)
+{
+	if (s->watched == watched)
+		return;
+	s->watched = watched;
+	if (!s->eof && !s->done && s->child.master >= 0)
+		loop_set_prio(s->set->loop, s->child.master,
+		    watched ? LOOP_PRIO_HIGH : LOOP_PRIO_NORMAL);
+}
+
+/* The recording's bytes of the last SESSION_FLUSH_MS to the file. */
 void
 session_flush_timer(struct loop *l, void *arg)
 {
 	struct session	*s = arg;
 	char		*cause = NULL;
 
+	(void)l;
 	s->flush_timer = NULL;
 	if (s->record != NULL && record_flush(s->record, &cause) != 0) {
 		if (s->error == NULL)
 			s->error = xasprintf("recording: %s", cause);
 		free(cause);
 	}
-	if (!s->done)
-		s->flush_timer = loop_timer_add(l, SESSION_FLUSH_MS,
-		    session_flush_timer, s);
 }

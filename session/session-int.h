@@ -35,9 +35,21 @@
  */
 #define SESSION_FEED_SLICE	512
 #define SESSION_FEED_BUDGET_US	3000
+/*
+ * Within that budget, every this often (between two slices) the feed asks
+ * the loop whether the person's keys or the watched pane's output are
+ * waiting, and yields to them at once: a poll that does not wait costs
+ * ~1 us, so asking every 250 us costs under 1% of the feed and lets a
+ * key through within ~250 us plus one slice, not after a whole budget.
+ */
+#define SESSION_YIELD_CHECK_US	250
 /* Input queued for a program that does not read it: beyond this we drop. */
 #define SESSION_INPUT_MAX	(1024 * 1024)
-/* The recording reaches the disk at least this often. */
+/*
+ * The recording reaches the disk at most this long after its bytes came;
+ * the timer runs only while something waits, so an idle session wakes
+ * nobody.
+ */
 #define SESSION_FLUSH_MS	1000
 /* After the command exits, how long leftovers may hold the terminal. */
 #define SESSION_LINGER_MS	200
@@ -65,6 +77,7 @@ struct session {
 	bool			 agent;
 	unsigned long		 request;	/* the agent's, or 0 */
 	bool			 record_input;
+	bool			 watched;	/* served first (focused pane) */
 
 	struct pty_child	 child;		/* pid -1 once reaped */
 	struct pty_size		 size;

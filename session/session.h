@@ -154,6 +154,12 @@ bool			 session_killed_by_user(const struct session *s);
 /* Queue bytes for the program's input (never blocks). */
 void	session_write(struct session *s, const void *data, size_t len);
 
+/*
+ * The person is watching this session (the focused pane): its PTY is
+ * served before other sessions' bulk output, as the person's keys are.
+ */
+void	session_set_watched(struct session *s, bool watched);
+
 /* Resize the PTY and the screen; recorded as an "r" event. */
 void	session_resize(struct session *s, struct pty_size size);
 
