@@ -168,7 +168,9 @@ loop_high_pending(struct loop *l)
 	size_t	i, n = 0;
 
 	for (i = 0; i < l->nwatches; i++) {
-		if (l->watches[i].fd < 0 || l->watches[i].events == 0 ||
+		/* Input only: a client we owe output is no reason to yield. */
+		if (l->watches[i].fd < 0 ||
+		    !(l->watches[i].events & POLLIN) ||
 		    l->watches[i].prio_next != LOOP_PRIO_HIGH)
 			continue;
 		if (n == l->caphpfds) {
@@ -177,7 +179,7 @@ loop_high_pending(struct loop *l)
 			    sizeof *l->hpfds);
 		}
 		l->hpfds[n].fd = l->watches[i].fd;
-		l->hpfds[n].events = l->watches[i].events;
+		l->hpfds[n].events = POLLIN;
 		l->hpfds[n].revents = 0;
 		n++;
 	}

@@ -47,8 +47,9 @@ void	loop_set_events(struct loop *l, int fd, short events);
 void	loop_set_prio(struct loop *l, int fd, enum loop_prio prio);
 
 /*
- * True when a high-priority fd is ready now (a poll that does not wait):
- * for work done in slices, to yield to the person between them.
+ * True when a high-priority fd watched for input has input now (a poll
+ * that does not wait): for work done in slices, to yield to the person
+ * between them.
  */
 bool	loop_high_pending(struct loop *l);
 
