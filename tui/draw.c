@@ -396,25 +396,34 @@ tui_place_cursor(struct tui *t)
 	curs_set(1);
 }
 
-/* Draw a frame: a view or the panes (and help), the prompt, the status line. */
-static void
-tui_draw(struct tui *t)
+/*
+ * Draw a frame: a view or the panes (and help), the prompt, the status
+ * line.  A frame drawn at once within TUI_FRAME_MS of the last whole one
+ * draws only the focused pane (the echo the person waits for); the other
+ * panes stay dirty for the next whole frame, so their output is drawn at
+ * the paced rate whatever the person types.  Returns false for such a
+ * partial frame.
+ */
+static bool
+tui_draw(struct tui *t, bool urgent)
 {
 	struct layout_rect	 area = { 0, 0, COLS, LINES - 1 };
 	int			 i, cy = 0, cx = 0;
-	bool			 prompt = false;
-
-	bool			 box;
+	bool			 prompt = false, box, whole;
+	uint64_t		 now = util_now_ms();
 
 	if (t->closing)
-		return;
+		return true;
 	/* The prompt just closed: what it covered is drawn again. */
 	box = t->askbox != NULL && askbox_is_open(t->askbox);
 	if (t->box_drawn && !box)
 		t->redraw_all = true;
 	t->box_drawn = box;
-	t->last_frame_ms = util_now_ms();
-	if (t->message != NULL && t->last_frame_ms >= t->message_until) {
+	whole = !urgent || t->mode != TUI_NORMAL || t->redraw_all ||
+	    box || t->too_small || now >= t->last_frame_ms + TUI_FRAME_MS;
+	if (whole)
+		t->last_frame_ms = now;
+	if (t->message != NULL && now >= t->message_until) {
 		free(t->message);
 		t->message = NULL;
 	}
@@ -432,7 +441,7 @@ tui_draw(struct tui *t)
 		curs_set(0);
 		refresh();
 		t->redraw_all = true;
-		return;
+		return true;
 	}
 	switch (t->mode) {
 	case TUI_HISTORY:
@@ -452,7 +461,8 @@ tui_draw(struct tui *t)
 			mvaddnstr(area.h / 2, 2, msg, COLS - 2);
 		}
 		for (i = 0; i < t->npanes; i++)
-			tui_draw_pane(t, i, &t->cells, &t->ncells);
+			if (whole || i == t->focus)
+				tui_draw_pane(t, i, &t->cells, &t->ncells);
 		if (t->mode == TUI_HELP)
 			help_draw(area, t->prefix_name, &t->help_top);
 		break;
@@ -469,6 +479,7 @@ tui_draw(struct tui *t)
 	} else
 		tui_place_cursor(t);
 	refresh();
+	return whole;
 }
 
 /*
@@ -497,12 +508,14 @@ static void
 tui_frame(struct loop *l, void *arg)
 {
 	struct tui	*t = arg;
+	bool		 urgent = t->frame_now;
 
 	(void)l;
 	t->frame_timer = NULL;
 	t->frame_now = false;
 	tui_watch_focus(t);
-	tui_draw(t);
+	if (!tui_draw(t, urgent))
+		tui_schedule(t);	/* the other panes, paced */
 }
 
 void
