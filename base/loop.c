@@ -4,9 +4,10 @@
  * Invariants: watched fds live in one array; removal during dispatch marks
  * the slot dead and the array is compacted only between turns, so indices
  * stay valid while callbacks run.  Timers are kept in a list sorted by
- * deadline and the timerfd is always armed for the earliest one; urgent
- * timers have deadline 0, so they are the head of the list, in the order
- * they were added, and run after each callback.
+ * deadline and the timerfd is always armed for the earliest one that is
+ * not urgent; urgent timers have deadline 0, so they are the head of the
+ * list, in the order they were added, and run after each callback (and
+ * before polling, for those added outside a callback).
  */
 #include "base/loop.h"
 
@@ -58,6 +59,7 @@ struct loop {
 	size_t			 next_first;	/* normal fd served first */
 
 	int			 timerfd;
+	uint64_t		 armed_ms;	/* timerfd's deadline, 0: none */
 	struct loop_timer	*timers;
 
 	int			 sigfd;
@@ -254,20 +256,30 @@ loop_add_signal(struct loop *l, int sig, loop_signal_fn fn, void *arg,
 	return 0;
 }
 
-/* Arm the timerfd for the earliest timer, or disarm it. */
+/*
+ * Arm the timerfd for the earliest timer, or disarm it; not again for
+ * the deadline it already has (a system call per loop turn saved under
+ * load, where timers come and go every turn).  Urgent timers run from
+ * the loop without the timerfd.
+ */
 static void
 arm_timerfd(struct loop *l)
 {
 	struct itimerspec	its;
+	uint64_t		want = 0;
+	struct loop_timer	*t = l->timers;
 
+	while (t != NULL && t->deadline_ms == 0)
+		t = t->next;
+	if (t != NULL)
+		want = t->deadline_ms;
+	if (want == l->armed_ms)
+		return;
+	l->armed_ms = want;
 	memset(&its, 0, sizeof its);
-	if (l->timers != NULL) {
-		its.it_value.tv_sec = (time_t)(l->timers->deadline_ms / 1000);
-		its.it_value.tv_nsec =
-		    (long)(l->timers->deadline_ms % 1000) * 1000000;
-		/* A zero it_value would disarm: a past deadline is 1 ns. */
-		if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
-			its.it_value.tv_nsec = 1;
+	if (want != 0) {
+		its.it_value.tv_sec = (time_t)(want / 1000);
+		its.it_value.tv_nsec = (long)(want % 1000) * 1000000;
 	}
 	timerfd_settime(l->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
@@ -368,6 +380,7 @@ loop_once(struct loop *l, int timeout_ms)
 	size_t	n, i, k, base, first;
 	int	rc;
 
+	run_urgent(l);		/* added outside the loop's callbacks */
 	if (l->dirty)
 		compact(l);
 	n = l->nwatches + 2;

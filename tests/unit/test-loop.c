@@ -92,6 +92,16 @@ test_timers(struct loop *l)
 		if (fired[i] != i)
 			in_order = 0;
 	ok(nfired == 10 && in_order, "equal deadlines keep insertion order");
+
+	nfired = 0;
+	loop_timer_add(l, 0, record_timer, (void *)2);
+	loop_timer_urgent(l, record_timer, (void *)1);
+	loop_once(l, 0);
+	ok(nfired >= 1 && fired[0] == 1,
+	    "an urgent timer added outside a callback runs on the next turn, "
+	    "before a due ordinary one");
+	run_until(l, 2);
+	is_int(nfired, 2, "and the ordinary one still fires");
 }
 
 struct fd_test {
