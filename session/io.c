@@ -169,21 +169,27 @@ void
 session_read(struct session *s, size_t budget, bool all)
 {
 	struct sessions	*ss = s->set;
-	ssize_t		 n;
-	size_t		 got = 0;
+	ssize_t		 n = 1;
+	size_t		 got = 0, have;
 
 	if (s->feed.len > 0)
 		session_feed(s, all);
-	while (!s->eof && got < budget && (all || s->feed.len == 0)) {
-		n = pty_read(s->child.master, ss->readbuf, sizeof ss->readbuf);
-		if (n == 0)
-			break;
-		if (n == PTY_EOF || n < 0) {
-			s->eof = true;
-			break;
+	while (!s->eof && n != 0 && got < budget && (all || s->feed.len == 0)) {
+		/* One chunk: what the PTY has now, up to its size. */
+		for (have = 0; have < sizeof ss->readbuf; have += (size_t)n) {
+			n = pty_read(s->child.master, ss->readbuf + have,
+			    sizeof ss->readbuf - have);
+			if (n == 0)
+				break;
+			if (n == PTY_EOF || n < 0) {
+				s->eof = true;
+				break;
+			}
 		}
-		session_take(s, ss->readbuf, (size_t)n);
-		got += (size_t)n;
+		if (have == 0)
+			break;
+		session_take(s, ss->readbuf, have);
+		got += have;
 		session_feed(s, all);
 	}
 }
