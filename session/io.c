@@ -6,7 +6,8 @@
  *
  * Invariants:
  * - every byte read from the PTY goes, in order, to the recorder, the
- *   subscribers and the screen's backlog (session_take);
+ *   subscribers and the screen's backlog (session_take), unless the
+ *   session is a passthrough one, which keeps no screen;
  * - flow control: per loop turn a PTY is read for at most
  *   SESSION_READ_BUDGET bytes, and not polled for input at all while the
  *   screen has a backlog, which is fed in slices for a bounded time (the
@@ -103,7 +104,7 @@ session_feed(struct session *s, bool all)
 	uint64_t	start = util_now_us(), now, asked = start;
 	size_t		off = 0, n;
 
-	while (off < s->feed.len) {
+	while (s->screen != NULL && off < s->feed.len) {
 		n = s->feed.len - off;
 		if (n > SESSION_FEED_SLICE)
 			n = SESSION_FEED_SLICE;
@@ -122,7 +123,8 @@ session_feed(struct session *s, bool all)
 		}
 	}
 	buf_consume(&s->feed, off);
-	screen_flush_damage(s->screen);
+	if (s->screen != NULL)
+		screen_flush_damage(s->screen);
 	if (s->feed.len > 0 && s->feed_timer == NULL)
 		s->feed_timer = loop_timer_add(s->set->loop, 0,
 		    session_feed_timer, s);
@@ -158,7 +160,8 @@ session_take(struct session *s, const char *data, size_t len)
 		session_flush_soon(s);
 	}
 	NOTIFY(s->set, output, s, data, len);
-	buf_add(&s->feed, data, len);
+	if (s->screen != NULL)
+		buf_add(&s->feed, data, len);
 }
 
 /*
@@ -239,7 +242,8 @@ session_resize(struct session *s, struct pty_size size)
 	if (size.cols == s->size.cols && size.rows == s->size.rows)
 		return;
 	s->size = size;
-	screen_resize(s->screen, size.rows, size.cols);
+	if (s->screen != NULL)
+		screen_resize(s->screen, size.rows, size.cols);
 	if (s->done)
 		return;
 	pty_resize(s->child.master, size);

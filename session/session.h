@@ -66,6 +66,13 @@ struct session_opts {
 	bool		 agent;
 	unsigned long	 request;	/* the agent's request number, or 0 */
 	bool		 record_input;	/* keyboard input into the recording */
+	/*
+	 * The output goes to a real terminal that shows it and answers the
+	 * program's queries (`run` on a terminal): no screen is kept, since
+	 * nobody looks at it and its answers (cursor position, device
+	 * attributes) would reach the program besides the terminal's own.
+	 */
+	bool		 passthrough;
 };
 
 /* Subscriber callbacks; any may be NULL. */
@@ -127,6 +134,7 @@ bool			 session_is_agent(const struct session *s);
 unsigned long		 session_request(const struct session *s);
 bool			 session_is_done(const struct session *s);
 pid_t			 session_pid(const struct session *s);
+/* The session's screen; NULL for a passthrough session. */
 struct screen		*session_screen(const struct session *s);
 struct pty_size		 session_size(const struct session *s);
 const char		*session_recording(const struct session *s);

@@ -229,9 +229,10 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		session_free(s);
 		return NULL;
 	}
-	s->screen = screen_new(s->size.rows, s->size.cols,
-	    o->scrollback ? o->scrollback : SESSION_SCROLLBACK_DEFAULT,
-	    &session_screen_events, s);
+	if (!o->passthrough)
+		s->screen = screen_new(s->size.rows, s->size.cols,
+		    o->scrollback ? o->scrollback : SESSION_SCROLLBACK_DEFAULT,
+		    &session_screen_events, s);
 
 	ss->v = xreallocarray(ss->v, ss->n + 1, sizeof *ss->v);
 	ss->v[ss->n++] = s;
