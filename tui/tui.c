@@ -67,14 +67,22 @@ tui_tick(struct loop *l, void *arg)
 {
 	struct tui	*t = arg;
 	int		 i;
+	bool		 changed = t->message != NULL;
 
 	t->tick_timer = loop_timer_add(l, TUI_TICK_MS, tui_tick, t);
 	for (i = 0; i < t->npanes; i++)
-		if (t->panes[i]->s != NULL && !session_is_done(t->panes[i]->s))
+		if (t->panes[i]->s != NULL &&
+		    !session_is_done(t->panes[i]->s)) {
 			t->panes[i]->title_dirty = true;
-	if (t->mode == TUI_HISTORY && t->history != NULL)
+			changed = true;
+		}
+	if (t->mode == TUI_HISTORY && t->history != NULL) {
 		tui_history_reload(t->history);
-	tui_schedule(t);
+		changed = true;
+	}
+	/* Nothing running, nothing to expire: no frame. */
+	if (changed)
+		tui_schedule(t);
 }
 
 /* Session events. */
