@@ -112,9 +112,12 @@ control_sess_output(struct control *c, struct control_sess *cs,
 			    cs->seq, all.data, n, PROTO_ENC_TEXT);
 			control_send(cs->owner, &ev);
 		}
-		proto_ev_output(&text, NULL, (int64_t)cs->id, cs->seq,
-		    all.data, n, PROTO_ENC_TEXT);
-		control_broadcast(c, &text, cs->owner);
+		/* Built only for someone: the relay's hot path. */
+		if (control_has_subscribers(c, cs->owner)) {
+			proto_ev_output(&text, NULL, (int64_t)cs->id, cs->seq,
+			    all.data, n, PROTO_ENC_TEXT);
+			control_broadcast(c, &text, cs->owner);
+		}
 	}
 	buf_free(&all);
 	buf_free(&text);

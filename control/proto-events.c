@@ -187,6 +187,13 @@ proto_ev_started(struct buf *b, const char *id, int64_t request,
 	proto_ev_emit(b, o);
 }
 
+/*
+ * The data goes last, encoded straight into the line: base64 digits need
+ * no escaping, and text is escaped by one pass over runs of plain bytes.
+ * Through a jansson string it was copied, checked and escaped byte by
+ * byte again: most of the server's relay cost apart from the screen (perf,
+ * `exec --raw` of 6.9 MB).
+ */
 void
 proto_ev_output(struct buf *b, const char *id, int64_t session, uint64_t seq,
     const void *data, size_t len, enum proto_encoding enc)
@@ -196,18 +203,21 @@ proto_ev_output(struct buf *b, const char *id, int64_t session, uint64_t seq,
 
 	proto_set_int(o, "session", session);
 	proto_set_int(o, "seq", (int64_t)seq);
-	memset(&tmp, 0, sizeof tmp);
-	if (enc == PROTO_ENC_BASE64) {
-		proto_base64_encode(&tmp, data, len);
-		json_object_set_new(o, "b64", json_stringn_nocheck(
-		    tmp.data != NULL ? tmp.data : "", tmp.len));
-	} else {
-		proto_utf8_clean(&tmp, data, len);
-		json_object_set_new(o, "data", json_stringn_nocheck(
-		    tmp.data != NULL ? tmp.data : "", tmp.len));
-	}
-	buf_free(&tmp);
 	proto_ev_emit(b, o);
+	b->len -= 2;		/* "}\n": the data goes before them */
+	if (enc == PROTO_ENC_BASE64) {
+		buf_adds(b, ",\"b64\":\"");
+		proto_base64_encode(b, data, len);
+		buf_addc(b, '"');
+	} else {
+		memset(&tmp, 0, sizeof tmp);
+		proto_utf8_clean(&tmp, data, len);
+		buf_adds(b, ",\"data\":");
+		buf_add_json_string(b, tmp.data != NULL ? tmp.data : "",
+		    tmp.len);
+		buf_free(&tmp);
+	}
+	buf_add(b, "}\n", 2);
 }
 
 void

@@ -66,6 +66,13 @@ struct session_opts {
 	bool		 agent;
 	unsigned long	 request;	/* the agent's request number, or 0 */
 	bool		 record_input;	/* keyboard input into the recording */
+	/*
+	 * The output goes to a real terminal that shows it and answers the
+	 * program's queries (`run` on a terminal): no screen is kept, since
+	 * nobody looks at it and its answers (cursor position, device
+	 * attributes) would reach the program besides the terminal's own.
+	 */
+	bool		 passthrough;
 };
 
 /* Subscriber callbacks; any may be NULL. */
@@ -127,6 +134,7 @@ bool			 session_is_agent(const struct session *s);
 unsigned long		 session_request(const struct session *s);
 bool			 session_is_done(const struct session *s);
 pid_t			 session_pid(const struct session *s);
+/* The session's screen; NULL for a passthrough session. */
 struct screen		*session_screen(const struct session *s);
 struct pty_size		 session_size(const struct session *s);
 const char		*session_recording(const struct session *s);
@@ -153,6 +161,12 @@ bool			 session_killed_by_user(const struct session *s);
 
 /* Queue bytes for the program's input (never blocks). */
 void	session_write(struct session *s, const void *data, size_t len);
+
+/*
+ * The person is watching this session (the focused pane): its PTY is
+ * served before other sessions' bulk output, as the person's keys are.
+ */
+void	session_set_watched(struct session *s, bool watched);
 
 /* Resize the PTY and the screen; recorded as an "r" event. */
 void	session_resize(struct session *s, struct pty_size size);
