@@ -353,6 +353,63 @@ mount_tmpfs(struct sandbox *sb, const char *dir, bool optional)
 	return 0;
 }
 
+/*
+ * The session's own terminal, if a standard fd is one under /dev/pts/:
+ * cloned (detached) before the fresh devpts hides the host's instance.
+ */
+static int
+clone_own_tty(void)
+{
+	char	name[64];
+	int	fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (isatty(fd) && ttyname_r(fd, name, sizeof name) == 0 &&
+		    strncmp(name, "/dev/pts/", 9) == 0)
+			return open_tree(AT_FDCWD, name, OPEN_TREE_CLONE |
+			    OPEN_TREE_CLOEXEC);
+	return -1;
+}
+
+/*
+ * Other terminals out of reach: a devpts instance of our own on /dev/pts
+ * (the person's terminals, the console's included, live in the host's
+ * instance and have no name here) and /dev/ptmx made its ptmx, so ptys
+ * made inside come from it.  The session's terminal stays usable through
+ * the fds the command inherits and /dev/tty (the kernel's controlling
+ * terminal, not a path); it is also bound on /dev/console, where ttyname()
+ * finds it by its inode.
+ */
+static int
+fresh_devpts(struct sandbox *sb)
+{
+	struct stat	st;
+	int		tty = clone_own_tty(), r = -1;
+
+	if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+	    "newinstance,ptmxmode=0666,mode=0620") != 0) {
+		sandbox_set_stage(sb, "mount: devpts");
+		goto out;
+	}
+	if (lstat("/dev/ptmx", &st) == 0 && S_ISCHR(st.st_mode) &&
+	    mount("/dev/pts/ptmx", "/dev/ptmx", NULL, MS_BIND, NULL) != 0) {
+		sandbox_set_stage(sb, "mount: /dev/ptmx");
+		goto out;
+	}
+	if (tty >= 0 && lstat("/dev/console", &st) == 0 &&
+	    !S_ISDIR(st.st_mode) && move_mount(tty, "", AT_FDCWD,
+	    "/dev/console", MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+		sandbox_set_stage(sb, "mount: the terminal on /dev/console");
+		goto out;
+	}
+	sb->own_devpts = true;
+	r = 0;
+out:
+	if (tty >= 0)
+		close(tty);
+	return r;
+}
+
 int
 sandbox_ns_mount(struct sandbox *sb)
 {
@@ -375,6 +432,8 @@ sandbox_ns_mount(struct sandbox *sb)
 		sandbox_set_stage(sb, "mount: /proc");
 		goto out;
 	}
+	if (fresh_devpts(sb) != 0)
+		goto out;
 	if (sb->opts.private_tmp && (mount_tmpfs(sb, "/tmp", false) != 0 ||
 	    mount_tmpfs(sb, "/dev/shm", true) != 0))
 		goto out;

@@ -31,6 +31,7 @@ struct sandbox {
 	char			*cgroup_procs;	/* its cgroup.procs */
 	void			*seccomp;	/* scmp_filter_ctx, built */
 	bool			 in_ns;		/* child: namespaces are on */
+	bool			 own_devpts;	/* child: a devpts of our own */
 	char			 stage[192];	/* child: the failed stage */
 };
 

@@ -408,6 +408,9 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	    opts->allow_no_namespaces ? "best-effort" : "required");
 	if (!ns && !opts->allow_no_namespaces)
 		ok = false;
+	if (ns)
+		buf_printf(out, "    terminals: a devpts of its own; of the "
+		    "person's terminals only the session's is reachable\n");
 	if (!ns)
 		buf_printf(out, "    without them: no read-only remount (chmod, "
 		    "chown, utimes and xattrs outside the roots are not "

@@ -937,6 +937,18 @@ p_tty_write(const char *arg)
 	return 0;
 }
 
+/* Open another terminal for reading: its keystrokes could be stolen. */
+static int
+p_tty_read(const char *arg)
+{
+	int	fd = open(arg, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return err();
+	close(fd);
+	return 0;
+}
+
 /* kill(0, SIGURG): reaches our whole process group. */
 static int
 p_kill_group(const char *arg)
@@ -1067,6 +1079,7 @@ static const struct {
 	{ "userns_mount", p_userns_mount }, { "keyring", p_keyring },
 	{ "bpf", p_bpf }, { "perf", p_perf }, { "tiocsti", p_tiocsti },
 	{ "tioclinux", p_tioclinux }, { "tty_write", p_tty_write },
+	{ "tty_read", p_tty_read },
 	{ "kill_group", p_kill_group }, { "forkbomb", p_forkbomb },
 	{ "membomb", p_membomb }, { "exit", p_exit }, { "signal", p_signal },
 	{ "asan", p_asan },
