@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pty/pty.h"
+#include "record/ending.h"
 #include "sandbox/sandbox.h"
 #include "policy/config.h"
 #include "base/util.h"
@@ -153,9 +154,13 @@ cmd_sandbox(int argc, char **argv)
 		status = fail.status;
 	} else {
 		sandbox_cmd_pid = child.pid;
-		if (pty_reap(child.pid, true, &st) == 1)
+		if (pty_reap(child.pid, true, &st) == 1) {
 			status = pty_status_exit_code(st);
-		else {
+			if (st.signaled && st.signal == SIGKILL &&
+			    sandbox_memory_exceeded(sb))
+				cli_error("sandbox", "%s: killed: %s", argv[i],
+				    ENDING_MEMORY);
+		} else {
 			cli_error("sandbox", "wait: %s", strerror(errno));
 			status = CLI_EXIT_ERROR;
 		}

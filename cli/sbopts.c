@@ -21,7 +21,13 @@ const char sbopts_help[] =
 "  --shared-tmp        the real /tmp (the default; writable under\n"
 "                      workspace-write)\n"
 "  --max-procs N       at most N processes (default 1024; 0: no bound)\n"
+"  --max-session-memory SIZE\n"
+"                      memory of the whole sandbox, no swap (a memory\n"
+"                      cgroup; default half the RAM; 0: no bound)\n"
 "  --max-memory SIZE   address-space limit per process, e.g. 4G\n"
+"  --max-file-size SIZE\n"
+"                      largest file the command may write (default 16G;\n"
+"                      0: inherited)\n"
 "  --max-files N       at most N open files per process\n"
 "  --allow-no-namespaces\n"
 "                      if the kernel refuses namespaces, run with Landlock\n"
@@ -112,6 +118,16 @@ sbopts_parse(struct sandbox_opts *opts, int argc, char **argv, int *i,
 		if ((v = option_value("--max-files", argc, argv, i,
 		    cause)) == NULL || parse_count("--max-files", v,
 		    &opts->limits.open_files, cause) != 0)
+			return -1;
+	} else if (is_option(arg, "--max-session-memory")) {
+		if ((v = option_value("--max-session-memory", argc, argv, i,
+		    cause)) == NULL || sandbox_parse_size(v,
+		    &opts->limits.memory, cause) != 0)
+			return -1;
+	} else if (is_option(arg, "--max-file-size")) {
+		if ((v = option_value("--max-file-size", argc, argv, i,
+		    cause)) == NULL || sandbox_parse_size(v,
+		    &opts->limits.file_size, cause) != 0)
 			return -1;
 	} else if (is_option(arg, "--max-memory")) {
 		if ((v = option_value("--max-memory", argc, argv, i,

@@ -1011,6 +1011,28 @@ p_membomb(const char *arg)
 	return r;
 }
 
+/*
+ * Write one byte ARG MiB into a new file of the cwd (sparse: no disk used),
+ * with SIGXFSZ ignored so that RLIMIT_FSIZE shows as EFBIG.
+ */
+static int
+p_fsize(const char *arg)
+{
+	long	mib = arg != NULL ? atol(arg) : 0;
+	int	fd, r = 0;
+
+	if (mib <= 0)
+		return broken("bad size%s", "");
+	signal(SIGXFSZ, SIG_IGN);
+	if ((fd = open("probe-fsize", O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0)
+		return err();
+	if (pwrite(fd, "x", 1, (off_t)mib << 20) != 1)
+		r = err();
+	close(fd);
+	unlink("probe-fsize");
+	return r;
+}
+
 /* Exit with a code, or die of a signal ("exit=N", "signal=N"). */
 static int
 p_exit(const char *arg)
@@ -1081,7 +1103,7 @@ static const struct {
 	{ "tioclinux", p_tioclinux }, { "tty_write", p_tty_write },
 	{ "tty_read", p_tty_read },
 	{ "kill_group", p_kill_group }, { "forkbomb", p_forkbomb },
-	{ "membomb", p_membomb }, { "exit", p_exit }, { "signal", p_signal },
+	{ "membomb", p_membomb }, { "fsize", p_fsize }, { "exit", p_exit }, { "signal", p_signal },
 	{ "asan", p_asan },
 };
 
