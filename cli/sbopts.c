@@ -11,7 +11,8 @@
 const char sbopts_help[] =
 "  --sandbox PROFILE   read-only, workspace-write (default) or\n"
 "                      danger-full-access (no sandbox at all)\n"
-"  --network           allow the network (default: AF_UNIX socketpairs only)\n"
+"  --network           allow the network (default: AF_UNIX stream\n"
+"                      socketpairs only)\n"
 "  --no-network        no network, whatever the settings file says\n"
 "  --writable DIR      another writable root (repeatable; added to the\n"
 "                      settings file's)\n"

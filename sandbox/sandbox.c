@@ -413,7 +413,7 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 		return 0;
 	}
 	buf_printf(out, "network: %s\n", opts->network ? "allowed" :
-	    "denied (AF_UNIX socketpair only)");
+	    "denied (AF_UNIX stream socketpairs only)");
 	sb = sandbox_new(opts, NULL, &cause);
 	if (sb == NULL) {
 		buf_printf(out, "error: %s\n", cause);
@@ -457,7 +457,8 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	sandbox_landlock_explain(abi, opts->network, out);
 	buf_printf(out, "  seccomp         native ABI only, %s [required]\n",
 	    opts->network ? "network allowed" :
-	    "no socket but AF_UNIX, no connect/bind/listen/accept");
+	    "no socket but AF_UNIX stream/seqpacket, no "
+	    "connect/bind/listen/accept");
 	if (opts->limits.processes == 0)
 		buf_printf(out, "  process bound   none configured\n");
 	else if (sb->cgroup != NULL)

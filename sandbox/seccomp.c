@@ -143,6 +143,34 @@ deny_ioctl(scmp_filter_ctx ctx, unsigned long request, char **cause)
 	return add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &cmp, cause);
 }
 
+/*
+ * No UNIX datagram socket, not even from socketpair: a datagram socket names
+ * its destination in each sendmsg/sendmmsg, inside a msghdr the filter
+ * cannot read, so it would reach any named socket it may write to
+ * (/dev/log, /run/systemd/notify...) past the connect rule.  Stream sockets
+ * refuse a destination on send and seqpacket ones ignore it, so those stay,
+ * as connected pairs only.  AF_UNIX turns SOCK_RAW into SOCK_DGRAM.
+ */
+static int
+deny_unix_datagrams(scmp_filter_ctx ctx, char **cause)
+{
+	static const int	 types[] = { SOCK_DGRAM, SOCK_RAW };
+	static const char *const calls[] = { "socket", "socketpair" };
+	struct scmp_arg_cmp	 cmp;
+	size_t			 i, j;
+
+	for (i = 0; i < sizeof calls / sizeof calls[0]; i++)
+		for (j = 0; j < sizeof types / sizeof types[0]; j++) {
+			/* The low bits; SOCK_NONBLOCK and SOCK_CLOEXEC aside. */
+			cmp = SCMP_CMP(1, SCMP_CMP_MASKED_EQ, 0xf,
+			    (scmp_datum_t)types[j]);
+			if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), calls[i], 1,
+			    &cmp, cause) != 0)
+				return -1;
+		}
+	return 0;
+}
+
 void *
 sandbox_seccomp_build(bool network, char **cause)
 {
@@ -228,6 +256,8 @@ sandbox_seccomp_build(bool network, char **cause)
 		cmp[0] = SCMP_CMP(4, SCMP_CMP_NE, 0);
 		if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "sendto", 1, cmp,
 		    cause) != 0)
+			goto fail;
+		if (deny_unix_datagrams(ctx, cause) != 0)
 			goto fail;
 	}
 	return ctx;

@@ -498,28 +498,89 @@ p_vsock(const char *arg)
 	return try_socket(AF_VSOCK, SOCK_STREAM, 0);
 }
 
+/* Fill a sockaddr_un with a pathname (or "@abstract"); returns its length. */
+static socklen_t
+unix_addr(struct sockaddr_un *a, const char *arg)
+{
+	memset(a, 0, sizeof *a);
+	a->sun_family = AF_UNIX;
+	strncpy(a->sun_path, arg, sizeof a->sun_path - 1);
+	if (arg[0] == '@') {
+		a->sun_path[0] = '\0';
+		return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+		    strlen(arg));
+	}
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+	    strlen(arg) + 1);
+}
+
 /* Connect to a UNIX listener at a path, or "@name" for abstract. */
 static int
 p_unix(const char *arg)
 {
 	struct sockaddr_un	a;
-	socklen_t		len;
+	socklen_t		len = unix_addr(&a, arg);
 	int			fd, r;
 
 	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0)
 		return err();
-	memset(&a, 0, sizeof a);
-	a.sun_family = AF_UNIX;
-	strncpy(a.sun_path, arg, sizeof a.sun_path - 1);
-	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
-	    strlen(arg));
-	if (arg[0] == '@')
-		a.sun_path[0] = '\0';
-	else
-		len++;
 	r = connect(fd, (struct sockaddr *)&a, len) == 0 ? 0 : err();
 	close(fd);
 	return r;
+}
+
+/*
+ * A datagram to a named UNIX socket without connect: how, naming the
+ * destination in each message, "sendto", "sendmsg" (the name inside the
+ * msghdr) or "pair" (sendmsg from one end of a datagram socketpair).
+ */
+static int
+unix_datagram(const char *how, const char *arg)
+{
+	struct sockaddr_un	a;
+	struct msghdr		m;
+	struct iovec		iov = { (void *)"probe", 5 };
+	socklen_t		len = unix_addr(&a, arg);
+	int			fd, sv[2], r;
+
+	if (strcmp(how, "pair") == 0) {
+		if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) != 0)
+			return err();
+		close(sv[1]);
+		fd = sv[0];
+	} else if ((fd = socket(AF_UNIX, SOCK_DGRAM, 0)) < 0)
+		return err();
+	if (strcmp(how, "sendto") == 0)
+		r = sendto(fd, "probe", 5, 0, (struct sockaddr *)&a, len) == 5 ?
+		    0 : err();
+	else {
+		memset(&m, 0, sizeof m);
+		m.msg_name = &a;
+		m.msg_namelen = len;
+		m.msg_iov = &iov;
+		m.msg_iovlen = 1;
+		r = sendmsg(fd, &m, 0) == 5 ? 0 : err();
+	}
+	close(fd);
+	return r;
+}
+
+static int
+p_unix_sendto(const char *arg)
+{
+	return unix_datagram("sendto", arg);
+}
+
+static int
+p_unix_sendmsg(const char *arg)
+{
+	return unix_datagram("sendmsg", arg);
+}
+
+static int
+p_unix_pair_sendmsg(const char *arg)
+{
+	return unix_datagram("pair", arg);
 }
 
 /* io_uring_setup alone. */
@@ -1091,6 +1152,8 @@ static const struct {
 	{ "tcp4", p_tcp4 }, { "tcp6", p_tcp6 }, { "udp", p_udp },
 	{ "devtcp", p_devtcp }, { "icmp", p_icmp }, { "packet", p_packet },
 	{ "netlink", p_netlink }, { "vsock", p_vsock }, { "unix", p_unix },
+	{ "unix_sendto", p_unix_sendto }, { "unix_sendmsg", p_unix_sendmsg },
+	{ "unix_pair_sendmsg", p_unix_pair_sendmsg },
 	{ "io_uring", p_io_uring }, { "io_uring_socket", p_io_uring_socket },
 	{ "int80", p_int80 }, { "setns", p_setns },
 	{ "inherited", p_inherited }, { "kill", p_kill }, { "kill0", p_kill0 },
