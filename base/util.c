@@ -4,10 +4,12 @@
 #include "base/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static void (*util_fatal_hook)(void);
 
@@ -320,4 +322,17 @@ util_format_duration(int64_t us, char *out, size_t len)
 	else
 		snprintf(out, len, "%lldh%02lldm", (long long)(s / 3600),
 		    (long long)(s / 60 % 60));
+}
+
+bool
+util_tty_foreground(void)
+{
+	pid_t	fg;
+	int	fd;
+
+	if ((fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC)) < 0)
+		return false;
+	fg = tcgetpgrp(fd);
+	close(fd);
+	return fg > 0 && fg == getpgrp();
 }

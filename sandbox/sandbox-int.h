@@ -36,6 +36,8 @@ struct sandbox {
 	int			 memcg_version;	/* 1 or 2 */
 	char			 memcg_why[160]; /* why there is none */
 	void			*seccomp;	/* scmp_filter_ctx, built */
+	void			*seccomp_no_ns;	/* the one for a sandbox without
+						   namespaces, or NULL */
 	bool			 in_ns;		/* child: namespaces are on */
 	bool			 own_devpts;	/* child: a devpts of our own */
 	char			 stage[192];	/* child: the failed stage */
@@ -62,8 +64,10 @@ int	sandbox_landlock_apply(struct sandbox *sb);
 /* landlock.c: what the ABI gives and lacks, for --explain. */
 void	sandbox_landlock_explain(int abi, bool network, struct buf *out);
 
-/* seccomp.c: build the filter (parent); NULL with *cause on failure. */
-void	*sandbox_seccomp_build(bool network, char **cause);
+/* seccomp.c: build the filter (parent); NULL with *cause on failure.
+ * no_namespaces adds what the missing read-only view no longer stops. */
+void	*sandbox_seccomp_build(bool network, bool no_namespaces,
+	    char **cause);
 /* seccomp.c: load a built filter into this process. */
 int	sandbox_seccomp_apply(struct sandbox *sb);
 /* seccomp.c: release a built filter; NULL is a no-op. */

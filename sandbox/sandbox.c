@@ -263,8 +263,11 @@ sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
 		goto fail;
 	}
 	sb->cap_last = sandbox_caps_last();
-	if ((sb->seccomp = sandbox_seccomp_build(opts->network,
+	if ((sb->seccomp = sandbox_seccomp_build(opts->network, false,
 	    cause)) == NULL)
+		goto fail;
+	if (opts->allow_no_namespaces && (sb->seccomp_no_ns =
+	    sandbox_seccomp_build(opts->network, true, cause)) == NULL)
 		goto fail;
 	/* Best effort: RLIMIT_NPROC binds non-root users in any case. */
 	if (opts->limits.processes != 0)
@@ -288,6 +291,7 @@ sandbox_free(struct sandbox *sb)
 		return;
 	sandbox_cgroup_remove(sb);
 	sandbox_seccomp_free(sb->seccomp);
+	sandbox_seccomp_free(sb->seccomp_no_ns);
 	for (i = 0; i < sb->nroots; i++)
 		free(sb->roots[i]);
 	free(sb->roots);
@@ -441,9 +445,10 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 		buf_printf(out, "    terminals: a devpts of its own; of the "
 		    "person's terminals only the session's is reachable\n");
 	if (!ns)
-		buf_printf(out, "    without them: no read-only remount (chmod, "
-		    "chown, utimes and xattrs outside the roots are not "
-		    "stopped), no fresh /proc, daemons may outlive the "
+		buf_printf(out, "    without them: no read-only remount (so "
+		    "chmod, chown, xattr changes and times other than now "
+		    "are refused everywhere, the roots included), no fresh "
+		    "/proc, no devpts of its own, daemons may outlive the "
 		    "command\n");
 	buf_printf(out, "  capabilities    all dropped (bounding and "
 	    "ambient too), no_new_privs [required]\n");

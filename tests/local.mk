@@ -47,9 +47,11 @@ TESTS += tests/unit/test-proto
 check_PROGRAMS += tests/sandbox/probe
 tests_sandbox_probe_SOURCES = tests/sandbox/probe.c
 TESTS += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
-	tests/sandbox/terminal.sh tests/sandbox/limits.sh
+	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
+	tests/sandbox/no-namespaces.sh
 EXTRA_DIST += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
-	tests/sandbox/terminal.sh tests/sandbox/limits.sh tests/sandbox/listeners.py \
+	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
+	tests/sandbox/no-namespaces.sh tests/sandbox/listeners.py \
 	tests/sandbox/ttyharness.py
 
 # Unit tests of the sandbox policy: parsing, defaults, environment, explain.

@@ -251,6 +251,15 @@ p_utimes(const char *arg)
 	return utimes(arg, NULL) == 0 ? 0 : err();
 }
 
+/* Set an existing file's times to the past (hiding a change). */
+static int
+p_utimes_past(const char *arg)
+{
+	struct timeval	tv[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+
+	return utimes(arg, tv) == 0 ? 0 : err();
+}
+
 /* Set a user extended attribute. */
 static int
 p_setxattr(const char *arg)
@@ -1010,6 +1019,31 @@ p_tty_read(const char *arg)
 	return 0;
 }
 
+/*
+ * Count the deliveries of signal ARG: block it, say "ready" (a file in the
+ * cwd), take each one as it comes until none for 1.5 s, print "received N".
+ */
+static int
+p_sigcount(const char *arg)
+{
+	struct timespec	ts = { 1, 500 * 1000 * 1000 };
+	sigset_t	set;
+	int		sig = arg != NULL ? atoi(arg) : 0, n = 0, fd;
+
+	if (sig <= 0 || sig >= NSIG)
+		return broken("bad signal%s", "");
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if ((fd = open("ready", O_WRONLY | O_CREAT, 0600)) < 0)
+		return err();
+	close(fd);
+	while (sigtimedwait(&set, NULL, &ts) == sig)
+		n++;
+	printf("received %d\n", n);
+	return 0;
+}
+
 /* kill(0, SIGURG): reaches our whole process group. */
 static int
 p_kill_group(const char *arg)
@@ -1144,6 +1178,7 @@ static const struct {
 	{ "socketpair", p_socketpair }, { "mkdir", p_mkdir },
 	{ "append", p_append }, { "truncate", p_truncate },
 	{ "chmod", p_chmod }, { "chown", p_chown }, { "utimes", p_utimes },
+	{ "utimes_past", p_utimes_past },
 	{ "setxattr", p_setxattr }, { "mknod", p_mknod },
 	{ "unlink", p_unlink }, { "symlink_write", p_symlink_write },
 	{ "hardlink_write", p_hardlink_write }, { "rename_in", p_rename_in },
@@ -1164,7 +1199,7 @@ static const struct {
 	{ "userns_mount", p_userns_mount }, { "keyring", p_keyring },
 	{ "bpf", p_bpf }, { "perf", p_perf }, { "tiocsti", p_tiocsti },
 	{ "tioclinux", p_tioclinux }, { "tty_write", p_tty_write },
-	{ "tty_read", p_tty_read },
+	{ "tty_read", p_tty_read }, { "sigcount", p_sigcount },
 	{ "kill_group", p_kill_group }, { "forkbomb", p_forkbomb },
 	{ "membomb", p_membomb }, { "fsize", p_fsize }, { "exit", p_exit }, { "signal", p_signal },
 	{ "asan", p_asan },
