@@ -27,10 +27,21 @@ tests_unit_test_replay_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_replay_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-cast tests/unit/test-replay
 EXTRA_DIST += tests/data/asciinema-rec.cast
-# The libFuzzer target is built by fuzz/build.sh, not by make; ship it.
-EXTRA_DIST += fuzz/README.md fuzz/build.sh fuzz/fuzz-cast.c fuzz/cast.dict \
-	fuzz/corpus/asciinema-rec.cast fuzz/corpus/v1.cast fuzz/corpus/v3.cast \
-	fuzz/corpus/v2-truncated.cast
+# The libFuzzer targets are built by fuzz/build.sh, not by make; ship them.
+EXTRA_DIST += fuzz/README.md fuzz/build.sh fuzz/run.sh fuzz/fuzz-cast.c \
+	fuzz/cast.dict fuzz/fuzz-proto.c fuzz/proto.dict fuzz/fuzz-rules.c \
+	fuzz/rules.dict fuzz/fuzz-shsplit.c fuzz/shsplit.dict fuzz/fuzz-config.c \
+	fuzz/config.dict fuzz/corpus/cast/asciinema-rec.cast \
+	fuzz/corpus/cast/v1.cast fuzz/corpus/cast/v2-truncated.cast \
+	fuzz/corpus/cast/v3.cast fuzz/corpus/config/bad fuzz/corpus/config/bom-crlf \
+	fuzz/corpus/config/full fuzz/corpus/proto/decide fuzz/corpus/proto/deny \
+	fuzz/corpus/proto/exec fuzz/corpus/proto/exec-b64 fuzz/corpus/proto/hello \
+	fuzz/corpus/proto/input fuzz/corpus/proto/input-b64 fuzz/corpus/proto/kill \
+	fuzz/corpus/proto/list fuzz/corpus/proto/not-object \
+	fuzz/corpus/proto/resize fuzz/corpus/proto/subscribe \
+	fuzz/corpus/rules/bare-allow fuzz/corpus/rules/env fuzz/corpus/rules/quotes \
+	fuzz/corpus/rules/readme fuzz/corpus/shsplit/ops fuzz/corpus/shsplit/quotes \
+	fuzz/corpus/shsplit/rule fuzz/corpus/shsplit/unsafe
 # Policy rules and shell splitter; control protocol.
 check_PROGRAMS += tests/unit/test-policy
 tests_unit_test_policy_SOURCES = tests/unit/test-policy.c
