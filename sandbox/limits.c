@@ -11,8 +11,9 @@
  * Memory is bounded for the sandbox as a whole by a memory cgroup, never by
  * RLIMIT_AS (address space is not memory: it breaks AddressSanitizer, Go
  * and JVMs, which reserve far more than they use): cgroup v2 memory.max with
- * memory.swap.max 0 where our cgroup hands the memory controller to its
- * children (the root, or a delegated one), else the v1 memory hierarchy's
+ * memory.swap.max 0 below the nearest of our cgroup and its ancestors that
+ * hands the memory controller to its children (for root any; for others a
+ * delegated one, such as a systemd user slice), else the v1 hierarchy's
  * memory.limit_in_bytes and memory.memsw.limit_in_bytes.  Where neither
  * can be made the memory is not bounded, and --explain says why.  The
  * cgroup's oom_kill count tells a session killed for its memory.
@@ -132,9 +133,11 @@ file_has_word(const char *path, const char *word)
 }
 
 /*
- * The cgroup v2 directory of ours, if its children can have the memory
- * controller: it is in our cgroup.subtree_control already, or can be put
- * there (only where we are the root, or alone in a delegated cgroup).
+ * The cgroup v2 directory to make the memory cgroup in: the nearest of ours
+ * and its ancestors that hands the memory controller to its children (a
+ * process's own cgroup is usually a leaf, such as a systemd scope, and its
+ * parent slice the one that does: delegated to the user, or any for root).
+ * The root cgroup may be asked to (it has no "no internal process" rule).
  */
 static char *
 memcg_own_v2(const char *path)
@@ -142,7 +145,7 @@ memcg_own_v2(const char *path)
 	static const char *const mounts[] = {
 		"/sys/fs/cgroup", "/sys/fs/cgroup/unified"
 	};
-	char	*dir, *file;
+	char	*dir, *file, *slash;
 	size_t	 i;
 	bool	 ok;
 
@@ -152,13 +155,20 @@ memcg_own_v2(const char *path)
 		file = xasprintf("%s/cgroup.controllers", dir);
 		ok = file_has_word(file, "memory");
 		free(file);
-		if (ok) {
+		while (ok) {
 			file = xasprintf("%s/cgroup.subtree_control", dir);
 			ok = file_has_word(file, "memory") ||
-			    sandbox_write_file(file, "+memory") == 0;
+			    (strcmp(dir, mounts[i]) == 0 &&
+			    sandbox_write_file(file, "+memory") == 0);
 			free(file);
 			if (ok)
 				return dir;
+			/* Up one, never above the mount. */
+			if (strcmp(dir, mounts[i]) == 0 ||
+			    (slash = strrchr(dir, '/')) == NULL)
+				break;
+			*slash = '\0';
+			ok = true;
 		}
 		free(dir);
 	}
