@@ -186,6 +186,9 @@ tests_control_client_test_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/control/client-test
 TESTS += tests/e2e/control.sh
 EXTRA_DIST += tests/e2e/control.sh
+# The server SIGKILLed with a session running.
+TESTS += tests/e2e/faults.sh
+EXTRA_DIST += tests/e2e/faults.sh
 # The settings file.
 check_PROGRAMS += tests/unit/test-config
 tests_unit_test_config_SOURCES = tests/unit/test-config.c
