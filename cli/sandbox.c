@@ -89,6 +89,7 @@ cmd_sandbox(int argc, char **argv)
 	bool			 explain = false;
 	int			 i = 1, r, status;
 	bool			 own_group;
+	sigset_t		 hold, old_mask;
 
 	/* The settings file first, so that the options override it. */
 	if ((cfg = cli_config()) == NULL)
@@ -175,7 +176,23 @@ cmd_sandbox(int argc, char **argv)
 		sigaction(SIGQUIT, &sa, NULL);
 	}
 
-	if (pty_spawn(&spec, &child, &fail) != 0) {
+	/*
+	 * Held until the command's pid is known, so that none is lost on the
+	 * way (the child starts with an empty mask).
+	 */
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	if (own_group) {
+		sigaddset(&hold, SIGINT);
+		sigaddset(&hold, SIGQUIT);
+	}
+	sigprocmask(SIG_BLOCK, &hold, &old_mask);
+	r = pty_spawn(&spec, &child, &fail);
+	if (r == 0)
+		sandbox_cmd_pid = child.pid;
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	if (r != 0) {
 		pty_failure_str(&fail, msg, sizeof msg);
 		if (fail.status == 127)
 			cli_error("sandbox", "%s: command not found",
@@ -184,7 +201,6 @@ cmd_sandbox(int argc, char **argv)
 			cli_error("sandbox", "%s", msg);
 		status = fail.status;
 	} else {
-		sandbox_cmd_pid = child.pid;
 		if (pty_reap(child.pid, true, &st) == 1) {
 			status = pty_status_exit_code(st);
 			if (st.signaled && st.signal == SIGKILL &&

@@ -17,15 +17,21 @@
  * memory.limit_in_bytes and memory.memsw.limit_in_bytes.  Where neither
  * can be made the memory is not bounded, and --explain says why.  The
  * cgroup's oom_kill count tells a session killed for its memory.
+ *
+ * A cgroup is made and removed by the ptyvisor that runs the sandbox; the
+ * empty ones a ptyvisor killed with SIGKILL left behind are removed by the
+ * next one that makes a cgroup in the same place.
  */
 #include "sandbox/sandbox-int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -74,6 +80,35 @@ cgroup_own_dir(void)
 	return dir;
 }
 
+/*
+ * Remove the empty cgroups a ptyvisor that no longer runs left in dir
+ * ("ptyvisor-PID-..."): one killed with SIGKILL never removed its own.  A
+ * cgroup still in use is not empty, and rmdir refuses it.
+ */
+static void
+cgroup_sweep(const char *dir)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		*path, *end;
+	long		 pid;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "ptyvisor-", 9) != 0)
+			continue;
+		pid = strtol(de->d_name + 9, &end, 10);
+		if (pid <= 0 || *end != '-' || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		rmdir(path);
+		free(path);
+	}
+	closedir(d);
+}
+
 int
 sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len)
 {
@@ -85,6 +120,7 @@ sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len)
 		snprintf(why, len, "no pids cgroup found");
 		return -1;
 	}
+	cgroup_sweep(own);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	dir = xasprintf("%s/ptyvisor-%ld-%u-%ld", own, (long)getpid(),
 	    counter++, (long)ts.tv_nsec);
@@ -237,6 +273,7 @@ sandbox_memcg_create(struct sandbox *sb, char *why, size_t len)
 		dir = xstrdup(sb->cgroup);
 		shared = true;
 	} else {
+		cgroup_sweep(own);
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		dir = xasprintf("%s/ptyvisor-%ld-%u-%ld-mem", own,
 		    (long)getpid(), counter++, (long)ts.tv_nsec);
