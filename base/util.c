@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,4 +362,17 @@ util_write_all(int fd, const void *data, size_t len)
 			return -1;
 	}
 	return 0;
+}
+
+bool
+util_tty_foreground(void)
+{
+	pid_t	fg;
+	int	fd;
+
+	if ((fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC)) < 0)
+		return false;
+	fg = tcgetpgrp(fd);
+	close(fd);
+	return fg > 0 && fg == getpgrp();
 }

@@ -59,6 +59,8 @@ enum config_key {
 	KEY_MAX_PROCS,
 	KEY_MAX_FILES,
 	KEY_MAX_MEMORY,
+	KEY_MAX_SESSION_MEMORY,
+	KEY_MAX_FILE_SIZE,
 	KEY_PREFIX,
 	KEY_SCROLLBACK,
 	KEY_MOUSE,
@@ -86,6 +88,8 @@ struct config {
 	uint64_t		 max_procs;
 	uint64_t		 max_files;
 	uint64_t		 max_memory;
+	uint64_t		 max_session_memory;
+	uint64_t		 max_file_size;
 
 	char			 prefix;
 	size_t			 scrollback;
@@ -130,6 +134,10 @@ static const struct config_key_def config_keys[] = {
 	  CONFIG_FIELD(max_files) },
 	{ KEY_MAX_MEMORY, "sandbox", "max_memory", CONFIG_SIZE,
 	  CONFIG_FIELD(max_memory) },
+	{ KEY_MAX_SESSION_MEMORY, "sandbox", "max_session_memory",
+	  CONFIG_SIZE, CONFIG_FIELD(max_session_memory) },
+	{ KEY_MAX_FILE_SIZE, "sandbox", "max_file_size", CONFIG_SIZE,
+	  CONFIG_FIELD(max_file_size) },
 	{ KEY_PREFIX, "tui", "prefix", CONFIG_PREFIX, CONFIG_FIELD(prefix) },
 	{ KEY_SCROLLBACK, "tui", "scrollback", CONFIG_LINES,
 	  CONFIG_FIELD(scrollback) },
@@ -627,6 +635,10 @@ config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
 		opts->limits.open_files = cfg->max_files;
 	if (set[KEY_MAX_MEMORY] != 0)
 		opts->limits.address_space = cfg->max_memory;
+	if (set[KEY_MAX_SESSION_MEMORY] != 0)
+		opts->limits.memory = cfg->max_session_memory;
+	if (set[KEY_MAX_FILE_SIZE] != 0)
+		opts->limits.file_size = cfg->max_file_size;
 	for (i = 0; i < cfg->nwritable; i++)
 		if (sandbox_opts_add_writable(opts, cfg->writable[i],
 		    cause) != 0)

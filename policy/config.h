@@ -11,7 +11,8 @@
  *               network, protect_git, private_tmp,
  *               allow_no_namespaces = yes | no (true/false, on/off, 1/0)
  *               writable = DIR (repeatable: one directory per line)
- *               max_procs, max_files = COUNT; max_memory = SIZE (4G)
+ *               max_procs, max_files = COUNT; max_memory,
+ *               max_session_memory, max_file_size = SIZE (4G)
  *   [tui]       prefix = C-a .. C-z
  *               scrollback = LINES (1 to CONFIG_SCROLLBACK_MAX)
  *   [mcp]       max_bytes = SIZE (CONFIG_CAP_MIN to CONFIG_CAP_MAX, 64K)
