@@ -1,0 +1,432 @@
+/*
+ * grid.c - one screen buffer's cells (see grid.h).
+ *
+ * Invariants: lines[] holds rows physical rows; logical row r lives in
+ * lines[(top + r) % rows].  A cell of width 2 is always followed by a cell
+ * of width 0 (its right half) and a cell of width 0 always follows one of
+ * width 2; every operation restores this at the edges it touches.  dmin/
+ * dmax hold each logical row's changed columns (dmin >= dmax: none).
+ */
+#include "term/grid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "term/scrollback.h"
+#include "base/util.h"
+
+struct grid {
+	struct cell	**lines;	/* physical rows, a ring */
+	struct cell	**tmp;		/* scratch: rows pointers */
+	int		 *dmin;		/* per logical row: changed columns */
+	int		 *dmax;
+	int		  top;		/* physical index of logical row 0 */
+	int		  rows;
+	int		  cols;
+	bool		  dirty;	/* some row has damage */
+};
+
+/* Physical slot of logical row r. */
+static inline int
+slot(const struct grid *g, int r)
+{
+	int	i = g->top + r;
+
+	return i >= g->rows ? i - g->rows : i;
+}
+
+struct cell *
+grid_line(const struct grid *g, int row)
+{
+	return g->lines[slot(g, row)];
+}
+
+/* A blank cell with background bg. */
+static inline void
+blank(struct cell *c, uint32_t bg)
+{
+	memset(c, 0, sizeof *c);
+	c->width = 1;
+	c->attr.bg = bg;
+}
+
+/* Blank cells[from..to). */
+static void
+blank_cells(struct cell *cells, int from, int to, uint32_t bg)
+{
+	int	i;
+
+	if (from >= to)
+		return;
+	blank(&cells[from], bg);
+	for (i = from + 1; i < to; i++)
+		cells[i] = cells[from];
+}
+
+/*
+ * Keep wide characters whole at the boundary before col: a right half
+ * without its left, or a left half without its right, becomes a blank.
+ */
+static void
+fix_wide(struct cell *cells, int col, int cols)
+{
+	if (col < cols && cells[col].width == 0 &&
+	    (col == 0 || cells[col - 1].width != 2))
+		blank(&cells[col], CELL_COLOR_DEFAULT);
+	if (col > 0 && col <= cols && cells[col - 1].width == 2 &&
+	    (col == cols || cells[col].width != 0))
+		blank(&cells[col - 1], CELL_COLOR_DEFAULT);
+}
+
+/* Clip [*srow,*erow) x [*scol,*ecol) to the grid; false when empty. */
+static bool
+clip(const struct grid *g, int *srow, int *erow, int *scol, int *ecol)
+{
+	if (*srow < 0)
+		*srow = 0;
+	if (*erow > g->rows)
+		*erow = g->rows;
+	if (*scol < 0)
+		*scol = 0;
+	if (*ecol > g->cols)
+		*ecol = g->cols;
+	return *srow < *erow && *scol < *ecol;
+}
+
+void
+grid_damage(struct grid *g, int srow, int erow, int scol, int ecol)
+{
+	int	r;
+
+	if (!clip(g, &srow, &erow, &scol, &ecol))
+		return;
+	for (r = srow; r < erow; r++) {
+		if (scol < g->dmin[r])
+			g->dmin[r] = scol;
+		if (ecol > g->dmax[r])
+			g->dmax[r] = ecol;
+	}
+	g->dirty = true;
+}
+
+void
+grid_flush_damage(struct grid *g, void (*cb)(void *, int, int, int, int),
+    void *user)
+{
+	int	r, start = -1, minc = 0, maxc = 0;
+
+	if (!g->dirty)
+		return;
+	for (r = 0; r <= g->rows; r++) {
+		if (r < g->rows && g->dmin[r] < g->dmax[r]) {
+			if (start < 0) {
+				start = r;
+				minc = g->dmin[r];
+				maxc = g->dmax[r];
+			}
+			if (g->dmin[r] < minc)
+				minc = g->dmin[r];
+			if (g->dmax[r] > maxc)
+				maxc = g->dmax[r];
+			g->dmin[r] = g->cols;
+			g->dmax[r] = 0;
+			continue;
+		}
+		if (start >= 0 && cb != NULL)
+			cb(user, start, r, minc, maxc);
+		start = -1;
+	}
+	g->dirty = false;
+}
+
+/* (Re)allocate the per-row arrays for g->rows rows, all damaged. */
+static void
+alloc_rows(struct grid *g)
+{
+	int	r;
+
+	g->tmp = xreallocarray(g->tmp, (size_t)g->rows, sizeof *g->tmp);
+	g->dmin = xreallocarray(g->dmin, (size_t)g->rows, sizeof *g->dmin);
+	g->dmax = xreallocarray(g->dmax, (size_t)g->rows, sizeof *g->dmax);
+	for (r = 0; r < g->rows; r++) {
+		g->dmin[r] = 0;
+		g->dmax[r] = g->cols;
+	}
+	g->dirty = true;
+}
+
+/* A new row of cols blank cells. */
+static struct cell *
+new_row(int cols)
+{
+	struct cell	*cells = xreallocarray(NULL, (size_t)cols, sizeof *cells);
+
+	blank_cells(cells, 0, cols, CELL_COLOR_DEFAULT);
+	return cells;
+}
+
+struct grid *
+grid_new(int rows, int cols)
+{
+	struct grid	*g = xcalloc(1, sizeof *g);
+	int		 r;
+
+	g->rows = rows;
+	g->cols = cols;
+	g->lines = xreallocarray(NULL, (size_t)rows, sizeof *g->lines);
+	for (r = 0; r < rows; r++)
+		g->lines[r] = new_row(cols);
+	alloc_rows(g);
+	return g;
+}
+
+void
+grid_free(struct grid *g)
+{
+	int	r;
+
+	if (g == NULL)
+		return;
+	for (r = 0; r < g->rows; r++)
+		free(g->lines[r]);
+	free(g->lines);
+	free(g->tmp);
+	free(g->dmin);
+	free(g->dmax);
+	free(g);
+}
+
+int
+grid_rows(const struct grid *g)
+{
+	return g->rows;
+}
+
+int
+grid_cols(const struct grid *g)
+{
+	return g->cols;
+}
+
+void
+grid_put(struct grid *g, int row, int col, const uint32_t *chars, int width,
+    const struct cell_attr *attr)
+{
+	struct cell	*cells, *c;
+	int		 i, last;
+
+	if (row < 0 || row >= g->rows || col < 0 || col >= g->cols)
+		return;
+	cells = grid_line(g, row);
+	if (width != 2 || col + 1 >= g->cols)
+		width = 1;
+	last = col + width - 1;
+	/* Overwriting half of a wide character blanks its other half. */
+	if (cells[col].width == 0 && col > 0 && cells[col - 1].width == 2)
+		blank(&cells[col - 1], CELL_COLOR_DEFAULT);
+	if (cells[last].width == 2 && last + 1 < g->cols)
+		blank(&cells[last + 1], CELL_COLOR_DEFAULT);
+	c = &cells[col];
+	for (i = 0; i < CELL_MAX_CHARS && chars[i] != 0; i++)
+		c->chars[i] = chars[i];
+	for (; i < CELL_MAX_CHARS; i++)
+		c->chars[i] = 0;
+	c->width = (uint8_t)width;
+	c->attr = *attr;
+	if (width == 2) {
+		memset(&cells[col + 1], 0, sizeof cells[col + 1]);
+		cells[col + 1].attr = *attr;
+	}
+	grid_damage(g, row, row + 1, col - 1, col + width + 1);
+}
+
+void
+grid_erase(struct grid *g, int srow, int erow, int scol, int ecol,
+    uint32_t bg, bool selective)
+{
+	struct cell	*cells;
+	int		 r, c;
+
+	if (!clip(g, &srow, &erow, &scol, &ecol))
+		return;
+	for (r = srow; r < erow; r++) {
+		cells = grid_line(g, r);
+		if (!selective)
+			blank_cells(cells, scol, ecol, bg);
+		else
+			for (c = scol; c < ecol; c++)
+				if (!(cells[c].attr.flags & GRID_PROTECTED))
+					blank(&cells[c], bg);
+		fix_wide(cells, scol, g->cols);
+		fix_wide(cells, ecol, g->cols);
+	}
+	grid_damage(g, srow, erow, scol - 1, ecol + 1);
+}
+
+void
+grid_push_top(struct grid *g, int n, struct scrollback *sb)
+{
+	struct cell	*cells;
+	int		 i;
+
+	for (i = 0; i < n; i++) {
+		cells = grid_line(g, 0);
+		if (sb != NULL)
+			scrollback_push(sb, cells, g->cols);
+		blank_cells(cells, 0, g->cols, CELL_COLOR_DEFAULT);
+		g->top = g->top + 1 == g->rows ? 0 : g->top + 1;
+	}
+	grid_damage(g, 0, g->rows, 0, g->cols);
+}
+
+bool
+grid_pop_top(struct grid *g, struct scrollback *sb)
+{
+	if (sb == NULL || scrollback_count(sb) == 0)
+		return false;
+	g->top = g->top == 0 ? g->rows - 1 : g->top - 1;
+	scrollback_pop(sb, grid_line(g, 0), g->cols);
+	fix_wide(grid_line(g, 0), g->cols, g->cols);
+	grid_damage(g, 0, g->rows, 0, g->cols);
+	return true;
+}
+
+/*
+ * Rotate the rows [srow,erow) up by n (down when negative), moving
+ * pointers only; the rows that come in are blanked with bg.
+ */
+static void
+rotate_rows(struct grid *g, int srow, int erow, int n, uint32_t bg)
+{
+	int	h = erow - srow, i, k;
+
+	for (i = 0; i < h; i++)
+		g->tmp[i] = g->lines[slot(g, srow + i)];
+	for (i = 0; i < h; i++) {
+		k = (i + n) % h;
+		if (k < 0)
+			k += h;
+		g->lines[slot(g, srow + i)] = g->tmp[k];
+	}
+	if (n > 0)
+		for (i = erow - n; i < erow; i++)
+			blank_cells(grid_line(g, i), 0, g->cols, bg);
+	else
+		for (i = srow; i < srow - n; i++)
+			blank_cells(grid_line(g, i), 0, g->cols, bg);
+}
+
+/* Move cells of a region that does not span the full width (or moves sideways). */
+static void
+move_cells(struct grid *g, int srow, int erow, int scol, int ecol,
+    int downward, int rightward, uint32_t bg)
+{
+	int	h = erow - srow, w = ecol - scol, n, i, dr, sr, dc, sc;
+
+	n = h - (downward < 0 ? -downward : downward);
+	dc = rightward > 0 ? scol : scol - rightward;
+	sc = rightward > 0 ? scol + rightward : scol;
+	w -= rightward < 0 ? -rightward : rightward;
+	for (i = 0; i < n; i++) {
+		/* Up: top to bottom; down: bottom to top. */
+		dr = downward >= 0 ? srow + i : erow - 1 - i;
+		sr = dr + downward;
+		memmove(grid_line(g, dr) + dc, grid_line(g, sr) + sc,
+		    (size_t)w * sizeof(struct cell));
+	}
+	if (downward > 0)
+		grid_erase(g, erow - downward, erow, scol, ecol, bg, false);
+	else if (downward < 0)
+		grid_erase(g, srow, srow - downward, scol, ecol, bg, false);
+	if (rightward > 0)
+		grid_erase(g, srow, erow, ecol - rightward, ecol, bg, false);
+	else if (rightward < 0)
+		grid_erase(g, srow, erow, scol, scol - rightward, bg, false);
+	for (i = srow; i < erow; i++) {
+		fix_wide(grid_line(g, i), scol, g->cols);
+		fix_wide(grid_line(g, i), ecol, g->cols);
+	}
+}
+
+int
+grid_scroll(struct grid *g, int srow, int erow, int scol, int ecol,
+    int downward, int rightward, uint32_t bg, struct scrollback *sb)
+{
+	int	pushed = 0, i;
+
+	if (!clip(g, &srow, &erow, &scol, &ecol))
+		return 0;
+	grid_damage(g, srow, erow, scol - 1, ecol + 1);
+	if (abs(downward) >= erow - srow || abs(rightward) >= ecol - scol) {
+		grid_erase(g, srow, erow, scol, ecol, bg, false);
+		return 0;
+	}
+	if (scol != 0 || ecol != g->cols || rightward != 0) {
+		move_cells(g, srow, erow, scol, ecol, downward, rightward, bg);
+		return 0;
+	}
+	if (downward > 0 && srow == 0 && sb != NULL) {
+		for (i = 0; i < downward; i++)
+			scrollback_push(sb, grid_line(g, i), g->cols);
+		pushed = downward;
+	}
+	if (srow == 0 && erow == g->rows && downward > 0) {
+		grid_push_top(g, downward, NULL);
+		if (bg != CELL_COLOR_DEFAULT)
+			for (i = erow - downward; i < erow; i++)
+				blank_cells(grid_line(g, i), 0, g->cols, bg);
+	} else if (downward != 0)
+		rotate_rows(g, srow, erow, downward, bg);
+	return pushed;
+}
+
+bool
+grid_row_is_empty(const struct grid *g, int row)
+{
+	const struct cell	*cells = grid_line(g, row);
+	int			 c;
+
+	for (c = 0; c < g->cols; c++)
+		if (cells[c].chars[0] != 0)
+			return false;
+	return true;
+}
+
+void
+grid_resize(struct grid *g, int rows, int cols)
+{
+	struct cell	**lines;
+	struct cell	 *cells;
+	int		  r;
+
+	if (rows == g->rows && cols == g->cols)
+		return;
+	lines = xreallocarray(NULL, (size_t)rows, sizeof *lines);
+	for (r = 0; r < rows || r < g->rows; r++) {
+		cells = r < g->rows ? grid_line(g, r) : NULL;
+		if (r >= rows) {
+			free(cells);
+			continue;
+		}
+		if (cells == NULL) {
+			lines[r] = new_row(cols);
+			continue;
+		}
+		if (cols != g->cols) {
+			cells = xreallocarray(cells, (size_t)cols,
+			    sizeof *cells);
+			if (cols > g->cols)
+				blank_cells(cells, g->cols, cols,
+				    CELL_COLOR_DEFAULT);
+			else
+				fix_wide(cells, cols, cols);
+		}
+		lines[r] = cells;
+	}
+	free(g->lines);
+	g->lines = lines;
+	g->top = 0;
+	g->rows = rows;
+	g->cols = cols;
+	alloc_rows(g);
+}
