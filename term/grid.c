@@ -2,7 +2,9 @@
  * grid.c - one screen buffer's cells (see grid.h).
  *
  * Invariants: lines[] holds rows physical rows; logical row r lives in
- * lines[(top + r) % rows].  A cell of width 2 is always followed by a cell
+ * lines[(top + r) % rows].  Every cell of a row at or past its used count
+ * is a blank with default attributes, so scrolling a short line off costs
+ * its length, not the screen's width.  A cell of width 2 is always followed by a cell
  * of width 0 (its right half) and a cell of width 0 always follows one of
  * width 2; every operation restores this at the edges it touches.  dmin/
  * dmax hold each logical row's changed columns (dmin >= dmax: none).
@@ -15,15 +17,21 @@
 #include "term/scrollback.h"
 #include "base/util.h"
 
+struct row {
+	struct cell	*cells;
+	int		 used;		/* cells past it are default blanks */
+};
+
 struct grid {
-	struct cell	**lines;	/* physical rows, a ring */
-	struct cell	**tmp;		/* scratch: rows pointers */
-	int		 *dmin;		/* per logical row: changed columns */
-	int		 *dmax;
-	int		  top;		/* physical index of logical row 0 */
-	int		  rows;
-	int		  cols;
-	bool		  dirty;	/* some row has damage */
+	struct row	*lines;		/* physical rows, a ring */
+	struct row	*tmp;		/* scratch for rotations */
+	int		*dmin;		/* per logical row: changed columns */
+	int		*dmax;
+	int		 top;		/* physical index of logical row 0 */
+	int		 rows;
+	int		 cols;
+	bool		 dirty;		/* some row has damage */
+	bool		 all_dirty;	/* every cell has */
 };
 
 /* Physical slot of logical row r. */
@@ -38,7 +46,24 @@ slot(const struct grid *g, int r)
 struct cell *
 grid_line(const struct grid *g, int row)
 {
-	return g->lines[slot(g, row)];
+	return g->lines[slot(g, row)].cells;
+}
+
+/* The row struct of logical row r. */
+static inline struct row *
+row_at(const struct grid *g, int r)
+{
+	return &g->lines[slot(g, r)];
+}
+
+/* Row r may hold non-default cells up to column to. */
+static inline void
+use(struct grid *g, int r, int to)
+{
+	struct row	*l = row_at(g, r);
+
+	if (to > l->used)
+		l->used = to > g->cols ? g->cols : to;
 }
 
 /* A blank cell with background bg. */
@@ -98,8 +123,12 @@ grid_damage(struct grid *g, int srow, int erow, int scol, int ecol)
 {
 	int	r;
 
-	if (!clip(g, &srow, &erow, &scol, &ecol))
+	if (g->all_dirty || !clip(g, &srow, &erow, &scol, &ecol))
 		return;
+	if (srow == 0 && erow == g->rows && scol == 0 && ecol == g->cols) {
+		g->all_dirty = g->dirty = true;
+		return;
+	}
 	for (r = srow; r < erow; r++) {
 		if (scol < g->dmin[r])
 			g->dmin[r] = scol;
@@ -117,6 +146,16 @@ grid_flush_damage(struct grid *g, void (*cb)(void *, int, int, int, int),
 
 	if (!g->dirty)
 		return;
+	if (g->all_dirty) {
+		for (r = 0; r < g->rows; r++) {
+			g->dmin[r] = g->cols;
+			g->dmax[r] = 0;
+		}
+		g->all_dirty = g->dirty = false;
+		if (cb != NULL)
+			cb(user, 0, g->rows, 0, g->cols);
+		return;
+	}
 	for (r = 0; r <= g->rows; r++) {
 		if (r < g->rows && g->dmin[r] < g->dmax[r]) {
 			if (start < 0) {
@@ -149,10 +188,10 @@ alloc_rows(struct grid *g)
 	g->dmin = xreallocarray(g->dmin, (size_t)g->rows, sizeof *g->dmin);
 	g->dmax = xreallocarray(g->dmax, (size_t)g->rows, sizeof *g->dmax);
 	for (r = 0; r < g->rows; r++) {
-		g->dmin[r] = 0;
-		g->dmax[r] = g->cols;
+		g->dmin[r] = g->cols;
+		g->dmax[r] = 0;
 	}
-	g->dirty = true;
+	g->dirty = g->all_dirty = true;
 }
 
 /* A new row of cols blank cells. */
@@ -174,8 +213,10 @@ grid_new(int rows, int cols)
 	g->rows = rows;
 	g->cols = cols;
 	g->lines = xreallocarray(NULL, (size_t)rows, sizeof *g->lines);
-	for (r = 0; r < rows; r++)
-		g->lines[r] = new_row(cols);
+	for (r = 0; r < rows; r++) {
+		g->lines[r].cells = new_row(cols);
+		g->lines[r].used = 0;
+	}
 	alloc_rows(g);
 	return g;
 }
@@ -188,7 +229,7 @@ grid_free(struct grid *g)
 	if (g == NULL)
 		return;
 	for (r = 0; r < g->rows; r++)
-		free(g->lines[r]);
+		free(g->lines[r].cells);
 	free(g->lines);
 	free(g->tmp);
 	free(g->dmin);
@@ -237,6 +278,7 @@ grid_put(struct grid *g, int row, int col, const uint32_t *chars, int width,
 		memset(&cells[col + 1], 0, sizeof cells[col + 1]);
 		cells[col + 1].attr = *attr;
 	}
+	use(g, row, col + width);
 	grid_damage(g, row, row + 1, col - 1, col + width + 1);
 }
 
@@ -244,13 +286,21 @@ void
 grid_erase(struct grid *g, int srow, int erow, int scol, int ecol,
     uint32_t bg, bool selective)
 {
+	struct row	*l;
 	struct cell	*cells;
 	int		 r, c;
 
 	if (!clip(g, &srow, &erow, &scol, &ecol))
 		return;
 	for (r = srow; r < erow; r++) {
-		cells = grid_line(g, r);
+		l = row_at(g, r);
+		cells = l->cells;
+		if (bg != CELL_COLOR_DEFAULT)
+			use(g, r, ecol);
+		else if (scol >= l->used)
+			continue;	/* blank already */
+		else if (ecol >= l->used && !selective)
+			l->used = scol;
 		if (!selective)
 			blank_cells(cells, scol, ecol, bg);
 		else
@@ -266,14 +316,15 @@ grid_erase(struct grid *g, int srow, int erow, int scol, int ecol,
 void
 grid_push_top(struct grid *g, int n, struct scrollback *sb)
 {
-	struct cell	*cells;
+	struct row	*l;
 	int		 i;
 
 	for (i = 0; i < n; i++) {
-		cells = grid_line(g, 0);
+		l = row_at(g, 0);
 		if (sb != NULL)
-			scrollback_push(sb, cells, g->cols);
-		blank_cells(cells, 0, g->cols, CELL_COLOR_DEFAULT);
+			scrollback_push(sb, l->cells, l->used);
+		blank_cells(l->cells, 0, l->used, CELL_COLOR_DEFAULT);
+		l->used = 0;
 		g->top = g->top + 1 == g->rows ? 0 : g->top + 1;
 	}
 	grid_damage(g, 0, g->rows, 0, g->cols);
@@ -287,8 +338,28 @@ grid_pop_top(struct grid *g, struct scrollback *sb)
 	g->top = g->top == 0 ? g->rows - 1 : g->top - 1;
 	scrollback_pop(sb, grid_line(g, 0), g->cols);
 	fix_wide(grid_line(g, 0), g->cols, g->cols);
+	row_at(g, 0)->used = g->cols;
 	grid_damage(g, 0, g->rows, 0, g->cols);
 	return true;
+}
+
+/* Blank whole rows [srow,erow) with background bg. */
+static void
+blank_rows(struct grid *g, int srow, int erow, uint32_t bg)
+{
+	struct row	*l;
+	int		 r;
+
+	for (r = srow; r < erow; r++) {
+		l = row_at(g, r);
+		if (bg == CELL_COLOR_DEFAULT) {
+			blank_cells(l->cells, 0, l->used, bg);
+			l->used = 0;
+		} else {
+			blank_cells(l->cells, 0, g->cols, bg);
+			l->used = g->cols;
+		}
+	}
 }
 
 /*
@@ -301,19 +372,17 @@ rotate_rows(struct grid *g, int srow, int erow, int n, uint32_t bg)
 	int	h = erow - srow, i, k;
 
 	for (i = 0; i < h; i++)
-		g->tmp[i] = g->lines[slot(g, srow + i)];
+		g->tmp[i] = *row_at(g, srow + i);
 	for (i = 0; i < h; i++) {
 		k = (i + n) % h;
 		if (k < 0)
 			k += h;
-		g->lines[slot(g, srow + i)] = g->tmp[k];
+		*row_at(g, srow + i) = g->tmp[k];
 	}
 	if (n > 0)
-		for (i = erow - n; i < erow; i++)
-			blank_cells(grid_line(g, i), 0, g->cols, bg);
+		blank_rows(g, erow - n, erow, bg);
 	else
-		for (i = srow; i < srow - n; i++)
-			blank_cells(grid_line(g, i), 0, g->cols, bg);
+		blank_rows(g, srow, srow - n, bg);
 }
 
 /* Move cells of a region that does not span the full width (or moves sideways). */
@@ -333,6 +402,7 @@ move_cells(struct grid *g, int srow, int erow, int scol, int ecol,
 		sr = dr + downward;
 		memmove(grid_line(g, dr) + dc, grid_line(g, sr) + sc,
 		    (size_t)w * sizeof(struct cell));
+		use(g, dr, ecol);
 	}
 	if (downward > 0)
 		grid_erase(g, erow - downward, erow, scol, ecol, bg, false);
@@ -367,14 +437,13 @@ grid_scroll(struct grid *g, int srow, int erow, int scol, int ecol,
 	}
 	if (downward > 0 && srow == 0 && sb != NULL) {
 		for (i = 0; i < downward; i++)
-			scrollback_push(sb, grid_line(g, i), g->cols);
+			scrollback_push(sb, grid_line(g, i), row_at(g, i)->used);
 		pushed = downward;
 	}
 	if (srow == 0 && erow == g->rows && downward > 0) {
 		grid_push_top(g, downward, NULL);
 		if (bg != CELL_COLOR_DEFAULT)
-			for (i = erow - downward; i < erow; i++)
-				blank_cells(grid_line(g, i), 0, g->cols, bg);
+			blank_rows(g, erow - downward, erow, bg);
 	} else if (downward != 0)
 		rotate_rows(g, srow, erow, downward, bg);
 	return pushed;
@@ -383,10 +452,11 @@ grid_scroll(struct grid *g, int srow, int erow, int scol, int ecol,
 bool
 grid_row_is_empty(const struct grid *g, int row)
 {
-	const struct cell	*cells = grid_line(g, row);
+	const struct row	*l = row_at(g, row);
+	const struct cell	*cells = l->cells;
 	int			 c;
 
-	for (c = 0; c < g->cols; c++)
+	for (c = 0; c < l->used; c++)
 		if (cells[c].chars[0] != 0)
 			return false;
 	return true;
@@ -395,21 +465,23 @@ grid_row_is_empty(const struct grid *g, int row)
 void
 grid_resize(struct grid *g, int rows, int cols)
 {
-	struct cell	**lines;
-	struct cell	 *cells;
-	int		  r;
+	struct row	*lines;
+	struct cell	*cells;
+	int		 r, used;
 
 	if (rows == g->rows && cols == g->cols)
 		return;
 	lines = xreallocarray(NULL, (size_t)rows, sizeof *lines);
 	for (r = 0; r < rows || r < g->rows; r++) {
 		cells = r < g->rows ? grid_line(g, r) : NULL;
+		used = r < g->rows ? row_at(g, r)->used : 0;
 		if (r >= rows) {
 			free(cells);
 			continue;
 		}
 		if (cells == NULL) {
-			lines[r] = new_row(cols);
+			lines[r].cells = new_row(cols);
+			lines[r].used = 0;
 			continue;
 		}
 		if (cols != g->cols) {
@@ -421,7 +493,8 @@ grid_resize(struct grid *g, int rows, int cols)
 			else
 				fix_wide(cells, cols, cols);
 		}
-		lines[r] = cells;
+		lines[r].cells = cells;
+		lines[r].used = used < cols ? used : cols;
 	}
 	free(g->lines);
 	g->lines = lines;

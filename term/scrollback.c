@@ -40,6 +40,11 @@ struct scrollback {
 	size_t		  head;		/* index of the oldest line */
 	size_t		  count;
 	size_t		  bytes;
+	/* Scratch for encoding, grown to the widest line seen. */
+	struct sb_run	 *runs;
+	char		 *text;
+	uint8_t		 *counts;
+	size_t		  scratch_cells;
 };
 
 /* Decode one UTF-8 character written by put_utf8; advances *p. */
@@ -117,6 +122,9 @@ scrollback_free(struct scrollback *sb)
 		return;
 	scrollback_clear(sb);
 	free(sb->lines);
+	free(sb->runs);
+	free(sb->text);
+	free(sb->counts);
 	free(sb);
 }
 
@@ -130,7 +138,7 @@ line_size(const struct sb_line *l)
 
 /* Encode ncols cells into one allocation. */
 static struct sb_line *
-encode(const struct cell *cells, int ncols)
+encode(struct scrollback *sb, const struct cell *cells, int ncols)
 {
 	struct sb_run	*runs, *r = NULL;
 	struct sb_line	*l;
@@ -146,9 +154,17 @@ encode(const struct cell *cells, int ncols)
 	if (n > 0 && n < ncols && cells[n - 1].width == 2)
 		n++;			/* keep a wide glyph whole */
 	/* Upper bounds: every cell its own run, 6 chars of 4 bytes. */
-	runs = xreallocarray(NULL, (size_t)n + 1, sizeof *runs);
-	text = xmalloc((size_t)n * CELL_MAX_CHARS * 4 + 1);
-	counts = xmalloc((size_t)n + 1);
+	if ((size_t)n + 1 > sb->scratch_cells) {
+		sb->scratch_cells = (size_t)n + 1;
+		sb->runs = xreallocarray(sb->runs, sb->scratch_cells,
+		    sizeof *sb->runs);
+		sb->text = xreallocarray(sb->text, sb->scratch_cells,
+		    CELL_MAX_CHARS * 4);
+		sb->counts = xreallocarray(sb->counts, sb->scratch_cells, 1);
+	}
+	runs = sb->runs;
+	text = sb->text;
+	counts = sb->counts;
 	for (i = 0; i < n; i++) {
 		const struct cell *c = &cells[i];
 
@@ -185,9 +201,6 @@ encode(const struct cell *cells, int ncols)
 	if (has_counts)
 		memcpy((char *)(l + 1) + nruns * sizeof *runs + textlen,
 		    counts, nglyphs);
-	free(runs);
-	free(text);
-	free(counts);
 	return l;
 }
 
@@ -244,7 +257,7 @@ scrollback_push(struct scrollback *sb, const struct cell *cells, int ncols)
 
 	if (sb->max == 0)
 		return;
-	l = encode(cells, ncols);
+	l = encode(sb, cells, ncols);
 	if (sb->count == sb->max) {
 		sb->bytes -= line_size(sb->lines[sb->head]);
 		free(sb->lines[sb->head]);
