@@ -214,6 +214,47 @@ test_damage(void)
 	screen_free(s);
 }
 
+/* Writing over either half of a wide character blanks the other half. */
+static void
+test_wide_overwrite(void)
+{
+	struct screen	*s = screen_new(6, 20, 10, &events, NULL);
+	struct cell	 c;
+
+	/* x at 0, the three wide characters at 1-2, 3-4, 5-6, " done" after. */
+	feed(s, "x\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e done\r\x1b[1Cline 01");
+	is_str(row(s, 0), "xline 01done", "overwriting three wide characters "
+	    "exactly keeps every cell");
+	feed(s, "\r\nx\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e done\r\x1b[2Cab");
+	is_str(row(s, 1), "x ab \xe8\xaa\x9e done", "starting on a right half "
+	    "and ending on a left half blanks both other halves");
+	screen_cell(s, 1, 1, &c);
+	ok(c.chars[0] == 0 && c.width == 1, "the orphaned left half is a "
+	    "blank cell of width 1");
+	screen_cell(s, 1, 4, &c);
+	ok(c.chars[0] == 0 && c.width == 1, "the orphaned right half too");
+	feed(s, "\r\n\xe6\x97\xa5\xe6\x9c\xac\r\x1b[1CZ");
+	is_str(row(s, 2), " Z\xe6\x9c\xac", "a narrow character on a right "
+	    "half");
+	feed(s, "\r\n\xe6\x97\xa5\xe6\x9c\xac\r\x1b[1C\xe8\xaa\x9e");
+	is_str(row(s, 3), " \xe8\xaa\x9e", "a wide character across two "
+	    "wide ones");
+	screen_cell(s, 3, 3, &c);
+	ok(c.chars[0] == 0 && c.width == 1, "... blanks the right half of "
+	    "the second");
+	feed(s, "\r\n\xe6\x97\xa5\xe6\x9c\xac\x1b[5;2H\x1b[1X");
+	is_str(row(s, 4), "  \xe6\x9c\xac", "ECH on a right half blanks "
+	    "the left");
+	feed(s, "\r\n\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\x1b[6;3H\x1b[1P");
+	is_str(row(s, 5), "\xe6\x97\xa5 \xe8\xaa\x9e", "DCH of a left "
+	    "half leaves a blank, not half a character");
+	is_str(text(s, false), "xline 01done\nx ab \xe8\xaa\x9e done\n"
+	    " Z\xe6\x9c\xac\n \xe8\xaa\x9e\n  \xe6\x9c\xac\n"
+	    "\xe6\x97\xa5 \xe8\xaa\x9e\n", "the text export keeps the "
+	    "blanks in place");
+	screen_free(s);
+}
+
 int
 main(void)
 {
@@ -221,6 +262,7 @@ main(void)
 	test_scrollback();
 	test_replies_and_keys();
 	test_damage();
+	test_wide_overwrite();
 	buf_free(&replies);
 	return tap_done();
 }
