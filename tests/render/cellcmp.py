@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""cellcmp.py - compare two screens printed as `tmux capture-pane -p -e -N`
-prints them (rows of characters with SGR sequences), each followed by a line
+"""cellcmp.py - compare a screen printed by tests/render/screen-dump (one
+JSON array of glyphs per row) with one printed by `tmux capture-pane -p -e
+-N` (rows of characters with SGR sequences), each followed by a line
 "cursor ROW,COL".
 
 usage: cellcmp.py OURS THEIRS
@@ -17,6 +18,7 @@ an erased background puts a character after it.  tmux puts the cursor one
 past the last column while a wrap is pending, libvterm on the last column:
 that is taken as the same place.
 """
+import json
 import re
 import sys
 import unicodedata
@@ -126,6 +128,35 @@ def visible(text, a):
     return tuple(a[k] for k in ("fg", "bg") + FLAGS)
 
 
+# screen-dump's flag bits (term/cell.h) by name.
+CELL_FLAGS = {"bold": 0x1, "underline": 0x2, "underline2": 0x4,
+              "italic": 0x8, "blink": 0x10, "reverse": 0x20, "strike": 0x40,
+              "hidden": 0x80}
+
+
+def strip(glyphs):
+    """The row as compared: trailing plain spaces gone, visible attributes."""
+    while glyphs and (glyphs[-1][0] == " " and
+                      visible(" ", glyphs[-1][1])[1:] == (0, 0)):
+        glyphs.pop()
+    return [(t, visible(t, at)) for t, at in glyphs]
+
+
+def from_dump(glyphs):
+    """screen-dump's [text, fg, bg, flags] glyphs as the SGR parser sees them."""
+    out = []
+    for text, fg, bg, flags in glyphs:
+        a = default_attrs()
+        a["fg"], a["bg"] = fg, bg
+        for name in ("bold", "italic", "blink", "reverse", "strike",
+                     "hidden"):
+            a[name] = 1 if flags & CELL_FLAGS[name] else 0
+        a["underline"] = (2 if flags & CELL_FLAGS["underline2"] else
+                          1 if flags & CELL_FLAGS["underline"] else 0)
+        out.append([text, a])
+    return out
+
+
 def parse(path):
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = f.read().split("\n")
@@ -141,6 +172,10 @@ def parse(path):
                 cursor = ["%s,%d" % (row, col)]
             cursor = cursor[0]
             continue
+        if line.startswith("["):
+            glyphs = from_dump(json.loads(line))
+            rows.append(strip(glyphs))
+            continue
         glyphs = []
         pos = 0
         for m in list(SGR.finditer(line)) + [None]:
@@ -153,10 +188,7 @@ def parse(path):
             if m:
                 apply_sgr(a, m.group(1))
                 pos = m.end()
-        while glyphs and (glyphs[-1][0] == " " and
-                          visible(" ", glyphs[-1][1])[1:] == (0, 0)):
-            glyphs.pop()
-        rows.append([(t, visible(t, at)) for t, at in glyphs])
+        rows.append(strip(glyphs))
     while rows and not rows[-1]:
         rows.pop()
     return rows, cursor

@@ -1,8 +1,8 @@
 /*
  * screen-dump.c - feed files of terminal output to a session screen and
- * print what it shows, the way `tmux capture-pane -p -e -N` prints a pane:
- * one line per row, each cell's characters with an SGR sequence wherever
- * the attributes change, then a last line "cursor ROW,COL".
+ * print what it shows: one line per row, a JSON array of its glyphs, each
+ * [text, fg, bg, flags] (colours "default", "idx:N" or "rgb:RRGGBB", flags
+ * the CELL_* bits), then a last line "cursor ROW,COL".
  *
  * usage: screen-dump ROWS COLS FILE [ROWS COLS FILE]...
  * The first triple sizes a fresh screen and feeds FILE; each further one
@@ -17,86 +17,60 @@
 #include "base/utf8.h"
 #include "base/util.h"
 
-/* Append one colour's SGR parameters (base 30 for fg, 40 for bg). */
+/* Append a colour as cellcmp.py names it. */
 static void
-sgr_color(struct buf *b, uint32_t c, int base)
+dump_color(struct buf *b, uint32_t c)
 {
 	uint32_t	v = c & 0xffffffu;
 
-	switch (CELL_COLOR_TYPE(c)) {
-	case CELL_COLOR_INDEXED:
-		if (v < 8)
-			buf_printf(b, ";%u", base + v);
-		else if (v < 16)
-			buf_printf(b, ";%u", base + 60 + v - 8);
-		else
-			buf_printf(b, ";%d;5;%u", base + 8, v);
-		break;
-	case CELL_COLOR_RGB:
-		buf_printf(b, ";%d;2;%u;%u;%u", base + 8, v >> 16,
-		    (v >> 8) & 0xff, v & 0xff);
-		break;
-	default:
-		break;
-	}
-}
-
-/* Append the SGR sequence that sets exactly attr (after a reset). */
-static void
-sgr(struct buf *b, const struct cell_attr *a)
-{
-	static const struct { uint16_t flag; const char *code; } flags[] = {
-		{ CELL_BOLD, ";1" }, { CELL_ITALIC, ";3" },
-		{ CELL_UNDERLINE, ";4" }, { CELL_UNDERLINE2, ";4:2" },
-		{ CELL_BLINK, ";5" }, { CELL_REVERSE, ";7" },
-		{ CELL_CONCEAL, ";8" }, { CELL_STRIKE, ";9" },
-	};
-	size_t	i;
-
-	buf_adds(b, "\033[0");
-	for (i = 0; i < sizeof flags / sizeof flags[0]; i++)
-		if (a->flags & flags[i].flag)
-			buf_adds(b, flags[i].code);
-	sgr_color(b, a->fg, 30);
-	sgr_color(b, a->bg, 40);
-	buf_addc(b, 'm');
+	if (CELL_COLOR_TYPE(c) == CELL_COLOR_INDEXED)
+		buf_printf(b, "\"idx:%u\"", v);
+	else if (CELL_COLOR_TYPE(c) == CELL_COLOR_RGB)
+		buf_printf(b, "\"rgb:%06x\"", v);
+	else
+		buf_adds(b, "\"default\"");
 }
 
 /* Print the screen's rows and its cursor. */
 static void
 dump(const struct screen *s)
 {
-	struct cell		*cells;
-	struct cell_attr	 cur = { 0, 0, 0 };
-	struct buf		 b = { 0 };
-	char			 u[4];
-	int			 rows = screen_rows(s), cols = screen_cols(s);
-	int			 r, c, k, crow, ccol;
-	bool			 vis;
+	struct cell	*cells;
+	struct buf	 b = { 0 }, text = { 0 };
+	char		 u[4];
+	int		 rows = screen_rows(s), cols = screen_cols(s);
+	int		 r, c, k, crow, ccol;
+	bool		 vis;
 
 	cells = xcalloc((size_t)cols, sizeof *cells);
 	for (r = 0; r < rows; r++) {
 		screen_row_cells(s, r, cells, cols);
+		buf_addc(&b, '[');
 		for (c = 0; c < cols; c++) {
 			if (cells[c].width == 0)
 				continue;
-			if (!cell_attr_eq(&cells[c].attr, &cur)) {
-				cur = cells[c].attr;
-				sgr(&b, &cur);
-			}
+			text.len = 0;
 			if (cells[c].chars[0] == 0)
-				buf_addc(&b, ' ');
+				buf_addc(&text, ' ');
 			for (k = 0; k < CELL_MAX_CHARS && cells[c].chars[k];
 			    k++)
-				buf_add(&b, u, utf8_encode(cells[c].chars[k],
+				buf_add(&text, u, utf8_encode(cells[c].chars[k],
 				    u));
+			buf_adds(&b, c > 0 ? ",[" : "[");
+			buf_add_json_string(&b, text.data, text.len);
+			buf_addc(&b, ',');
+			dump_color(&b, cells[c].attr.fg);
+			buf_addc(&b, ',');
+			dump_color(&b, cells[c].attr.bg);
+			buf_printf(&b, ",%u]", cells[c].attr.flags);
 		}
-		buf_addc(&b, '\n');
+		buf_adds(&b, "]\n");
 	}
 	screen_cursor(s, &crow, &ccol, &vis);
 	buf_printf(&b, "cursor %d,%d\n", crow, ccol);
 	fwrite(b.data, 1, b.len, stdout);
 	buf_free(&b);
+	buf_free(&text);
 	free(cells);
 }
 
