@@ -1,4 +1,4 @@
-# term/: the terminal model: cells, a libvterm screen, its scrollback.
+# term/: the terminal model: cells, grids driven by libvterm's state, scrollback.
 # Uses base/.
 noinst_LIBRARIES += libterm.a
 libterm_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
