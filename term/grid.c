@@ -20,6 +20,7 @@
 struct row {
 	struct cell	*cells;
 	int		 used;		/* cells past it are default blanks */
+	bool		 wrapped;	/* the text goes on in the next row */
 };
 
 struct grid {
@@ -216,6 +217,7 @@ grid_new(int rows, int cols)
 	for (r = 0; r < rows; r++) {
 		g->lines[r].cells = new_row(cols);
 		g->lines[r].used = 0;
+		g->lines[r].wrapped = false;
 	}
 	alloc_rows(g);
 	return g;
@@ -279,6 +281,8 @@ grid_put(struct grid *g, int row, int col, const uint32_t *chars, int width,
 		cells[col + 1].attr = *attr;
 	}
 	use(g, row, col + width);
+	if (col + width >= g->cols)
+		row_at(g, row)->wrapped = false;	/* until it wraps again */
 	grid_damage(g, row, row + 1, col - 1, col + width + 1);
 }
 
@@ -295,6 +299,8 @@ grid_erase(struct grid *g, int srow, int erow, int scol, int ecol,
 	for (r = srow; r < erow; r++) {
 		l = row_at(g, r);
 		cells = l->cells;
+		if (ecol == g->cols && !selective)
+			l->wrapped = false;
 		if (bg != CELL_COLOR_DEFAULT)
 			use(g, r, ecol);
 		else if (scol >= l->used)
@@ -322,9 +328,10 @@ grid_push_top(struct grid *g, int n, struct scrollback *sb)
 	for (i = 0; i < n; i++) {
 		l = row_at(g, 0);
 		if (sb != NULL)
-			scrollback_push(sb, l->cells, l->used);
+			scrollback_push_line(sb, l->cells, l->used, l->wrapped);
 		blank_cells(l->cells, 0, l->used, CELL_COLOR_DEFAULT);
 		l->used = 0;
+		l->wrapped = false;
 		g->top = g->top + 1 == g->rows ? 0 : g->top + 1;
 	}
 	grid_damage(g, 0, g->rows, 0, g->cols);
@@ -336,6 +343,8 @@ grid_pop_top(struct grid *g, struct scrollback *sb)
 	if (sb == NULL || scrollback_count(sb) == 0)
 		return false;
 	g->top = g->top == 0 ? g->rows - 1 : g->top - 1;
+	row_at(g, 0)->wrapped = scrollback_is_wrapped(sb,
+	    scrollback_count(sb) - 1);
 	scrollback_pop(sb, grid_line(g, 0), g->cols);
 	fix_wide(grid_line(g, 0), g->cols, g->cols);
 	row_at(g, 0)->used = g->cols;
@@ -352,6 +361,7 @@ blank_rows(struct grid *g, int srow, int erow, uint32_t bg)
 
 	for (r = srow; r < erow; r++) {
 		l = row_at(g, r);
+		l->wrapped = false;
 		if (bg == CELL_COLOR_DEFAULT) {
 			blank_cells(l->cells, 0, l->used, bg);
 			l->used = 0;
@@ -437,7 +447,8 @@ grid_scroll(struct grid *g, int srow, int erow, int scol, int ecol,
 	}
 	if (downward > 0 && srow == 0 && sb != NULL) {
 		for (i = 0; i < downward; i++)
-			scrollback_push(sb, grid_line(g, i), row_at(g, i)->used);
+			scrollback_push_line(sb, grid_line(g, i),
+			    row_at(g, i)->used, row_at(g, i)->wrapped);
 		pushed = downward;
 	}
 	if (srow == 0 && erow == g->rows && downward > 0) {
@@ -468,6 +479,7 @@ grid_resize(struct grid *g, int rows, int cols)
 	struct row	*lines;
 	struct cell	*cells;
 	int		 r, used;
+	bool		 wrapped;
 
 	if (rows == g->rows && cols == g->cols)
 		return;
@@ -475,6 +487,7 @@ grid_resize(struct grid *g, int rows, int cols)
 	for (r = 0; r < rows || r < g->rows; r++) {
 		cells = r < g->rows ? grid_line(g, r) : NULL;
 		used = r < g->rows ? row_at(g, r)->used : 0;
+		wrapped = r < g->rows && row_at(g, r)->wrapped;
 		if (r >= rows) {
 			free(cells);
 			continue;
@@ -482,6 +495,7 @@ grid_resize(struct grid *g, int rows, int cols)
 		if (cells == NULL) {
 			lines[r].cells = new_row(cols);
 			lines[r].used = 0;
+			lines[r].wrapped = false;
 			continue;
 		}
 		if (cols != g->cols) {
@@ -495,6 +509,7 @@ grid_resize(struct grid *g, int rows, int cols)
 		}
 		lines[r].cells = cells;
 		lines[r].used = used < cols ? used : cols;
+		lines[r].wrapped = wrapped;
 	}
 	free(g->lines);
 	g->lines = lines;
@@ -502,4 +517,41 @@ grid_resize(struct grid *g, int rows, int cols)
 	g->rows = rows;
 	g->cols = cols;
 	alloc_rows(g);
+}
+
+bool
+grid_wrapped(const struct grid *g, int row)
+{
+	return row_at(g, row)->wrapped;
+}
+
+void
+grid_set_wrapped(struct grid *g, int row, bool wrapped)
+{
+	row_at(g, row)->wrapped = wrapped;
+}
+
+int
+grid_row_used(const struct grid *g, int row)
+{
+	return row_at(g, row)->used;
+}
+
+void
+grid_set_row(struct grid *g, int row, const struct cell *cells, int n,
+    bool wrapped)
+{
+	struct row	*l = row_at(g, row);
+
+	if (n > g->cols)
+		n = g->cols;
+	if (n > 0)
+		memcpy(l->cells, cells, (size_t)n * sizeof *cells);
+	else
+		n = 0;
+	blank_cells(l->cells, n, g->cols, CELL_COLOR_DEFAULT);
+	fix_wide(l->cells, n, g->cols);
+	l->used = n;
+	l->wrapped = wrapped;
+	grid_damage(g, row, row + 1, 0, g->cols);
 }

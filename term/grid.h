@@ -71,6 +71,21 @@ bool	grid_pop_top(struct grid *g, struct scrollback *sb);
 /* True when row holds no character (only erased cells). */
 bool	grid_row_is_empty(const struct grid *g, int row);
 
+/*
+ * Whether row's text goes on in the next row: set by the screen when the
+ * cursor wraps; cleared when the row's last column is written or erased and
+ * when the row is blanked.  Carried into the scrollback.
+ */
+bool	grid_wrapped(const struct grid *g, int row);
+void	grid_set_wrapped(struct grid *g, int row, bool wrapped);
+
+/* Cells of row that may differ from a default blank (the rest are). */
+int	grid_row_used(const struct grid *g, int row);
+
+/* Replace row with cells[0..n) and default blanks after them. */
+void	grid_set_row(struct grid *g, int row, const struct cell *cells, int n,
+	    bool wrapped);
+
 /* Change the size: rows kept from the top, cells cut or padded. */
 void	grid_resize(struct grid *g, int rows, int cols);
 

@@ -5,5 +5,6 @@ libterm_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libterm_a_SOURCES = \
 	term/cell.h \
 	term/grid.c term/grid.h \
+	term/reflow.c term/reflow.h \
 	term/screen.c term/screen.h \
 	term/scrollback.c term/scrollback.h

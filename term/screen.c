@@ -8,7 +8,10 @@
  * every byte fed reaches libvterm; lines leave the top of the primary grid
  * only into our scrollback ring (never from the alternate grid), as they
  * are, and come back from it when the screen grows taller; the pushed
- * counter counts every line that left.
+ * counter counts every line that left.  libvterm 0.1.4 does not say when
+ * the cursor wraps, so a glyph written at the start of the row below the
+ * one the previous glyph filled, with no cursor move between, marks that
+ * row wrapped; a width change rewraps such lines (term/reflow.c).
  */
 #include "term/screen.h"
 
@@ -18,6 +21,7 @@
 #include <vterm.h>
 
 #include "term/grid.h"
+#include "term/reflow.h"
 #include "term/scrollback.h"
 #include "base/utf8.h"
 
@@ -36,6 +40,8 @@ struct screen {
 	int			 cols;
 	int			 crow;
 	int			 ccol;
+	int			 wrap_row;	/* row of the last glyph, or -1 */
+	int			 wrap_end;	/* the column after it */
 	bool			 cursor_visible;
 	bool			 altscreen;
 	bool			 any_protected;	/* GRID_PROTECTED was used */
@@ -74,7 +80,15 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 		attr.flags |= GRID_PROTECTED;
 		s->any_protected = true;
 	}
+	/* The previous glyph filled its row (or left too little room for a
+	 * wide one) and this one starts the next row: the cursor wrapped. */
+	if (s->wrap_row >= 0 && pos.col == 0 && pos.row == s->wrap_row + 1 &&
+	    (s->wrap_end >= s->cols ||
+	    (s->wrap_end == s->cols - 1 && info->width == 2)))
+		grid_set_wrapped(s->cur, s->wrap_row, true);
 	grid_put(s->cur, pos.row, pos.col, info->chars, info->width, &attr);
+	s->wrap_row = pos.row;
+	s->wrap_end = pos.col + info->width;
 	return 1;
 }
 
@@ -87,6 +101,9 @@ cb_movecursor(VTermPos pos, VTermPos old, int visible, void *user)
 	(void)visible;
 	s->crow = pos.row;
 	s->ccol = pos.col;
+	/* Only the cursor resting after a row's last glyph can still wrap. */
+	if (pos.row != s->wrap_row || pos.col != s->cols - 1)
+		s->wrap_row = -1;
 	return 1;
 }
 
@@ -95,6 +112,12 @@ cb_scrollrect(VTermRect r, int downward, int rightward, void *user)
 {
 	struct screen	*s = user;
 
+	/* A full-width scroll carries the row a wrap may continue. */
+	if (s->wrap_row >= r.start_row && s->wrap_row < r.end_row &&
+	    r.start_col == 0 && r.end_col == s->cols && rightward == 0)
+		s->wrap_row -= downward;
+	if (s->wrap_row < r.start_row || s->wrap_row >= r.end_row)
+		s->wrap_row = -1;
 	s->pushed += (uint64_t)grid_scroll(s->cur, r.start_row, r.end_row,
 	    r.start_col, r.end_col, downward, rightward, s->pen.bg,
 	    s->cur == s->pri ? s->sb : NULL);
@@ -204,7 +227,9 @@ cb_bell(void *user)
  * cursor go first, then lines leave the top into the scrollback; when more
  * rows come, lines come back from the scrollback (primary screen only).
  * The primary grid behind the alternate screen is never cut either: its
- * lines leave the top instead.
+ * lines leave the top instead.  A new width first rewraps the primary
+ * screen's soft-wrapped lines and its scrollback (not behind the alternate
+ * screen, whose program redraws).
  */
 static int
 cb_resize(int rows, int cols, VTermPos *delta, void *user)
@@ -212,9 +237,20 @@ cb_resize(int rows, int cols, VTermPos *delta, void *user)
 	struct screen	*s = user;
 	bool		 on_alt = s->cur == s->alt;
 	VTermPos	 cursor;
-	int		 r, old = s->rows;
+	int		 r, c, old = s->rows;
 
 	vterm_state_get_cursorpos(s->st, &cursor);
+	s->wrap_row = -1;
+	if (cols != s->cols && !on_alt) {
+		r = cursor.row;
+		c = cursor.col;
+		s->pushed += (uint64_t)reflow(s->pri, &s->sb, cols, &r, &c);
+		delta->row += r - cursor.row;
+		delta->col += c - cursor.col;
+		cursor.row = r;
+		cursor.col = c;
+		s->cols = cols;
+	}
 	if (rows < old) {
 		for (r = old - 1; r >= rows; r--)
 			if (!grid_row_is_empty(s->pri, r) ||
@@ -295,6 +331,7 @@ screen_new(int rows, int cols, size_t sb_lines, const struct screen_events *ev,
 	s->cursor_visible = true;
 	s->sb = scrollback_new(sb_lines);
 	s->pri = s->cur = grid_new(rows, cols);
+	s->wrap_row = -1;
 	s->vt = vterm_new(rows, cols);
 	if (s->vt == NULL)
 		fatal("cannot create a terminal of %dx%d", cols, rows);

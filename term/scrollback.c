@@ -30,6 +30,7 @@ struct sb_line {
 	uint16_t	nruns;
 	uint16_t	nglyphs;
 	uint8_t		has_counts;
+	uint8_t		wrapped;	/* continues on the next line */
 	uint32_t	textlen;
 	/* struct sb_run runs[nruns]; char text[textlen]; uint8_t counts[] */
 };
@@ -252,12 +253,20 @@ decode(const struct sb_line *l, struct cell *cells, int ncols)
 void
 scrollback_push(struct scrollback *sb, const struct cell *cells, int ncols)
 {
+	scrollback_push_line(sb, cells, ncols, false);
+}
+
+void
+scrollback_push_line(struct scrollback *sb, const struct cell *cells,
+    int ncols, bool wrapped)
+{
 	struct sb_line	*l;
 	size_t		 slot;
 
 	if (sb->max == 0)
 		return;
 	l = encode(sb, cells, ncols);
+	l->wrapped = wrapped;
 	if (sb->count == sb->max) {
 		sb->bytes -= line_size(sb->lines[sb->head]);
 		free(sb->lines[sb->head]);
@@ -293,6 +302,28 @@ size_t
 scrollback_count(const struct scrollback *sb)
 {
 	return sb->count;
+}
+
+size_t
+scrollback_max(const struct scrollback *sb)
+{
+	return sb->max;
+}
+
+int
+scrollback_width(const struct scrollback *sb, size_t idx)
+{
+	if (idx >= sb->count)
+		return 0;
+	return sb->lines[(sb->head + idx) % sb->max]->ncells;
+}
+
+bool
+scrollback_is_wrapped(const struct scrollback *sb, size_t idx)
+{
+	if (idx >= sb->count)
+		return false;
+	return sb->lines[(sb->head + idx) % sb->max]->wrapped != 0;
 }
 
 int

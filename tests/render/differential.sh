@@ -144,6 +144,23 @@ render shrink 10 30 "$T/resize1" 5 20 "$T/resize2" \
 render grow 6 30 "$T/resize1" 9 40 "$T/resize2" \
     "resize: more rows bring lines back from the scrollback"
 
+# Lines the program wrote as one, soft-wrapped, are rewrapped to the new
+# width; a line ended by CR LF stays two.
+p 'the first line is long enough to wrap twice at twenty\r\nshort\r\n' > "$T/reflow1"
+p '\346\227\245\346\234\254\350\252\236\346\227\245\346\234\254\350\252\236\346\227\245\346\234\254\350\252\236\346\227\245\346\234\254\350\252\236ab\r\n' >> "$T/reflow1"
+p '12345678901234567890\r\n$ typed' >> "$T/reflow1"
+p ' more' > "$T/reflow2"
+render narrower 12 20 "$T/reflow1" 12 13 "$T/reflow2" \
+    "resize: a narrower screen rewraps soft-wrapped lines"
+render wider 12 20 "$T/reflow1" 12 33 "$T/reflow2" \
+    "resize: a wider screen joins them again"
+render reflow-scroll 6 20 "$T/reflow1" 6 9 "$T/reflow2" \
+    "resize: rewrapped lines that no longer fit go to the scrollback"
+render reflow-back 6 9 "$T/reflow1" 6 30 "$T/reflow2" \
+    "resize: joined lines make room for the scrollback's to come back"
+render reflow-both 12 20 "$T/reflow1" 5 13 "$T/reflow2" \
+    "resize: fewer rows and columns at once"
+
 # --- real programs under script(1) -----------------------------------------
 # program NAME ROWS COLS TEXT-TO-WAIT-FOR CMD [KEYS...]: CMD in a pane, the
 # keys typed, then the pane and the typescript compared.

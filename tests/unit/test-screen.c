@@ -255,6 +255,49 @@ test_wide_overwrite(void)
 	screen_free(s);
 }
 
+/* A new width rewraps what the program wrote as one line, nothing else. */
+static void
+test_reflow(void)
+{
+	struct screen	*s = screen_new(4, 10, 100, &events, NULL);
+	int		 r, col;
+	bool		 vis;
+
+	feed(s, "abcdefghijKLMNO\r\nxy");
+	screen_resize(s, 4, 5);
+	is_str(text(s, true), "abcde\nfghij\nKLMNO\nxy\n", "narrower: the "
+	    "long line rewrapped, the short one kept");
+	is_int(screen_scrollback_count(s), 1, "the row that no longer fits "
+	    "went to the scrollback");
+	screen_cursor(s, &r, &col, &vis);
+	ok(r == 2 && col == 2, "the cursor stays after xy (%d,%d)", r, col);
+	screen_resize(s, 4, 20);
+	is_str(text(s, true), "abcdefghijKLMNO\nxy\n", "wider: joined again, "
+	    "the scrollback's part too");
+	is_int(screen_scrollback_count(s), 0, "the scrollback gave it back");
+	screen_cursor(s, &r, &col, &vis);
+	ok(r == 1 && col == 2, "the cursor follows (%d,%d)", r, col);
+	feed(s, "!");
+	is_str(row(s, 1), "xy!", "and text goes on where it was");
+	screen_free(s);
+
+	/* A row filled exactly, then CR LF: two lines, never joined. */
+	s = screen_new(4, 10, 100, &events, NULL);
+	feed(s, "0123456789\r\nnext");
+	screen_resize(s, 4, 5);
+	screen_resize(s, 4, 20);
+	is_str(text(s, true), "0123456789\nnext\n", "a hard line break "
+	    "survives narrowing and widening");
+	/* Rewriting the end of a wrapped row with EL ends the wrap. */
+	feed(s, "\x1b[H\x1b[2J\x1b[3J");
+	screen_resize(s, 4, 10);
+	feed(s, "\x1b[Habcdefghijkl\x1b[1;8H\x1b[K");
+	screen_resize(s, 4, 20);
+	is_str(text(s, false), "abcdefg\nkl\n", "an erased row end is no "
+	    "longer joined to the next row");
+	screen_free(s);
+}
+
 int
 main(void)
 {
@@ -263,6 +306,7 @@ main(void)
 	test_replies_and_keys();
 	test_damage();
 	test_wide_overwrite();
+	test_reflow();
 	buf_free(&replies);
 	return tap_done();
 }
