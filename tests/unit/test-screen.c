@@ -255,6 +255,24 @@ test_wide_overwrite(void)
 	screen_free(s);
 }
 
+/* DECSCA-protected cells survive a selective erase (DECSED, DECSEL). */
+static void
+test_protected(void)
+{
+	struct screen	*s = screen_new(3, 20, 10, &events, NULL);
+	struct cell	 c;
+
+	feed(s, "\x1b[1\"qAB\x1b[0\"qCD\r\nEF\x1b[1\"qGH\x1b[0\"q\x1b[?2J");
+	is_str(row(s, 0), "AB", "DECSED keeps the protected cells only");
+	is_str(row(s, 1), "  GH", "... on every row");
+	screen_cell(s, 0, 0, &c);
+	is_int(c.attr.flags, 0, "protection is not an attribute a renderer "
+	    "sees");
+	feed(s, "\x1b[2J");
+	is_str(text(s, false), "", "ED erases protected cells too");
+	screen_free(s);
+}
+
 /* A new width rewraps what the program wrote as one line, nothing else. */
 static void
 test_reflow(void)
@@ -307,6 +325,7 @@ main(void)
 	test_damage();
 	test_wide_overwrite();
 	test_reflow();
+	test_protected();
 	buf_free(&replies);
 	return tap_done();
 }
