@@ -158,6 +158,11 @@ reflow(struct grid *g, struct scrollback **sbp, int cols, int *crow,
 	for (i = 0; i < n; i++) {
 		w = scrollback_width(sb, i);
 		wr = scrollback_is_wrapped(sb, i);
+		if (!wr && line.n == 0 && w <= cols) {
+			/* A whole line that fits: moved as stored. */
+			scrollback_copy_line(hist.sb, sb, i);
+			continue;
+		}
 		if (wr && w < old)
 			w = old;
 		cells_reserve(&tmp, w > 0 ? w : 1);

@@ -256,17 +256,12 @@ scrollback_push(struct scrollback *sb, const struct cell *cells, int ncols)
 	scrollback_push_line(sb, cells, ncols, false);
 }
 
-void
-scrollback_push_line(struct scrollback *sb, const struct cell *cells,
-    int ncols, bool wrapped)
+/* Append an encoded line; the oldest line goes when full. */
+static void
+append(struct scrollback *sb, struct sb_line *l)
 {
-	struct sb_line	*l;
-	size_t		 slot;
+	size_t	slot;
 
-	if (sb->max == 0)
-		return;
-	l = encode(sb, cells, ncols);
-	l->wrapped = wrapped;
 	if (sb->count == sb->max) {
 		sb->bytes -= line_size(sb->lines[sb->head]);
 		free(sb->lines[sb->head]);
@@ -278,6 +273,34 @@ scrollback_push_line(struct scrollback *sb, const struct cell *cells,
 		sb->count++;
 	}
 	sb->bytes += line_size(l);
+}
+
+void
+scrollback_push_line(struct scrollback *sb, const struct cell *cells,
+    int ncols, bool wrapped)
+{
+	struct sb_line	*l;
+
+	if (sb->max == 0)
+		return;
+	l = encode(sb, cells, ncols);
+	l->wrapped = wrapped;
+	append(sb, l);
+}
+
+void
+scrollback_copy_line(struct scrollback *dst, const struct scrollback *src,
+    size_t idx)
+{
+	const struct sb_line	*l;
+	struct sb_line		*copy;
+
+	if (dst->max == 0 || idx >= src->count)
+		return;
+	l = src->lines[(src->head + idx) % src->max];
+	copy = xmalloc(line_size(l));
+	memcpy(copy, l, line_size(l));
+	append(dst, copy);
 }
 
 int

@@ -30,6 +30,10 @@ void	scrollback_push_line(struct scrollback *sb, const struct cell *cells,
 /* Cells line idx (0 = oldest) has, trailing blanks not counted. */
 int	scrollback_width(const struct scrollback *sb, size_t idx);
 
+/* Append a copy of src's line idx (0 = oldest) to dst, as stored. */
+void	scrollback_copy_line(struct scrollback *dst,
+	    const struct scrollback *src, size_t idx);
+
 /* True when line idx (0 = oldest) was pushed as wrapped. */
 bool	scrollback_is_wrapped(const struct scrollback *sb, size_t idx);
 
