@@ -4,9 +4,10 @@
  * Invariants: lines[] holds rows physical rows; logical row r lives in
  * lines[(top + r) % rows].  Every cell of a row at or past its used count
  * is a blank with default attributes, so scrolling a short line off costs
- * its length, not the screen's width.  A cell of width 2 is always followed by a cell
- * of width 0 (its right half) and a cell of width 0 always follows one of
- * width 2; every operation restores this at the edges it touches.  dmin/
+ * its length, not the screen's width.  A cell of width 2 is always
+ * followed by a cell of width 0 (its right half) and a cell of width 0
+ * always follows one of width 2; every operation restores this at the
+ * edges it touches.  dmin/
  * dmax hold each logical row's changed columns (dmin >= dmax: none).
  */
 #include "term/grid.h"
@@ -395,7 +396,7 @@ rotate_rows(struct grid *g, int srow, int erow, int n, uint32_t bg)
 		blank_rows(g, srow, srow - n, bg);
 }
 
-/* Move cells of a region that does not span the full width (or moves sideways). */
+/* Move the cells of a region narrower than the grid, or sideways. */
 static void
 move_cells(struct grid *g, int srow, int erow, int scol, int ecol,
     int downward, int rightward, uint32_t bg)
