@@ -7,8 +7,8 @@
  * its length, not the screen's width.  A cell of width 2 is always
  * followed by a cell of width 0 (its right half) and a cell of width 0
  * always follows one of width 2; every operation restores this at the
- * edges it touches.  dmin/
- * dmax hold each logical row's changed columns (dmin >= dmax: none).
+ * edges it touches.  dmin/dmax hold each logical row's changed columns
+ * (dmin >= dmax: none); all_dirty stands for every row.
  */
 #include "term/grid.h"
 
