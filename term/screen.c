@@ -197,6 +197,7 @@ cb_settermprop(VTermProp prop, VTermValue *val, void *user)
 		if (s->altscreen && s->alt == NULL)
 			s->alt = grid_new(s->rows, s->cols);
 		s->cur = s->altscreen ? s->alt : s->pri;
+		s->wrap_row = -1;
 		grid_damage(s->cur, 0, s->rows, 0, s->cols);
 		break;
 	case VTERM_PROP_TITLE:
