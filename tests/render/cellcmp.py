@@ -5,9 +5,12 @@ JSON array of glyphs per row) with one printed by `tmux capture-pane -p -e
 "cursor ROW,COL".
 
 usage: cellcmp.py OURS THEIRS
+       cellcmp.py --dir DIR NAME...
 Exit 0 when every row shows the same characters with the same colours and
 attributes and the cursor is at the same place; else print each difference
-(row, column, what each side shows) and exit 1.
+(row, column, what each side shows) and exit 1.  With --dir, compare
+DIR/NAME.ours with DIR/NAME.tmux for each NAME (one interpreter for them
+all), write the differences to DIR/NAME.diff and print "NAME STATUS".
 
 Cells are compared as a person sees them: a space shows only its
 background, reverse video and underline, so its foreground, bold, italic,
@@ -201,9 +204,9 @@ def describe(g):
     return "%r %s" % (text, "/".join(str(x) for x in at))
 
 
-def main():
-    ours, ocur = parse(sys.argv[1])
-    theirs, tcur = parse(sys.argv[2])
+def differences(ours_path, theirs_path):
+    ours, ocur = parse(ours_path)
+    theirs, tcur = parse(theirs_path)
     diffs = []
     for r in range(max(len(ours), len(theirs))):
         a = ours[r] if r < len(ours) else []
@@ -224,7 +227,23 @@ def main():
                 break
     if ocur != tcur:
         diffs.append("cursor: ours %s, tmux %s" % (ocur, tcur))
-    for d in diffs[:20]:
+    return diffs[:20]
+
+
+def main():
+    if sys.argv[1] == "--dir":
+        for name in sys.argv[3:]:
+            base = "%s/%s" % (sys.argv[2], name)
+            try:
+                diffs = differences(base + ".ours", base + ".tmux")
+            except (OSError, ValueError) as e:
+                diffs = ["cannot compare: %s" % e]
+            with open(base + ".diff", "w") as f:
+                f.write("".join(d + "\n" for d in diffs))
+            print(name, 1 if diffs else 0)
+        return 0
+    diffs = differences(sys.argv[1], sys.argv[2])
+    for d in diffs:
         print(d)
     return 1 if diffs else 0
 

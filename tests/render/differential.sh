@@ -35,20 +35,35 @@ settle() {
 	printf '%s\n' "$_cur" > "$T/$1.tmux"
 }
 
-# compare NAME WHAT: one TAP test, the differences as diagnostics.  With
-# $known set (why tmux differs), a difference is expected: a TODO test.
+# compare NAME WHAT: a TAP test, run by compare_all (one interpreter for
+# every comparison).  With $known set (why tmux differs), a difference is
+# expected: a TODO test.
 known=''
 compare() {
-	python3 "$CMP" "$T/$1.ours" "$T/$1.tmux" > "$T/$1.diff" 2>&1
-	_rc=$?
-	if [ -n "$known" ]; then
-		tap_n=$((tap_n + 1))
-		[ $_rc -eq 0 ] && _st=ok || _st='not ok'
-		echo "$_st $tap_n - $2 # TODO $known"
-	else
-		ok $_rc "$2"
-	fi
-	[ $_rc -eq 0 ] || sed 's/^/#   /' "$T/$1.diff"
+	printf '%s|%s|%s\n' "$1" "$known" "$2" >> "$T/cases"
+}
+
+# compare_all: every comparison, the differences as diagnostics.
+compare_all() {
+	[ -s "$T/cases" ] || return
+	python3 "$CMP" --dir "$T" $(cut -d'|' -f1 "$T/cases") > "$T/results" 2>&1
+	while IFS='|' read -r _n _known _what; do
+		_rc=$(awk -v n="$_n" '$1 == n { print $2 }' "$T/results")
+		[ "x$_rc" = x0 ] || _rc=1
+		if [ -n "$_known" ]; then
+			tap_n=$((tap_n + 1))
+			[ $_rc -eq 0 ] && _st=ok || _st='not ok'
+			echo "$_st $tap_n - $_what # TODO $_known"
+		else
+			ok $_rc "$_what"
+		fi
+		[ $_rc -eq 0 ] && continue
+		if [ -f "$T/$_n.diff" ]; then
+			sed 's/^/#   /' "$T/$_n.diff"
+		else
+			sed 's/^/#   /' "$T/results" | head -20
+		fi
+	done < "$T/cases"
 }
 
 # render NAME ROWS COLS FILE [ROWS2 COLS2 FILE2] WHAT: FILE shown at
@@ -214,4 +229,5 @@ else
 	skip "man cannot format a page here"
 fi
 
+compare_all
 done_testing
