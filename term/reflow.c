@@ -125,6 +125,10 @@ rewrap(struct cells *l, int cols, struct sink *k, int off, int *row,
 	int	i = 0, take;
 
 	do {
+		/* A right half whose left half ended the row above (a wide
+		 * character cannot fit one column) is dropped. */
+		if (i < l->n && l->c[i].width == 0 && ++i == l->n)
+			break;
 		take = l->n - i < cols ? l->n - i : cols;
 		if (i + take < l->n && take > 1 &&
 		    l->c[i + take - 1].width == 2)

@@ -15,6 +15,7 @@
  */
 #include "term/screen.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,7 @@ struct screen {
 	bool			 altscreen;
 	bool			 any_protected;	/* GRID_PROTECTED was used */
 	char			*title;
+	struct buf		*capture;	/* replies to our own queries */
 };
 
 /* libvterm's colour to ours. */
@@ -238,7 +240,7 @@ cb_resize(int rows, int cols, VTermPos *delta, void *user)
 	struct screen	*s = user;
 	bool		 on_alt = s->cur == s->alt;
 	VTermPos	 cursor;
-	int		 r, c, old = s->rows;
+	int		 r, c, n, old = s->rows;
 
 	vterm_state_get_cursorpos(s->st, &cursor);
 	s->wrap_row = -1;
@@ -257,11 +259,16 @@ cb_resize(int rows, int cols, VTermPos *delta, void *user)
 			if (!grid_row_is_empty(s->pri, r) ||
 			    (!on_alt && r == cursor.row))
 				break;
-		if (r + 1 > rows) {
-			grid_push_top(s->pri, r + 1 - rows, s->sb);
-			s->pushed += (uint64_t)(r + 1 - rows);
+		/* Never past the cursor's row: rows below it are cut then
+		 * (libvterm's state would take a cursor above the top). */
+		n = r + 1 - rows;
+		if (!on_alt && n > cursor.row)
+			n = cursor.row;
+		if (n > 0) {
+			grid_push_top(s->pri, n, s->sb);
+			s->pushed += (uint64_t)n;
 			if (!on_alt)
-				delta->row -= r + 1 - rows;
+				delta->row -= n;
 		}
 	}
 	grid_resize(s->pri, rows, cols);
@@ -311,8 +318,55 @@ cb_output(const char *data, size_t len, void *user)
 {
 	struct screen	*s = user;
 
-	if (s->ev != NULL && s->ev->output != NULL)
+	if (s->capture != NULL)
+		buf_add(s->capture, data, len);
+	else if (s->ev != NULL && s->ev->output != NULL)
 		s->ev->output(s->user, data, len);
+}
+
+/*
+ * Ask libvterm for one of its settings (DECRQSS): the parameters of the
+ * reply "DCS 1 $ r <params><final> ST" for final, into *a and *b.
+ */
+static bool
+query_pair(struct screen *s, const char *final, int *a, int *b)
+{
+	struct buf	 reply = { 0 };
+	char		 q[16], fmt[32];
+	bool		 ok;
+
+	snprintf(q, sizeof q, "\033P$q%s\033\\", final);
+	snprintf(fmt, sizeof fmt, "\033P1$r%%d;%%d%s", final);
+	s->capture = &reply;
+	vterm_input_write(s->vt, q, strlen(q));
+	s->capture = NULL;
+	ok = sscanf(buf_cstr(&reply), fmt, a, b) == 2;
+	buf_free(&reply);
+	return ok;
+}
+
+/*
+ * libvterm 0.1.4 clamps the bottom (right) margin to a smaller screen but
+ * not the top (left) one, and then scrolls by negative sizes: a margin
+ * that would not fit is reset first (tmux resets them on every resize),
+ * the cursor kept where it is.
+ */
+static void
+fit_margins(struct screen *s, int rows, int cols)
+{
+	char	seq[64];
+	int	top, bottom, left, right, n;
+
+	n = 0;
+	if (query_pair(s, "r", &top, &bottom) && bottom > rows)
+		n += snprintf(seq + n, sizeof seq - (size_t)n, "\033[r");
+	if (query_pair(s, "s", &left, &right) && right > cols)
+		n += snprintf(seq + n, sizeof seq - (size_t)n, "\033[s");
+	if (n == 0)
+		return;
+	n += snprintf(seq + n, sizeof seq - (size_t)n, "\033[%d;%dH",
+	    s->crow + 1, s->ccol + 1);
+	vterm_input_write(s->vt, seq, (size_t)n);
 }
 
 struct screen *
@@ -377,6 +431,7 @@ screen_resize(struct screen *s, int rows, int cols)
 		rows = 1;
 	if (cols < 1)
 		cols = 1;
+	fit_margins(s, rows, cols);
 	vterm_set_size(s->vt, rows, cols);
 	screen_flush_damage(s);
 }

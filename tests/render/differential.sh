@@ -20,6 +20,9 @@ fi
 T=$(mktemp -d)
 cleanup_cmd "rm -rf '$T'"
 tmw() { timeout 20 tmux -L "$TMUX_SOCK" -f /dev/null wait-for "$1"; }
+# One idle session for the whole test: the server never exits between
+# cases (a client racing a server on its way out loses its command).
+tm new-session -d -s keep 'exec sleep 600'
 
 # settle NAME: wait until the pane stops changing (tmux reads the pty on
 # its own schedule), then capture it with the cursor into $T/NAME.tmux.
@@ -29,7 +32,7 @@ settle() {
 		sleep 0.15
 		_cur=$(tm capture-pane -p -e -N -t "$1"; tm display -p -t "$1" \
 		    'cursor #{cursor_y},#{cursor_x} #{pane_width}')
-		[ "x$_cur" = "x$_prev" ] && break
+		[ -n "$_cur" ] && [ "x$_cur" = "x$_prev" ] && break
 		_prev=$_cur
 	done
 	printf '%s\n' "$_cur" > "$T/$1.tmux"

@@ -255,6 +255,40 @@ test_wide_overwrite(void)
 	screen_free(s);
 }
 
+/*
+ * Shrinking keeps libvterm's state inside the screen: a full screen with
+ * the cursor at the top, a scroll region below the new bottom (both once
+ * made libvterm write out of bounds; the ASan build catches it).
+ */
+static void
+test_shrink_safely(void)
+{
+	struct screen	*s = screen_new(12, 24, 10, &events, NULL);
+	int		 r, col;
+	bool		 vis;
+
+	feed(s, "\x1b#8");		/* DECALN: E everywhere, cursor home */
+	screen_resize(s, 6, 2);
+	feed(s, "\x1b[0J");
+	screen_cursor(s, &r, &col, &vis);
+	ok(r == 0 && col == 0, "the cursor stays on its row (%d,%d)", r, col);
+	is_str(text(s, false), "", "ED from the top then clears the screen");
+	screen_free(s);
+
+	s = screen_new(12, 20, 10, &events, NULL);
+	feed(s, "\x1b[8;10r\x1b[9;3Hab");
+	screen_resize(s, 5, 20);
+	feed(s, "\r\nline\r\n\x1bMx");
+	screen_cursor(s, &r, &col, &vis);
+	ok(r >= 0 && r < 5 && col == 1, "a region below the new bottom is "
+	    "reset, the cursor kept in the screen (%d,%d)", r, col);
+	replies.len = 0;
+	feed(s, "\x1bP$qr\x1b\\");
+	is_str(buf_cstr(&replies), "\x1bP1$r1;5r\x1b\\", "the region is the "
+	    "whole new screen");
+	screen_free(s);
+}
+
 /* DECSCA-protected cells survive a selective erase (DECSED, DECSEL). */
 static void
 test_protected(void)
@@ -326,6 +360,7 @@ main(void)
 	test_wide_overwrite();
 	test_reflow();
 	test_protected();
+	test_shrink_safely();
 	buf_free(&replies);
 	return tap_done();
 }
