@@ -165,6 +165,13 @@ TESTS += tests/unit/test-render tests/unit/test-tui
 EXTRA_DIST += tests/render/sgr.test tests/render/colour.test \
 	tests/render/wide.test tests/render/altscreen.test \
 	tests/render/scroll.test tests/render/resize.test
+# The same bytes through our screen and through tmux, cell by cell.
+check_PROGRAMS += tests/render/screen-dump
+tests_render_screen_dump_SOURCES = tests/render/screen-dump.c
+tests_render_screen_dump_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_render_screen_dump_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/render/differential.sh
+EXTRA_DIST += tests/render/differential.sh tests/render/cellcmp.py
 
 # End to end: the console in a private tmux server.
 TESTS += tests/e2e/tui-panes.sh tests/e2e/tui-robust.sh \
