@@ -195,6 +195,7 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	so.by = r->decided_by;
 	so.agent = true;
 	so.request = (unsigned long)r->id;
+	memcpy(so.pipes, r->pipes, sizeof so.pipes);
 	s = sessions_start(ss, &so, cause);
 	strv_free(envp);
 	return s;

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
@@ -64,7 +65,21 @@ struct exec_opts {
 	char		**argv;		/* owned when built from -c */
 };
 
+/*
+ * Stdin relayed to a pipe: bytes sent per input line, and how many may be
+ * on their way before the server says the command took them (`written`):
+ * the relay streams any size in bounded memory, at the command's pace.
+ */
+#define EXEC_STDIN_CHUNK	(64 * 1024)
+#define EXEC_STDIN_WINDOW	(256 * 1024)
+
 struct exec_run {
+	struct client	*cl;
+	bool		 pipes[3];	/* 0-2 relayed as pipes, not the PTY */
+	uint64_t	 stdin_sent;
+	uint64_t	 stdin_acked;
+	bool		 stdin_done;	/* EOF sent (or nothing more to send) */
+	bool		 broken;	/* our stdout or stderr reader left */
 	struct screen	*screen;
 	uint64_t	 printed;	/* scrolled-off lines printed */
 	int64_t		 session;	/* 0: not started */
@@ -94,14 +109,40 @@ exec_scrolled(struct exec_run *x)
 	buf_free(&out);
 }
 
-/* Output bytes arrived. */
+/*
+ * Bytes for our fd 1 or 2.  Its reader gone (EPIPE), the command is
+ * stopped as a shell's would be by SIGPIPE.
+ */
+static void
+exec_put(struct exec_run *x, int fd, const char *p, size_t len)
+{
+	json_t	*req;
+	char	*cause = NULL;
+
+	if (x->broken || util_write_all(fd, p, len) == 0)
+		return;
+	x->broken = true;
+	if (x->session == 0)
+		return;
+	req = json_pack("{s:s, s:s, s:I}", "op", "kill", "id", "kill",
+	    "session", (json_int_t)x->session);
+	(void)client_send(x->cl, req, &cause);
+	free(cause);
+	json_decref(req);
+}
+
+/* Output bytes of the PTY arrived. */
 static void
 exec_output(struct exec_run *x, const char *p, size_t len)
 {
 	size_t	n;
 
 	if (x->screen == NULL) {
-		(void)util_write_all(STDOUT_FILENO, p, len);
+		/* What the terminal shows goes where we have a terminal. */
+		if (!x->pipes[1])
+			exec_put(x, STDOUT_FILENO, p, len);
+		else if (!x->pipes[2])
+			exec_put(x, STDERR_FILENO, p, len);
 		return;
 	}
 	while (len > 0) {
@@ -127,7 +168,9 @@ exec_exit(struct exec_run *x, json_t *ev)
 			(void)util_write_all(STDOUT_FILENO, out.data, out.len);
 		buf_free(&out);
 	}
-	if (json_is_true(json_object_get(ev, "timed_out")))
+	if (x->broken)
+		x->rc = 128 + SIGPIPE;
+	else if (json_is_true(json_object_get(ev, "timed_out")))
 		x->rc = 124;
 	else if (json_is_integer(sig))
 		x->rc = 128 + (int)json_integer_value(sig);
@@ -196,18 +239,75 @@ exec_event(struct exec_run *x, json_t *ev)
 	} else if (strcmp(name, "output") == 0) {
 		s = client_str(ev, "b64");
 		if (s != NULL && proto_base64_decode(&b, s, strlen(s)) == 0)
-			exec_output(x, b.data, b.len);
+			;
 		else if ((s = client_str(ev, "data")) != NULL)
-			exec_output(x, s, strlen(s));
+			buf_add(&b, s, strlen(s));
+		s = client_str(ev, "stream");
+		if (s != NULL && b.len > 0)
+			exec_put(x, strcmp(s, "stderr") == 0 ? STDERR_FILENO :
+			    STDOUT_FILENO, b.data, b.len);
+		else if (b.len > 0)
+			exec_output(x, b.data, b.len);
 		buf_free(&b);
+	} else if (strcmp(name, "written") == 0) {
+		x->stdin_acked = (uint64_t)json_integer_value(
+		    json_object_get(ev, "bytes"));
 	} else if (strcmp(name, "exit") == 0)
 		exec_exit(x, ev);
-	else if (strcmp(name, "error") == 0) {
+	else if (strcmp(name, "error") == 0 && (s = client_str(ev, "id")) !=
+	    NULL && strcmp(s, "in") == 0) {
+		/* The command no longer takes stdin (it ended or closed it). */
+		x->stdin_done = true;
+	} else if (strcmp(name, "error") == 0) {
 		fprintf(stderr, "ptyvisor: %s\n", client_str(ev, "message") ?
 		    client_str(ev, "message") : "error");
 		x->rc = CLI_EXIT_ERROR;
 		x->done = true;
 	}
+}
+
+/*
+ * Our stdin is readable: send what is there to the command's stdin pipe,
+ * or its EOF.  A read error (e.g. fd 0 closed) is an EOF too, as for a
+ * command whose stdin cannot be read.  -1 with *cause: the server is gone.
+ */
+static int
+exec_stdin(struct exec_run *x, char **cause)
+{
+	static char	 chunk[EXEC_STDIN_CHUNK];
+	struct buf	 b64 = { 0 };
+	json_t		*req;
+	ssize_t		 n;
+	int		 rc;
+
+	do
+		n = read(STDIN_FILENO, chunk, sizeof chunk);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	req = json_pack("{s:s, s:s, s:I, s:s}", "op", "input", "id", "in",
+	    "session", (json_int_t)x->session, "stream", "stdin");
+	if (n > 0) {
+		proto_base64_encode(&b64, chunk, (size_t)n);
+		json_object_set_new(req, "b64", json_stringn(b64.data,
+		    b64.len));
+		buf_free(&b64);
+		x->stdin_sent += (uint64_t)n;
+	} else {
+		json_object_set_new(req, "eof", json_true());
+		x->stdin_done = true;
+	}
+	rc = client_send(x->cl, req, cause);
+	json_decref(req);
+	return rc;
+}
+
+/* Whether to read our stdin now: started, not ended, window not full. */
+static bool
+exec_wants_stdin(const struct exec_run *x)
+{
+	return x->pipes[0] && x->session != 0 && !x->stdin_done &&
+	    x->stdin_sent - x->stdin_acked < EXEC_STDIN_WINDOW;
 }
 
 /* A signal to the shim: kill the session (or give up). */
@@ -235,9 +335,10 @@ exec_signal(struct client *cl, struct exec_run *x, int sig, int *count)
 
 /* Build the exec request. */
 static json_t *
-exec_request(const struct exec_opts *o, struct pty_size size)
+exec_request(const struct exec_opts *o, struct pty_size size,
+    const bool pipes[3])
 {
-	json_t	*req, *argv = json_array(), *env = json_object();
+	json_t	*req, *argv = json_array(), *env = json_object(), *stdio;
 	char	 cwd[PATH_MAX];
 	size_t	 i;
 
@@ -267,6 +368,13 @@ exec_request(const struct exec_opts *o, struct pty_size size)
 		json_object_set_new(req, "sandbox", json_string(o->sandbox));
 	if (o->why != NULL)
 		json_object_set_new(req, "why", json_string(o->why));
+	if (pipes[0] || pipes[1] || pipes[2]) {
+		stdio = json_array();
+		for (i = 0; i < 3; i++)
+			json_array_append_new(stdio, json_string(pipes[i] ?
+			    "pipe" : "pty"));
+		json_object_set_new(req, "stdio", stdio);
+	}
 	return req;
 }
 
@@ -280,24 +388,40 @@ exec_main(const struct exec_opts *o)
 	struct client	*cl;
 	struct pty_size	 size = { EXEC_TEXT_COLS, EXEC_TEXT_ROWS };
 	struct winsize	 ws;
-	struct pollfd	 pfd[2];
+	struct pollfd	 pfd[3];
 	struct signalfd_siginfo si;
 	sigset_t	 set;
 	json_t		*req, *ev;
 	char		*cause = NULL, *path;
-	int		 sfd, rc, nsig = 0;
+	int		 sfd, rc, nsig = 0, fd, npfd;
 	bool		 text;
+	static const int size_from[] = { STDOUT_FILENO, STDERR_FILENO,
+			    STDIN_FILENO };
 
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
-	text = o->mode == 't' || (o->mode == 0 && !isatty(STDOUT_FILENO));
-	if (isatty(STDOUT_FILENO) &&
-	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
-	    ws.ws_row > 0) {
-		size.cols = ws.ws_col;
-		size.rows = ws.ws_row;
-	}
 	memset(&x, 0, sizeof x);
+	/* A closed 0-2 must not become our socket: /dev/null stands in. */
+	for (fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", fd == 0 ?
+		    O_RDONLY : O_WRONLY) != fd)
+			return CLI_EXIT_ERROR;
+	/*
+	 * Each of our 0-2 that is not a terminal is a pipe for the command
+	 * too; --text renders the terminal's screen, so stdout stays on it.
+	 */
+	text = o->mode == 't';
+	for (fd = 0; fd < 3; fd++)
+		x.pipes[fd] = !isatty(fd) && !(fd == STDOUT_FILENO && text);
+	for (fd = 0; fd < 3; fd++) {
+		if (isatty(size_from[fd]) &&
+		    ioctl(size_from[fd], TIOCGWINSZ, &ws) == 0 &&
+		    ws.ws_col > 0 && ws.ws_row > 0) {
+			size.cols = ws.ws_col;
+			size.rows = ws.ws_row;
+			break;
+		}
+	}
 	if (text)
 		x.screen = screen_new(size.rows, size.cols, EXEC_SCROLLBACK,
 		    NULL, NULL);
@@ -329,7 +453,8 @@ exec_main(const struct exec_opts *o)
 			close(sfd);
 		return CLI_EXIT_ERROR;
 	}
-	req = exec_request(o, size);
+	x.cl = cl;
+	req = exec_request(o, size, x.pipes);
 	rc = client_send(cl, req, &cause);
 	json_decref(req);
 	x.rc = CLI_EXIT_ERROR;
@@ -338,7 +463,11 @@ exec_main(const struct exec_opts *o)
 		pfd[0].events = POLLIN;
 		pfd[1].fd = sfd;
 		pfd[1].events = POLLIN;
-		if (poll(pfd, sfd >= 0 ? 2 : 1, -1) < 0) {
+		pfd[2].fd = exec_wants_stdin(&x) ? STDIN_FILENO : -1;
+		pfd[2].events = POLLIN;
+		pfd[2].revents = 0;
+		npfd = 3;
+		if (poll(pfd, (nfds_t)npfd, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			cause = xasprintf("poll: %s", strerror(errno));
@@ -347,6 +476,9 @@ exec_main(const struct exec_opts *o)
 		if (sfd >= 0 && (pfd[1].revents & POLLIN) &&
 		    read(sfd, &si, sizeof si) == (ssize_t)sizeof si &&
 		    exec_signal(cl, &x, (int)si.ssi_signo, &nsig))
+			break;
+		if (pfd[2].fd >= 0 && pfd[2].revents != 0 &&
+		    (rc = exec_stdin(&x, &cause)) != 0)
 			break;
 		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;

@@ -53,6 +53,7 @@ struct approval_spec {
 	pid_t		 client_pid;	/* 0: unknown */
 	const char	*client_exe;	/* NULL: unknown */
 	void		*owner;		/* who submitted it (opaque) */
+	bool		 pipes[3];	/* 0-2 as pipes, not the PTY */
 };
 
 /*
@@ -74,6 +75,7 @@ struct approval_request {
 	pid_t			 client_pid;	/* 0: unknown */
 	char			*client_exe;	/* NULL: unknown */
 	void			*owner;
+	bool			 pipes[3];	/* 0-2 as pipes, not the PTY */
 
 	/* The policy's verdict and what decided it. */
 	enum policy_decision	 verdict;

@@ -67,6 +67,21 @@ control_send(struct control_client *cl, struct buf *line)
 	control_client_flush(cl);
 }
 
+/* Read again the pipes of cl's sessions held while it was behind. */
+void
+control_pipes_resume(struct control_client *cl)
+{
+	struct control	*c = cl->c;
+	size_t		 i;
+
+	for (i = 0; i < c->nsess; i++) {
+		if (c->sess[i]->owner == cl && c->sess[i]->held) {
+			c->sess[i]->held = false;
+			session_stdio_hold(c->sess[i]->s, false);
+		}
+	}
+}
+
 /* Send line to every subscribed client except skip. */
 void
 control_broadcast(struct control *c, struct buf *line,
@@ -207,6 +222,8 @@ control_client_flush(struct control_client *cl)
 	}
 	if (cl->dead)
 		return;
+	if (cl->out.len < CONTROL_PIPE_RESUME)
+		control_pipes_resume(cl);
 	if (cl->closing && cl->out.len == 0) {
 		control_client_close(cl);
 		return;

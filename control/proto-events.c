@@ -1,7 +1,7 @@
 /*
  * proto-events.c - the control protocol's event builders (see proto.h):
- * hello, error, ok, queued, approved/denied, withdrawn, started, output,
- * exit and list, each appended to a buffer as one JSON line.
+ * hello, error, ok, queued, approved/denied, withdrawn, started, output
+ * (of the PTY or a pipe), written, exit and list, each appended to a buffer as one JSON line.
  *
  * Invariants: event builders only hand jansson valid UTF-8 (invalid bytes
  * become U+FFFD) and always emit exactly one line.
@@ -186,15 +186,19 @@ proto_ev_started(struct buf *b, const char *id, int64_t request,
 	proto_ev_emit(b, o);
 }
 
-void
-proto_ev_output(struct buf *b, const char *id, int64_t session, uint64_t seq,
-    const void *data, size_t len, enum proto_encoding enc)
+/* An output event; stream names the pipe it came from (NULL: the PTY). */
+static void
+proto_ev_output_of(struct buf *b, const char *id, int64_t session,
+    uint64_t seq, const char *stream, const void *data, size_t len,
+    enum proto_encoding enc)
 {
 	json_t		*o = proto_ev_new("output", id);
 	struct buf	 tmp;
 
 	proto_set_int(o, "session", session);
 	proto_set_int(o, "seq", (int64_t)seq);
+	if (stream != NULL)
+		json_object_set_new(o, "stream", json_string(stream));
 	memset(&tmp, 0, sizeof tmp);
 	if (enc == PROTO_ENC_BASE64) {
 		proto_base64_encode(&tmp, data, len);
@@ -206,6 +210,32 @@ proto_ev_output(struct buf *b, const char *id, int64_t session, uint64_t seq,
 		    tmp.data != NULL ? tmp.data : "", tmp.len));
 	}
 	buf_free(&tmp);
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_output(struct buf *b, const char *id, int64_t session, uint64_t seq,
+    const void *data, size_t len, enum proto_encoding enc)
+{
+	proto_ev_output_of(b, id, session, seq, NULL, data, len, enc);
+}
+
+void
+proto_ev_stream(struct buf *b, const char *id, int64_t session, uint64_t seq,
+    int fd, const void *data, size_t len, enum proto_encoding enc)
+{
+	proto_ev_output_of(b, id, session, seq, fd == 2 ? "stderr" : "stdout",
+	    data, len, enc);
+}
+
+void
+proto_ev_written(struct buf *b, const char *id, int64_t session,
+    uint64_t total)
+{
+	json_t	*o = proto_ev_new("written", id);
+
+	proto_set_int(o, "session", session);
+	proto_set_int(o, "bytes", (int64_t)total);
 	proto_ev_emit(b, o);
 }
 

@@ -257,6 +257,36 @@ proto_get_encoding(json_t *o, enum proto_encoding *enc,
 	return -1;
 }
 
+/* Read "stdio": absent, or three of "pty" and "pipe" for fds 0, 1, 2. */
+static int
+proto_get_stdio(json_t *o, struct proto_exec *ex, struct proto_error *err)
+{
+	json_t		*v = json_object_get(o, "stdio"), *e;
+	const char	*m;
+	size_t		 i;
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_array(v) || json_array_size(v) != 3) {
+		proto_fail(err, json_is_array(v) ? PROTO_ERR_VALUE :
+		    PROTO_ERR_TYPE, "'stdio' must be an array of three "
+		    "\"pty\" or \"pipe\"");
+		return -1;
+	}
+	json_array_foreach(v, i, e) {
+		m = json_string_value(e);
+		if (m == NULL || (strcmp(m, "pty") != 0 &&
+		    strcmp(m, "pipe") != 0)) {
+			proto_fail(err, m == NULL ? PROTO_ERR_TYPE :
+			    PROTO_ERR_VALUE, "'stdio' must be an array of "
+			    "three \"pty\" or \"pipe\"");
+			return -1;
+		}
+		ex->pipes[i] = strcmp(m, "pipe") == 0;
+	}
+	return 0;
+}
+
 /* Validate the fields of an exec request. */
 static int
 proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
@@ -311,7 +341,36 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 	ex->rows = (unsigned int)n;
 	if (proto_get_str(o, "why", false, &ex->why, err) == -1)
 		return -1;
+	if (proto_get_stdio(o, ex, err) == -1)
+		return -1;
 	return proto_get_encoding(o, &ex->encoding, err);
+}
+
+/* Read an input's "stream" (absent or "pty"; "stdin") and "eof". */
+static int
+proto_get_input_stream(json_t *o, struct proto_request *req,
+    struct proto_error *err)
+{
+	char	*st;
+
+	if (proto_get_str(o, "stream", false, &st, err) == -1)
+		return -1;
+	if (st != NULL && strcmp(st, "stdin") != 0 && strcmp(st, "pty") != 0) {
+		free(st);
+		proto_fail(err, PROTO_ERR_VALUE,
+		    "'stream' must be \"pty\" or \"stdin\"");
+		return -1;
+	}
+	req->to_stdin = st != NULL && strcmp(st, "stdin") == 0;
+	free(st);
+	if (proto_get_bool(o, "eof", &req->eof, err) == -1)
+		return -1;
+	if (req->eof && !req->to_stdin) {
+		proto_fail(err, PROTO_ERR_VALUE,
+		    "'eof' needs \"stream\":\"stdin\"");
+		return -1;
+	}
+	return 0;
 }
 
 /* Validate the fields of an input request: exactly one of data and b64. */
@@ -326,6 +385,12 @@ proto_parse_input(json_t *o, struct proto_request *req,
 	if (proto_get_int(o, "session", true, 1, INT64_MAX, 0, &req->session,
 	    err) == -1)
 		return -1;
+	if (proto_get_input_stream(o, req, err) == -1)
+		return -1;
+	if (req->eof && data == NULL && b64 == NULL) {
+		req->data = xstrdup("");	/* EOF alone */
+		return 0;
+	}
 	if ((data == NULL) == (b64 == NULL)) {
 		proto_fail(err, data == NULL ? PROTO_ERR_MISSING :
 		    PROTO_ERR_VALUE, "input needs exactly one of 'data' and "

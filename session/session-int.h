@@ -46,6 +46,20 @@
 /* After SIGKILL of leftovers, how long to wait for the PTY's EOF. */
 #define SESSION_EOF_WAIT_MS	1000
 
+/*
+ * A command's stdin pipe: bytes queued from the agent and not yet taken by
+ * the command.  The agent keeps a smaller window in flight (it waits for
+ * `written`), so this bound only stops a client that ignores it.
+ */
+#define SESSION_STDIN_MAX	(1024 * 1024)
+/*
+ * Pipe output is relayed to the agent at the pipe's pace, not the
+ * emulator's: while the screen's backlog is above this, pipe bytes are
+ * recorded but not shown live (the screen resumes at the next line with a
+ * note of what it skipped).
+ */
+#define SESSION_STDIO_SHOW_MAX	(256 * 1024)
+
 #define SESSIONS_MAX_SUBSCRIBERS 8
 
 struct subscriber {
@@ -91,6 +105,21 @@ struct session {
 	struct buf		 feed;		/* read, not yet on the screen */
 	short			 events;	/* what the loop polls for */
 
+	/*
+	 * Pipes in place of the PTY on some of the command's 0-2 (stdio.c):
+	 * our ends, -1 when that descriptor is the PTY or the pipe is closed.
+	 * [0] we write the agent's stdin to; [1], [2] we read.
+	 */
+	int			 pipe_fd[3];
+	bool			 has_pipes;
+	bool			 pipe_eof[3];	/* [1], [2] read to EOF */
+	struct buf		 stdin_q;	/* for pipe_fd[0] */
+	bool			 stdin_end;	/* close it once stdin_q is empty */
+	uint64_t		 stdin_written;
+	bool			 stdio_held;	/* the agent is behind: no reads */
+	bool			 show_skipping;	/* screen behind: not shown */
+	uint64_t		 show_skipped;
+
 	struct loop_timer	*flush_timer;
 	struct loop_timer	*timeout_timer;
 	struct loop_timer	*kill_timer;
@@ -134,8 +163,27 @@ void	session_pump_input(struct session *s);
 /* io.c: timer: flush the recording every SESSION_FLUSH_MS. */
 void	session_flush_timer(struct loop *l, void *arg);
 
+/* stdio.c: make the pipes o asks for; child ends in child_fds (-1: PTY). */
+int	session_stdio_open(struct session *s, const struct session_opts *o,
+	    int child_fds[3], char **cause);
+/* stdio.c: after the spawn: close child_fds, watch our ends on the loop. */
+void	session_stdio_started(struct session *s, int child_fds[3],
+	    loop_fd_fn fn);
+/* stdio.c: read the output pipe i (1 or 2) up to budget bytes. */
+void	session_stdio_read(struct session *s, int i, size_t budget);
+/* stdio.c: write queued stdin without blocking. */
+void	session_stdio_pump(struct session *s);
+/* stdio.c: whether every output pipe is read to EOF (true: none). */
+bool	session_stdio_drained(const struct session *s);
+/* stdio.c: the child is reaped: let go of the PTY, read what is there. */
+void	session_stdio_reaped(struct session *s);
+/* stdio.c: close every pipe and our slave (the session finishes). */
+void	session_stdio_close(struct session *s);
+
 /* exit.c: loop callback for the PTY master (reads, writes, EOF). */
 void	session_io(struct loop *l, int fd, short revents, void *arg);
+/* exit.c: loop callback for the command's pipes (stdio.c). */
+void	session_stdio_io(struct loop *l, int fd, short revents, void *arg);
 /* exit.c: timer: the session's timeout expired. */
 void	session_timeout_timer(struct loop *l, void *arg);
 /* exit.c: SIGCHLD handler of the set: reap ended children. */

@@ -66,6 +66,13 @@ struct session_opts {
 	bool		 agent;
 	unsigned long	 request;	/* the agent's request number, or 0 */
 	bool		 record_input;	/* keyboard input into the recording */
+	/*
+	 * Which of the command's 0, 1, 2 are pipes from us instead of the PTY
+	 * (which stays its controlling terminal): stdin fed by
+	 * session_stdin_write, stdout and stderr reported exactly by the
+	 * `stream` event and shown on the screen as a terminal shows them.
+	 */
+	bool		 pipes[3];
 };
 
 /* Subscriber callbacks; any may be NULL. */
@@ -80,6 +87,12 @@ struct session_events {
 	void	(*props)(void *user, struct session *s);
 	/* Finished: recorded, flushed and in the history. */
 	void	(*ended)(void *user, struct session *s);
+	/* Exact bytes the command wrote to its stdout (fd 1) or stderr pipe. */
+	void	(*stream)(void *user, struct session *s, int fd,
+		    const char *data, size_t len);
+	/* The command's stdin pipe has taken total bytes so far. */
+	void	(*stdin_written)(void *user, struct session *s,
+		    uint64_t total);
 };
 
 /*
@@ -153,6 +166,23 @@ bool			 session_killed_by_user(const struct session *s);
 
 /* Queue bytes for the program's input (never blocks). */
 void	session_write(struct session *s, const void *data, size_t len);
+
+/* Whether the command's stdin is a pipe that still takes bytes. */
+bool	session_has_stdin(const struct session *s);
+
+/*
+ * Queue bytes for the command's stdin pipe; with end, close it once they
+ * are written (EOF).  -1 with *cause when there is no such pipe, it was
+ * ended already, or more than SESSION_STDIN_MAX would wait.
+ */
+int	session_stdin_write(struct session *s, const void *data, size_t len,
+	    bool end, char **cause);
+
+/*
+ * Stop (hold) or resume reading the command's output pipes, for a consumer
+ * that is behind: the command then blocks on its full pipe.
+ */
+void	session_stdio_hold(struct session *s, bool hold);
 
 /* Resize the PTY and the screen; recorded as an "r" event. */
 void	session_resize(struct session *s, struct pty_size size);

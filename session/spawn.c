@@ -175,6 +175,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	struct stat		 st;
 	char			 cwd[PATH_MAX], what[256];
 	char			*sbcause = NULL, **env = NULL, **extra;
+	int			 child_fds[3];
 	extern char		**environ;
 
 	if (o->argv == NULL || o->argv[0] == NULL || o->argv[0][0] == '\0') {
@@ -220,6 +221,8 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		s->size.rows = 24;
 	s->child.pid = -1;
 	s->child.master = -1;
+	s->child.slave = -1;
+	s->pipe_fd[0] = s->pipe_fd[1] = s->pipe_fd[2] = -1;
 	s->start_mono_us = util_now_us();
 	s->start_us = util_wall_us();
 
@@ -268,7 +271,17 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	}
 	strv_free(extra);
 	spec.envp = env;
+	if (session_stdio_open(s, o, child_fds, &sbcause) != 0) {
+		snprintf(what, sizeof what, "%s", sbcause);
+		free(sbcause);
+		strv_free(env);
+		session_failed(s, SESSION_EXIT_ERROR, what);
+		return s;
+	}
+	if (s->has_pipes)
+		spec.stdio = child_fds;
 	if (pty_spawn(&spec, &s->child, &fail) != 0) {
+		session_stdio_started(s, child_fds, session_stdio_io);
 		if (fail.status == SESSION_EXIT_NOTFOUND)
 			snprintf(what, sizeof what, "%s: command not found",
 			    s->argv[0]);
@@ -279,6 +292,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		return s;
 	}
 	strv_free(env);
+	session_stdio_started(s, child_fds, session_stdio_io);
 	loop_add_fd(ss->loop, s->child.master, POLLIN, LOOP_PRIO_NORMAL,
 	    session_io, s);
 	s->events = POLLIN;
