@@ -138,11 +138,12 @@ exec_output(struct exec_run *x, const char *p, size_t len)
 	size_t	n;
 
 	if (x->screen == NULL) {
-		/* What the terminal shows goes where we have a terminal. */
-		if (!x->pipes[1])
-			exec_put(x, STDOUT_FILENO, p, len);
-		else if (!x->pipes[2])
-			exec_put(x, STDERR_FILENO, p, len);
+		/*
+		 * What the terminal shows goes where we have a terminal, else
+		 * to stderr (e.g. why a command did not start).
+		 */
+		exec_put(x, !x->pipes[1] ? STDOUT_FILENO : STDERR_FILENO, p,
+		    len);
 		return;
 	}
 	while (len > 0) {

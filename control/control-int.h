@@ -75,8 +75,8 @@ struct control_sess {
  * they are read again: far below CONTROL_OUT_MAX, so an agent that reads
  * slowly is waited for, never dropped.
  */
-#define CONTROL_PIPE_HOLD	(512 * 1024)
-#define CONTROL_PIPE_RESUME	(128 * 1024)
+#define CONTROL_PIPE_HOLD	(128 * 1024)
+#define CONTROL_PIPE_RESUME	(32 * 1024)
 
 /* The server. */
 struct control {

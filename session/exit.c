@@ -244,6 +244,7 @@ session_finish(struct session *s)
 	loop_timer_cancel(ss->loop, s->feed_timer);
 	s->flush_timer = s->timeout_timer = s->kill_timer = NULL;
 	s->linger_timer = s->feed_timer = NULL;
+	session_stdio_show_tail(s);	/* what pipes wrote last, shown */
 	session_feed(s, true);	/* the final screen is complete */
 	sandbox_free(s->sandbox);	/* also removes its pids cgroup */
 	s->sandbox = NULL;

@@ -54,11 +54,16 @@
 #define SESSION_STDIN_MAX	(1024 * 1024)
 /*
  * Pipe output is relayed to the agent at the pipe's pace, not the
- * emulator's: while the screen's backlog is above this, pipe bytes are
- * recorded but not shown live (the screen resumes at the next line with a
- * note of what it skipped).
+ * emulator's (a scrolled line costs ~30 us there, a flood of short lines
+ * would cost the relay several times what the pipe does).  A chunk that
+ * would leave the screen more than SESSION_STDIO_SHOW_MAX behind is
+ * recorded but not fed: the screen gets, every SESSION_STDIO_SHOW_MS, a
+ * note of what it skipped and the last SESSION_STDIO_TAIL bytes (from a
+ * line's start), so the person sees the latest lines while it floods.
  */
-#define SESSION_STDIO_SHOW_MAX	(256 * 1024)
+#define SESSION_STDIO_SHOW_MAX	(16 * 1024)
+#define SESSION_STDIO_TAIL	(2 * 1024)
+#define SESSION_STDIO_SHOW_MS	100
 
 #define SESSIONS_MAX_SUBSCRIBERS 8
 
@@ -117,8 +122,9 @@ struct session {
 	bool			 stdin_end;	/* close it once stdin_q is empty */
 	uint64_t		 stdin_written;
 	bool			 stdio_held;	/* the agent is behind: no reads */
-	bool			 show_skipping;	/* screen behind: not shown */
-	uint64_t		 show_skipped;
+	struct buf		 show_tail;	/* skipped, shown next */
+	uint64_t		 show_skipped;	/* skipped, never shown */
+	struct loop_timer	*show_timer;
 
 	struct loop_timer	*flush_timer;
 	struct loop_timer	*timeout_timer;
@@ -177,6 +183,8 @@ void	session_stdio_pump(struct session *s);
 bool	session_stdio_drained(const struct session *s);
 /* stdio.c: the child is reaped: let go of the PTY, read what is there. */
 void	session_stdio_reaped(struct session *s);
+/* stdio.c: put the skipped output's note and tail on the screen. */
+void	session_stdio_show_tail(struct session *s);
 /* stdio.c: close every pipe and our slave (the session finishes). */
 void	session_stdio_close(struct session *s);
 

@@ -59,6 +59,7 @@ session_free(struct session *s)
 	buf_free(&s->input);
 	buf_free(&s->feed);
 	buf_free(&s->stdin_q);
+	buf_free(&s->show_tail);
 	free(s);
 }
 

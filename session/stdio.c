@@ -16,7 +16,7 @@
  * - output pipes are read at the agent's pace (session_stdio_hold), never
  *   the emulator's; every byte is recorded, and the live screen skips
  *   (and says so) what would leave it more than SESSION_STDIO_SHOW_MAX
- *   behind;
+ *   behind, showing the latest lines instead (session-int.h);
  * - while a session has pipes we hold a slave fd of its PTY, so the PTY
  *   reads as hung up only after the command has ended
  *   (session_stdio_reaped lets go of it).
@@ -116,12 +116,56 @@ session_stdio_close(struct session *s)
 		s->child.slave = -1;
 	}
 	buf_free(&s->stdin_q);
+	loop_timer_cancel(s->set->loop, s->show_timer);
+	s->show_timer = NULL;
+	buf_free(&s->show_tail);
 }
 
 bool
 session_stdio_drained(const struct session *s)
 {
 	return s->pipe_fd[1] < 0 && s->pipe_fd[2] < 0;
+}
+
+void
+session_stdio_show_tail(struct session *s)
+{
+	const char	*nl;
+	size_t		 cut = 0;
+	char		 note[128];
+
+	if (s->show_tail.len == 0 && s->show_skipped == 0)
+		return;
+	/* Start the tail at a line's start, unless it is one line. */
+	if (s->show_skipped > 0 && (nl = memchr(s->show_tail.data, '\n',
+	    s->show_tail.len)) != NULL)
+		cut = (size_t)(nl + 1 - s->show_tail.data);
+	s->show_skipped += cut;
+	if (s->show_skipped > 0) {
+		snprintf(note, sizeof note, "\r\n[ptyvisor: %llu bytes not "
+		    "shown live; the recording has them]\r\n",
+		    (unsigned long long)s->show_skipped);
+		buf_add(&s->feed, note, strlen(note));
+	}
+	buf_add(&s->feed, s->show_tail.data + cut, s->show_tail.len - cut);
+	s->show_tail.len = 0;
+	s->show_skipped = 0;
+	session_feed(s, false);
+}
+
+/* Timer: the screen may show the skipped output's tail once caught up. */
+static void
+stdio_show_timer(struct loop *l, void *arg)
+{
+	struct session	*s = arg;
+
+	s->show_timer = NULL;
+	if (s->feed.len > 0) {
+		s->show_timer = loop_timer_add(l, SESSION_STDIO_SHOW_MS,
+		    stdio_show_timer, s);
+		return;
+	}
+	session_stdio_show_tail(s);
 }
 
 /*
@@ -132,9 +176,7 @@ static void
 stdio_show(struct session *s, const char *data, size_t len)
 {
 	struct buf	 shown = { 0 };
-	const char	*nl;
-	size_t		 i;
-	char		 note[128];
+	size_t		 i, over;
 
 	for (i = 0; i < len; i++) {
 		if (data[i] == '\n')
@@ -144,29 +186,24 @@ stdio_show(struct session *s, const char *data, size_t len)
 	if (s->record != NULL)
 		record_output(s->record, session_elapsed_us(s), shown.data,
 		    shown.len);
-	if (!s->show_skipping && s->feed.len > SESSION_STDIO_SHOW_MAX)
-		s->show_skipping = true;
-	if (s->show_skipping) {
-		/* Resume at a line's start once the screen has caught up. */
-		nl = s->feed.len == 0 ? memchr(shown.data, '\n', shown.len) :
-		    NULL;
-		if (nl == NULL) {
-			s->show_skipped += len;
-			buf_free(&shown);
-			return;
-		}
-		s->show_skipping = false;
-		snprintf(note, sizeof note, "\r\n[ptyvisor: %llu bytes not "
-		    "shown live; the recording has them]\r\n",
-		    (unsigned long long)s->show_skipped);
-		s->show_skipped = 0;
-		buf_add(&s->feed, note, strlen(note));
-		buf_add(&s->feed, nl + 1,
-		    shown.len - (size_t)(nl + 1 - shown.data));
-	} else
+	if (s->show_timer == NULL &&
+	    s->feed.len + shown.len <= SESSION_STDIO_SHOW_MAX) {
 		buf_add(&s->feed, shown.data, shown.len);
+		buf_free(&shown);
+		session_feed(s, false);
+		return;
+	}
+	/* Behind: keep the last bytes for the next look. */
+	buf_add(&s->show_tail, shown.data, shown.len);
+	if (s->show_tail.len > SESSION_STDIO_TAIL) {
+		over = s->show_tail.len - SESSION_STDIO_TAIL;
+		s->show_skipped += over;
+		buf_consume(&s->show_tail, over);
+	}
 	buf_free(&shown);
-	session_feed(s, false);
+	if (s->show_timer == NULL)
+		s->show_timer = loop_timer_add(s->set->loop,
+		    SESSION_STDIO_SHOW_MS, stdio_show_timer, s);
 }
 
 void

@@ -110,12 +110,14 @@ test -e "$T/agent-wrote"; ok $? "the agent's cwd is writable"
 out=$(timeout 30 $PTYVISOR exec --text -- printf '\033[31mred\033[0m\n' < /dev/null)
 is "$out" "red" "--text of a coloured word is the word"
 timeout 30 $PTYVISOR exec --raw -- printf '\033[31mred\033[0m\n' > "$T/raw" < /dev/null
-printf '\033[31mred\033[0m\r\n' > "$T/raw.want"
-cmp -s "$T/raw" "$T/raw.want"; ok $? "--raw gives the exact bytes"
-out=$(timeout 30 $PTYVISOR exec -- printf 'a\rb\n' < /dev/null)
+printf '\033[31mred\033[0m\n' > "$T/raw.want"
+cmp -s "$T/raw" "$T/raw.want"; ok $? "--raw gives the exact bytes (stdout a pipe: no \\r added)"
+out=$(timeout 30 $PTYVISOR exec --text -- printf 'a\rb\n' < /dev/null)
 is "$out" "b" "--text applies carriage returns"
-timeout 30 $PTYVISOR exec -- sh -c 'echo out; echo err >&2' > "$T/o" < /dev/null
-is "$(cat "$T/o")" "$(printf 'out\nerr')" "stdout and stderr both arrive (one terminal)"
+timeout 30 $PTYVISOR exec -- printf 'a\rb\n' > "$T/o" < /dev/null
+printf 'a\rb\n' | cmp -s - "$T/o"; ok $? "without --text the bytes are exact"
+timeout 30 $PTYVISOR exec -- sh -c 'echo out; echo err >&2' > "$T/o" 2> "$T/e" < /dev/null
+is "$(cat "$T/o"):$(cat "$T/e")" "out:err" "stdout and stderr arrive apart"
 seq 1 3000 > "$T/seq.want"
 
 # Asked: pending lists it, approve runs it.
