@@ -196,6 +196,8 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	so.agent = true;
 	so.request = (unsigned long)r->id;
 	memcpy(so.pipes, r->pipes, sizeof so.pipes);
+	so.has_umask = r->has_umask;
+	so.umask = (mode_t)r->umask;
 	s = sessions_start(ss, &so, cause);
 	strv_free(envp);
 	return s;

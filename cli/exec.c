@@ -28,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/quote.h"
@@ -80,6 +82,7 @@ struct exec_run {
 	uint64_t	 stdin_acked;
 	bool		 stdin_done;	/* EOF sent (or nothing more to send) */
 	bool		 broken;	/* our stdout or stderr reader left */
+	int		 die_sig;	/* the command's end: end like it */
 	struct screen	*screen;
 	uint64_t	 printed;	/* scrolled-off lines printed */
 	int64_t		 session;	/* 0: not started */
@@ -173,8 +176,10 @@ exec_exit(struct exec_run *x, json_t *ev)
 		x->rc = 128 + SIGPIPE;
 	else if (json_is_true(json_object_get(ev, "timed_out")))
 		x->rc = 124;
-	else if (json_is_integer(sig))
+	else if (json_is_integer(sig)) {
 		x->rc = 128 + (int)json_integer_value(sig);
+		x->die_sig = (int)json_integer_value(sig);
+	}
 	else
 		x->rc = (int)json_integer_value(json_object_get(ev, "code"));
 	x->done = true;
@@ -342,6 +347,7 @@ exec_request(const struct exec_opts *o, struct pty_size size,
 	json_t	*req, *argv = json_array(), *env = json_object(), *stdio;
 	char	 cwd[PATH_MAX];
 	size_t	 i;
+	mode_t	 mask;
 
 	for (i = 0; o->argv[i] != NULL; i++)
 		json_array_append_new(argv, json_string(o->argv[i]));
@@ -369,6 +375,9 @@ exec_request(const struct exec_opts *o, struct pty_size size,
 		json_object_set_new(req, "sandbox", json_string(o->sandbox));
 	if (o->why != NULL)
 		json_object_set_new(req, "why", json_string(o->why));
+	mask = umask(0);
+	umask(mask);
+	json_object_set_new(req, "umask", json_integer((json_int_t)mask));
 	if (pipes[0] || pipes[1] || pipes[2]) {
 		stdio = json_array();
 		for (i = 0; i < 3; i++)
@@ -377,6 +386,31 @@ exec_request(const struct exec_opts *o, struct pty_size size,
 		json_object_set_new(req, "stdio", stdio);
 	}
 	return req;
+}
+
+/*
+ * The command was killed by sig: so are we, as `sh -c` would be, so our
+ * parent sees the signal itself (a shell's $? is 128+sig either way).
+ * Signals that stop or do nothing by default are left alone (the caller
+ * then returns 128+sig); no core file is ours to write.
+ */
+static void
+exec_die(int sig)
+{
+	struct rlimit	no_core = { 0, 0 };
+	sigset_t	set;
+
+	if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+	    sig == SIGTTOU || sig == SIGCONT || sig == SIGCHLD ||
+	    sig == SIGWINCH || sig == SIGURG || sig <= 0 || sig >= NSIG)
+		return;
+	(void)setrlimit(RLIMIT_CORE, &no_core);
+	fflush(stdout);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 }
 
 /* Run the request through the server; the shim's exit status. */
@@ -500,6 +534,8 @@ exec_main(const struct exec_opts *o)
 	screen_free(x.screen);
 	if (sfd >= 0)
 		close(sfd);
+	if (x.die_sig != 0)
+		exec_die(x.die_sig);
 	return x.rc;
 }
 

@@ -281,6 +281,8 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	r->rows = spec->rows;
 	r->why = spec->why != NULL ? xstrdup(spec->why) : NULL;
 	memcpy(r->pipes, spec->pipes, sizeof r->pipes);
+	r->has_umask = spec->has_umask;
+	r->umask = spec->umask;
 	r->client_pid = spec->client_pid;
 	r->client_exe = spec->client_exe != NULL ?
 	    xstrdup(spec->client_exe) : NULL;

@@ -54,6 +54,8 @@ struct approval_spec {
 	const char	*client_exe;	/* NULL: unknown */
 	void		*owner;		/* who submitted it (opaque) */
 	bool		 pipes[3];	/* 0-2 as pipes, not the PTY */
+	bool		 has_umask;	/* the agent's umask, else the server's */
+	unsigned int	 umask;
 };
 
 /*
@@ -76,6 +78,8 @@ struct approval_request {
 	char			*client_exe;	/* NULL: unknown */
 	void			*owner;
 	bool			 pipes[3];	/* 0-2 as pipes, not the PTY */
+	bool			 has_umask;
+	unsigned int		 umask;
 
 	/* The policy's verdict and what decided it. */
 	enum policy_decision	 verdict;

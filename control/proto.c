@@ -343,6 +343,12 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 		return -1;
 	if (proto_get_stdio(o, ex, err) == -1)
 		return -1;
+	if (json_object_get(o, "umask") != NULL) {
+		if (proto_get_int(o, "umask", true, 0, 0777, 0, &n, err) == -1)
+			return -1;
+		ex->has_umask = true;
+		ex->umask = (unsigned int)n;
+	}
 	return proto_get_encoding(o, &ex->encoding, err);
 }
 

@@ -78,6 +78,8 @@ struct proto_exec {
 	char			 *why;		/* agent's reason; may be NULL */
 	enum proto_encoding	  encoding;	/* of the output events */
 	bool			  pipes[3];	/* "stdio": 0-2 as pipes */
+	bool			  has_umask;	/* "umask" given */
+	unsigned int		  umask;	/* 0..0777 */
 };
 
 /* A parsed request.  Free with proto_request_free. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -125,6 +126,8 @@ hook:
 		snprintf(what, sizeof what, "chdir: %s", spec->cwd);
 		child_fail(report, what, errno, 125);
 	}
+	if (spec->has_umask)
+		umask(spec->umask);
 	if (spec->envp != NULL)
 		environ = (char **)spec->envp;
 	execvp(spec->argv[0], spec->argv);

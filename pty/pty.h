@@ -50,6 +50,8 @@ struct pty_spec {
 	 * command has no descriptor on it.
 	 */
 	const int	*stdio;
+	bool		 has_umask;	/* set umask before exec */
+	mode_t		 umask;
 };
 
 /*

@@ -73,6 +73,8 @@ struct session_opts {
 	 * `stream` event and shown on the screen as a terminal shows them.
 	 */
 	bool		 pipes[3];
+	bool		 has_umask;	/* the agent's umask, else ours */
+	mode_t		 umask;
 };
 
 /* Subscriber callbacks; any may be NULL. */

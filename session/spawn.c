@@ -250,6 +250,8 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	spec.argv = s->argv;
 	spec.cwd = s->cwd;
 	spec.size = s->size;
+	spec.has_umask = o->has_umask;
+	spec.umask = o->umask;
 	if (o->sandbox != NULL) {
 		/* Prepared here: the child checks its parent prepared it. */
 		s->sandbox = sandbox_new(o->sandbox, s->cwd, &sbcause);

@@ -173,6 +173,9 @@ tests_control_client_test_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/control/client-test
 TESTS += tests/e2e/control.sh
 EXTRA_DIST += tests/e2e/control.sh
+# ptyvisor-sh -c against sh -c, snippet by snippet.
+TESTS += tests/e2e/shim-diff.sh
+EXTRA_DIST += tests/e2e/shim-diff.sh
 # The settings file.
 check_PROGRAMS += tests/unit/test-config
 tests_unit_test_config_SOURCES = tests/unit/test-config.c
