@@ -339,6 +339,30 @@ exec_signal(struct client *cl, struct exec_run *x, int sig, int *count)
 	return false;
 }
 
+/*
+ * Our environment, for the command (as sh -c passes it).  A variable that
+ * is not UTF-8 cannot travel as JSON text and stays behind.
+ */
+static json_t *
+exec_environ(void)
+{
+	extern char	**environ;
+	json_t		 *o = json_object(), *v;
+	char		 *name;
+	size_t		  i, len;
+
+	for (i = 0; environ[i] != NULL; i++) {
+		len = strcspn(environ[i], "=");
+		if (len == 0 || environ[i][len] != '=')
+			continue;
+		name = xstrndup(environ[i], len);
+		if ((v = json_string(environ[i] + len + 1)) != NULL)
+			json_object_set_new(o, name, v);
+		free(name);
+	}
+	return o;
+}
+
 /* Build the exec request. */
 static json_t *
 exec_request(const struct exec_opts *o, struct pty_size size,
@@ -377,6 +401,7 @@ exec_request(const struct exec_opts *o, struct pty_size size,
 		json_object_set_new(req, "why", json_string(o->why));
 	mask = umask(0);
 	umask(mask);
+	json_object_set_new(req, "environ", exec_environ());
 	json_object_set_new(req, "umask", json_integer((json_int_t)mask));
 	if (pipes[0] || pipes[1] || pipes[2]) {
 		stdio = json_array();

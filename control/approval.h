@@ -56,6 +56,8 @@ struct approval_spec {
 	bool		 pipes[3];	/* 0-2 as pipes, not the PTY */
 	bool		 has_umask;	/* the agent's umask, else the server's */
 	unsigned int	 umask;
+	/* The agent's whole environment ("NAME=VALUE"...); NULL: ours. */
+	char *const	*environ;
 };
 
 /*
@@ -80,6 +82,12 @@ struct approval_request {
 	bool			 pipes[3];	/* 0-2 as pipes, not the PTY */
 	bool			 has_umask;
 	unsigned int		 umask;
+	char			**environ;	/* the agent's; NULL: ours */
+	/*
+	 * The variables of environ that steer what runs and differ from
+	 * ours (policy_env_differs); NULL: none.
+	 */
+	char			**environ_differs;
 
 	/* The policy's verdict and what decided it. */
 	enum policy_decision	 verdict;

@@ -308,6 +308,7 @@ control_pending_of(const struct approval_request *r, struct proto_pending *p)
 	p->verdict = policy_decision_name(r->verdict);
 	p->by = r->verdict_by;
 	p->client_pid = r->client_pid;
+	p->environ_differs = r->environ_differs;
 }
 
 /* Approval callback: a request waits for a person. */

@@ -130,6 +130,8 @@ proto_set_pending(json_t *o, const struct proto_pending *p)
 {
 	proto_set_int(o, "request", p->request);
 	proto_set_str(o, "verdict", p->verdict);
+	if (p->environ_differs != NULL && p->environ_differs[0] != NULL)
+		proto_set_argv(o, "environ_differs", p->environ_differs);
 	proto_set_str(o, "by", p->by);
 	if (p->argv != NULL)
 		proto_set_argv(o, "argv", p->argv);

@@ -68,6 +68,7 @@ proto_request_free(struct proto_request *req)
 	strv_free(req->exec.argv);
 	free(req->exec.cwd);
 	strv_free(req->exec.env);
+	strv_free(req->exec.environ);
 	free(req->exec.sandbox);
 	free(req->exec.why);
 	free(req->data);
@@ -195,11 +196,12 @@ proto_get_argv(json_t *o, struct proto_exec *ex, struct proto_error *err)
 	return 0;
 }
 
-/* Read "env": an object of strings, into NAME=VALUE form. */
+/* Read an object of strings (key: "env", "environ") as NAME=VALUE. */
 static int
-proto_get_env(json_t *o, struct proto_exec *ex, struct proto_error *err)
+proto_get_env(json_t *o, const char *name, char ***out,
+    struct proto_error *err)
 {
-	json_t		*v = json_object_get(o, "env"), *val;
+	json_t		*v = json_object_get(o, name), *val;
 	const char	*key;
 	size_t		 n = 0;
 
@@ -207,27 +209,27 @@ proto_get_env(json_t *o, struct proto_exec *ex, struct proto_error *err)
 		return 0;
 	if (!json_is_object(v)) {
 		proto_fail(err, PROTO_ERR_TYPE,
-		    "'env' must be an object of strings");
+		    "'%s' must be an object of strings", name);
 		return -1;
 	}
-	ex->env = xcalloc(json_object_size(v) + 1, sizeof *ex->env);
+	*out = xcalloc(json_object_size(v) + 1, sizeof **out);
 	json_object_foreach(v, key, val) {
 		if (key[0] == '\0' || strchr(key, '=') != NULL) {
 			proto_fail(err, PROTO_ERR_VALUE,
-			    "'env' has a bad variable name");
+			    "'%s' has a bad variable name", name);
 			return -1;
 		}
 		if (!json_is_string(val)) {
 			proto_fail(err, PROTO_ERR_TYPE,
-			    "'env.%.64s' must be a string", key);
+			    "'%s.%.64s' must be a string", name, key);
 			return -1;
 		}
 		if (strlen(json_string_value(val)) != json_string_length(val)) {
 			proto_fail(err, PROTO_ERR_VALUE,
-			    "'env.%.64s' contains a NUL byte", key);
+			    "'%s.%.64s' contains a NUL byte", name, key);
 			return -1;
 		}
-		ex->env[n++] = xasprintf("%s=%s", key, json_string_value(val));
+		(*out)[n++] = xasprintf("%s=%s", key, json_string_value(val));
 	}
 	return 0;
 }
@@ -304,7 +306,8 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 		    "'cwd' must be an absolute path");
 		return -1;
 	}
-	if (proto_get_env(o, ex, err) == -1)
+	if (proto_get_env(o, "env", &ex->env, err) == -1 ||
+	    proto_get_env(o, "environ", &ex->environ, err) == -1)
 		return -1;
 	if ((t = json_object_get(o, "timeout_s")) != NULL) {
 		if (!json_is_number(t)) {

@@ -70,6 +70,8 @@ struct proto_exec {
 	char			**argv;		/* non-empty, argv[0] non-empty */
 	char			 *cwd;		/* absolute; NULL: not given */
 	char			**env;		/* "NAME=VALUE"...; NULL: none */
+	/* "environ": the caller's whole environment; NULL: not sent. */
+	char			**environ;
 	uint64_t		  timeout_ms;	/* 0: no timeout */
 	char			 *sandbox;	/* profile name; NULL: default */
 	bool			  network;
@@ -131,6 +133,11 @@ struct proto_pending {
 	const char	*verdict;	/* "allow", "ask", "deny" */
 	const char	*by;		/* what decided the verdict */
 	pid_t		 client_pid;	/* 0: omitted */
+	/*
+	 * Variables of the caller's environment that steer what runs and
+	 * differ from the server's ("NAME=VALUE"); NULL: omitted.
+	 */
+	char *const	*environ_differs;
 };
 
 /* A session, for list results. */

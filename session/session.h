@@ -198,6 +198,17 @@ void	session_resize(struct session *s, struct pty_size size);
  */
 char	**session_environ(const char *term, bool agent);
 
+/*
+ * The environment of an agent's command from the agent's own (caller,
+ * NAME=VALUE...), as `sh -c` would pass it, but for what a session keeps:
+ * the loader's LD_*, ptyvisor's own PTYVISOR_*, and what describes the
+ * agent's terminal (TERM, COLUMNS, LINES, TMUX, TMUX_PANE) are dropped,
+ * TERM=term is set, and over's variables win.  The result is meant as a
+ * session's env_extra over an empty base.  Caller frees (strv_free).
+ */
+char	**session_environ_caller(char *const *caller, const char *term,
+	    char *const *over);
+
 /* Kill the session's process group on the person's request. */
 void	session_kill(struct session *s);
 

@@ -165,6 +165,29 @@ env_merge(char *const *base, char *const *extra)
 	return env;
 }
 
+char **
+session_environ_caller(char *const *caller, const char *term,
+    char *const *over)
+{
+	static const char *const kept[] = {
+		"LD_", "PTYVISOR_", "TERM=", "COLUMNS=", "LINES=", "TMUX=",
+		"TMUX_PANE=", NULL
+	};
+	char	**v, **out;
+	size_t	  n = 0, i;
+
+	v = xcalloc(strv_len(caller) + strv_len(over) + 2, sizeof *v);
+	for (i = 0; caller != NULL && caller[i] != NULL; i++)
+		if (!env_is_one_of(caller[i], kept) &&
+		    strchr(caller[i], '=') != NULL)
+			v[n++] = xstrdup(caller[i]);
+	v[n++] = xasprintf("TERM=%s", term);
+	v[n] = NULL;
+	out = env_merge(v, over != NULL ? over : v + n);
+	strv_free(v);
+	return out;
+}
+
 struct session *
 sessions_start(struct sessions *ss, const struct session_opts *o,
     char **cause)

@@ -199,18 +199,20 @@ wait $SHIM
 is "$?" 0 "approved: it runs"
 is "$(cat "$T/o")" "bar" "the variable reaches the command"
 
-# With full access the server's whole environment passes the sandbox, so
-# only the session's own scrubbing keeps the server's TMUX_PANE out.
-timeout 30 $PTYVISOR exec --sandbox danger-full-access -- \
-    printenv TMUX_PANE PV_SERVER_VAR > "$T/o" 2> "$T/e" < /dev/null &
+# With full access the whole environment passes the sandbox, so only the
+# session's own scrubbing keeps a TMUX_PANE out.  The environment is the
+# agent's (exec sends it), none of the server's.
+TMUX_PANE=%98 PV_CALLER_VAR=there timeout 30 $PTYVISOR exec \
+    --sandbox danger-full-access -- \
+    printenv TMUX_PANE PV_CALLER_VAR PV_SERVER_VAR > "$T/o" 2> "$T/e" < /dev/null &
 SHIM=$!
 cleanup_pid $SHIM
-wait_for '[ -n "$(pending_id "printenv TMUX_PANE PV_SERVER_VAR")" ]' 10
+wait_for '[ -n "$(pending_id "printenv TMUX_PANE PV_CALLER_VAR PV_SERVER_VAR")" ]' 10
 ok $? "full access is asked"
-$PTYVISOR approve "$(pending_id "printenv TMUX_PANE PV_SERVER_VAR")"
+$PTYVISOR approve "$(pending_id "printenv TMUX_PANE PV_CALLER_VAR PV_SERVER_VAR")"
 wait $SHIM
-is "$(tr -d '\r' < "$T/o")" "here" \
-    "with full access the server's variables pass, its TMUX_PANE does not"
+is "$(tr -d '\r' < "$T/o")" "there" \
+    "with full access the agent's variables pass, its TMUX_PANE and the server's do not"
 
 # Approve with --remember: the next identical request runs at once.
 ptyvisor_sh="$T/ptyvisor-sh"

@@ -299,7 +299,7 @@ test_events(void)
 	json_t			*o, *a;
 	char			*argv[] = { "make", "caf\xc3\xa9", "\xff", NULL };
 	struct proto_pending	 pend = { 12, argv, "/src", "workspace-write",
-				    true, "tests", "ask", "mode untrusted", 42 };
+				    true, "tests", "ask", "mode untrusted", 42, NULL };
 	struct proto_session	 sess = { 7, 1234, argv, "/src", "running",
 				    true };
 	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
