@@ -176,6 +176,9 @@ EXTRA_DIST += tests/e2e/control.sh
 # ptyvisor-sh -c against sh -c, snippet by snippet.
 TESTS += tests/e2e/shim-diff.sh
 EXTRA_DIST += tests/e2e/shim-diff.sh
+# make, npm and Python's subprocess with ptyvisor-sh as their shell.
+TESTS += tests/e2e/shim-tools.sh
+EXTRA_DIST += tests/e2e/shim-tools.sh
 # The settings file.
 check_PROGRAMS += tests/unit/test-config
 tests_unit_test_config_SOURCES = tests/unit/test-config.c
