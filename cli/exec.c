@@ -5,11 +5,16 @@
  * command's own, 128+N for signal N, 124 timed out, 125 ptyvisor error,
  * 126 denied (reason on stderr), 127 not found.
  *
- * Output is always received as exact bytes.  --raw copies them to stdout.
- * --text (the default when stdout is not a terminal) feeds them to a
- * terminal screen of the session's size and prints plain text: each line
- * as soon as it scrolls off the top (so long outputs stream), then what is
- * left on the screen when the command ends.
+ * It stands in for sh -c: each of our stdin, stdout and stderr that is not
+ * a terminal is a pipe for the command (doc/protocol.md §5a) -- stdin
+ * relayed with a bounded window of unacknowledged bytes and its EOF,
+ * stdout and stderr written back apart, exactly -- and the command gets
+ * our environment, umask and directory; a command killed by a signal ends
+ * us by it too.  Output is always received as exact bytes and copied
+ * (--raw, the default); --text keeps the command's stdout on the terminal
+ * and feeds what it shows to a terminal screen of the session's size,
+ * printing plain text: each line as soon as it scrolls off the top (so
+ * long outputs stream), then what is left on the screen when it ends.
  *
  * SIGINT, SIGTERM and SIGHUP become a kill of the session (a second one
  * gives up at once); before the session starts they withdraw the request.
@@ -573,7 +578,9 @@ exec_usage(FILE *f)
 	    "       ptyvisor-sh -c STRING   (or -lc STRING)\n\n"
 	    "Ask the running ptyvisor (TUI or 'serve') to run CMD: the rules\n"
 	    "decide or a person approves; the output comes back here and the\n"
-	    "exit status is CMD's.  -c STRING runs 'sh -c STRING'.\n\n"
+	    "exit status is CMD's.  -c STRING runs 'sh -c STRING'.  Like\n"
+	    "sh -c, CMD gets our environment, and pipes for whichever of our\n"
+	    "stdin, stdout and stderr are not terminals.\n\n"
 	    "Options:\n"
 	    "  --cwd DIR       run in DIR (default: the current directory)\n"
 	    "  --timeout S     kill CMD after S seconds (exit 124)\n"
@@ -583,11 +590,10 @@ exec_usage(FILE *f)
 	    "  --why TEXT      the reason, shown to the person approving\n"
 	    "  --socket PATH   the server's socket (default $PTYVISOR_SOCKET,\n"
 	    "                  the settings file's, else the usual one)\n"
-	    "  -e NAME=VALUE   set a variable for CMD (repeatable)\n"
-	    "  --raw           copy the exact output bytes (default on a "
-	    "terminal)\n"
+	    "  -e NAME=VALUE   set a variable for CMD (repeatable; asked)\n"
+	    "  --raw           copy the exact output bytes (the default)\n"
 	    "  --text          print what a terminal shows, as plain text\n"
-	    "                  (default when stdout is not a terminal)\n"
+	    "                  (CMD's stdout is then the terminal)\n"
 	    "  -h, --help      show this help\n\n"
 	    "Exit status: CMD's own; 128+N if killed by signal N; 124 timed\n"
 	    "out; 125 ptyvisor error (no server, bad arguments); 126 denied\n"
