@@ -163,6 +163,23 @@ exec_output(struct exec_run *x, const char *p, size_t len)
 	}
 }
 
+/*
+ * The command ended having read stdin_acked of the stdin_sent bytes we
+ * read ahead for it: a seekable stdin goes back to where the command left
+ * it, as after sh -c (a `while read` loop over a file keeps its lines).
+ */
+static void
+exec_give_back_stdin(const struct exec_run *x)
+{
+	struct stat	st;
+
+	if (!x->pipes[0] || x->stdin_sent <= x->stdin_acked ||
+	    fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	(void)lseek(STDIN_FILENO, -(off_t)(x->stdin_sent - x->stdin_acked),
+	    SEEK_CUR);
+}
+
 /* The command ended: the rest of the screen, then the status. */
 static void
 exec_exit(struct exec_run *x, json_t *ev)
@@ -170,6 +187,7 @@ exec_exit(struct exec_run *x, json_t *ev)
 	struct buf	out = { 0 };
 	json_t		*sig = json_object_get(ev, "signal");
 
+	exec_give_back_stdin(x);
 	if (x->screen != NULL) {
 		exec_scrolled(x);
 		screen_text(x->screen, false, &out);

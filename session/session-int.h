@@ -121,6 +121,8 @@ struct session {
 	struct buf		 stdin_q;	/* for pipe_fd[0] */
 	bool			 stdin_end;	/* close it once stdin_q is empty */
 	uint64_t		 stdin_written;
+	int			 stdin_peek;	/* the read end too, to count
+						   what the command left */
 	bool			 stdio_held;	/* the agent is behind: no reads */
 	struct buf		 show_tail;	/* skipped, shown next */
 	uint64_t		 show_skipped;	/* skipped, never shown */

@@ -92,7 +92,10 @@ struct session_events {
 	/* Exact bytes the command wrote to its stdout (fd 1) or stderr pipe. */
 	void	(*stream)(void *user, struct session *s, int fd,
 		    const char *data, size_t len);
-	/* The command's stdin pipe has taken total bytes so far. */
+	/*
+	 * The command's stdin pipe has taken total bytes so far; once the
+	 * command has ended, a last one: how many it read.
+	 */
 	void	(*stdin_written)(void *user, struct session *s,
 		    uint64_t total);
 };

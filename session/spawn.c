@@ -246,6 +246,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	s->child.master = -1;
 	s->child.slave = -1;
 	s->pipe_fd[0] = s->pipe_fd[1] = s->pipe_fd[2] = -1;
+	s->stdin_peek = -1;
 	s->start_mono_us = util_now_us();
 	s->start_us = util_wall_us();
 

@@ -12,7 +12,9 @@
  * - the pipes' descriptors in the child are the command's 0-2 only; ours
  *   are non-blocking and close-on-exec;
  * - stdin is never buffered whole: at most SESSION_STDIN_MAX bytes wait,
- *   and `stdin_written` tells the agent how far the command has read;
+ *   and `stdin_written` tells the agent how far the pipe has taken it
+ *   and, once the command has ended, exactly how much the command read
+ *   (we hold the pipe's read end too, to count what it left there);
  * - output pipes are read at the agent's pace (session_stdio_hold), never
  *   the emulator's; every byte is recorded, and the live screen skips
  *   (and says so) what would leave it more than SESSION_STDIO_SHOW_MAX
@@ -32,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "record/record.h"
@@ -69,6 +72,8 @@ session_stdio_open(struct session *s, const struct session_opts *o,
 		/* [0] is the child's read end for stdin, else its write end. */
 		ours = i == 0 ? p[1] : p[0];
 		child_fds[i] = i == 0 ? p[0] : p[1];
+		if (i == 0)
+			s->stdin_peek = fcntl(p[0], F_DUPFD_CLOEXEC, 3);
 		(void)fcntl(ours, F_SETFL, fcntl(ours, F_GETFL) | O_NONBLOCK);
 		s->pipe_fd[i] = ours;
 		s->has_pipes = true;
@@ -114,6 +119,10 @@ session_stdio_close(struct session *s)
 	if (s->child.slave >= 0) {
 		close(s->child.slave);
 		s->child.slave = -1;
+	}
+	if (s->stdin_peek >= 0) {
+		close(s->stdin_peek);
+		s->stdin_peek = -1;
 	}
 	buf_free(&s->stdin_q);
 	loop_timer_cancel(s->set->loop, s->show_timer);
@@ -260,13 +269,26 @@ session_stdio_pump(struct session *s)
 void
 session_stdio_reaped(struct session *s)
 {
-	int	i;
+	int	i, left;
 
 	if (!s->has_pipes)
 		return;
 	if (s->child.slave >= 0) {
 		close(s->child.slave);
 		s->child.slave = -1;
+	}
+	/*
+	 * What the command read of its stdin, exactly: what the pipe took
+	 * less what is still in it.  The agent can give back the rest (a
+	 * seekable stdin is left where sh -c would leave it).
+	 */
+	if (s->stdin_peek >= 0) {
+		if (ioctl(s->stdin_peek, FIONREAD, &left) == 0 && left > 0 &&
+		    (uint64_t)left <= s->stdin_written)
+			s->stdin_written -= (uint64_t)left;
+		close(s->stdin_peek);
+		s->stdin_peek = -1;
+		NOTIFY(s->set, stdin_written, s, s->stdin_written);
 	}
 	for (i = 1; i < 3; i++)
 		session_stdio_read(s, i, SIZE_MAX);

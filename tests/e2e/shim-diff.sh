@@ -11,7 +11,12 @@
 # - /dev/tty is the session's terminal (the person's console), even when
 #   the caller has none;
 # - processes the command leaves running are killed when it ends;
-# - a closed stdin, stdout or stderr arrives as /dev/null.
+# - a closed stdin, stdout or stderr arrives as /dev/null;
+# - stdin is a pipe for the command even when the caller's is a file: what
+#   it did not read of a file is given back, but a program that would seek
+#   back itself (head -n 1 on a file) reads a pipe's whole chunk; from a
+#   pipe the shim reads up to 256 KiB ahead of the command, which a later
+#   reader of the same pipe does not get.
 . "$top_srcdir/tests/tap.sh"
 
 T=$(mktemp -d)
@@ -148,6 +153,21 @@ ROWS
 (cd "$T/work" && "$SHIM" -c 'echo "$0|$1|$2|$#"' name 'a b' c) > "$T/o2" \
     < /dev/null
 cmp -s "$T/o1" "$T/o2"; ok $? "\$0 and arguments after the string ($(cat "$T/o2"))"
+
+# A stdin file is left where the command left it: what the shim read ahead
+# for it and it did not read is given back (a `while read` loop keeps its
+# lines; a shell's `read` takes one line).
+loop() {
+	while IFS= read -r l; do "$1" -c 'echo "got [$0]"' "$l"; done
+}
+(cd "$T/work" && loop sh < "$T/in.txt") > "$T/o1" 2>&1
+(cd "$T/work" && loop "$SHIM" < "$T/in.txt") > "$T/o2" 2>&1
+cmp -s "$T/o1" "$T/o2"; ok $? "a while-read loop over a file runs each line once ($(wc -l < "$T/o2") lines)"
+(cd "$T/work" && { sh -c 'read x; echo "cmd: $x"'; cat; } < "$T/in.txt") \
+    > "$T/o1" 2>&1
+(cd "$T/work" && { "$SHIM" -c 'read x; echo "cmd: $x"'; cat; } < "$T/in.txt") \
+    > "$T/o2" 2>&1
+cmp -s "$T/o1" "$T/o2"; ok $? "after the command, the caller reads on where it stopped"
 
 # A reader that leaves early: the command is stopped as by SIGPIPE.
 out=$("$SHIM" -c 'seq 1 10000000' < /dev/null | head -n 2 | tr '\n' ' ')
