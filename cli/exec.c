@@ -267,10 +267,11 @@ exec_event(struct exec_run *x, json_t *ev)
 		    "session"));
 	} else if (strcmp(name, "output") == 0) {
 		s = client_str(ev, "b64");
-		if (s != NULL && proto_base64_decode(&b, s, strlen(s)) == 0)
-			;
-		else if ((s = client_str(ev, "data")) != NULL)
-			buf_add(&b, s, strlen(s));
+		if (s == NULL || proto_base64_decode(&b, s, strlen(s)) != 0) {
+			b.len = 0;
+			if ((s = client_str(ev, "data")) != NULL)
+				buf_add(&b, s, strlen(s));
+		}
 		s = client_str(ev, "stream");
 		if (s != NULL && b.len > 0)
 			exec_put(x, strcmp(s, "stderr") == 0 ? STDERR_FILENO :
@@ -476,19 +477,19 @@ exec_main(const struct exec_opts *o)
 	sigset_t	 set;
 	json_t		*req, *ev;
 	char		*cause = NULL, *path;
-	int		 sfd, rc, nsig = 0, fd, npfd;
+	int		 sfd, rc, nsig = 0, fd;
 	bool		 text;
 	static const int size_from[] = { STDOUT_FILENO, STDERR_FILENO,
 			    STDIN_FILENO };
 
-	if ((cfg = cli_config()) == NULL)
-		return CLI_EXIT_ERROR;
-	memset(&x, 0, sizeof x);
-	/* A closed 0-2 must not become our socket: /dev/null stands in. */
+	/* A closed 0-2 must not become a file of ours: /dev/null stands in. */
 	for (fd = 0; fd < 3; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", fd == 0 ?
 		    O_RDONLY : O_WRONLY) != fd)
 			return CLI_EXIT_ERROR;
+	if ((cfg = cli_config()) == NULL)
+		return CLI_EXIT_ERROR;
+	memset(&x, 0, sizeof x);
 	/*
 	 * Each of our 0-2 that is not a terminal is a pipe for the command
 	 * too; --text renders the terminal's screen, so stdout stays on it.
@@ -549,8 +550,7 @@ exec_main(const struct exec_opts *o)
 		pfd[2].fd = exec_wants_stdin(&x) ? STDIN_FILENO : -1;
 		pfd[2].events = POLLIN;
 		pfd[2].revents = 0;
-		npfd = 3;
-		if (poll(pfd, (nfds_t)npfd, -1) < 0) {
+		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			cause = xasprintf("poll: %s", strerror(errno));

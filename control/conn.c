@@ -157,6 +157,17 @@ control_client_close(struct control_client *cl)
 		if (cs->owner != cl)
 			continue;
 		cs->owner = NULL;
+		/* Nobody feeds its stdin or waits for its pipes any more. */
+		if (cs->held) {
+			cs->held = false;
+			session_stdio_hold(cs->s, false);
+		}
+		if (session_has_stdin(cs->s)) {
+			char *cause = NULL;
+
+			(void)session_stdin_write(cs->s, "", 0, true, &cause);
+			free(cause);
+		}
 		if (!c->keep && !session_is_done(cs->s)) {
 			control_log(c, "client %lu left: killing session %lu",
 			    cl->serial, cs->id);
