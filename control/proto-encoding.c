@@ -64,15 +64,21 @@ proto_base64_encode(struct buf *out, const void *data, size_t n)
 	}
 }
 
-/* Value of a base64 digit, or -1. */
+/* Value of a base64 digit, or -1 (computed: the relay decodes MiBs). */
 static int
 proto_b64_value(char c)
 {
-	const char	*at;
-
-	if (c == '\0' || (at = strchr(proto_b64, c)) == NULL)
-		return -1;
-	return (int)(at - proto_b64);
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
 }
 
 int
