@@ -582,6 +582,26 @@ test_base64(void)
 		is_int(proto_base64_decode(&b, badv[i], strlen(badv[i])), -1,
 		    "decode refuses \"%s\"", badv[i]);
 	}
+	/* Every byte value, so every one of the 64 digits, both ways. */
+	{
+		unsigned char	all[256 * 3];
+		struct buf	enc = { 0 };
+
+		for (i = 0; i < sizeof all; i++)
+			all[i] = (unsigned char)(i * 7 + i / 256);
+		proto_base64_encode(&enc, all, sizeof all);
+		b.len = 0;
+		ok(proto_base64_decode(&b, enc.data, enc.len) == 0 &&
+		    b.len == sizeof all && memcmp(b.data, all, sizeof all) == 0,
+		    "every byte value round-trips");
+		ok(strchr(buf_cstr(&enc), '+') != NULL &&
+		    strchr(buf_cstr(&enc), '/') != NULL &&
+		    strchr(buf_cstr(&enc), '9') != NULL, "through + / and digits");
+		b.len = 0;
+		is_int(proto_base64_decode(&b, "Zm9v\0Zm9", 8), -1,
+		    "decode refuses a NUL inside");
+		buf_free(&enc);
+	}
 	buf_free(&b);
 }
 
