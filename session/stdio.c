@@ -185,12 +185,20 @@ static void
 stdio_show(struct session *s, const char *data, size_t len)
 {
 	struct buf	 shown = { 0 };
-	size_t		 i, over;
+	const char	*p = data, *end = data + len, *nl;
+	size_t		 over;
 
-	for (i = 0; i < len; i++) {
-		if (data[i] == '\n')
-			buf_addc(&shown, '\r');
-		buf_addc(&shown, data[i]);
+	buf_reserve(&shown, 2 * len);
+	while (p < end) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		memcpy(shown.data + shown.len, p, (size_t)(nl - p));
+		shown.len += (size_t)(nl - p);
+		if (nl == end)
+			break;
+		shown.data[shown.len++] = '\r';
+		shown.data[shown.len++] = '\n';
+		p = nl + 1;
 	}
 	if (s->record != NULL)
 		record_output(s->record, session_elapsed_us(s), shown.data,
