@@ -194,7 +194,7 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 	}
 	if (r->environ_differs != NULL) {
 		/* The agent's own variables that steer what runs. */
-		v[n].label = "agent env";
+		v[n].label = "environ";
 		v[n].text = quote_argv(r->environ_differs);
 		v[n].max = 2;
 		v[n++].attr = A_BOLD;
