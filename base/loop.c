@@ -4,7 +4,10 @@
  * Invariants: watched fds live in one array; removal during dispatch marks
  * the slot dead and the array is compacted only between turns, so indices
  * stay valid while callbacks run.  Timers are kept in a list sorted by
- * deadline and the timerfd is always armed for the earliest one.
+ * deadline and the timerfd is always armed for the earliest one that is
+ * not urgent; urgent timers have deadline 0, so they are the head of the
+ * list, in the order they were added, and run after each callback (and
+ * before polling, for those added outside a callback).
  */
 #include "base/loop.h"
 
@@ -25,6 +28,7 @@ struct loop_watch {
 	int		fd;		/* -1 once removed */
 	short		events;
 	enum loop_prio	prio;
+	enum loop_prio	prio_next;	/* from the next turn */
 	loop_fd_fn	fn;
 	void		*arg;
 };
@@ -50,8 +54,12 @@ struct loop {
 
 	struct pollfd		*pfds;
 	size_t			 cappfds;
+	struct pollfd		*hpfds;		/* loop_high_pending's */
+	size_t			 caphpfds;
+	size_t			 next_first;	/* normal fd served first */
 
 	int			 timerfd;
+	uint64_t		 armed_ms;	/* timerfd's deadline, 0: none */
 	struct loop_timer	*timers;
 
 	int			 sigfd;
@@ -100,6 +108,7 @@ loop_free(struct loop *l)
 	free(l->sigs);
 	free(l->watches);
 	free(l->pfds);
+	free(l->hpfds);
 	free(l);
 }
 
@@ -131,7 +140,7 @@ loop_add_fd(struct loop *l, int fd, short events, enum loop_prio prio,
 	w = &l->watches[l->nwatches++];
 	w->fd = fd;
 	w->events = events;
-	w->prio = prio;
+	w->prio = w->prio_next = prio;
 	w->fn = fn;
 	w->arg = arg;
 }
@@ -143,6 +152,40 @@ loop_set_events(struct loop *l, int fd, short events)
 
 	if (w != NULL)
 		w->events = events;
+}
+
+void
+loop_set_prio(struct loop *l, int fd, enum loop_prio prio)
+{
+	struct loop_watch	*w = find_watch(l, fd);
+
+	/* Not at once: an fd must not be dispatched twice in one turn. */
+	if (w != NULL)
+		w->prio_next = prio;
+}
+
+bool
+loop_high_pending(struct loop *l)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < l->nwatches; i++) {
+		/* Input only: a client we owe output is no reason to yield. */
+		if (l->watches[i].fd < 0 ||
+		    !(l->watches[i].events & POLLIN) ||
+		    l->watches[i].prio_next != LOOP_PRIO_HIGH)
+			continue;
+		if (n == l->caphpfds) {
+			l->caphpfds = l->caphpfds ? l->caphpfds * 2 : 8;
+			l->hpfds = xreallocarray(l->hpfds, l->caphpfds,
+			    sizeof *l->hpfds);
+		}
+		l->hpfds[n].fd = l->watches[i].fd;
+		l->hpfds[n].events = POLLIN;
+		l->hpfds[n].revents = 0;
+		n++;
+	}
+	return n > 0 && poll(l->hpfds, n, 0) > 0;
 }
 
 void
@@ -213,30 +256,42 @@ loop_add_signal(struct loop *l, int sig, loop_signal_fn fn, void *arg,
 	return 0;
 }
 
-/* Arm the timerfd for the earliest timer, or disarm it. */
+/*
+ * Arm the timerfd for the earliest timer, or disarm it; not again for
+ * the deadline it already has (a system call per loop turn saved under
+ * load, where timers come and go every turn).  Urgent timers run from
+ * the loop without the timerfd.
+ */
 static void
 arm_timerfd(struct loop *l)
 {
 	struct itimerspec	its;
+	uint64_t		want = 0;
+	struct loop_timer	*t = l->timers;
 
+	while (t != NULL && t->deadline_ms == 0)
+		t = t->next;
+	if (t != NULL)
+		want = t->deadline_ms;
+	if (want == l->armed_ms)
+		return;
+	l->armed_ms = want;
 	memset(&its, 0, sizeof its);
-	if (l->timers != NULL) {
-		its.it_value.tv_sec = (time_t)(l->timers->deadline_ms / 1000);
-		its.it_value.tv_nsec =
-		    (long)(l->timers->deadline_ms % 1000) * 1000000;
-		/* A zero it_value would disarm: a past deadline is 1 ns. */
-		if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
-			its.it_value.tv_nsec = 1;
+	if (want != 0) {
+		its.it_value.tv_sec = (time_t)(want / 1000);
+		its.it_value.tv_nsec = (long)(want % 1000) * 1000000;
 	}
 	timerfd_settime(l->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
-struct loop_timer *
-loop_timer_add(struct loop *l, uint64_t delay_ms, loop_timer_fn fn, void *arg)
+/* Insert a timer due at deadline_ms (0: urgent). */
+static struct loop_timer *
+timer_insert(struct loop *l, uint64_t deadline_ms, loop_timer_fn fn,
+    void *arg)
 {
 	struct loop_timer	*t = xcalloc(1, sizeof *t), **pp;
 
-	t->deadline_ms = util_now_ms() + delay_ms;
+	t->deadline_ms = deadline_ms;
 	t->fn = fn;
 	t->arg = arg;
 	/* Equal deadlines keep insertion order. */
@@ -248,6 +303,45 @@ loop_timer_add(struct loop *l, uint64_t delay_ms, loop_timer_fn fn, void *arg)
 	if (l->timers == t)
 		arm_timerfd(l);
 	return t;
+}
+
+struct loop_timer *
+loop_timer_add(struct loop *l, uint64_t delay_ms, loop_timer_fn fn, void *arg)
+{
+	uint64_t	deadline_ms = util_now_ms() + delay_ms;
+
+	/* Deadline 0 means urgent; a monotonic clock is past it anyway. */
+	return timer_insert(l, deadline_ms > 0 ? deadline_ms : 1, fn, arg);
+}
+
+struct loop_timer *
+loop_timer_urgent(struct loop *l, loop_timer_fn fn, void *arg)
+{
+	return timer_insert(l, 0, fn, arg);
+}
+
+/* Take the first timer off the list, free it, then call it. */
+static void
+fire_first(struct loop *l)
+{
+	struct loop_timer	*t = l->timers;
+	loop_timer_fn		 fn = t->fn;
+	void			*arg = t->arg;
+
+	l->timers = t->next;
+	free(t);
+	fn(l, arg);
+}
+
+/* Run the urgent timers (those added since), then re-arm the timerfd. */
+static void
+run_urgent(struct loop *l)
+{
+	if (l->timers == NULL || l->timers->deadline_ms != 0)
+		return;
+	while (l->timers != NULL && l->timers->deadline_ms == 0)
+		fire_first(l);
+	arm_timerfd(l);
 }
 
 void
@@ -271,29 +365,22 @@ loop_timer_cancel(struct loop *l, struct loop_timer *t)
 static void
 dispatch_timers(struct loop *l)
 {
-	struct loop_timer	*t;
-	uint64_t		 now = util_now_ms(), expirations;
-	loop_timer_fn		 fn;
-	void			*arg;
+	uint64_t	now = util_now_ms(), expirations;
 
 	while (read(l->timerfd, &expirations, sizeof expirations) > 0)
 		;
-	while ((t = l->timers) != NULL && t->deadline_ms <= now) {
-		l->timers = t->next;
-		fn = t->fn;
-		arg = t->arg;
-		free(t);
-		fn(l, arg);
-	}
+	while (l->timers != NULL && l->timers->deadline_ms <= now)
+		fire_first(l);
 	arm_timerfd(l);
 }
 
 int
 loop_once(struct loop *l, int timeout_ms)
 {
-	size_t	n, i, base;
-	int	rc, pass;
+	size_t	n, i, k, base, first;
+	int	rc;
 
+	run_urgent(l);		/* added outside the loop's callbacks */
 	if (l->dirty)
 		compact(l);
 	n = l->nwatches + 2;
@@ -307,6 +394,7 @@ loop_once(struct loop *l, int timeout_ms)
 	l->pfds[1].events = POLLIN;
 	base = 2;
 	for (i = 0; i < l->nwatches; i++) {
+		l->watches[i].prio = l->watches[i].prio_next;
 		l->pfds[base + i].fd = l->watches[i].events ?
 		    l->watches[i].fd : -1;
 		l->pfds[base + i].events = l->watches[i].events;
@@ -317,20 +405,39 @@ loop_once(struct loop *l, int timeout_ms)
 		return errno == EINTR ? 0 : -1;
 	if (rc == 0)
 		return 0;
-	if (l->pfds[1].revents & POLLIN)
+	if (l->pfds[1].revents & POLLIN) {
 		dispatch_signals(l);
-	/* High-priority fds first, then the rest; then timers. */
+		run_urgent(l);
+	}
+	/*
+	 * High-priority fds first, then the rest, each followed by the
+	 * urgent timers it added; then timers.  The normal pass starts one
+	 * fd further every turn, so no session is always served last.
+	 */
 	n = l->nwatches;	/* callbacks may append: not polled yet */
-	for (pass = LOOP_PRIO_HIGH; pass >= LOOP_PRIO_NORMAL; pass--) {
-		for (i = 0; i < n; i++) {
-			struct loop_watch	*w = &l->watches[i];
-			short			 rev = l->pfds[base + i].revents;
+	for (i = 0; i < n; i++) {
+		struct loop_watch	*w = &l->watches[i];
+		short			 rev = l->pfds[base + i].revents;
 
-			if (w->fd < 0 || (int)w->prio != pass || rev == 0 ||
-			    w->fd != l->pfds[base + i].fd)
-				continue;
-			w->fn(l, w->fd, rev, w->arg);
-		}
+		if (w->fd < 0 || w->prio != LOOP_PRIO_HIGH || rev == 0 ||
+		    w->fd != l->pfds[base + i].fd)
+			continue;
+		w->fn(l, w->fd, rev, w->arg);
+		run_urgent(l);
+	}
+	first = n > 0 ? l->next_first++ % n : 0;
+	for (k = 0; k < n; k++) {
+		struct loop_watch	*w;
+		short			 rev;
+
+		i = (first + k) % n;
+		w = &l->watches[i];
+		rev = l->pfds[base + i].revents;
+		if (w->fd < 0 || w->prio != LOOP_PRIO_NORMAL || rev == 0 ||
+		    w->fd != l->pfds[base + i].fd)
+			continue;
+		w->fn(l, w->fd, rev, w->arg);
+		run_urgent(l);
 	}
 	if (l->pfds[0].revents & POLLIN)
 		dispatch_timers(l);

@@ -3,13 +3,19 @@
  * signals through one signalfd, one-shot timers through one timerfd.
  *
  * Fds registered with LOOP_PRIO_HIGH (the person's terminal, the control
- * socket) are dispatched before the others in every turn, so a flooding
- * session cannot delay typing or approving.  Callbacks may add and remove
- * fds and timers freely, including their own.
+ * socket, the focused pane's PTY) are dispatched before the others in
+ * every turn, so a flooding session cannot delay typing or approving; the
+ * others are served in turn, starting one further each turn, so none is
+ * always last.  A long callback can ask whether a high-priority fd is
+ * waiting (loop_high_pending) and come back later.  Urgent timers
+ * (loop_timer_urgent) run as soon as the callback that added them returns,
+ * before the rest of the turn.  Callbacks may add and remove fds and
+ * timers freely, including their own.
  */
 #ifndef PTYVISOR_LOOP_H
 #define PTYVISOR_LOOP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct loop;
@@ -37,6 +43,16 @@ void	loop_add_fd(struct loop *l, int fd, short events, enum loop_prio prio,
 /* Change the events watched on fd (0 pauses it). */
 void	loop_set_events(struct loop *l, int fd, short events);
 
+/* Change the priority of fd (from the next turn). */
+void	loop_set_prio(struct loop *l, int fd, enum loop_prio prio);
+
+/*
+ * True when a high-priority fd watched for input has input now (a poll
+ * that does not wait): for work done in slices, to yield to the person
+ * between them.
+ */
+bool	loop_high_pending(struct loop *l);
+
 /* Stop watching fd; safe from inside any callback. */
 void	loop_del_fd(struct loop *l, int fd);
 
@@ -53,6 +69,15 @@ int	loop_add_signal(struct loop *l, int sig, loop_signal_fn fn, void *arg,
  */
 struct loop_timer	*loop_timer_add(struct loop *l, uint64_t delay_ms,
 			    loop_timer_fn fn, void *arg);
+
+/*
+ * Call fn once, as soon as the current callback returns to the loop:
+ * before the normal-priority fds and the ordinary timers still to come in
+ * this turn.  Urgent timers run in the order they were added.  The handle
+ * is like loop_timer_add's; loop_timer_cancel cancels it.
+ */
+struct loop_timer	*loop_timer_urgent(struct loop *l, loop_timer_fn fn,
+			    void *arg);
 
 /* Cancel a pending timer; NULL is a no-op. */
 void	loop_timer_cancel(struct loop *l, struct loop_timer *t);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,8 @@ buf_reserve(struct buf *b, size_t extra)
 void
 buf_add(struct buf *b, const void *p, size_t n)
 {
+	if (n == 0)
+		return;		/* p may be NULL then (an empty buffer's) */
 	buf_reserve(b, n);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
@@ -207,36 +210,51 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+/*
+ * One pass over runs of plain bytes, written in place into room reserved
+ * once for the worst case (every byte as \u00XX): output that is mostly
+ * short lines has an escape every few bytes, and a call per run and per
+ * escape was the recorder's main cost after the screen's.
+ */
 void
 buf_add_json_string(struct buf *b, const char *s, size_t len)
 {
 	static const char	hex[] = "0123456789abcdef";
-	size_t			i, start = 0;
+	size_t			i = 0, start;
 	unsigned char		c;
+	char			*q;
 
-	buf_reserve(b, len + 2);
-	buf_addc(b, '"');
-	for (i = 0; i < len; i++) {
-		c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
-			continue;
-		buf_add(b, s + start, i - start);
-		start = i + 1;
+	buf_reserve(b, len * 6 + 2);
+	q = b->data + b->len;
+	*q++ = '"';
+	for (;;) {
+		start = i;
+		while (i < len && (c = (unsigned char)s[i]) >= 0x20 &&
+		    c != '"' && c != '\\' && c != 0x7f)
+			i++;
+		if (i > start)
+			memcpy(q, s + start, i - start);
+		q += i - start;
+		if (i == len)
+			break;
+		c = (unsigned char)s[i++];
+		*q++ = '\\';
 		switch (c) {
-		case '"':  buf_add(b, "\\\"", 2); break;
-		case '\\': buf_add(b, "\\\\", 2); break;
-		case '\n': buf_add(b, "\\n", 2); break;
-		case '\r': buf_add(b, "\\r", 2); break;
-		case '\t': buf_add(b, "\\t", 2); break;
+		case '"':  *q++ = '"'; break;
+		case '\\': *q++ = '\\'; break;
+		case '\n': *q++ = 'n'; break;
+		case '\r': *q++ = 'r'; break;
+		case '\t': *q++ = 't'; break;
 		default:
-			buf_add(b, "\\u00", 4);
-			buf_addc(b, hex[c >> 4]);
-			buf_addc(b, hex[c & 0xf]);
+			memcpy(q, "u00", 3);
+			q[3] = hex[c >> 4];
+			q[4] = hex[c & 0xf];
+			q += 5;
 			break;
 		}
 	}
-	buf_add(b, s + start, i - start);
-	buf_addc(b, '"');
+	*q++ = '"';
+	b->len = (size_t)(q - b->data);
 }
 
 void
@@ -344,4 +362,17 @@ util_write_all(int fd, const void *data, size_t len)
 			return -1;
 	}
 	return 0;
+}
+
+bool
+util_tty_foreground(void)
+{
+	pid_t	fg;
+	int	fd;
+
+	if ((fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC)) < 0)
+		return false;
+	fg = tcgetpgrp(fd);
+	close(fd);
+	return fg > 0 && fg == getpgrp();
 }

@@ -6,6 +6,7 @@
 #define PTYVISOR_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,5 +76,12 @@ void		util_format_duration(int64_t us, char *out, size_t len);
  * full.  0, or -1 with errno.
  */
 int		util_write_all(int fd, const void *data, size_t len);
+
+/*
+ * Whether this process is in the foreground process group of a controlling
+ * terminal (where the terminal's ^C and ^Z reach it).  No allocation: safe
+ * between fork and exec.
+ */
+bool		util_tty_foreground(void);
 
 #endif

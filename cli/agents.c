@@ -161,6 +161,7 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	struct sandbox_opts	 sbo;
 	struct session		*s;
 	char			**envp, **extra = NULL;
+	char *const		 *over;
 
 	/*
 	 * The sandbox the request asked for, network only if it asked; a
@@ -176,17 +177,21 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	sbo.network = r->network;
 	/*
 	 * Agents' commands run on our emulator, whatever our own TERM; with
-	 * the agent's own environment when it sent it (nothing of ours).
+	 * the agent's own environment when it sent it (nothing of ours).  A
+	 * known read-only command runs with git's program-running settings
+	 * turned off (it sets no variables itself: those are asked).
 	 */
 	memset(&so, 0, sizeof so);
+	over = r->known_safe && (r->env == NULL || r->env[0] == NULL) ?
+	    policy_known_safe_env() : r->env;
 	if (r->environ != NULL) {
 		envp = xcalloc(1, sizeof *envp);
 		extra = session_environ_caller(r->environ, CLI_AGENT_TERM,
-		    r->env);
+		    over);
 		so.env_extra = extra;
 	} else {
 		envp = session_environ(CLI_AGENT_TERM, true);
-		so.env_extra = r->env;
+		so.env_extra = over;
 	}
 	so.argv = r->argv;
 	so.cwd = r->cwd;

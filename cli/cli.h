@@ -38,6 +38,12 @@ char	*cli_config_dir(void);
 /* The rules file in the configuration directory.  Caller frees. */
 char	*cli_rules_path(void);
 
+/*
+ * The absolute path of this binary (what agents' configurations name), or
+ * "ptyvisor" when it cannot be read.  Caller frees.
+ */
+char	*cli_self_path(void);
+
 /* The settings file in the configuration directory.  Caller frees. */
 char	*cli_settings_path(void);
 

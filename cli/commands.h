@@ -20,6 +20,9 @@ int	cmd_exec(int argc, char **argv);
 int	cmd_pending(int argc, char **argv);
 int	cmd_approve(int argc, char **argv);
 int	cmd_deny(int argc, char **argv);
+int	cmd_mcp(int argc, char **argv);
+int	cmd_hook(int argc, char **argv);
+int	cmd_check(int argc, char **argv);
 /* `ptyvisor-sh -c STRING`: the shim under a shell's name. */
 int	cmd_exec_sh(int argc, char **argv);
 

@@ -10,7 +10,9 @@
 #include "cli/cli.h"
 
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "policy/config.h"
 #include "control/control.h"
@@ -117,4 +119,16 @@ cli_socket_path(const struct config *cfg)
 	    config_socket(cfg) != NULL)
 		return xstrdup(config_socket(cfg));
 	return control_socket_path();
+}
+
+char *
+cli_self_path(void)
+{
+	char	 p[PATH_MAX];
+	ssize_t	 n = readlink("/proc/self/exe", p, sizeof p - 1);
+
+	if (n <= 0)
+		return xstrdup("ptyvisor");
+	p[n] = '\0';
+	return xstrdup(p);
 }

@@ -12,15 +12,15 @@
  * our environment, umask and directory; a command killed by a signal ends
  * us by it too.  Output is always received as exact bytes and copied
  * (--raw, the default); --text keeps the command's stdout on the terminal
- * and feeds what it shows to a terminal screen of the session's size,
- * printing plain text: each line as soon as it scrolls off the top (so
- * long outputs stream), then what is left on the screen when it ends.
+ * and prints what a terminal of the session's size shows, as plain text
+ * (cli/textout.h).
  *
  * SIGINT, SIGTERM and SIGHUP become a kill of the session (a second one
  * gives up at once); before the session starts they withdraw the request.
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
+#include "cli/textout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,7 +43,6 @@
 #include "control/client.h"
 #include "policy/policy.h"
 #include "control/proto.h"
-#include "term/screen.h"
 #include "base/util.h"
 
 /* Exit status when the request is denied. */
@@ -51,14 +50,6 @@
 /* Terminal size when stdout is not a terminal: wide, so lines rarely wrap. */
 #define EXEC_TEXT_COLS		200
 #define EXEC_TEXT_ROWS		50
-/*
- * Output is fed to the screen in slices no larger than this, so at most
- * this many lines scroll off between two looks: fewer than the scrollback
- * keeps, and none is lost before it is printed.
- */
-#define EXEC_FEED_SLICE		4096
-#define EXEC_SCROLLBACK		(2 * EXEC_FEED_SLICE)
-
 struct exec_opts {
 	const char	*cwd;
 	long		 timeout;
@@ -88,33 +79,19 @@ struct exec_run {
 	bool		 stdin_done;	/* EOF sent (or nothing more to send) */
 	bool		 broken;	/* our stdout or stderr reader left */
 	int		 die_sig;	/* the command's end: end like it */
-	struct screen	*screen;
-	uint64_t	 printed;	/* scrolled-off lines printed */
+	struct textout	*text;		/* --text; NULL: raw bytes */
 	int64_t		 session;	/* 0: not started */
 	int		 rc;
 	bool		 waiting_said;
 	bool		 done;
 };
 
-/* Print the lines that scrolled off since the last look. */
+/* Finished terminal text: to stdout. */
 static void
-exec_scrolled(struct exec_run *x)
+exec_text(void *user, const char *p, size_t len)
 {
-	uint64_t	pushed = screen_pushed(x->screen), n;
-	size_t		have = screen_scrollback_count(x->screen);
-	struct buf	out = { 0 };
-
-	n = pushed - x->printed;
-	if (n > have)
-		n = have;	/* cannot happen with EXEC_FEED_SLICE */
-	for (; n > 0; n--) {
-		screen_row_text(x->screen, -(int)n, &out);
-		buf_addc(&out, '\n');
-	}
-	x->printed = pushed;
-	if (out.len > 0)
-		(void)util_write_all(STDOUT_FILENO, out.data, out.len);
-	buf_free(&out);
+	(void)user;
+	(void)util_write_all(STDOUT_FILENO, p, len);
 }
 
 /*
@@ -143,24 +120,15 @@ exec_put(struct exec_run *x, int fd, const char *p, size_t len)
 static void
 exec_output(struct exec_run *x, const char *p, size_t len)
 {
-	size_t	n;
-
-	if (x->screen == NULL) {
+	if (x->text == NULL)
 		/*
 		 * What the terminal shows goes where we have a terminal, else
 		 * to stderr (e.g. why a command did not start).
 		 */
 		exec_put(x, !x->pipes[1] ? STDOUT_FILENO : STDERR_FILENO, p,
 		    len);
-		return;
-	}
-	while (len > 0) {
-		n = len < EXEC_FEED_SLICE ? len : EXEC_FEED_SLICE;
-		screen_feed(x->screen, p, n);
-		exec_scrolled(x);
-		p += n;
-		len -= n;
-	}
+	else
+		textout_feed(x->text, p, len);
 }
 
 /*
@@ -184,17 +152,11 @@ exec_give_back_stdin(const struct exec_run *x)
 static void
 exec_exit(struct exec_run *x, json_t *ev)
 {
-	struct buf	out = { 0 };
 	json_t		*sig = json_object_get(ev, "signal");
 
 	exec_give_back_stdin(x);
-	if (x->screen != NULL) {
-		exec_scrolled(x);
-		screen_text(x->screen, false, &out);
-		if (out.len > 0)
-			(void)util_write_all(STDOUT_FILENO, out.data, out.len);
-		buf_free(&out);
-	}
+	if (x->text != NULL)
+		textout_finish(x->text);
 	if (x->broken)
 		x->rc = 128 + SIGPIPE;
 	else if (json_is_true(json_object_get(ev, "timed_out")))
@@ -507,8 +469,7 @@ exec_main(const struct exec_opts *o)
 		}
 	}
 	if (text)
-		x.screen = screen_new(size.rows, size.cols, EXEC_SCROLLBACK,
-		    NULL, NULL);
+		x.text = textout_new(size.rows, size.cols, exec_text, NULL);
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -532,7 +493,7 @@ exec_main(const struct exec_opts *o)
 			    "and recorded.  Or run 'ptyvisor exec' from a shell "
 			    "outside ptyvisor.\n", inside);
 		free(cause);
-		screen_free(x.screen);
+		textout_free(x.text);
 		if (sfd >= 0)
 			close(sfd);
 		return CLI_EXIT_ERROR;
@@ -579,7 +540,7 @@ exec_main(const struct exec_opts *o)
 	}
 	free(cause);
 	client_free(cl);
-	screen_free(x.screen);
+	textout_free(x.text);
 	if (sfd >= 0)
 		close(sfd);
 	if (x.die_sig != 0)

@@ -31,6 +31,10 @@ static const struct cli_command cli_commands[] = {
 	{ "pending", cmd_pending, "list requests waiting for approval" },
 	{ "approve", cmd_approve, "approve a waiting request" },
 	{ "deny", cmd_deny, "deny a waiting request" },
+	{ "mcp", cmd_mcp, "an MCP server on stdio for coding agents" },
+	{ "hook", cmd_hook, "Claude Code's hook: its Bash tool through exec" },
+	{ "check", cmd_check, "the verdict a command would get, without "
+	    "running it" },
 };
 
 /* The top-level usage text. */

@@ -3,8 +3,10 @@
  *
  * When stdin and stdout are terminals the session is transparent: the
  * terminal is put in raw mode, keys go to the session, SIGWINCH resizes
- * it, and the terminal is restored on every way out.  Otherwise output is
- * copied to stdout and stdin is left alone.
+ * it, and the terminal is restored on every way out; the terminal shows
+ * the output and answers the program's queries, so no screen is kept
+ * (a passthrough session).  Otherwise output is copied to stdout and
+ * stdin is left alone, and ptyvisor's screen answers the queries.
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
@@ -292,6 +294,7 @@ cmd_run(int argc, char **argv)
 	so.size = size;
 	so.timeout_s = (unsigned)timeout;
 	so.term = getenv("TERM");
+	so.passthrough = r.tty;
 	if (r.tty && term_raw(NULL) != 0) {
 		cause = xasprintf("cannot set the terminal to raw mode: %s",
 		    strerror(errno));

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pty/pty.h"
+#include "record/ending.h"
 #include "sandbox/sandbox.h"
 #include "policy/config.h"
 #include "base/util.h"
@@ -24,12 +25,30 @@ extern char **environ;
 /* The running command, for signals ptyvisor itself receives. */
 static volatile pid_t sandbox_cmd_pid = -1;
 
-/* Pass a termination request on to the command, which decides. */
+/*
+ * Pass a signal on to the command, which decides; not what the terminal
+ * sent (SI_KERNEL: a hangup reaches the command's group by itself).
+ */
 static void
-sandbox_forward(int sig)
+sandbox_forward(int sig, siginfo_t *si, void *ctx)
 {
-	if (sandbox_cmd_pid > 0)
+	if (sandbox_cmd_pid > 0 && si->si_code != SI_KERNEL)
 		kill(sandbox_cmd_pid, sig);
+}
+
+/*
+ * The pre-exec hook: off a terminal's foreground the command leads a
+ * process group of its own (arg's sandbox follows), so that a signal to
+ * our whole group reaches it once, forwarded, and not also directly.
+ */
+static int
+sandbox_own_group_hook(void *arg, int report_fd, const char **stage)
+{
+	if (setpgid(0, 0) != 0) {
+		*stage = "process group";
+		return -1;
+	}
+	return sandbox_child(arg, report_fd, stage);
 }
 
 /* The usage text. */
@@ -69,6 +88,8 @@ cmd_sandbox(int argc, char **argv)
 	char			*cause = NULL, **env, msg[512];
 	bool			 explain = false;
 	int			 i = 1, r, status;
+	bool			 own_group;
+	sigset_t		 hold, old_mask;
 
 	/* The settings file first, so that the options override it. */
 	if ((cfg = cli_config()) == NULL)
@@ -133,17 +154,45 @@ cmd_sandbox(int argc, char **argv)
 	spec.no_pty = true;
 	spec.pre_exec = sandbox_child;
 	spec.pre_exec_arg = sb;
+	own_group = !util_tty_foreground();
+	if (own_group)
+		spec.pre_exec = sandbox_own_group_hook;
 
-	/* Like system(3): the terminal's ^C and ^\ are for the command. */
+	/*
+	 * Like system(3): the terminal's ^C and ^\ are for the command, in
+	 * our group.  In a group of its own it gets them from us.
+	 */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGQUIT, &sa, &old_quit);
-	sa.sa_handler = sandbox_forward;
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = sandbox_forward;
+	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup);
+	if (own_group) {
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGQUIT, &sa, NULL);
+	}
 
-	if (pty_spawn(&spec, &child, &fail) != 0) {
+	/*
+	 * Held until the command's pid is known, so that none is lost on the
+	 * way (the child starts with an empty mask).
+	 */
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	if (own_group) {
+		sigaddset(&hold, SIGINT);
+		sigaddset(&hold, SIGQUIT);
+	}
+	sigprocmask(SIG_BLOCK, &hold, &old_mask);
+	r = pty_spawn(&spec, &child, &fail);
+	if (r == 0)
+		sandbox_cmd_pid = child.pid;
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	if (r != 0) {
 		pty_failure_str(&fail, msg, sizeof msg);
 		if (fail.status == 127)
 			cli_error("sandbox", "%s: command not found",
@@ -152,10 +201,13 @@ cmd_sandbox(int argc, char **argv)
 			cli_error("sandbox", "%s", msg);
 		status = fail.status;
 	} else {
-		sandbox_cmd_pid = child.pid;
-		if (pty_reap(child.pid, true, &st) == 1)
+		if (pty_reap(child.pid, true, &st) == 1) {
 			status = pty_status_exit_code(st);
-		else {
+			if (st.signaled && st.signal == SIGKILL &&
+			    sandbox_memory_exceeded(sb))
+				cli_error("sandbox", "%s: killed: %s", argv[i],
+				    ENDING_MEMORY);
+		} else {
 			cli_error("sandbox", "wait: %s", strerror(errno));
 			status = CLI_EXIT_ERROR;
 		}

@@ -11,7 +11,8 @@
 const char sbopts_help[] =
 "  --sandbox PROFILE   read-only, workspace-write (default) or\n"
 "                      danger-full-access (no sandbox at all)\n"
-"  --network           allow the network (default: AF_UNIX socketpairs only)\n"
+"  --network           allow the network (default: AF_UNIX stream\n"
+"                      socketpairs only)\n"
 "  --no-network        no network, whatever the settings file says\n"
 "  --writable DIR      another writable root (repeatable; added to the\n"
 "                      settings file's)\n"
@@ -21,7 +22,13 @@ const char sbopts_help[] =
 "  --shared-tmp        the real /tmp (the default; writable under\n"
 "                      workspace-write)\n"
 "  --max-procs N       at most N processes (default 1024; 0: no bound)\n"
+"  --max-session-memory SIZE\n"
+"                      memory of the whole sandbox, no swap (a memory\n"
+"                      cgroup; default half the RAM; 0: no bound)\n"
 "  --max-memory SIZE   address-space limit per process, e.g. 4G\n"
+"  --max-file-size SIZE\n"
+"                      largest file the command may write (default 16G;\n"
+"                      0: inherited)\n"
 "  --max-files N       at most N open files per process\n"
 "  --allow-no-namespaces\n"
 "                      if the kernel refuses namespaces, run with Landlock\n"
@@ -112,6 +119,16 @@ sbopts_parse(struct sandbox_opts *opts, int argc, char **argv, int *i,
 		if ((v = option_value("--max-files", argc, argv, i,
 		    cause)) == NULL || parse_count("--max-files", v,
 		    &opts->limits.open_files, cause) != 0)
+			return -1;
+	} else if (is_option(arg, "--max-session-memory")) {
+		if ((v = option_value("--max-session-memory", argc, argv, i,
+		    cause)) == NULL || sandbox_parse_size(v,
+		    &opts->limits.memory, cause) != 0)
+			return -1;
+	} else if (is_option(arg, "--max-file-size")) {
+		if ((v = option_value("--max-file-size", argc, argv, i,
+		    cause)) == NULL || sandbox_parse_size(v,
+		    &opts->limits.file_size, cause) != 0)
 			return -1;
 	} else if (is_option(arg, "--max-memory")) {
 		if ((v = option_value("--max-memory", argc, argv, i,

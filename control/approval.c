@@ -230,11 +230,42 @@ approval_env_by(char *const *v)
 	return out;
 }
 
-/* Fill r's verdict from the policy. */
+const char *
+approval_raise(enum policy_decision d, bool network, const char *sandbox,
+    char *const *env)
+{
+	if (d != POLICY_ALLOW)
+		return NULL;
+	/*
+	 * A rule or mode allows a command, not a way out of the sandbox:
+	 * asking for the network or for no sandbox always goes to a person
+	 * (even in mode never, which means "allowed, still sandboxed").
+	 */
+	if (network)
+		return "network requested";
+	if (sandbox != NULL && sandbox_profile_is_none(sandbox))
+		return "no sandbox requested";
+	/*
+	 * Nor is it a licence for environment variables, which can make an
+	 * allowed command run anything (LD_PRELOAD, BASH_ENV, GIT_SSH_COMMAND,
+	 * PAGER...): a request that sets any goes to a person.
+	 */
+	if (env != NULL && env[0] != NULL)
+		return "environment variables set";
+	return NULL;
+}
+
+/*
+ * Fill r's verdict from the policy, judged where it would run: its cwd and
+ * the HOME the sandbox passes on (git reads configuration from both).
+ */
 static void
 approval_judge(struct approval *a, struct approval_request *r)
 {
-	struct policy_verdict	v = policy_check(a->policy, r->argv);
+	struct policy_place	place = { r->cwd, getenv("HOME"), NULL };
+	struct policy_verdict	v = policy_check_at(a->policy, r->argv,
+				    &place);
+	const char		*by;
 
 	r->verdict = v.decision;
 	free(r->verdict_why);
@@ -257,17 +288,11 @@ approval_judge(struct approval *a, struct approval_request *r)
 		r->verdict_by = xstrdup("shell string");
 		break;
 	}
-	/*
-	 * A rule or mode allows a command, not a way out of the sandbox:
-	 * asking for the network or for no sandbox always goes to a person
-	 * (even in mode never, which means "allowed, still sandboxed").
-	 */
-	if (r->verdict == POLICY_ALLOW && (r->network ||
-	    sandbox_profile_is_none(r->sandbox))) {
+	if ((by = approval_raise(r->verdict, r->network, r->sandbox,
+	    r->env)) != NULL) {
 		r->verdict = POLICY_ASK;
 		free(r->verdict_by);
-		r->verdict_by = xstrdup(r->network ? "network requested" :
-		    "no sandbox requested");
+		r->verdict_by = xstrdup(by);
 	}
 	/*
 	 * The built-in read-only list knows programs by name, found the way
@@ -281,16 +306,8 @@ approval_judge(struct approval *a, struct approval_request *r)
 		free(r->verdict_by);
 		r->verdict_by = approval_env_by(r->environ_differs);
 	}
-	/*
-	 * Nor is it a licence for environment variables, which can make an
-	 * allowed command run anything (LD_PRELOAD, BASH_ENV, GIT_SSH_COMMAND,
-	 * PAGER...): a request that sets any goes to a person.
-	 */
-	if (r->verdict == POLICY_ALLOW && r->env != NULL && r->env[0] != NULL) {
-		r->verdict = POLICY_ASK;
-		free(r->verdict_by);
-		r->verdict_by = xstrdup("environment variables set");
-	}
+	r->known_safe = r->verdict == POLICY_ALLOW &&
+	    v.source == POLICY_BY_KNOWN_SAFE;
 }
 
 struct approval_request *

@@ -93,6 +93,8 @@ struct approval_request {
 	enum policy_decision	 verdict;
 	char			*verdict_why;	/* one line for a person */
 	char			*verdict_by;	/* rule as written, or "mode X" */
+	/* Allowed unasked as known read-only: runs policy_known_safe_env(). */
+	bool			 known_safe;
 
 	/* Once decided: "user", "user (edited)" or verdict_by; reason. */
 	char			*decided_by;
@@ -119,6 +121,15 @@ struct approval;
  * loop (may be NULL: no notify program) reaps notify programs.  Never NULL.
  */
 struct approval	*approval_new(struct loop *loop, struct policy *policy);
+
+/*
+ * What a request's own asks make of the policy's decision d: an allow is
+ * asked when it wants the network, no sandbox (profile sandbox, may be
+ * NULL) or sets environment variables.  The reason ("network requested",
+ * "no sandbox requested", "environment variables set"), NULL when none.
+ */
+const char	*approval_raise(enum policy_decision d, bool network,
+		    const char *sandbox, char *const *env);
 
 /* Free the queue; pending requests are dropped without events. */
 void		 approval_free(struct approval *a);

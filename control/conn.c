@@ -82,6 +82,26 @@ control_pipes_resume(struct control_client *cl)
 	}
 }
 
+/* Whether cl is one control_broadcast sends to. */
+static bool
+control_is_subscriber(const struct control_client *cl,
+    const struct control_client *skip)
+{
+	return cl != skip && cl->subscribed && !cl->dead;
+}
+
+bool
+control_has_subscribers(const struct control *c,
+    const struct control_client *skip)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nclients; i++)
+		if (control_is_subscriber(c->clients[i], skip))
+			return true;
+	return false;
+}
+
 /* Send line to every subscribed client except skip. */
 void
 control_broadcast(struct control *c, struct buf *line,
@@ -89,12 +109,9 @@ control_broadcast(struct control *c, struct buf *line,
 {
 	size_t	i;
 
-	for (i = 0; i < c->nclients; i++) {
-		struct control_client *cl = c->clients[i];
-
-		if (cl != skip && cl->subscribed && !cl->dead)
-			control_send(cl, line);
-	}
+	for (i = 0; i < c->nclients; i++)
+		if (control_is_subscriber(c->clients[i], skip))
+			control_send(c->clients[i], line);
 }
 
 /* Send an error event, and log it. */

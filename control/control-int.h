@@ -112,6 +112,9 @@ void	control_send(struct control_client *cl, struct buf *line);
 /* conn.c: send line to every subscribed client except skip. */
 void	control_broadcast(struct control *c, struct buf *line,
 	    struct control_client *skip);
+/* conn.c: whether control_broadcast would send to anyone. */
+bool	control_has_subscribers(const struct control *c,
+	    const struct control_client *skip);
 /* conn.c: send an error event, and log it. */
 void	control_error(struct control_client *cl, const char *id,
 	    enum proto_err code, const char *message);

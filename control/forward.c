@@ -112,9 +112,12 @@ control_sess_output(struct control *c, struct control_sess *cs,
 			    cs->seq, all.data, n, PROTO_ENC_TEXT);
 			control_send(cs->owner, &ev);
 		}
-		proto_ev_output(&text, NULL, (int64_t)cs->id, cs->seq,
-		    all.data, n, PROTO_ENC_TEXT);
-		control_broadcast(c, &text, cs->owner);
+		/* Built only for someone: the relay's hot path. */
+		if (control_has_subscribers(c, cs->owner)) {
+			proto_ev_output(&text, NULL, (int64_t)cs->id, cs->seq,
+			    all.data, n, PROTO_ENC_TEXT);
+			control_broadcast(c, &text, cs->owner);
+		}
 	}
 	buf_free(&all);
 	buf_free(&text);
@@ -246,7 +249,8 @@ control_on_stream(void *user, struct session *s, int fd, const char *data,
 		control_send(cs->owner, &ev);
 		ev.len = 0;
 	}
-	if (n > 0) {
+	/* Built only for someone: the relay's hot path. */
+	if (n > 0 && control_has_subscribers(c, cs->owner)) {
 		proto_ev_stream(&ev, NULL, (int64_t)cs->id, cs->seq, fd,
 		    all.data, n, PROTO_ENC_TEXT);
 		control_broadcast(c, &ev, cs->owner);
@@ -309,6 +313,7 @@ control_pending_of(const struct approval_request *r, struct proto_pending *p)
 	p->by = r->verdict_by;
 	p->client_pid = r->client_pid;
 	p->environ_differs = r->environ_differs;
+	p->detail = r->verdict_why;
 }
 
 /* Approval callback: a request waits for a person. */
@@ -321,8 +326,8 @@ control_on_pending(void *user, struct approval_request *r)
 	struct buf		 b = { 0 };
 	char			*cmd = quote_argv(r->argv);
 
-	control_log(c, "request %llu waits for approval (%s): %s",
-	    (unsigned long long)r->id, r->verdict_by, cmd);
+	control_log(c, "request %llu waits for approval (%s; %s): %s",
+	    (unsigned long long)r->id, r->verdict_by, r->verdict_why, cmd);
 	free(cmd);
 	if (cr != NULL)
 		return;		/* control_op_exec told the subscribers */

@@ -35,50 +35,56 @@ proto_utf8_complete(const void *data, size_t n)
 static const char proto_b64[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/*
+ * Both directions write straight into the buffer, reserved once: a call
+ * per 3 bytes was most of the cost of relaying output (perf, `exec --raw`
+ * of 6.9 MB).
+ */
 void
 proto_base64_encode(struct buf *out, const void *data, size_t n)
 {
 	const unsigned char	*p = data;
-	char			 q[4];
+	char			*q;
 	size_t			 i;
 	uint32_t		 v;
 
 	buf_reserve(out, (n + 2) / 3 * 4);
+	q = out->data + out->len;
 	for (i = 0; i + 3 <= n; i += 3) {
 		v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-		q[0] = proto_b64[v >> 18];
-		q[1] = proto_b64[(v >> 12) & 63];
-		q[2] = proto_b64[(v >> 6) & 63];
-		q[3] = proto_b64[v & 63];
-		buf_add(out, q, 4);
+		*q++ = proto_b64[v >> 18];
+		*q++ = proto_b64[(v >> 12) & 63];
+		*q++ = proto_b64[(v >> 6) & 63];
+		*q++ = proto_b64[v & 63];
 	}
 	if (i < n) {
 		v = (uint32_t)p[i] << 16;
 		if (i + 1 < n)
 			v |= (uint32_t)p[i + 1] << 8;
-		q[0] = proto_b64[v >> 18];
-		q[1] = proto_b64[(v >> 12) & 63];
-		q[2] = i + 1 < n ? proto_b64[(v >> 6) & 63] : '=';
-		q[3] = '=';
-		buf_add(out, q, 4);
+		*q++ = proto_b64[v >> 18];
+		*q++ = proto_b64[(v >> 12) & 63];
+		*q++ = i + 1 < n ? proto_b64[(v >> 6) & 63] : '=';
+		*q++ = '=';
 	}
+	out->len = (size_t)(q - out->data);
+	out->data[out->len] = '\0';
 }
 
-/* Value of a base64 digit, or -1 (computed: the relay decodes MiBs). */
+/* Value of a base64 digit, or -1 (a table, made on first use). */
 static int
 proto_b64_value(char c)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	static signed char	value[256];
+	static int		made;
+	int			i;
+
+	if (!made) {
+		memset(value, -1, sizeof value);
+		for (i = 0; i < 64; i++)
+			value[(unsigned char)proto_b64[i]] = (signed char)i;
+		made = 1;
+	}
+	return value[(unsigned char)c];
 }
 
 int
@@ -87,10 +93,12 @@ proto_base64_decode(struct buf *out, const char *s, size_t n)
 	size_t		i, k, pad;
 	int		d[4];
 	uint32_t	v;
-	char		bytes[3];
+	char		*q;
 
 	if (n % 4 != 0)
 		return -1;
+	buf_reserve(out, n / 4 * 3);
+	q = out->data + out->len;
 	for (i = 0; i < n; i += 4) {
 		pad = 0;
 		for (k = 0; k < 4; k++) {
@@ -100,18 +108,27 @@ proto_base64_decode(struct buf *out, const char *s, size_t n)
 				continue;
 			}
 			if (pad > 0 || (d[k] = proto_b64_value(s[i + k])) < 0)
-				return -1;
+				goto bad;
 		}
 		v = (uint32_t)d[0] << 18 | (uint32_t)d[1] << 12 |
 		    (uint32_t)d[2] << 6 | (uint32_t)d[3];
 		/* Canonical only: bits under the padding must be zero. */
 		if ((pad == 1 && (v & 0xff) != 0) ||
 		    (pad == 2 && (v & 0xffff) != 0))
-			return -1;
-		bytes[0] = (char)(v >> 16);
-		bytes[1] = (char)(v >> 8);
-		bytes[2] = (char)v;
-		buf_add(out, bytes, 3 - pad);
+			goto bad;
+		*q++ = (char)(v >> 16);
+		if (pad < 2)
+			*q++ = (char)(v >> 8);
+		if (pad < 1)
+			*q++ = (char)v;
 	}
+	out->len = (size_t)(q - out->data);
+	out->data[out->len] = '\0';
 	return 0;
+
+bad:
+	/* What came before the bad group stays, as it always did. */
+	out->len = (size_t)(q - out->data);
+	out->data[out->len] = '\0';
+	return -1;
 }

@@ -133,6 +133,7 @@ proto_set_pending(json_t *o, const struct proto_pending *p)
 	if (p->environ_differs != NULL && p->environ_differs[0] != NULL)
 		proto_set_argv(o, "environ_differs", p->environ_differs);
 	proto_set_str(o, "by", p->by);
+	proto_set_str(o, "detail", p->detail);
 	if (p->argv != NULL)
 		proto_set_argv(o, "argv", p->argv);
 	proto_set_str(o, "cwd", p->cwd);
@@ -188,7 +189,14 @@ proto_ev_started(struct buf *b, const char *id, int64_t request,
 	proto_ev_emit(b, o);
 }
 
-/* An output event; stream names the pipe it came from (NULL: the PTY). */
+/*
+ * An output event; stream names the pipe it came from (NULL: the PTY).
+ * The data goes last, encoded straight into the line: base64 digits need
+ * no escaping, and text is escaped by one pass over runs of plain bytes.
+ * Through a jansson string it was copied, checked and escaped byte by
+ * byte again: most of the server's relay cost apart from the screen (perf,
+ * `exec --raw` of 6.9 MB).
+ */
 static void
 proto_ev_output_of(struct buf *b, const char *id, int64_t session,
     uint64_t seq, const char *stream, const void *data, size_t len,
@@ -201,18 +209,21 @@ proto_ev_output_of(struct buf *b, const char *id, int64_t session,
 	proto_set_int(o, "seq", (int64_t)seq);
 	if (stream != NULL)
 		json_object_set_new(o, "stream", json_string(stream));
-	memset(&tmp, 0, sizeof tmp);
-	if (enc == PROTO_ENC_BASE64) {
-		proto_base64_encode(&tmp, data, len);
-		json_object_set_new(o, "b64", json_stringn_nocheck(
-		    tmp.data != NULL ? tmp.data : "", tmp.len));
-	} else {
-		proto_utf8_clean(&tmp, data, len);
-		json_object_set_new(o, "data", json_stringn_nocheck(
-		    tmp.data != NULL ? tmp.data : "", tmp.len));
-	}
-	buf_free(&tmp);
 	proto_ev_emit(b, o);
+	b->len -= 2;		/* "}\n": the data goes before them */
+	if (enc == PROTO_ENC_BASE64) {
+		buf_adds(b, ",\"b64\":\"");
+		proto_base64_encode(b, data, len);
+		buf_addc(b, '"');
+	} else {
+		memset(&tmp, 0, sizeof tmp);
+		proto_utf8_clean(&tmp, data, len);
+		buf_adds(b, ",\"data\":");
+		buf_add_json_string(b, tmp.data != NULL ? tmp.data : "",
+		    tmp.len);
+		buf_free(&tmp);
+	}
+	buf_add(b, "}\n", 2);
 }
 
 void

@@ -138,6 +138,8 @@ struct proto_pending {
 	 * differ from the server's ("NAME=VALUE"); NULL: omitted.
 	 */
 	char *const	*environ_differs;
+	/* The verdict for a person ("... sets core.fsmonitor"); NULL: omitted. */
+	const char	*detail;
 };
 
 /* A session, for list results. */

@@ -1,12 +1,14 @@
 #!/bin/sh
-# Build the libFuzzer target for the asciicast reader with clang:
+# Build the libFuzzer targets with clang:
 #	fuzz/build.sh [OUTDIR]		(default: ./fuzz-out)
-# then run it on a copy of the seed corpus, e.g.:
-#	mkdir -p fuzz-out/work
+# giving OUTDIR/fuzz-cast, fuzz-proto, fuzz-rules, fuzz-shsplit, fuzz-config
+# and fuzz-mcp; then run one on a scratch copy of its seeds, e.g.:
+#	mkdir -p fuzz-out/work-cast
 #	fuzz-out/fuzz-cast -max_total_time=60 -dict=fuzz/cast.dict \
-#	    fuzz-out/work fuzz/corpus
-# Not part of the normal build.  Needs clang, its fuzzer runtime (Debian:
-# libclang-rt-14-dev, pulled in by clang-14) and libjansson-dev.
+#	    fuzz-out/work-cast fuzz/corpus/cast
+# (fuzz/run.sh does that for every target).  Not part of the normal build.
+# Needs clang, its fuzzer runtime (Debian: libclang-rt-14-dev, pulled in by
+# clang-14), libjansson-dev, libinih-dev and libseccomp-dev.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,12 +29,42 @@ if ! $CC -fsanitize=fuzzer -o "$out/probe" "$probe" 2>/dev/null; then
 fi
 rm -f "$probe" "$out/probe"
 
-cflags=$(pkg-config --cflags jansson)
-libs=$(pkg-config --libs jansson)
+# target NAME SOURCES... -- LIBS...: one fuzzer, sources relative to top.
+target() {
+	name=$1; shift
+	srcs=""
+	while [ "$1" != "--" ]; do srcs="$srcs $top/$1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	$CC -g -O1 -D_GNU_SOURCE -DPACKAGE_VERSION="\"$version\"" -I"$top" \
+	    $(pkg-config --cflags jansson inih libseccomp) \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -o "$out/$name" "$top/fuzz/$name.c" $srcs "$@"
+	echo "built $out/$name"
+}
+
+# The version configure would give (from AC_INIT).
+version=$(sed -n 's/^AC_INIT(\[ptyvisor\], \[\([^]]*\)\].*/\1/p' \
+    "$top/configure.ac")
+base="base/util.c base/utf8.c base/quote.c"
+policy="policy/policy.c policy/rules.c policy/shsplit.c policy/readonly.c
+policy/gitrepo.c"
+sandbox="sandbox/sandbox.c sandbox/child.c sandbox/ns.c sandbox/landlock.c
+sandbox/seccomp.c sandbox/limits.c sandbox/caps.c sandbox/stage.c"
+
 # shellcheck disable=SC2086
-$CC -g -O1 -D_GNU_SOURCE -I"$top" $cflags \
-    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -o "$out/fuzz-cast" "$top/fuzz/fuzz-cast.c" "$top/record/cast.c" \
-    "$top/record/cast-header.c" "$top/record/cast-input.c" \
-    "$top/record/replay.c" "$top/base/util.c" "$top/base/utf8.c" $libs -lm
-echo "built $out/fuzz-cast"
+target fuzz-cast record/cast.c record/cast-header.c record/cast-input.c \
+    record/replay.c $base -- $(pkg-config --libs jansson) -lm
+# shellcheck disable=SC2086
+target fuzz-proto control/proto.c control/proto-encoding.c \
+    control/proto-events.c $base -- $(pkg-config --libs jansson)
+# shellcheck disable=SC2086
+target fuzz-shsplit policy/shsplit.c $base --
+# shellcheck disable=SC2086
+target fuzz-rules $policy $base --
+# shellcheck disable=SC2086
+target fuzz-config policy/config.c $policy $sandbox $base -- \
+    $(pkg-config --libs inih libseccomp)
+# shellcheck disable=SC2086
+target fuzz-mcp mcp/mcp.c mcp/tools.c mcp/outcap.c $base -- \
+    $(pkg-config --libs jansson)

@@ -39,6 +39,7 @@ enum config_type {
 	CONFIG_SIZE,		/* uint64_t, bytes with K/M/G/T */
 	CONFIG_PREFIX,		/* char, 'a' to 'z' */
 	CONFIG_LINES,		/* size_t, 1 to CONFIG_SCROLLBACK_MAX */
+	CONFIG_CAP,		/* size_t, bytes with K/M, CONFIG_CAP_MIN..MAX */
 	CONFIG_PROGRAM,		/* char *, a program name or path */
 	CONFIG_PATH,		/* char *, absolute after "~/" */
 	CONFIG_PATH_LIST	/* writable: one more directory */
@@ -58,9 +59,12 @@ enum config_key {
 	KEY_MAX_PROCS,
 	KEY_MAX_FILES,
 	KEY_MAX_MEMORY,
+	KEY_MAX_SESSION_MEMORY,
+	KEY_MAX_FILE_SIZE,
 	KEY_PREFIX,
 	KEY_SCROLLBACK,
 	KEY_MOUSE,
+	KEY_MCP_MAX_BYTES,
 	KEY_STATE_DIR,
 	KEY_SOCKET,
 	CONFIG_NKEYS
@@ -84,10 +88,14 @@ struct config {
 	uint64_t		 max_procs;
 	uint64_t		 max_files;
 	uint64_t		 max_memory;
+	uint64_t		 max_session_memory;
+	uint64_t		 max_file_size;
 
 	char			 prefix;
 	size_t			 scrollback;
 	bool			 mouse;
+
+	size_t			 mcp_max_bytes;
 
 	char			*state_dir;
 	char			*socket;
@@ -126,10 +134,16 @@ static const struct config_key_def config_keys[] = {
 	  CONFIG_FIELD(max_files) },
 	{ KEY_MAX_MEMORY, "sandbox", "max_memory", CONFIG_SIZE,
 	  CONFIG_FIELD(max_memory) },
+	{ KEY_MAX_SESSION_MEMORY, "sandbox", "max_session_memory",
+	  CONFIG_SIZE, CONFIG_FIELD(max_session_memory) },
+	{ KEY_MAX_FILE_SIZE, "sandbox", "max_file_size", CONFIG_SIZE,
+	  CONFIG_FIELD(max_file_size) },
 	{ KEY_PREFIX, "tui", "prefix", CONFIG_PREFIX, CONFIG_FIELD(prefix) },
 	{ KEY_SCROLLBACK, "tui", "scrollback", CONFIG_LINES,
 	  CONFIG_FIELD(scrollback) },
 	{ KEY_MOUSE, "tui", "mouse", CONFIG_BOOL, CONFIG_FIELD(mouse) },
+	{ KEY_MCP_MAX_BYTES, "mcp", "max_bytes", CONFIG_CAP,
+	  CONFIG_FIELD(mcp_max_bytes) },
 	{ KEY_STATE_DIR, "paths", "state_dir", CONFIG_PATH,
 	  CONFIG_FIELD(state_dir) },
 	{ KEY_SOCKET, "paths", "socket", CONFIG_PATH, CONFIG_FIELD(socket) },
@@ -137,7 +151,7 @@ static const struct config_key_def config_keys[] = {
 #define CONFIG_NDEFS (sizeof config_keys / sizeof config_keys[0])
 
 static const char *const config_sections[] = {
-	"approval", "sandbox", "tui", "paths"
+	"approval", "sandbox", "tui", "mcp", "paths"
 };
 #define CONFIG_NSECTIONS \
 	(sizeof config_sections / sizeof config_sections[0])
@@ -415,6 +429,17 @@ config_set(struct config_parse *p, const struct config_key_def *d,
 		}
 		*(size_t *)field = (size_t)n;
 		break;
+	case CONFIG_CAP:
+		if (sandbox_parse_size(value, &n, &cause) != 0 ||
+		    n < CONFIG_CAP_MIN || n > CONFIG_CAP_MAX) {
+			config_error(p, "%s: '%s' is not a size from %d to %d "
+			    "bytes (1K to 1M)", d->name, value, CONFIG_CAP_MIN,
+			    CONFIG_CAP_MAX);
+			free(cause);
+			return -1;
+		}
+		*(size_t *)field = (size_t)n;
+		break;
 	case CONFIG_PROGRAM:
 		if ((s = config_expand(p, d->name, value)) == NULL)
 			return -1;
@@ -610,6 +635,10 @@ config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
 		opts->limits.open_files = cfg->max_files;
 	if (set[KEY_MAX_MEMORY] != 0)
 		opts->limits.address_space = cfg->max_memory;
+	if (set[KEY_MAX_SESSION_MEMORY] != 0)
+		opts->limits.memory = cfg->max_session_memory;
+	if (set[KEY_MAX_FILE_SIZE] != 0)
+		opts->limits.file_size = cfg->max_file_size;
 	for (i = 0; i < cfg->nwritable; i++)
 		if (sandbox_opts_add_writable(opts, cfg->writable[i],
 		    cause) != 0)
@@ -621,6 +650,12 @@ char
 config_prefix(const struct config *cfg)
 {
 	return cfg->prefix;
+}
+
+size_t
+config_mcp_max_bytes(const struct config *cfg)
+{
+	return cfg->mcp_max_bytes;
 }
 
 size_t

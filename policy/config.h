@@ -11,9 +11,11 @@
  *               network, protect_git, private_tmp,
  *               allow_no_namespaces = yes | no (true/false, on/off, 1/0)
  *               writable = DIR (repeatable: one directory per line)
- *               max_procs, max_files = COUNT; max_memory = SIZE (4G)
+ *               max_procs, max_files = COUNT; max_memory,
+ *               max_session_memory, max_file_size = SIZE (4G)
  *   [tui]       prefix = C-a .. C-z
  *               scrollback = LINES (1 to CONFIG_SCROLLBACK_MAX)
+ *   [mcp]       max_bytes = SIZE (CONFIG_CAP_MIN to CONFIG_CAP_MAX, 64K)
  *   [paths]     state_dir = DIR, socket = PATH
  *
  * Lines starting with '#' or ';' are comments, and so is what follows a
@@ -43,6 +45,14 @@
  * costs about 100 bytes; a million lines is about 100 MB a session).
  */
 #define CONFIG_SCROLLBACK_MAX 1000000
+
+/*
+ * The bounds of [mcp] max_bytes, the text an agent gets back from one
+ * call: below 1 KiB a result says nothing; above 1 MiB it floods the
+ * agent's context, and the recording has everything anyway.
+ */
+#define CONFIG_CAP_MIN 1024
+#define CONFIG_CAP_MAX (1024 * 1024)
 
 struct config;
 
@@ -94,6 +104,9 @@ size_t		 config_scrollback(const struct config *cfg);
 
 /* [tui] mouse: the console takes the mouse (off if not set). */
 bool		 config_mouse(const struct config *cfg);
+
+/* [mcp] max_bytes, 0 if not set. */
+size_t		 config_mcp_max_bytes(const struct config *cfg);
 
 /* [paths] state_dir, socket: borrowed absolute paths, NULL when not set. */
 const char	*config_state_dir(const struct config *cfg);

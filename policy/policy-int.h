@@ -30,11 +30,22 @@ struct policy_rule {
 	int			 retired;	/* replaced by a reload */
 };
 
+/*
+ * Reasons made while judging ("... git may run a program here: ..."), kept
+ * once each so verdicts can point at them until policy_free().  Separate so
+ * judging a const policy can add to it.
+ */
+struct policy_texts {
+	char	**v;
+	size_t	  n;
+};
+
 /* The mode and the rules, in the order they were added. */
 struct policy {
 	enum policy_mode	  mode;
 	struct policy_rule	**rules;
 	size_t			  nrules;
+	struct policy_texts	 *texts;
 };
 
 #endif

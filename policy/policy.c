@@ -42,8 +42,16 @@ struct policy_judge {
 	struct policy_v	ruled;
 };
 
+/* What a check carries down: where it runs, who hears of each part. */
+struct policy_ctx {
+	const struct policy_place	*place;
+	policy_part_fn			 part;
+	void				*user;
+	int				 parts_told;	/* the first string's */
+};
+
 static void	policy_judge_argv(const struct policy *, char *const *, int,
-		    struct policy_judge *);
+		    struct policy_ctx *, struct policy_judge *);
 
 struct policy *
 policy_new(enum policy_mode mode)
@@ -52,6 +60,7 @@ policy_new(enum policy_mode mode)
 
 	p = xcalloc(1, sizeof *p);
 	p->mode = mode;
+	p->texts = xcalloc(1, sizeof *p->texts);
 	return p;
 }
 
@@ -65,6 +74,10 @@ policy_free(struct policy *p)
 	for (i = 0; i < p->nrules; i++)
 		policy_rule_free(p->rules[i]);
 	free(p->rules);
+	for (i = 0; i < p->texts->n; i++)
+		free(p->texts->v[i]);
+	free(p->texts->v);
+	free(p->texts);
 	free(p);
 }
 
@@ -194,11 +207,29 @@ policy_match_rules(const struct policy *p, char *const *argv)
 	return best;
 }
 
-/* The verdict when no rule matches argv. */
+/* A reason kept by the policy until policy_free(), once per text. */
+static const char *
+policy_text(const struct policy *p, const char *s)
+{
+	struct policy_texts	*t = p->texts;
+	size_t			 i;
+
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i], s) == 0)
+			return t->v[i];
+	}
+	t->v = xreallocarray(t->v, t->n + 1, sizeof *t->v);
+	t->v[t->n] = xstrdup(s);
+	return t->v[t->n++];
+}
+
+/* The verdict when no rule matches argv (run at place). */
 static void
 policy_fallback(const struct policy *p, char *const *argv,
-    struct policy_v *v)
+    const struct policy_place *place, struct policy_v *v)
 {
+	char	why[512], *s;
+
 	switch (p->mode) {
 	case POLICY_NEVER:
 		policy_v_set(v, POLICY_ALLOW, POLICY_BY_MODE,
@@ -209,10 +240,16 @@ policy_fallback(const struct policy *p, char *const *argv,
 		    "mode on-request: no rule matched");
 		break;
 	case POLICY_UNTRUSTED:
-		if (policy_known_safe(argv))
+		if (policy_known_safe(argv, place, why, sizeof why))
 			policy_v_set(v, POLICY_ALLOW, POLICY_BY_KNOWN_SAFE,
 			    "known read-only command");
-		else
+		else if (why[0] != '\0') {
+			/* why says what makes it unsafe ("rg --pre runs..."). */
+			s = xasprintf("mode untrusted: %s", why);
+			policy_v_set(v, POLICY_ASK, POLICY_BY_MODE,
+			    policy_text(p, s));
+			free(s);
+		} else
 			policy_v_set(v, POLICY_ASK, POLICY_BY_MODE,
 			    "mode untrusted: not a known read-only command");
 		break;
@@ -276,18 +313,37 @@ policy_shell_script(char *const *argv, const char **script)
 	return 1;
 }
 
+/* The public verdict of a judged one. */
+static struct policy_verdict
+policy_verdict_of(const struct policy_v *j)
+{
+	struct policy_verdict	v;
+
+	memset(&v, 0, sizeof v);
+	v.decision = j->d;
+	v.source = j->src;
+	v.why = j->why;
+	if (j->rule != NULL) {
+		v.rule = j->rule->text;
+		v.where = j->rule->where;
+	}
+	return v;
+}
+
 /* Judge a command string split into simple commands. */
 static void
 policy_judge_script(const struct policy *p, const char *script, int depth,
-    struct policy_judge *out)
+    struct policy_ctx *ctx, struct policy_judge *out)
 {
 	struct shsplit		*sp;
 	struct shsplit_cmd	*cmd;
 	struct policy_judge	 j;
 	char			**argv;
 	size_t			 i, k;
+	int			 tell = ctx->part != NULL && !ctx->parts_told;
 
 	memset(out, 0, sizeof *out);
+	ctx->parts_told = 1;
 	sp = shsplit_parse(script, 0);
 	if (sp->error != NULL || sp->ncmds == 0) {
 		/* Nothing in it can be vouched for. */
@@ -303,16 +359,18 @@ policy_judge_script(const struct policy *p, const char *script, int depth,
 		cmd = &sp->cmds[i];
 		memset(&j, 0, sizeof j);
 		if (cmd->nwords == 0)
-			policy_fallback(p, (char *[]){ "", NULL }, &j.full);
-		else {
-			argv = xcalloc(cmd->nwords + 1, sizeof *argv);
-			for (k = 0; k < cmd->nwords; k++)
-				argv[k] = cmd->words[k].text;
-			policy_judge_argv(p, argv, depth, &j);
-			free(argv);
-		}
+			policy_fallback(p, (char *[]){ "", NULL },
+			    ctx->place, &j.full);
+		argv = xcalloc(cmd->nwords + 1, sizeof *argv);
+		for (k = 0; k < cmd->nwords; k++)
+			argv[k] = cmd->words[k].text;
+		if (cmd->nwords > 0)
+			policy_judge_argv(p, argv, depth, ctx, &j);
 		if (cmd->problem != NULL)
 			policy_raise(p, &j.full, cmd->problem);
+		if (tell)
+			ctx->part(ctx->user, argv, policy_verdict_of(&j.full));
+		free(argv);
 		policy_v_max(&out->full, &j.full);
 		policy_v_max(&out->ruled, &j.ruled);
 	}
@@ -346,7 +404,7 @@ policy_env_wrapper(char *const *argv, char *const **rest, int *assign)
 /* Judge one argv; depth counts nested shell strings. */
 static void
 policy_judge_argv(const struct policy *p, char *const *argv, int depth,
-    struct policy_judge *out)
+    struct policy_ctx *ctx, struct policy_judge *out)
 {
 	struct policy_judge	 in;
 	struct policy_v		 ruled;
@@ -361,18 +419,18 @@ policy_judge_argv(const struct policy *p, char *const *argv, int depth,
 	if (depth >= POLICY_MAX_DEPTH) {
 		out->full = ruled;
 		if (!ruled.set)
-			policy_fallback(p, argv, &out->full);
+			policy_fallback(p, argv, ctx->place, &out->full);
 		policy_raise(p, &out->full, "shell strings nested too deep");
 		return;
 	}
 
 	kind = policy_shell_script(argv, &script);
 	if (kind == 1)
-		policy_judge_script(p, script, depth + 1, &in);
+		policy_judge_script(p, script, depth + 1, ctx, &in);
 	else if (kind == 0) {
 		kind = policy_env_wrapper(argv, &rest, &assign);
 		if (kind == 1) {
-			policy_judge_argv(p, rest, depth + 1, &in);
+			policy_judge_argv(p, rest, depth + 1, ctx, &in);
 			if (assign)
 				policy_raise(p, &in.full,
 				    "env sets environment variables");
@@ -389,29 +447,41 @@ policy_judge_argv(const struct policy *p, char *const *argv, int depth,
 		out->full = ruled;
 		return;
 	}
-	policy_fallback(p, argv, &out->full);
+	policy_fallback(p, argv, ctx->place, &out->full);
 	if (kind == -1)
 		policy_raise(p, &out->full, "shell or env options not understood");
+}
+
+int
+policy_shell_string(char *const *argv, const char **script)
+{
+	return policy_shell_script(argv, script) == 1;
 }
 
 struct policy_verdict
 policy_check(const struct policy *p, char *const *argv)
 {
+	return policy_check_at(p, argv, NULL);
+}
+
+struct policy_verdict
+policy_check_at(const struct policy *p, char *const *argv,
+    const struct policy_place *place)
+{
+	return policy_check_parts(p, argv, place, NULL, NULL);
+}
+
+struct policy_verdict
+policy_check_parts(const struct policy *p, char *const *argv,
+    const struct policy_place *place, policy_part_fn part, void *user)
+{
+	struct policy_ctx	ctx = { place, part, user, 0 };
 	struct policy_judge	j;
-	struct policy_verdict	v;
 
 	assert(argv != NULL && argv[0] != NULL);
-	policy_judge_argv(p, argv, 0, &j);
+	policy_judge_argv(p, argv, 0, &ctx, &j);
 	assert(j.full.set);
-	memset(&v, 0, sizeof v);
-	v.decision = j.full.d;
-	v.source = j.full.src;
-	v.why = j.full.why;
-	if (j.full.rule != NULL) {
-		v.rule = j.full.rule->text;
-		v.where = j.full.rule->where;
-	}
-	return v;
+	return policy_verdict_of(&j.full);
 }
 
 int

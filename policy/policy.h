@@ -28,6 +28,13 @@
  * Commands are recognised (read-only list, shells, env) only by a bare name
  * or a path in /bin, /usr/bin or /usr/local/bin: ./ls is some other program.
  *
+ * A known read-only command is one that runs no other program and writes
+ * nothing, given its argv and what it reads where it runs: options that run
+ * or write are refused by name, and git counts only in a repository whose
+ * configuration (system, global, the repository's own) holds nothing but
+ * settings known to run no program (doc/policy.md).  That is why a check
+ * takes the place the command would run in.
+ *
  * Every verdict says what decided it; those strings are owned by the policy
  * (or static) and live until policy_free().
  */
@@ -67,6 +74,16 @@ struct policy_verdict {
 	/* POLICY_BY_RULE: the rule as written and "file:line"; else NULL. */
 	const char		*rule;
 	const char		*where;
+};
+
+/*
+ * Where a command would run: what the known read-only check reads (git's
+ * configuration and hooks).  Plain value.
+ */
+struct policy_place {
+	const char	*cwd;		/* NULL: ours */
+	const char	*home;		/* HOME the command sees; NULL: none */
+	const char	*system_config;	/* NULL: /etc/gitconfig */
 };
 
 struct policy;
@@ -125,8 +142,43 @@ int		 policy_load_string(struct policy *p, const char *text,
 int		 policy_reload_file(struct policy *p, const char *path,
 		     size_t *count, char **cause);
 
-/* Judge a command line (argv non-empty, NULL-terminated). */
+/*
+ * Judge a command line (argv non-empty, NULL-terminated) as it would run at
+ * place (NULL: in our directory with our HOME).  Reads files (git's
+ * configuration) but never runs or writes anything.
+ */
+struct policy_verdict policy_check_at(const struct policy *p,
+		     char *const *argv, const struct policy_place *place);
+
+/* Told each simple command of a shell string (argv may be empty). */
+typedef void	(*policy_part_fn)(void *user, char *const *argv,
+		    struct policy_verdict v);
+
+/*
+ * policy_check_at(), telling part (when not NULL) the verdict of each
+ * simple command of the first shell string met (sh -c STRING), in order.
+ */
+struct policy_verdict policy_check_parts(const struct policy *p,
+		     char *const *argv, const struct policy_place *place,
+		     policy_part_fn part, void *user);
+
+/*
+ * The variables a command allowed as known read-only runs with, on top of
+ * its environment: git's settings that run a program on status, log, diff
+ * or show (core.fsmonitor, hooks, pagers...) turned off, so a configuration
+ * changed between the check and the start runs none of them (doc/policy.md).
+ * NULL-terminated, static.
+ */
+char *const	*policy_known_safe_env(void);
+
+/* policy_check_at() in our directory with our HOME. */
 struct policy_verdict policy_check(const struct policy *p, char *const *argv);
+
+/*
+ * Is argv a shell running a command string (sh -c STRING)?  1 and *script
+ * when it is, 0 when it is not or has options this code does not know.
+ */
+int		 policy_shell_string(char *const *argv, const char **script);
 
 /*
  * Remember an allow rule for the words of prefix taken literally, followed

@@ -1,20 +1,27 @@
 /*
  * readonly.c - the built-in list of read-only commands (see policy.h):
  * what untrusted mode allows when no rule matches, with the argument checks
- * that keep find, rg, sort, tree, file, date, hostname, env, sed and git
- * read-only; and how a command is recognised by its name.
+ * that keep find, rg, sort, tree, file, date, diff, hostname, env, sed and
+ * git read-only; and how a command is recognised by its name.
  *
  * Invariants: a command counts only by a bare name or a path in /bin,
  * /usr/bin or /usr/local/bin (./ls is some other program).  sed and git
  * pass only with options, subcommands and sed commands known to be
- * read-only; find, rg, sort, tree, file and date pass unless an option
- * known to write, delete or run a program is present; hostname and env
- * only alone.  Nothing here allocates.
+ * read-only, and git only where gitrepo.c finds no configuration that runs
+ * a program; find, rg, sort, tree, file, date and diff pass unless an
+ * option in policy_traps (each one that runs a program or writes, found in
+ * their manuals; long options also as getopt abbreviates them) is present;
+ * hostname and env only alone.  A command refused for one of these reasons
+ * says which (why); nothing here allocates.
  */
 #include "policy/readonly.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "policy/gitrepo.h"
+#include "policy/policy.h"
 
 /*
  * The command name of argv0 when it is a bare name or lives in a system
@@ -56,13 +63,41 @@ policy_starts(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* Is a a cluster of short options (-xyz) holding one of the letters? */
+/*
+ * Is a the long option name, or an abbreviation of it as getopt_long(3)
+ * takes one ("--comp" for "--compress-program"), with or without =VALUE?
+ */
 static int
-policy_short_has(const char *a, const char *letters)
+policy_long_is(const char *a, const char *name)
 {
+	size_t	n;
+
+	if (strncmp(a, "--", 2) != 0)
+		return 0;
+	n = strcspn(a, "=");
+	return n > 2 && n <= strlen(name) && strncmp(a, name, n) == 0;
+}
+
+/*
+ * Does a cluster of short options (-xyz) hold one of the letters in bad
+ * before a letter in valued (which takes the rest of the word as its
+ * value)?  A letter this code does not know counts as taking no value, so
+ * a doubt reads further and refuses more.
+ */
+static int
+policy_short_has(const char *a, const char *bad, const char *valued)
+{
+	size_t	k;
+
 	if (a[0] != '-' || a[1] == '-' || a[1] == '\0')
 		return 0;
-	return strpbrk(a + 1, letters) != NULL;
+	for (k = 1; a[k] != '\0'; k++) {
+		if (strchr(bad, a[k]) != NULL)
+			return 1;
+		if (strchr(valued, a[k]) != NULL)
+			return 0;
+	}
+	return 0;
 }
 
 /* Skip a sed regex or replacement ending at delim; returns the index after. */
@@ -248,9 +283,20 @@ policy_sed_safe(char *const *argv)
 	return have_e || script != NULL;
 }
 
-/* Is this git invocation a read-only query? */
+/* Does a git format argument hold a placeholder that runs gpg? */
 static int
-policy_git_safe(char *const *argv)
+policy_git_runs_gpg(const char *a)
+{
+	/* %G? %GS %GK ... verify signatures; so does %(signature...). */
+	return strstr(a, "%G") != NULL || strstr(a, "%(signature") != NULL;
+}
+
+/*
+ * Is this git invocation a read-only query by its argv?  The repository it
+ * runs in is looked at by gitrepo.c.
+ */
+static int
+policy_git_safe(char *const *argv, char *why, size_t len)
 {
 	static const char	*globals[] = { "--no-pager", "-P",
 				    "--no-optional-locks", "--literal-pathspecs",
@@ -275,23 +321,55 @@ policy_git_safe(char *const *argv)
 			i++;
 			continue;
 		}
-		if (!policy_in(argv[i], globals))
-			return 0;	/* -c, --exec-path, --git-dir, ... */
+		if (!policy_in(argv[i], globals)) {
+			/* -c, --exec-path, --git-dir, --config-env, -p... */
+			snprintf(why, len, "git %.40s: a global option not "
+			    "known to be read-only", argv[i]);
+			return 0;
+		}
 	}
 	sub = argv[i];
-	if (sub == NULL || !policy_in(sub, subs))
+	if (sub == NULL || !policy_in(sub, subs)) {
+		snprintf(why, len, "git %.40s: not a read-only subcommand",
+		    sub != NULL ? sub : "(no subcommand)");
 		return 0;
+	}
 	for (i++; argv[i] != NULL; i++) {
 		a = argv[i];
-		/* --output writes a file; --ext-diff runs a program. */
-		if (policy_starts(a, "--output") || strcmp(a, "--ext-diff") == 0)
+		/*
+		 * Subcommands parsed by git's parse-options (grep, branch...)
+		 * take abbreviated long options: --textc is --textconv there
+		 * (--text is an option of its own, never an abbreviation).
+		 */
+		if (policy_starts(a, "--output") ||
+		    policy_long_is(a, "--output")) {
+			snprintf(why, len, "git %s --output writes a file",
+			    sub);
 			return 0;
-		if (strcmp(sub, "grep") == 0 && (policy_starts(a, "-O") ||
-		    policy_starts(a, "--open-files-in-pager")))
+		}
+		if (strcmp(a, "--text") != 0 && (policy_long_is(a,
+		    "--ext-diff") || policy_long_is(a, "--textconv"))) {
+			snprintf(why, len, "git %s %s runs the programs the "
+			    "repository configures", sub, a);
 			return 0;
+		}
+		if (policy_long_is(a, "--show-signature") ||
+		    policy_git_runs_gpg(a)) {
+			snprintf(why, len, "git %s: signature checks run gpg",
+			    sub);
+			return 0;
+		}
+		if (strcmp(sub, "grep") == 0 &&
+		    (policy_short_has(a, "O", "ABCefm") ||
+		    policy_long_is(a, "--open-files-in-pager"))) {
+			snprintf(why, len, "git grep -O runs a pager");
+			return 0;
+		}
 		if (strcmp(sub, "remote") == 0 && strcmp(a, "-v") != 0 &&
-		    strcmp(a, "--verbose") != 0)
+		    strcmp(a, "--verbose") != 0) {
+			snprintf(why, len, "git remote: only -v is read-only");
 			return 0;
+		}
 		if (strcmp(sub, "branch") != 0)
 			continue;
 		if (strcmp(a, "-l") == 0 || strcmp(a, "--list") == 0) {
@@ -306,12 +384,16 @@ policy_git_safe(char *const *argv)
 		if (a[0] == '-') {
 			char	name[32];
 
-			if (n >= sizeof name)
+			if (n < sizeof name) {
+				memcpy(name, a, n);
+				name[n] = '\0';
+			}
+			if (n >= sizeof name || !policy_in(name, branch_valued)) {
+				/* -d, -m, -c, -f, -u, ... */
+				snprintf(why, len, "git branch %.40s changes "
+				    "branches", a);
 				return 0;
-			memcpy(name, a, n);
-			name[n] = '\0';
-			if (!policy_in(name, branch_valued))
-				return 0;	/* -d, -m, -c, -f, -u, ... */
+			}
 			if (a[n] == '\0' && argv[i + 1] != NULL &&
 			    argv[i + 1][0] != '-')
 				i++;
@@ -320,76 +402,184 @@ policy_git_safe(char *const *argv)
 		positional = 1;
 	}
 	/* Without --list, a name creates a branch. */
-	return !positional || list;
+	if (positional && !list) {
+		snprintf(why, len, "git branch NAME creates a branch");
+		return 0;
+	}
+	return 1;
 }
 
-/* Is argv a command from the built-in read-only list, used read-only? */
+/*
+ * An option of a read-only command that runs a program or writes.  opt is
+ * a long option (abbreviations count) when it starts with "--", else a
+ * word as it must appear (find's primaries); letter is its short form.
+ */
+struct policy_trap {
+	const char	*cmd;
+	char		 letter;
+	const char	*opt;
+	const char	*why;
+};
+
+/* Every one found in the manuals; doc/policy.md lists them for users. */
+static const struct policy_trap policy_traps[] = {
+	{ "rg", 0, "--pre", "runs a program on every file it searches" },
+	{ "rg", 0, "--hostname-bin", "runs a program to learn the host name" },
+	{ "rg", 'z', "--search-zip", "runs decompression programs found on "
+	    "PATH" },
+	{ "find", 0, "-exec", "runs a program" },
+	{ "find", 0, "-execdir", "runs a program" },
+	{ "find", 0, "-ok", "runs a program" },
+	{ "find", 0, "-okdir", "runs a program" },
+	{ "find", 0, "-delete", "deletes files" },
+	{ "find", 0, "-fprint", "writes a file" },
+	{ "find", 0, "-fprint0", "writes a file" },
+	{ "find", 0, "-fprintf", "writes a file" },
+	{ "find", 0, "-fls", "writes a file" },
+	{ "sort", 'o', "--output", "writes a file" },
+	{ "sort", 0, "--compress-program", "runs a program" },
+	{ "tree", 'o', NULL, "writes a file" },
+	{ "tree", 'R', NULL, "writes 00Tree.html in every directory" },
+	{ "file", 'C', "--compile", "writes a compiled magic file" },
+	{ "file", 'z', "--uncompress", "may run decompression programs" },
+	{ "file", 'Z', "--uncompress-noreport", "may run decompression "
+	    "programs" },
+	{ "file", 'S', "--no-sandbox", "turns off its own system-call "
+	    "sandbox" },
+	{ "date", 's', "--set", "sets the clock" },
+	{ "diff", 'l', "--paginate", "runs pr on its output" },
+	{ NULL, 0, NULL, NULL }
+};
+
+/* The short options that take a value, per command with traps. */
+static const char *const policy_valued[][2] = {
+	{ "rg", "ABCEMTdefgjmrt" },
+	{ "sort", "kStT" },
+	{ "tree", "HILPT" },
+	{ "file", "FPefm" },
+	{ "date", "Idfr" },
+	{ "diff", "CDFILSUWXx" },
+	{ NULL, NULL }
+};
+
+/* Does argv (of a command named name) use an option in policy_traps? */
+static int
+policy_trapped(const char *name, char *const *argv, char *why, size_t len)
+{
+	const struct policy_trap	*t;
+	const char			*valued = "";
+	size_t				 i, k;
+
+	for (k = 0; policy_valued[k][0] != NULL; k++) {
+		if (strcmp(policy_valued[k][0], name) == 0)
+			valued = policy_valued[k][1];
+	}
+	for (i = 1; argv[i] != NULL; i++) {
+		for (t = policy_traps; t->cmd != NULL; t++) {
+			char	letter[2] = { t->letter, '\0' };
+
+			if (strcmp(t->cmd, name) != 0)
+				continue;
+			if ((t->letter != 0 &&
+			    policy_short_has(argv[i], letter, valued)) ||
+			    (t->opt != NULL && policy_starts(t->opt, "--") &&
+			    policy_long_is(argv[i], t->opt)) ||
+			    (t->opt != NULL && !policy_starts(t->opt, "--") &&
+			    strcmp(argv[i], t->opt) == 0)) {
+				if (t->opt != NULL)
+					snprintf(why, len, "%s %s %s", name,
+					    t->opt, t->why);
+				else
+					snprintf(why, len, "%s -%c %s", name,
+					    t->letter, t->why);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+char *const *
+policy_known_safe_env(void)
+{
+	/*
+	 * GIT_CONFIG_COUNT/KEY/VALUE (git 2.31+) are -c given by the
+	 * environment: they beat every file and reach the git processes git
+	 * itself starts (submodules).  An older git ignores them; the check of
+	 * the files still holds.  textconv and filter drivers have names of
+	 * the repository's choosing and cannot be turned off this way.
+	 */
+	static char *const	env[] = {
+		"GIT_PAGER=cat",		/* beats core.pager, pager.<cmd> */
+		"PAGER=cat",
+		"GIT_OPTIONAL_LOCKS=0",		/* no index write: no hook */
+		"GIT_TERMINAL_PROMPT=0",
+		"GIT_CONFIG_COUNT=5",
+		"GIT_CONFIG_KEY_0=core.fsmonitor",
+		"GIT_CONFIG_VALUE_0=false",
+		"GIT_CONFIG_KEY_1=core.hooksPath",
+		"GIT_CONFIG_VALUE_1=/dev/null",	/* no hook is found there */
+		"GIT_CONFIG_KEY_2=core.pager",
+		"GIT_CONFIG_VALUE_2=cat",
+		"GIT_CONFIG_KEY_3=log.showSignature",
+		"GIT_CONFIG_VALUE_3=false",
+		"GIT_CONFIG_KEY_4=submodule.recurse",
+		"GIT_CONFIG_VALUE_4=false",
+		NULL
+	};
+
+	return env;
+}
+
 int
-policy_known_safe(char *const *argv)
+policy_known_safe(char *const *argv, const struct policy_place *place,
+    char *why, size_t len)
 {
 	static const char	*any[] = { "ls", "cat", "head", "tail", "wc",
 				    "pwd", "echo", "printf", "true", "false",
 				    "whoami", "id", "uname", "which", "basename",
 				    "dirname", "realpath", "readlink", "stat",
-				    "du", "df", "nl", "cut", "tr", "seq", "diff",
-				    "cmp", "comm", "grep", "egrep", "fgrep",
-				    "md5sum", "sha1sum", "sha256sum",
-				    "sha512sum", "od", "hexdump", "cd", "test",
-				    "[", "jq", "sleep", NULL };
-	static const char	*find_bad[] = { "-exec", "-execdir", "-ok",
-				    "-okdir", "-delete", "-fprint", "-fprint0",
-				    "-fprintf", "-fls", NULL };
+				    "du", "df", "nl", "cut", "tr", "seq", "cmp",
+				    "comm", "grep", "egrep", "fgrep", "md5sum",
+				    "sha1sum", "sha256sum", "sha512sum", "od",
+				    "hexdump", "cd", "test", "[", "jq", "sleep",
+				    NULL };
+	static const char	*trapped[] = { "find", "rg", "sort", "tree",
+				    "file", "date", "diff", NULL };
 	const char		*name = policy_trusted_name(argv[0]);
-	size_t			 i;
 
+	if (len > 0)
+		why[0] = '\0';
 	if (name == NULL)
 		return 0;
 	if (policy_in(name, any))
 		return 1;
-	if (strcmp(name, "find") == 0) {
-		for (i = 1; argv[i] != NULL; i++) {
-			if (policy_in(argv[i], find_bad))
-				return 0;
-		}
-		return 1;
+	if (policy_in(name, trapped))
+		return !policy_trapped(name, argv, why, len);
+	if (strcmp(name, "hostname") == 0 || strcmp(name, "env") == 0) {
+		if (argv[1] == NULL)
+			return 1;
+		snprintf(why, len, "%s: only alone is read-only (%s)", name,
+		    name[0] == 'h' ? "a name sets the host name" :
+		    "it runs the command it is given");
+		return 0;
 	}
-	if (strcmp(name, "rg") == 0) {
-		/* --pre runs a program on every file. */
-		for (i = 1; argv[i] != NULL; i++) {
-			if (strcmp(argv[i], "--pre") == 0 ||
-			    policy_starts(argv[i], "--pre="))
-				return 0;
-		}
-		return 1;
+	if (strcmp(name, "sed") == 0) {
+		if (policy_sed_safe(argv))
+			return 1;
+		snprintf(why, len, "sed: an option or script command not "
+		    "known to be read-only (-i, -f, w, W, e, s///w, s///e...)");
+		return 0;
 	}
-	if (strcmp(name, "sort") == 0) {
-		/* -o writes; --compress-program runs a program. */
-		for (i = 1; argv[i] != NULL; i++) {
-			if (policy_starts(argv[i], "--output") ||
-			    policy_starts(argv[i], "--compress-program") ||
-			    policy_short_has(argv[i], "o"))
-				return 0;
-		}
-		return 1;
+	if (strcmp(name, "git") == 0) {
+		char	risk[400];
+
+		if (!policy_git_safe(argv, why, len))
+			return 0;
+		if (!policy_git_repo_risk(argv, place, risk, sizeof risk))
+			return 1;
+		snprintf(why, len, "git may run a program here: %s", risk);
+		return 0;
 	}
-	if (strcmp(name, "tree") == 0 || strcmp(name, "file") == 0 ||
-	    strcmp(name, "date") == 0) {
-		/* tree -o writes; file -C compiles; date -s sets the clock. */
-		for (i = 1; argv[i] != NULL; i++) {
-			if ((name[0] == 't' && policy_short_has(argv[i], "o")) ||
-			    (name[0] == 'f' && (policy_short_has(argv[i], "C") ||
-			    strcmp(argv[i], "--compile") == 0)) ||
-			    (name[0] == 'd' && (policy_short_has(argv[i], "s") ||
-			    policy_starts(argv[i], "--set"))))
-				return 0;
-		}
-		return 1;
-	}
-	if (strcmp(name, "hostname") == 0 || strcmp(name, "env") == 0)
-		return argv[1] == NULL;
-	if (strcmp(name, "sed") == 0)
-		return policy_sed_safe(argv);
-	if (strcmp(name, "git") == 0)
-		return policy_git_safe(argv);
 	return 0;
 }

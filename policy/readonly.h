@@ -6,6 +6,8 @@
 #ifndef PTYVISOR_POLICY_READONLY_H
 #define PTYVISOR_POLICY_READONLY_H
 
+#include <stddef.h>
+
 /*
  * The command name of argv0 when it is a bare name or lives in a system
  * bin directory; NULL for anything else (./ls is not ls).
@@ -15,7 +17,15 @@ const char	*policy_trusted_name(const char *argv0);
 /* Is s in the NULL-terminated list? */
 int		 policy_in(const char *s, const char *const *list);
 
-/* Is argv a command from the built-in read-only list, used read-only? */
-int		 policy_known_safe(char *const *argv);
+struct policy_place;
+
+/*
+ * Is argv a command from the built-in read-only list, used read-only, at
+ * place?  1 when it is; 0 when not, with why set to the reason when the
+ * command is on the list ("rg --pre runs a program on every file") and to
+ * "" when it is not on the list at all.
+ */
+int		 policy_known_safe(char *const *argv,
+		     const struct policy_place *place, char *why, size_t len);
 
 #endif

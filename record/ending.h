@@ -3,7 +3,8 @@
  * history pane, pane titles, `ptyvisor history` and `show`, and the exit
  * event agents receive.
  *
- * Names: "running", "timeout", "killed by the person", "cancelled", "not
+ * Names: "running", "timeout", "killed by the person", "cancelled",
+ * "memory limit", "not
  * found", "not executable", "failed to start", "signal SIGKILL", "exit 3";
  * for a request that never ran, "denied" or "never answered".
  */
@@ -27,6 +28,8 @@ struct ending {
 /* Error texts a session's end records for a kill (history's "error"). */
 #define ENDING_KILLED		"killed by the person"
 #define ENDING_CANCELLED	"cancelled"
+/* ...and for a command the kernel killed for its sandbox's memory bound. */
+#define ENDING_MEMORY		"memory limit"
 
 /* The ending of a history entry (borrowing its strings). */
 void		 ending_of_entry(const struct history_entry *e,

@@ -1,8 +1,10 @@
 /*
  * landlock.c - the Landlock layer: read and execute everywhere, write only
  * in the writable roots (the shared /tmp is one under workspace-write), a
- * private /tmp when asked for, /dev/null and the session's own terminal; no TCP unless network; abstract UNIX sockets and signals scoped
- * to the sandbox.
+ * private /tmp when asked for, /dev/null and the session's own terminal;
+ * no other terminal even for reading (no keystrokes read from the person's
+ * terminals, no ioctl on them); no TCP unless network; abstract UNIX
+ * sockets and signals scoped to the sandbox.
  *
  * Best effort across ABI versions: start from every right the newest ABI we
  * know handles and drop what the running kernel lacks (--explain says
@@ -18,7 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -114,14 +118,118 @@ allow_path(struct sandbox *sb, int ruleset, const char *path,
 static int
 allow_tty(struct sandbox *sb, int ruleset, int fd, uint64_t handled)
 {
-	char	name[128];
+	const uint64_t	rights = LANDLOCK_ACCESS_FS_READ_FILE |
+	    LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_IOCTL_DEV;
+	struct stat	st, con;
+	char		name[128];
 
-	if (!isatty(fd) || ttyname_r(fd, name, sizeof name) != 0)
+	if (!isatty(fd))
+		return 0;
+	/* Under a devpts of our own, it is bound on /dev/console (ns.c). */
+	if (sb->own_devpts) {
+		if (fstat(fd, &st) != 0 || stat("/dev/console", &con) != 0 ||
+		    st.st_dev != con.st_dev || st.st_ino != con.st_ino)
+			return 0;
+		return allow_path(sb, ruleset, "/dev/console", rights,
+		    handled, true);
+	}
+	if (ttyname_r(fd, name, sizeof name) != 0)
 		return 0;
 	if (strncmp(name, "/dev/", 5) != 0)
 		return 0;
-	return allow_path(sb, ruleset, name, LANDLOCK_ACCESS_FS_READ_FILE |
-	    LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_IOCTL_DEV, handled, true);
+	return allow_path(sb, ruleset, name, rights, handled, true);
+}
+
+/*
+ * Whether a device under /dev is a terminal or shows one: the virtual
+ * consoles and serial lines (major 4), /dev/console (5,1), the screen
+ * memory of the consoles (7) and pty slaves (136-143).  /dev/tty (5,0) and
+ * /dev/ptmx (5,2) are not: they reach only the caller's own terminal or a
+ * new pty.
+ */
+static bool
+is_terminal_dev(const struct stat *st)
+{
+	unsigned int	maj, min;
+
+	if (!S_ISCHR(st->st_mode))
+		return false;
+	maj = major(st->st_rdev);
+	min = minor(st->st_rdev);
+	return maj == 4 || maj == 7 || (maj >= 136 && maj <= 143) ||
+	    (maj == 5 && min != 0 && min != 2);
+}
+
+/*
+ * Read rights for every entry of dir (an absolute path), but /dev/pts and
+ * terminals when skip_ttys; read in the child without malloc (getdents64
+ * into the stack).
+ */
+static int
+allow_entries(struct sandbox *sb, int ruleset, const char *dir,
+    bool skip_ttys, uint64_t handled)
+{
+	char		 buf[4096], path[PATH_MAX];
+	struct stat	 st;
+	long		 n, off;
+	int		 fd, r = 0;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		sandbox_set_stage(sb, "landlock: %s", dir);
+		return -1;
+	}
+	while (r == 0 && (n = syscall(SYS_getdents64, fd, buf,
+	    sizeof buf)) > 0) {
+		for (off = 0; r == 0 && off < n; ) {
+			struct {
+				uint64_t	ino;
+				int64_t		off;
+				unsigned short	reclen;
+				unsigned char	type;
+				char		name[];
+			} *d = (void *)(buf + off);
+
+			off += d->reclen;
+			if (strcmp(d->name, ".") == 0 ||
+			    strcmp(d->name, "..") == 0)
+				continue;
+			if (snprintf(path, sizeof path, "%s/%s",
+			    strcmp(dir, "/") == 0 ? "" : dir, d->name) >=
+			    (int)sizeof path)
+				continue;
+			/*
+			 * In /dev: not pts, no terminal, no symlink (fd/,
+			 * stdin...: what they name is ruled elsewhere).
+			 */
+			if (skip_ttys && (strcmp(path, "/dev/pts") == 0 ||
+			    lstat(path, &st) != 0 || S_ISLNK(st.st_mode) ||
+			    is_terminal_dev(&st)))
+				continue;
+			/* /dev's own entries; everything beneath the rest. */
+			if (strcmp(path, "/dev") == 0)
+				r = allow_entries(sb, ruleset, "/dev", true,
+				    handled);
+			else
+				r = allow_path(sb, ruleset, path,
+				    LL_READ_RIGHTS, handled, true);
+		}
+	}
+	close(fd);
+	return r;
+}
+
+/*
+ * Everything is readable and executable, but the person's terminals: a
+ * rule on "/" would cover /dev/pts, so the rules go on each entry of "/"
+ * and of /dev instead.  "/" and /dev may still be listed.
+ */
+static int
+allow_reading(struct sandbox *sb, int ruleset, uint64_t handled)
+{
+	if (allow_path(sb, ruleset, "/", LANDLOCK_ACCESS_FS_READ_DIR,
+	    handled, false) != 0)
+		return -1;
+	return allow_entries(sb, ruleset, "/", false, handled);
 }
 
 int
@@ -161,7 +269,7 @@ sandbox_landlock_apply(struct sandbox *sb)
 
 	/* Everything is readable and executable, the device ioctls aside. */
 	rw = fs & ~LL_FS_IOCTL_DEV;
-	if (allow_path(sb, ruleset, "/", LL_READ_RIGHTS, fs, false) != 0)
+	if (allow_reading(sb, ruleset, fs) != 0)
 		goto fail;
 	for (i = 0; i < sb->nroots; i++)
 		if (allow_path(sb, ruleset, sb->roots[i], rw, fs, false) != 0)
@@ -180,6 +288,11 @@ sandbox_landlock_apply(struct sandbox *sb)
 	for (fd = 0; fd <= 2; fd++)
 		if (allow_tty(sb, ruleset, fd, fs) != 0)
 			goto fail;
+	/* Our own devpts holds only the ptys made inside: theirs to use. */
+	if (sb->own_devpts && (allow_path(sb, ruleset, "/dev/pts",
+	    rw | LL_FS_IOCTL_DEV, fs, false) != 0 || allow_path(sb, ruleset,
+	    "/dev/ptmx", rw | LL_FS_IOCTL_DEV, fs, true) != 0))
+		goto fail;
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
 		sandbox_set_stage(sb, "landlock: no_new_privs");
@@ -206,7 +319,8 @@ sandbox_landlock_explain(int abi, bool network, struct buf *out)
 		int		 abi;
 		const char	*what;
 	} features[] = {
-		{ 1, "filesystem: writes only under the writable roots" },
+		{ 1, "filesystem: writes only under the writable roots, no "
+		  "terminal but the session's" },
 		{ 2, "refer: no link/rename out of the roots" },
 		{ 3, "truncate" },
 		{ 4, "TCP bind/connect" },

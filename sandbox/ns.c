@@ -8,9 +8,10 @@
  *            Forwards signals sent to it to the init, and when the init
  *            ends, ends the same way as the command (exit code, or death by
  *            the same signal).
- *   init   - PID 1 inside.  Reaps orphans, forwards signals to the command,
- *            and when the command ends kills everything left in the
- *            namespace and hands the command's wait status to the relay.
+ *   init   - PID 1 inside.  Reaps orphans, forwards the relay's signals
+ *            (and no other) to the command, and when the command ends
+ *            kills everything left in the namespace and hands the
+ *            command's wait status to the relay.
  *   command - goes on with the remaining stages and execs.
  * Only the command returns from sandbox_ns_enter(); the relay and the init
  * close the report pipe, so the session sees EOF when the command execs.
@@ -34,11 +35,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/util.h"
+
 /* Signals relay and init pass on to the command. */
 static const int ns_forwarded[] = {
 	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
 	SIGWINCH, SIGCONT
 };
+
+/*
+ * The value the relay queues its forwarded signals with.  The init passes
+ * on only those: the init is also in the relay's process group, so a signal
+ * to that group reaches it directly too, and would reach the command twice.
+ */
+#define NS_RELAYED 0x70747976
 
 /* Job-control stops: the command gets them itself; relay and init never stop. */
 static const int ns_ignored[] = { SIGTSTP, SIGTTIN, SIGTTOU };
@@ -145,6 +155,7 @@ end_like(int wstatus)
 static void __attribute__((noreturn))
 run_relay(pid_t init, int status_fd)
 {
+	union sigval	val;
 	siginfo_t	si;
 	sigset_t	set;
 	ssize_t		n;
@@ -159,8 +170,10 @@ run_relay(pid_t init, int status_fd)
 				break;
 			continue;
 		}
-		if (is_forwarded(&si))
-			kill(init, si.si_signo);
+		if (is_forwarded(&si)) {
+			val.sival_int = NS_RELAYED;
+			sigqueue(init, si.si_signo, val);
+		}
 	}
 	do
 		n = read(status_fd, &cmd_status, sizeof cmd_status);
@@ -192,7 +205,9 @@ run_init(pid_t cmd, int status_fd)
 				}
 			continue;
 		}
-		if (is_forwarded(&si))
+		/* Only what the relay passed on (see NS_RELAYED). */
+		if (is_forwarded(&si) && si.si_code == SI_QUEUE &&
+		    si.si_value.sival_int == NS_RELAYED)
 			kill(cmd, si.si_signo);
 	}
 	/* Nothing the command started outlives it. */
@@ -230,6 +245,7 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 	pid_t		pid;
 	int		life[2], status[2];
 	bool		own_tty = getsid(0) == getpid();
+	bool		foreground = util_tty_foreground();
 
 	if (!sb->is_root && enter_userns(sb) != 0) {
 		if (sb->stage[0] != '\0')
@@ -290,6 +306,13 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 	close(status[1]);
 	if (own_tty && setpgid(0, 0) == 0)
 		take_foreground();
+	/*
+	 * Off a terminal's foreground it leads its own group too, so that a
+	 * signal to the relay's group reaches it once, through the relay,
+	 * and not also directly.  In the foreground it stays, for ^C.
+	 */
+	if (!own_tty && !foreground)
+		setpgid(0, 0);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
 
@@ -372,6 +395,63 @@ mount_tmpfs(struct sandbox *sb, const char *dir, bool optional)
 	return 0;
 }
 
+/*
+ * The session's own terminal, if a standard fd is one under /dev/pts/:
+ * cloned (detached) before the fresh devpts hides the host's instance.
+ */
+static int
+clone_own_tty(void)
+{
+	char	name[64];
+	int	fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (isatty(fd) && ttyname_r(fd, name, sizeof name) == 0 &&
+		    strncmp(name, "/dev/pts/", 9) == 0)
+			return open_tree(AT_FDCWD, name, OPEN_TREE_CLONE |
+			    OPEN_TREE_CLOEXEC);
+	return -1;
+}
+
+/*
+ * Other terminals out of reach: a devpts instance of our own on /dev/pts
+ * (the person's terminals, the console's included, live in the host's
+ * instance and have no name here) and /dev/ptmx made its ptmx, so ptys
+ * made inside come from it.  The session's terminal stays usable through
+ * the fds the command inherits and /dev/tty (the kernel's controlling
+ * terminal, not a path); it is also bound on /dev/console, where ttyname()
+ * finds it by its inode.
+ */
+static int
+fresh_devpts(struct sandbox *sb)
+{
+	struct stat	st;
+	int		tty = clone_own_tty(), r = -1;
+
+	if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+	    "newinstance,ptmxmode=0666,mode=0620") != 0) {
+		sandbox_set_stage(sb, "mount: devpts");
+		goto out;
+	}
+	if (lstat("/dev/ptmx", &st) == 0 && S_ISCHR(st.st_mode) &&
+	    mount("/dev/pts/ptmx", "/dev/ptmx", NULL, MS_BIND, NULL) != 0) {
+		sandbox_set_stage(sb, "mount: /dev/ptmx");
+		goto out;
+	}
+	if (tty >= 0 && lstat("/dev/console", &st) == 0 &&
+	    !S_ISDIR(st.st_mode) && move_mount(tty, "", AT_FDCWD,
+	    "/dev/console", MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+		sandbox_set_stage(sb, "mount: the terminal on /dev/console");
+		goto out;
+	}
+	sb->own_devpts = true;
+	r = 0;
+out:
+	if (tty >= 0)
+		close(tty);
+	return r;
+}
+
 int
 sandbox_ns_mount(struct sandbox *sb)
 {
@@ -394,6 +474,8 @@ sandbox_ns_mount(struct sandbox *sb)
 		sandbox_set_stage(sb, "mount: /proc");
 		goto out;
 	}
+	if (fresh_devpts(sb) != 0)
+		goto out;
 	if (sb->opts.private_tmp && (mount_tmpfs(sb, "/tmp", false) != 0 ||
 	    mount_tmpfs(sb, "/dev/shm", true) != 0))
 		goto out;

@@ -29,8 +29,17 @@ struct sandbox {
 	int			 cap_last;	/* highest capability number */
 	char			*cgroup;	/* pids cgroup dir, or NULL */
 	char			*cgroup_procs;	/* its cgroup.procs */
+	char			*memcg;		/* memory cgroup dir (may be
+						   the pids one), or NULL */
+	char			*memcg_procs;	/* its cgroup.procs */
+	char			*memcg_events;	/* where oom_kill is counted */
+	int			 memcg_version;	/* 1 or 2 */
+	char			 memcg_why[160]; /* why there is none */
 	void			*seccomp;	/* scmp_filter_ctx, built */
+	void			*seccomp_no_ns;	/* the one for a sandbox without
+						   namespaces, or NULL */
 	bool			 in_ns;		/* child: namespaces are on */
+	bool			 own_devpts;	/* child: a devpts of our own */
 	char			 stage[192];	/* child: the failed stage */
 };
 
@@ -55,8 +64,10 @@ int	sandbox_landlock_apply(struct sandbox *sb);
 /* landlock.c: what the ABI gives and lacks, for --explain. */
 void	sandbox_landlock_explain(int abi, bool network, struct buf *out);
 
-/* seccomp.c: build the filter (parent); NULL with *cause on failure. */
-void	*sandbox_seccomp_build(bool network, char **cause);
+/* seccomp.c: build the filter (parent); NULL with *cause on failure.
+ * no_namespaces adds what the missing read-only view no longer stops. */
+void	*sandbox_seccomp_build(bool network, bool no_namespaces,
+	    char **cause);
 /* seccomp.c: load a built filter into this process. */
 int	sandbox_seccomp_apply(struct sandbox *sb);
 /* seccomp.c: release a built filter; NULL is a no-op. */
@@ -64,11 +75,14 @@ void	sandbox_seccomp_free(void *filter);
 
 /* limits.c: make a pids cgroup below ours; NULL dir when impossible. */
 int	sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len);
-/* limits.c: move this process into the sandbox's pids cgroup. */
+/* limits.c: make the memory cgroup (v2, else v1); -1 with why when none. */
+int	sandbox_memcg_create(struct sandbox *sb, char *why, size_t len);
+/* limits.c: move this process into the sandbox's cgroups. */
 int	sandbox_cgroup_join(struct sandbox *sb);
-/* limits.c: remove the sandbox's pids cgroup once it is empty. */
+/* limits.c: remove the sandbox's cgroups once they are empty. */
 void	sandbox_cgroup_remove(struct sandbox *sb);
-/* limits.c: no core, RLIMIT_AS, RLIMIT_NOFILE, RLIMIT_NPROC (non-root). */
+/* limits.c: no core, RLIMIT_AS, RLIMIT_NOFILE, RLIMIT_FSIZE, RLIMIT_NPROC
+ * (non-root). */
 int	sandbox_limits_apply(struct sandbox *sb);
 
 /* caps.c: parent-death signal and re-check, no_new_privs, no capability. */

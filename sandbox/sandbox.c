@@ -28,6 +28,20 @@ static const char *const sandbox_profile_names[] = {
 /* Default bound on processes: generous for builds, fatal to fork bombs. */
 #define SANDBOX_DEFAULT_PROCESSES 1024
 
+/*
+ * Default bound on a sandbox's memory: half the machine's RAM, so that one
+ * command cannot push the person's own programs out (0 if unknown).
+ */
+static uint64_t
+sandbox_default_memory(void)
+{
+	long	pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || size <= 0)
+		return 0;
+	return ((uint64_t)pages * (uint64_t)size / 2) & ~((1ULL << 20) - 1);
+}
+
 void
 sandbox_opts_init(struct sandbox_opts *opts)
 {
@@ -40,6 +54,8 @@ sandbox_opts_init(struct sandbox_opts *opts)
 	 */
 	opts->private_tmp = false;
 	opts->limits.processes = SANDBOX_DEFAULT_PROCESSES;
+	opts->limits.memory = sandbox_default_memory();
+	opts->limits.file_size = SANDBOX_DEFAULT_FILE_SIZE;
 }
 
 int
@@ -247,12 +263,18 @@ sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
 		goto fail;
 	}
 	sb->cap_last = sandbox_caps_last();
-	if ((sb->seccomp = sandbox_seccomp_build(opts->network,
+	if ((sb->seccomp = sandbox_seccomp_build(opts->network, false,
 	    cause)) == NULL)
+		goto fail;
+	if (opts->allow_no_namespaces && (sb->seccomp_no_ns =
+	    sandbox_seccomp_build(opts->network, true, cause)) == NULL)
 		goto fail;
 	/* Best effort: RLIMIT_NPROC binds non-root users in any case. */
 	if (opts->limits.processes != 0)
 		sandbox_cgroup_create(sb, why, sizeof why);
+	/* Best effort too, stated by --explain: memory where delegated. */
+	if (opts->limits.memory != 0)
+		sandbox_memcg_create(sb, sb->memcg_why, sizeof sb->memcg_why);
 	return sb;
 
 fail:
@@ -269,6 +291,7 @@ sandbox_free(struct sandbox *sb)
 		return;
 	sandbox_cgroup_remove(sb);
 	sandbox_seccomp_free(sb->seccomp);
+	sandbox_seccomp_free(sb->seccomp_no_ns);
 	for (i = 0; i < sb->nroots; i++)
 		free(sb->roots[i]);
 	free(sb->roots);
@@ -361,6 +384,16 @@ explain_limits(const struct sandbox_opts *opts, struct buf *out)
 		    (unsigned long long)l->open_files);
 	else
 		buf_printf(out, "  open files      inherited\n");
+	if (l->memory != 0)
+		buf_printf(out, "  memory          %llu MiB for the whole "
+		    "sandbox, no swap\n", (unsigned long long)(l->memory >> 20));
+	else
+		buf_printf(out, "  memory          not bounded\n");
+	if (l->file_size != 0)
+		buf_printf(out, "  file size       %llu MiB\n",
+		    (unsigned long long)(l->file_size >> 20));
+	else
+		buf_printf(out, "  file size       inherited\n");
 	if (l->address_space != 0)
 		buf_printf(out, "  address space   %llu MiB\n",
 		    (unsigned long long)(l->address_space >> 20));
@@ -384,7 +417,7 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 		return 0;
 	}
 	buf_printf(out, "network: %s\n", opts->network ? "allowed" :
-	    "denied (AF_UNIX socketpair only)");
+	    "denied (AF_UNIX stream socketpairs only)");
 	sb = sandbox_new(opts, NULL, &cause);
 	if (sb == NULL) {
 		buf_printf(out, "error: %s\n", cause);
@@ -408,10 +441,14 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	    opts->allow_no_namespaces ? "best-effort" : "required");
 	if (!ns && !opts->allow_no_namespaces)
 		ok = false;
+	if (ns)
+		buf_printf(out, "    terminals: a devpts of its own; of the "
+		    "person's terminals only the session's is reachable\n");
 	if (!ns)
-		buf_printf(out, "    without them: no read-only remount (chmod, "
-		    "chown, utimes and xattrs outside the roots are not "
-		    "stopped), no fresh /proc, daemons may outlive the "
+		buf_printf(out, "    without them: no read-only remount (so "
+		    "chmod, chown, xattr changes and times other than now "
+		    "are refused everywhere, the roots included), no fresh "
+		    "/proc, no devpts of its own, daemons may outlive the "
 		    "command\n");
 	buf_printf(out, "  capabilities    all dropped (bounding and "
 	    "ambient too), no_new_privs [required]\n");
@@ -425,7 +462,8 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	sandbox_landlock_explain(abi, opts->network, out);
 	buf_printf(out, "  seccomp         native ABI only, %s [required]\n",
 	    opts->network ? "network allowed" :
-	    "no socket but AF_UNIX, no connect/bind/listen/accept");
+	    "no socket but AF_UNIX stream/seqpacket, no "
+	    "connect/bind/listen/accept");
 	if (opts->limits.processes == 0)
 		buf_printf(out, "  process bound   none configured\n");
 	else if (sb->cgroup != NULL)
@@ -437,6 +475,14 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 		    "[best-effort]\n");
 	else
 		buf_printf(out, "  process bound   RLIMIT_NPROC [required]\n");
+	if (opts->limits.memory == 0)
+		buf_printf(out, "  memory bound    none configured\n");
+	else if (sb->memcg != NULL)
+		buf_printf(out, "  memory cgroup   v%d %s [best-effort]\n",
+		    sb->memcg_version, sb->memcg);
+	else
+		buf_printf(out, "  memory cgroup   unavailable: memory NOT "
+		    "bounded (%s) [best-effort]\n", sb->memcg_why);
 	sandbox_free(sb);
 	return ok ? 0 : -1;
 }

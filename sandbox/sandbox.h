@@ -33,7 +33,13 @@ struct sandbox_limits {
 	uint64_t	address_space;	/* RLIMIT_AS, bytes */
 	uint64_t	open_files;	/* RLIMIT_NOFILE */
 	uint64_t	processes;	/* pids cgroup, or RLIMIT_NPROC */
+	uint64_t	memory;		/* the whole sandbox's memory, bytes:
+					   a memory cgroup, without swap */
+	uint64_t	file_size;	/* RLIMIT_FSIZE, bytes */
 };
+
+/* Default bound on the size of a file the command writes: 16 GiB. */
+#define SANDBOX_DEFAULT_FILE_SIZE (16ULL << 30)
 
 /* Largest number of extra writable roots. */
 #define SANDBOX_MAX_ROOTS 32
@@ -57,8 +63,9 @@ struct sandbox_opts {
 /*
  * Fill opts with the defaults: workspace-write, no network, the shared
  * /tmp writable (private_tmp off), .git not kept read-only (protect_git
- * off), limits as inherited but the process count (1024).  --explain
- * states the same.
+ * off), limits as inherited but the process count (1024), the memory (half
+ * the machine's RAM) and the file size (SANDBOX_DEFAULT_FILE_SIZE).
+ * --explain states the same.
  */
 void	sandbox_opts_init(struct sandbox_opts *opts);
 
@@ -97,8 +104,14 @@ int	sandbox_parse_size(const char *s, uint64_t *out, char **cause);
 struct sandbox *sandbox_new(const struct sandbox_opts *opts, const char *cwd,
 	    char **cause);
 
-/* Release a sandbox (and its pids cgroup, once empty).  NULL is a no-op. */
+/* Release a sandbox (and its cgroups, once empty).  NULL is a no-op. */
 void	sandbox_free(struct sandbox *sb);
+
+/*
+ * Whether the kernel killed a process of the sandbox for its memory bound
+ * (the memory cgroup's oom_kill count).  Ask before sandbox_free().
+ */
+bool	sandbox_memory_exceeded(const struct sandbox *sb);
 
 /* The profile a sandbox was made with. */
 enum sandbox_profile sandbox_get_profile(const struct sandbox *sb);

@@ -143,8 +143,94 @@ deny_ioctl(scmp_filter_ctx ctx, unsigned long request, char **cause)
 	return add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &cmp, cause);
 }
 
+/*
+ * No UNIX datagram socket, not even from socketpair: a datagram socket names
+ * its destination in each sendmsg/sendmmsg, inside a msghdr the filter
+ * cannot read, so it would reach any named socket it may write to
+ * (/dev/log, /run/systemd/notify...) past the connect rule.  Stream sockets
+ * refuse a destination on send and seqpacket ones ignore it, so those stay,
+ * as connected pairs only.  AF_UNIX turns SOCK_RAW into SOCK_DGRAM.
+ */
+static int
+deny_unix_datagrams(scmp_filter_ctx ctx, char **cause)
+{
+	static const int	 types[] = { SOCK_DGRAM, SOCK_RAW };
+	static const char *const calls[] = { "socket", "socketpair" };
+	struct scmp_arg_cmp	 cmp;
+	size_t			 i, j;
+
+	for (i = 0; i < sizeof calls / sizeof calls[0]; i++)
+		for (j = 0; j < sizeof types / sizeof types[0]; j++) {
+			/* The low bits; SOCK_NONBLOCK and SOCK_CLOEXEC aside. */
+			cmp = SCMP_CMP(1, SCMP_CMP_MASKED_EQ, 0xf,
+			    (scmp_datum_t)types[j]);
+			if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), calls[i], 1,
+			    &cmp, cause) != 0)
+				return -1;
+		}
+	return 0;
+}
+
+/*
+ * Metadata calls a filter can refuse without seeing a path.  Without a mount
+ * namespace nothing makes the files outside the writable roots read-only,
+ * and Landlock does not cover modes, owners, times or extended attributes;
+ * so without namespaces these are refused everywhere, in the roots too.
+ * Times may still be set to now (a NULL times argument, what touch and make
+ * do), never to another time.  Numbers for calls older libseccomp does not
+ * name (the same on every architecture since 4.20).
+ */
+static const struct {
+	const char	*name;
+	int		 nr;		/* when libseccomp does not know it */
+	int		 times_arg;	/* -1, or the times argument */
+} seccomp_meta_denied[] = {
+	{ "chmod", -1, -1 }, { "fchmod", -1, -1 }, { "fchmodat", -1, -1 },
+	{ "fchmodat2", 452, -1 },
+	{ "chown", -1, -1 }, { "fchown", -1, -1 }, { "lchown", -1, -1 },
+	{ "fchownat", -1, -1 },
+	{ "setxattr", -1, -1 }, { "lsetxattr", -1, -1 },
+	{ "fsetxattr", -1, -1 }, { "setxattrat", 463, -1 },
+	{ "removexattr", -1, -1 }, { "lremovexattr", -1, -1 },
+	{ "fremovexattr", -1, -1 }, { "removexattrat", 466, -1 },
+	{ "utime", -1, 1 }, { "utimes", -1, 1 }, { "futimesat", -1, 2 },
+	{ "utimensat", -1, 2 },
+};
+
+/* Refuse the metadata calls above (for a sandbox without namespaces). */
+static int
+deny_metadata(scmp_filter_ctx ctx, char **cause)
+{
+	struct scmp_arg_cmp	cmp;
+	size_t			i;
+	int			nr, r;
+
+	for (i = 0; i < sizeof seccomp_meta_denied /
+	    sizeof seccomp_meta_denied[0]; i++) {
+		nr = seccomp_syscall_resolve_name(seccomp_meta_denied[i].name);
+		if (nr == __NR_SCMP_ERROR)
+			nr = seccomp_meta_denied[i].nr;
+		if (nr == __NR_SCMP_ERROR || nr < 0)
+			continue;	/* a call this architecture lacks */
+		if (seccomp_meta_denied[i].times_arg >= 0) {
+			cmp = SCMP_CMP((unsigned int)
+			    seccomp_meta_denied[i].times_arg, SCMP_CMP_NE, 0);
+			r = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM),
+			    nr, 1, &cmp);
+		} else
+			r = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM),
+			    nr, 0, NULL);
+		if (r != 0) {
+			*cause = xasprintf("seccomp: rule for %s: %s",
+			    seccomp_meta_denied[i].name, strerror(-r));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void *
-sandbox_seccomp_build(bool network, char **cause)
+sandbox_seccomp_build(bool network, bool no_namespaces, char **cause)
 {
 	scmp_filter_ctx		ctx;
 	struct scmp_arg_cmp	cmp[2];
@@ -229,7 +315,11 @@ sandbox_seccomp_build(bool network, char **cause)
 		if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "sendto", 1, cmp,
 		    cause) != 0)
 			goto fail;
+		if (deny_unix_datagrams(ctx, cause) != 0)
+			goto fail;
 	}
+	if (no_namespaces && deny_metadata(ctx, cause) != 0)
+		goto fail;
 	return ctx;
 
 fail:
@@ -240,9 +330,17 @@ fail:
 int
 sandbox_seccomp_apply(struct sandbox *sb)
 {
-	int	r;
+	void	*filter = sb->in_ns ? sb->seccomp : sb->seccomp_no_ns;
+	int	 r;
 
-	r = seccomp_load(sb->seccomp);
+	/* Without namespaces only the stricter filter will do. */
+	if (filter == NULL) {
+		sandbox_set_stage(sb, "seccomp: no filter for a sandbox "
+		    "without namespaces");
+		errno = EINVAL;
+		return -1;
+	}
+	r = seccomp_load(filter);
 	if (r != 0) {
 		sandbox_set_stage(sb, "seccomp");
 		errno = -r;

@@ -246,7 +246,11 @@ session_finish(struct session *s)
 	s->linger_timer = s->feed_timer = NULL;
 	session_stdio_show_tail(s);	/* what pipes wrote last, shown */
 	session_feed(s, true);	/* the final screen is complete */
-	sandbox_free(s->sandbox);	/* also removes its pids cgroup */
+	/* Killed by the kernel for its memory bound: say so. */
+	if (s->kill_error == NULL && s->status.signaled &&
+	    s->status.signal == SIGKILL && sandbox_memory_exceeded(s->sandbox))
+		s->kill_error = xstrdup(ENDING_MEMORY);
+	sandbox_free(s->sandbox);	/* also removes its cgroups */
 	s->sandbox = NULL;
 	if (s->child.master >= 0) {
 		loop_del_fd(ss->loop, s->child.master);

@@ -6,11 +6,16 @@
  *
  * Invariants:
  * - every byte read from the PTY goes, in order, to the recorder, the
- *   subscribers and the screen's backlog (session_take);
+ *   subscribers and the screen's backlog (session_take), unless the
+ *   session is a passthrough one, which keeps no screen;
  * - flow control: per loop turn a PTY is read for at most
  *   SESSION_READ_BUDGET bytes, and not polled for input at all while the
  *   screen has a backlog, which is fed in slices for a bounded time (the
  *   bounds and why are in session-int.h);
+ * - the feed yields to the person (keys, the watched pane) between slices;
+ *   the watched session's PTY is a high-priority fd of the loop;
+ * - what the recorder holds reaches the file within SESSION_FLUSH_MS, from
+ *   a timer that exists only while something waits;
  * - writes to the PTY never block; input the program does not read is
  *   dropped beyond SESSION_INPUT_MAX.
  *
@@ -96,20 +101,30 @@ static void	session_feed_timer(struct loop *, void *);
 void
 session_feed(struct session *s, bool all)
 {
-	uint64_t	start = util_now_us();
+	uint64_t	start = util_now_us(), now, asked = start;
 	size_t		off = 0, n;
 
-	while (off < s->feed.len) {
+	while (s->screen != NULL && off < s->feed.len) {
 		n = s->feed.len - off;
 		if (n > SESSION_FEED_SLICE)
 			n = SESSION_FEED_SLICE;
 		screen_feed(s->screen, s->feed.data + off, n);
 		off += n;
-		if (!all && util_now_us() - start >= SESSION_FEED_BUDGET_US)
+		if (all || off == s->feed.len)
+			continue;
+		now = util_now_us();
+		if (now - start >= SESSION_FEED_BUDGET_US)
 			break;
+		/* The person first: keys, the watched pane, requests. */
+		if (now - asked >= SESSION_YIELD_CHECK_US) {
+			asked = now;
+			if (loop_high_pending(s->set->loop))
+				break;
+		}
 	}
 	buf_consume(&s->feed, off);
-	screen_flush_damage(s->screen);
+	if (s->screen != NULL)
+		screen_flush_damage(s->screen);
 	if (s->feed.len > 0 && s->feed_timer == NULL)
 		s->feed_timer = loop_timer_add(s->set->loop, 0,
 		    session_feed_timer, s);
@@ -126,15 +141,27 @@ session_feed_timer(struct loop *l, void *arg)
 	session_feed(s, false);
 }
 
+/* The recording has bytes to write: make sure they are flushed soon. */
+static void
+session_flush_soon(struct session *s)
+{
+	if (s->flush_timer == NULL && !s->done)
+		s->flush_timer = loop_timer_add(s->set->loop,
+		    SESSION_FLUSH_MS, session_flush_timer, s);
+}
+
 /* Take bytes read from the PTY (or written by ptyvisor itself). */
 void
 session_take(struct session *s, const char *data, size_t len)
 {
 	s->bytes += len;
-	if (s->record != NULL)
+	if (s->record != NULL) {
 		record_output(s->record, session_elapsed_us(s), data, len);
+		session_flush_soon(s);
+	}
 	NOTIFY(s->set, output, s, data, len);
-	buf_add(&s->feed, data, len);
+	if (s->screen != NULL)
+		buf_add(&s->feed, data, len);
 }
 
 /*
@@ -145,21 +172,27 @@ void
 session_read(struct session *s, size_t budget, bool all)
 {
 	struct sessions	*ss = s->set;
-	ssize_t		 n;
-	size_t		 got = 0;
+	ssize_t		 n = 1;
+	size_t		 got = 0, have;
 
 	if (s->feed.len > 0)
 		session_feed(s, all);
-	while (!s->eof && got < budget && (all || s->feed.len == 0)) {
-		n = pty_read(s->child.master, ss->readbuf, sizeof ss->readbuf);
-		if (n == 0)
-			break;
-		if (n == PTY_EOF || n < 0) {
-			s->eof = true;
-			break;
+	while (!s->eof && n != 0 && got < budget && (all || s->feed.len == 0)) {
+		/* One chunk: what the PTY has now, up to its size. */
+		for (have = 0; have < sizeof ss->readbuf; have += (size_t)n) {
+			n = pty_read(s->child.master, ss->readbuf + have,
+			    sizeof ss->readbuf - have);
+			if (n == 0)
+				break;
+			if (n == PTY_EOF || n < 0) {
+				s->eof = true;
+				break;
+			}
 		}
-		session_take(s, ss->readbuf, (size_t)n);
-		got += (size_t)n;
+		if (have == 0)
+			break;
+		session_take(s, ss->readbuf, have);
+		got += have;
 		session_feed(s, all);
 	}
 }
@@ -193,8 +226,10 @@ session_write(struct session *s, const void *data, size_t len)
 		return;
 	if (s->input.len + len > SESSION_INPUT_MAX)
 		return;		/* the program is not reading: drop */
-	if (s->record_input && s->record != NULL)
+	if (s->record_input && s->record != NULL) {
 		record_input(s->record, session_elapsed_us(s), data, len);
+		session_flush_soon(s);
+	}
 	buf_add(&s->input, data, len);
 	session_pump_input(s);
 }
@@ -207,29 +242,41 @@ session_resize(struct session *s, struct pty_size size)
 	if (size.cols == s->size.cols && size.rows == s->size.rows)
 		return;
 	s->size = size;
-	screen_resize(s->screen, size.rows, size.cols);
+	if (s->screen != NULL)
+		screen_resize(s->screen, size.rows, size.cols);
 	if (s->done)
 		return;
 	pty_resize(s->child.master, size);
-	if (s->record != NULL)
+	if (s->record != NULL) {
 		record_resize(s->record, session_elapsed_us(s), size.cols,
 		    size.rows);
+		session_flush_soon(s);
+	}
 }
 
-/* Periodic flush of the recording. */
+void
+session_set_watched(struct session *s, bool watched)
+{
+	if (s->watched == watched)
+		return;
+	s->watched = watched;
+	if (!s->eof && !s->done && s->child.master >= 0)
+		loop_set_prio(s->set->loop, s->child.master,
+		    watched ? LOOP_PRIO_HIGH : LOOP_PRIO_NORMAL);
+}
+
+/* The recording's bytes of the last SESSION_FLUSH_MS to the file. */
 void
 session_flush_timer(struct loop *l, void *arg)
 {
 	struct session	*s = arg;
 	char		*cause = NULL;
 
+	(void)l;
 	s->flush_timer = NULL;
 	if (s->record != NULL && record_flush(s->record, &cause) != 0) {
 		if (s->error == NULL)
 			s->error = xasprintf("recording: %s", cause);
 		free(cause);
 	}
-	if (!s->done)
-		s->flush_timer = loop_timer_add(l, SESSION_FLUSH_MS,
-		    session_flush_timer, s);
 }

@@ -75,6 +75,13 @@ struct session_opts {
 	bool		 pipes[3];
 	bool		 has_umask;	/* the agent's umask, else ours */
 	mode_t		 umask;
+	/*
+	 * The output goes to a real terminal that shows it and answers the
+	 * program's queries (`run` on a terminal): no screen is kept, since
+	 * nobody looks at it and its answers (cursor position, device
+	 * attributes) would reach the program besides the terminal's own.
+	 */
+	bool		 passthrough;
 };
 
 /* Subscriber callbacks; any may be NULL. */
@@ -145,6 +152,7 @@ bool			 session_is_agent(const struct session *s);
 unsigned long		 session_request(const struct session *s);
 bool			 session_is_done(const struct session *s);
 pid_t			 session_pid(const struct session *s);
+/* The session's screen; NULL for a passthrough session. */
 struct screen		*session_screen(const struct session *s);
 struct pty_size		 session_size(const struct session *s);
 const char		*session_recording(const struct session *s);
@@ -188,6 +196,11 @@ int	session_stdin_write(struct session *s, const void *data, size_t len,
  * that is behind: the command then blocks on its full pipe.
  */
 void	session_stdio_hold(struct session *s, bool hold);
+/*
+ * The person is watching this session (the focused pane): its PTY is
+ * served before other sessions' bulk output, as the person's keys are.
+ */
+void	session_set_watched(struct session *s, bool watched);
 
 /* Resize the PTY and the screen; recorded as an "r" event. */
 void	session_resize(struct session *s, struct pty_size size);

@@ -256,9 +256,10 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		session_free(s);
 		return NULL;
 	}
-	s->screen = screen_new(s->size.rows, s->size.cols,
-	    o->scrollback ? o->scrollback : SESSION_SCROLLBACK_DEFAULT,
-	    &session_screen_events, s);
+	if (!o->passthrough)
+		s->screen = screen_new(s->size.rows, s->size.cols,
+		    o->scrollback ? o->scrollback : SESSION_SCROLLBACK_DEFAULT,
+		    &session_screen_events, s);
 
 	ss->v = xreallocarray(ss->v, ss->n + 1, sizeof *ss->v);
 	ss->v[ss->n++] = s;
@@ -322,8 +323,6 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	loop_add_fd(ss->loop, s->child.master, POLLIN, LOOP_PRIO_NORMAL,
 	    session_io, s);
 	s->events = POLLIN;
-	s->flush_timer = loop_timer_add(ss->loop, SESSION_FLUSH_MS,
-	    session_flush_timer, s);
 	if (o->timeout_s > 0)
 		s->timeout_timer = loop_timer_add(ss->loop,
 		    (uint64_t)o->timeout_s * 1000, session_timeout_timer, s);

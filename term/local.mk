@@ -1,8 +1,10 @@
-# term/: the terminal model: cells, a libvterm screen, its scrollback.
+# term/: the terminal model: cells, grids driven by libvterm's state, scrollback.
 # Uses base/.
 noinst_LIBRARIES += libterm.a
 libterm_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libterm_a_SOURCES = \
 	term/cell.h \
+	term/grid.c term/grid.h \
+	term/reflow.c term/reflow.h \
 	term/screen.c term/screen.h \
 	term/scrollback.c term/scrollback.h

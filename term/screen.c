@@ -1,36 +1,53 @@
 /*
- * screen.c - libvterm screen + compact scrollback (see screen.h).
+ * screen.c - a session's terminal: libvterm's state layer drives our own
+ * cells (see screen.h).
  *
- * Invariants: every byte fed reaches libvterm; lines leave the top of the
- * primary screen only through sb_pushline into our ring (libvterm does not
- * push from the alternate screen), and come back through sb_popline when
- * the screen grows taller.
+ * libvterm parses the bytes and keeps the terminal's state (cursor, modes,
+ * pen, margins); its callbacks write into two grids (term/grid.c), the
+ * primary and, once a program asks for it, the alternate one.  Invariants:
+ * every byte fed reaches libvterm; lines leave the top of the primary grid
+ * only into our scrollback ring (never from the alternate grid), as they
+ * are, and come back from it when the screen grows taller; the pushed
+ * counter counts every line that left.  libvterm 0.1.4 does not say when
+ * the cursor wraps, so a glyph written at the start of the row below the
+ * one the previous glyph filled, with no cursor move between, marks that
+ * row wrapped; a width change rewraps such lines (term/reflow.c).
  */
 #include "term/screen.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <vterm.h>
 
+#include "term/grid.h"
+#include "term/reflow.h"
 #include "term/scrollback.h"
 #include "base/utf8.h"
 
 struct screen {
 	VTerm			*vt;
-	VTermScreen		*vs;
+	VTermState		*st;
+	struct grid		*pri;		/* the primary buffer */
+	struct grid		*alt;		/* alternate, made on first use */
+	struct grid		*cur;		/* the one shown */
 	struct scrollback	*sb;
 	uint64_t		 pushed;	/* lines ever scrolled off */
 	const struct screen_events *ev;
 	void			*user;
-	struct cell		*row;		/* scratch, cols cells */
+	struct cell_attr	 pen;
 	int			 rows;
 	int			 cols;
 	int			 crow;
 	int			 ccol;
+	int			 wrap_row;	/* row of the last glyph, or -1 */
+	int			 wrap_end;	/* the column after it */
 	bool			 cursor_visible;
 	bool			 altscreen;
+	bool			 any_protected;	/* GRID_PROTECTED was used */
 	char			*title;
+	struct buf		*capture;	/* replies to our own queries */
 };
 
 /* libvterm's colour to ours. */
@@ -45,92 +62,35 @@ color_from_vterm(const VTermColor *c, bool is_fg)
 	    ((uint32_t)c->rgb.green << 8) | c->rgb.blue;
 }
 
-/* Ours back to libvterm's (for sb_popline). */
+/* Set or clear one attribute flag of the pen. */
 static void
-color_to_vterm(uint32_t c, bool is_fg, VTermColor *out)
+pen_flag(struct screen *s, uint16_t flag, bool on)
 {
-	switch (CELL_COLOR_TYPE(c)) {
-	case CELL_COLOR_INDEXED:
-		vterm_color_indexed(out, (uint8_t)(c & 0xff));
-		break;
-	case CELL_COLOR_RGB:
-		vterm_color_rgb(out, (uint8_t)(c >> 16), (uint8_t)(c >> 8),
-		    (uint8_t)c);
-		break;
-	default:
-		vterm_color_rgb(out, is_fg ? 0xe5 : 0, is_fg ? 0xe5 : 0,
-		    is_fg ? 0xe5 : 0);
-		out->type |= is_fg ? VTERM_COLOR_DEFAULT_FG :
-		    VTERM_COLOR_DEFAULT_BG;
-		break;
-	}
-}
-
-/* Convert one libvterm cell. */
-static void
-cell_from_vterm(const VTermScreenCell *v, struct cell *c)
-{
-	int	i;
-
-	memset(c, 0, sizeof *c);
-	if (v->chars[0] == (uint32_t)-1) {	/* right half of a wide char */
-		c->width = 0;
-	} else {
-		for (i = 0; i < CELL_MAX_CHARS && v->chars[i] != 0; i++)
-			c->chars[i] = v->chars[i];
-		c->width = v->width == 2 ? 2 : 1;
-	}
-	if (v->attrs.bold)
-		c->attr.flags |= CELL_BOLD;
-	if (v->attrs.underline == VTERM_UNDERLINE_SINGLE)
-		c->attr.flags |= CELL_UNDERLINE;
-	else if (v->attrs.underline != 0)
-		c->attr.flags |= CELL_UNDERLINE2;
-	if (v->attrs.italic)
-		c->attr.flags |= CELL_ITALIC;
-	if (v->attrs.blink)
-		c->attr.flags |= CELL_BLINK;
-	if (v->attrs.reverse)
-		c->attr.flags |= CELL_REVERSE;
-	if (v->attrs.strike)
-		c->attr.flags |= CELL_STRIKE;
-	c->attr.fg = color_from_vterm(&v->fg, true);
-	c->attr.bg = color_from_vterm(&v->bg, false);
-}
-
-/* Convert one of our cells back for libvterm. */
-static void
-cell_to_vterm(const struct cell *c, VTermScreenCell *v)
-{
-	int	i;
-
-	memset(v, 0, sizeof *v);
-	if (c->width == 0)
-		v->chars[0] = (uint32_t)-1;
+	if (on)
+		s->pen.flags |= flag;
 	else
-		for (i = 0; i < CELL_MAX_CHARS && c->chars[i] != 0; i++)
-			v->chars[i] = c->chars[i];
-	v->width = c->width == 2 ? 2 : 1;
-	v->attrs.bold = !!(c->attr.flags & CELL_BOLD);
-	v->attrs.underline = c->attr.flags & CELL_UNDERLINE ?
-	    VTERM_UNDERLINE_SINGLE :
-	    c->attr.flags & CELL_UNDERLINE2 ? VTERM_UNDERLINE_DOUBLE : 0;
-	v->attrs.italic = !!(c->attr.flags & CELL_ITALIC);
-	v->attrs.blink = !!(c->attr.flags & CELL_BLINK);
-	v->attrs.reverse = !!(c->attr.flags & CELL_REVERSE);
-	v->attrs.strike = !!(c->attr.flags & CELL_STRIKE);
-	color_to_vterm(c->attr.fg, true, &v->fg);
-	color_to_vterm(c->attr.bg, false, &v->bg);
+		s->pen.flags &= (uint16_t)~flag;
 }
 
 static int
-cb_damage(VTermRect r, void *user)
+cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
-	struct screen	*s = user;
+	struct screen		*s = user;
+	struct cell_attr	 attr = s->pen;
 
-	if (s->ev != NULL && s->ev->damage != NULL)
-		s->ev->damage(s->user, r.start_row, r.end_row, r.start_col,
-		    r.end_col);
+	if (info->protected_cell) {
+		attr.flags |= GRID_PROTECTED;
+		s->any_protected = true;
+	}
+	/* The previous glyph filled its row (or left too little room for a
+	 * wide one) and this one starts the next row: the cursor wrapped. */
+	if (s->wrap_row >= 0 && pos.col == 0 && pos.row == s->wrap_row + 1 &&
+	    (s->wrap_end >= s->cols ||
+	    (s->wrap_end == s->cols - 1 && info->width == 2)))
+		grid_set_wrapped(s->cur, s->wrap_row, true);
+	grid_put(s->cur, pos.row, pos.col, info->chars, info->width, &attr);
+	s->wrap_row = pos.row;
+	s->wrap_end = pos.col + info->width;
 	return 1;
 }
 
@@ -143,6 +103,85 @@ cb_movecursor(VTermPos pos, VTermPos old, int visible, void *user)
 	(void)visible;
 	s->crow = pos.row;
 	s->ccol = pos.col;
+	/* Only the cursor resting after a row's last glyph can still wrap. */
+	if (pos.row != s->wrap_row || pos.col != s->cols - 1)
+		s->wrap_row = -1;
+	return 1;
+}
+
+static int
+cb_scrollrect(VTermRect r, int downward, int rightward, void *user)
+{
+	struct screen	*s = user;
+
+	/* A full-width scroll carries the row a wrap may continue. */
+	if (s->wrap_row >= r.start_row && s->wrap_row < r.end_row &&
+	    r.start_col == 0 && r.end_col == s->cols && rightward == 0)
+		s->wrap_row -= downward;
+	if (s->wrap_row < r.start_row || s->wrap_row >= r.end_row)
+		s->wrap_row = -1;
+	s->pushed += (uint64_t)grid_scroll(s->cur, r.start_row, r.end_row,
+	    r.start_col, r.end_col, downward, rightward, s->pen.bg,
+	    s->cur == s->pri ? s->sb : NULL);
+	return 1;
+}
+
+static int
+cb_erase(VTermRect r, int selective, void *user)
+{
+	struct screen	*s = user;
+
+	grid_erase(s->cur, r.start_row, r.end_row, r.start_col, r.end_col,
+	    s->pen.bg, selective != 0);
+	return 1;
+}
+
+static int
+cb_initpen(void *user)
+{
+	struct screen	*s = user;
+
+	memset(&s->pen, 0, sizeof s->pen);
+	return 1;
+}
+
+static int
+cb_setpenattr(VTermAttr attr, VTermValue *val, void *user)
+{
+	struct screen	*s = user;
+
+	switch (attr) {
+	case VTERM_ATTR_BOLD:
+		pen_flag(s, CELL_BOLD, val->boolean);
+		break;
+	case VTERM_ATTR_UNDERLINE:
+		pen_flag(s, CELL_UNDERLINE,
+		    val->number == VTERM_UNDERLINE_SINGLE);
+		pen_flag(s, CELL_UNDERLINE2,
+		    val->number != VTERM_UNDERLINE_OFF &&
+		    val->number != VTERM_UNDERLINE_SINGLE);
+		break;
+	case VTERM_ATTR_ITALIC:
+		pen_flag(s, CELL_ITALIC, val->boolean);
+		break;
+	case VTERM_ATTR_BLINK:
+		pen_flag(s, CELL_BLINK, val->boolean);
+		break;
+	case VTERM_ATTR_REVERSE:
+		pen_flag(s, CELL_REVERSE, val->boolean);
+		break;
+	case VTERM_ATTR_STRIKE:
+		pen_flag(s, CELL_STRIKE, val->boolean);
+		break;
+	case VTERM_ATTR_FOREGROUND:
+		s->pen.fg = color_from_vterm(&val->color, true);
+		break;
+	case VTERM_ATTR_BACKGROUND:
+		s->pen.bg = color_from_vterm(&val->color, false);
+		break;
+	default:
+		break;
+	}
 	return 1;
 }
 
@@ -157,6 +196,11 @@ cb_settermprop(VTermProp prop, VTermValue *val, void *user)
 		break;
 	case VTERM_PROP_ALTSCREEN:
 		s->altscreen = val->boolean;
+		if (s->altscreen && s->alt == NULL)
+			s->alt = grid_new(s->rows, s->cols);
+		s->cur = s->altscreen ? s->alt : s->pri;
+		s->wrap_row = -1;
+		grid_damage(s->cur, 0, s->rows, 0, s->cols);
 		break;
 	case VTERM_PROP_TITLE:
 		free(s->title);
@@ -180,50 +224,92 @@ cb_bell(void *user)
 	return 1;
 }
 
+/*
+ * The terminal changes size; libvterm moves its cursor by *delta.  As
+ * libvterm's own screen did: when fewer rows remain, empty rows below the
+ * cursor go first, then lines leave the top into the scrollback; when more
+ * rows come, lines come back from the scrollback (primary screen only).
+ * The primary grid behind the alternate screen is never cut either: its
+ * lines leave the top instead.  A new width first rewraps the primary
+ * screen's soft-wrapped lines and its scrollback (not behind the alternate
+ * screen, whose program redraws).
+ */
 static int
-cb_sb_pushline(int cols, const VTermScreenCell *cells, void *user)
+cb_resize(int rows, int cols, VTermPos *delta, void *user)
 {
 	struct screen	*s = user;
-	int		 i, n = cols < s->cols ? cols : s->cols;
+	bool		 on_alt = s->cur == s->alt;
+	VTermPos	 cursor;
+	int		 r, c, n, old = s->rows;
 
-	if (cols > s->cols) {	/* during a resize libvterm may be wider */
-		free(s->row);
-		s->row = xcalloc((size_t)cols, sizeof *s->row);
+	vterm_state_get_cursorpos(s->st, &cursor);
+	s->wrap_row = -1;
+	if (cols != s->cols && !on_alt) {
+		r = cursor.row;
+		c = cursor.col;
+		s->pushed += (uint64_t)reflow(s->pri, &s->sb, cols, &r, &c);
+		delta->row += r - cursor.row;
+		delta->col += c - cursor.col;
+		cursor.row = r;
+		cursor.col = c;
 		s->cols = cols;
-		n = cols;
 	}
-	for (i = 0; i < n; i++)
-		cell_from_vterm(&cells[i], &s->row[i]);
-	scrollback_push(s->sb, s->row, n);
-	s->pushed++;
+	if (rows < old) {
+		for (r = old - 1; r >= rows; r--)
+			if (!grid_row_is_empty(s->pri, r) ||
+			    (!on_alt && r == cursor.row))
+				break;
+		/* Never past the cursor's row: rows below it are cut then
+		 * (libvterm's state would take a cursor above the top). */
+		n = r + 1 - rows;
+		if (!on_alt && n > cursor.row)
+			n = cursor.row;
+		if (n > 0) {
+			grid_push_top(s->pri, n, s->sb);
+			s->pushed += (uint64_t)n;
+			if (!on_alt)
+				delta->row -= n;
+		}
+	}
+	grid_resize(s->pri, rows, cols);
+	if (s->alt != NULL)
+		grid_resize(s->alt, rows, cols);
+	s->rows = rows;
+	s->cols = cols;
+	for (r = old; r < rows && !on_alt; r++) {
+		if (!grid_pop_top(s->pri, s->sb))
+			break;
+		delta->row++;
+	}
 	return 1;
 }
 
 static int
-cb_sb_popline(int cols, VTermScreenCell *cells, void *user)
+cb_setlineinfo(int row, const VTermLineInfo *newinfo,
+    const VTermLineInfo *oldinfo, void *user)
 {
-	struct screen	*s = user;
-	struct cell	*tmp;
-	int		 i;
-
-	tmp = xcalloc((size_t)cols, sizeof *tmp);
-	if (!scrollback_pop(s->sb, tmp, cols)) {
-		free(tmp);
-		return 0;
-	}
-	for (i = 0; i < cols; i++)
-		cell_to_vterm(&tmp[i], &cells[i]);
-	free(tmp);
-	return 1;
+	(void)row;
+	(void)newinfo;
+	(void)oldinfo;
+	(void)user;
+	return 1;		/* double-width lines are drawn single */
 }
 
-static const VTermScreenCallbacks screen_callbacks = {
-	.damage = cb_damage,
+/*
+ * No moverect: libvterm's state uses it only when scrollrect declines,
+ * and ours never does.
+ */
+static const VTermStateCallbacks state_callbacks = {
+	.putglyph = cb_putglyph,
 	.movecursor = cb_movecursor,
+	.scrollrect = cb_scrollrect,
+	.erase = cb_erase,
+	.initpen = cb_initpen,
+	.setpenattr = cb_setpenattr,
 	.settermprop = cb_settermprop,
 	.bell = cb_bell,
-	.sb_pushline = cb_sb_pushline,
-	.sb_popline = cb_sb_popline,
+	.resize = cb_resize,
+	.setlineinfo = cb_setlineinfo,
 };
 
 /* Bytes libvterm generates for the program (key encodings, replies). */
@@ -232,8 +318,55 @@ cb_output(const char *data, size_t len, void *user)
 {
 	struct screen	*s = user;
 
-	if (s->ev != NULL && s->ev->output != NULL)
+	if (s->capture != NULL)
+		buf_add(s->capture, data, len);
+	else if (s->ev != NULL && s->ev->output != NULL)
 		s->ev->output(s->user, data, len);
+}
+
+/*
+ * Ask libvterm for one of its settings (DECRQSS): the parameters of the
+ * reply "DCS 1 $ r <params><final> ST" for final, into *a and *b.
+ */
+static bool
+query_pair(struct screen *s, const char *final, int *a, int *b)
+{
+	struct buf	 reply = { 0 };
+	char		 q[16], fmt[32];
+	bool		 ok;
+
+	snprintf(q, sizeof q, "\033P$q%s\033\\", final);
+	snprintf(fmt, sizeof fmt, "\033P1$r%%d;%%d%s", final);
+	s->capture = &reply;
+	vterm_input_write(s->vt, q, strlen(q));
+	s->capture = NULL;
+	ok = sscanf(buf_cstr(&reply), fmt, a, b) == 2;
+	buf_free(&reply);
+	return ok;
+}
+
+/*
+ * libvterm 0.1.4 clamps the bottom (right) margin to a smaller screen but
+ * not the top (left) one, and then scrolls by negative sizes: a margin
+ * that would not fit is reset first (tmux resets them on every resize),
+ * the cursor kept where it is.
+ */
+static void
+fit_margins(struct screen *s, int rows, int cols)
+{
+	char	seq[64];
+	int	top, bottom, left, right, n;
+
+	n = 0;
+	if (query_pair(s, "r", &top, &bottom) && bottom > rows)
+		n += snprintf(seq + n, sizeof seq - (size_t)n, "\033[r");
+	if (query_pair(s, "s", &left, &right) && right > cols)
+		n += snprintf(seq + n, sizeof seq - (size_t)n, "\033[s");
+	if (n == 0)
+		return;
+	n += snprintf(seq + n, sizeof seq - (size_t)n, "\033[%d;%dH",
+	    s->crow + 1, s->ccol + 1);
+	vterm_input_write(s->vt, seq, (size_t)n);
 }
 
 struct screen *
@@ -251,18 +384,17 @@ screen_new(int rows, int cols, size_t sb_lines, const struct screen_events *ev,
 	s->ev = ev;
 	s->user = user;
 	s->cursor_visible = true;
-	s->row = xcalloc((size_t)cols, sizeof *s->row);
 	s->sb = scrollback_new(sb_lines);
+	s->pri = s->cur = grid_new(rows, cols);
+	s->wrap_row = -1;
 	s->vt = vterm_new(rows, cols);
 	if (s->vt == NULL)
 		fatal("cannot create a terminal of %dx%d", cols, rows);
 	vterm_set_utf8(s->vt, 1);
 	vterm_output_set_callback(s->vt, cb_output, s);
-	s->vs = vterm_obtain_screen(s->vt);
-	vterm_screen_set_callbacks(s->vs, &screen_callbacks, s);
-	vterm_screen_enable_altscreen(s->vs, 1);
-	vterm_screen_set_damage_merge(s->vs, VTERM_DAMAGE_ROW);
-	vterm_screen_reset(s->vs, 1);
+	s->st = vterm_obtain_state(s->vt);
+	vterm_state_set_callbacks(s->st, &state_callbacks, s);
+	vterm_state_reset(s->st, 1);
 	return s;
 }
 
@@ -272,8 +404,9 @@ screen_free(struct screen *s)
 	if (s == NULL)
 		return;
 	vterm_free(s->vt);
+	grid_free(s->pri);
+	grid_free(s->alt);
 	scrollback_free(s->sb);
-	free(s->row);
 	free(s->title);
 	free(s);
 }
@@ -287,7 +420,8 @@ screen_feed(struct screen *s, const char *data, size_t len)
 void
 screen_flush_damage(struct screen *s)
 {
-	vterm_screen_flush_damage(s->vs);
+	grid_flush_damage(s->cur, s->ev != NULL ? s->ev->damage : NULL,
+	    s->user);
 }
 
 void
@@ -297,15 +431,9 @@ screen_resize(struct screen *s, int rows, int cols)
 		rows = 1;
 	if (cols < 1)
 		cols = 1;
-	if (cols > s->cols) {
-		free(s->row);
-		s->row = xcalloc((size_t)cols, sizeof *s->row);
-	}
-	s->cols = cols > s->cols ? cols : s->cols;
+	fit_margins(s, rows, cols);
 	vterm_set_size(s->vt, rows, cols);
-	s->rows = rows;
-	s->cols = cols;
-	vterm_screen_flush_damage(s->vs);
+	screen_flush_damage(s);
 }
 
 int
@@ -326,33 +454,47 @@ screen_scrollback_count(const struct screen *s)
 	return scrollback_count(s->sb);
 }
 
+/* A blank cell, as outside the screen. */
+static void
+cell_blank(struct cell *c)
+{
+	memset(c, 0, sizeof *c);
+	c->width = 1;
+}
+
+/* Copy n cells of the screen, without the grid's private flags. */
+static void
+copy_cells(const struct screen *s, struct cell *dst, const struct cell *src,
+    int n)
+{
+	int	i;
+
+	memcpy(dst, src, (size_t)n * sizeof *dst);
+	if (s->any_protected)
+		for (i = 0; i < n; i++)
+			dst[i].attr.flags &= (uint16_t)~GRID_PROTECTED;
+}
+
 void
 screen_cell(const struct screen *s, int row, int col, struct cell *c)
 {
-	VTermScreenCell	 v;
-	VTermPos	 pos;
 	struct cell	*line;
 	size_t		 n = scrollback_count(s->sb);
 
+	if (col < 0 || col >= s->cols || row >= s->rows) {
+		cell_blank(c);
+		return;
+	}
 	if (row >= 0) {
-		pos.row = row;
-		pos.col = col;
-		if (!vterm_screen_get_cell(s->vs, pos, &v)) {
-			memset(c, 0, sizeof *c);
-			c->width = 1;
-			return;
-		}
-		cell_from_vterm(&v, c);
+		copy_cells(s, c, grid_line(s->cur, row) + col, 1);
 		return;
 	}
 	line = xcalloc((size_t)s->cols, sizeof *line);
-	if ((size_t)-row <= n && col >= 0 && col < s->cols &&
+	if ((size_t)-row <= n &&
 	    scrollback_get(s->sb, n - (size_t)-row, line, s->cols) >= 0)
 		*c = line[col];
-	else {
-		memset(c, 0, sizeof *c);
-		c->width = 1;
-	}
+	else
+		cell_blank(c);
 	free(line);
 }
 
@@ -362,19 +504,16 @@ screen_row_cells(const struct screen *s, int row, struct cell *cells, int n)
 	size_t	nsb = scrollback_count(s->sb);
 	int	col, have = n < s->cols ? n : s->cols;
 
-	for (col = 0; col < n; col++) {
-		memset(&cells[col], 0, sizeof cells[col]);
-		cells[col].width = 1;
-	}
-	if (row >= s->rows)
-		return;
-	if (row < 0) {
-		if ((size_t)-row <= nsb)
-			scrollback_get(s->sb, nsb - (size_t)-row, cells, have);
+	if (row >= 0 && row < s->rows) {
+		copy_cells(s, cells, grid_line(s->cur, row), have);
+		for (col = have; col < n; col++)
+			cell_blank(&cells[col]);
 		return;
 	}
-	for (col = 0; col < have; col++)
-		screen_cell(s, row, col, &cells[col]);
+	for (col = 0; col < n; col++)
+		cell_blank(&cells[col]);
+	if (row < 0 && (size_t)-row <= nsb)
+		scrollback_get(s->sb, nsb - (size_t)-row, cells, have);
 }
 
 void
@@ -463,21 +602,23 @@ screen_paste(struct screen *s, bool start)
 		vterm_keyboard_end_paste(s->vt);
 }
 
-/* Fill cells[0..cols) with row (negative: scrollback). */
-static void
-row_cells(const struct screen *s, int row, struct cell *cells)
+/*
+ * The cells of row (negative: scrollback): the grid's own for a screen
+ * row, else decoded into scratch (cols cells).
+ */
+static const struct cell *
+row_cells(const struct screen *s, int row, struct cell *scratch)
 {
 	size_t	n = scrollback_count(s->sb);
 	int	col;
 
-	if (row < 0) {
-		if ((size_t)-row > n ||
-		    scrollback_get(s->sb, n - (size_t)-row, cells, s->cols) < 0)
-			memset(cells, 0, (size_t)s->cols * sizeof *cells);
-		return;
-	}
-	for (col = 0; col < s->cols; col++)
-		screen_cell(s, row, col, &cells[col]);
+	if (row >= 0 && row < s->rows)
+		return grid_line(s->cur, row);
+	if (row >= 0 || (size_t)-row > n ||
+	    scrollback_get(s->sb, n - (size_t)-row, scratch, s->cols) < 0)
+		for (col = 0; col < s->cols; col++)
+			cell_blank(&scratch[col]);
+	return scratch;
 }
 
 /* Append the text of cells[0..n), trailing blanks dropped. */
@@ -507,8 +648,7 @@ screen_row_text(const struct screen *s, int row, struct buf *out)
 {
 	struct cell	*line = xcalloc((size_t)s->cols, sizeof *line);
 
-	row_cells(s, row, line);
-	cells_text(line, s->cols, out);
+	cells_text(row_cells(s, row, line), s->cols, out);
 	free(line);
 }
 
@@ -521,8 +661,7 @@ screen_text(const struct screen *s, bool with_scrollback, struct buf *out)
 	size_t		 start = out->len, keep = out->len;
 
 	for (; row < s->rows; row++) {
-		row_cells(s, row, line);
-		cells_text(line, s->cols, out);
+		cells_text(row_cells(s, row, line), s->cols, out);
 		if (out->len > start)
 			keep = out->len + 1;	/* this line has text */
 		buf_addc(out, '\n');

@@ -30,6 +30,7 @@ struct sb_line {
 	uint16_t	nruns;
 	uint16_t	nglyphs;
 	uint8_t		has_counts;
+	uint8_t		wrapped;	/* continues on the next line */
 	uint32_t	textlen;
 	/* struct sb_run runs[nruns]; char text[textlen]; uint8_t counts[] */
 };
@@ -40,6 +41,11 @@ struct scrollback {
 	size_t		  head;		/* index of the oldest line */
 	size_t		  count;
 	size_t		  bytes;
+	/* Scratch for encoding, grown to the widest line seen. */
+	struct sb_run	 *runs;
+	char		 *text;
+	uint8_t		 *counts;
+	size_t		  scratch_cells;
 };
 
 /* Decode one UTF-8 character written by put_utf8; advances *p. */
@@ -117,6 +123,9 @@ scrollback_free(struct scrollback *sb)
 		return;
 	scrollback_clear(sb);
 	free(sb->lines);
+	free(sb->runs);
+	free(sb->text);
+	free(sb->counts);
 	free(sb);
 }
 
@@ -130,7 +139,7 @@ line_size(const struct sb_line *l)
 
 /* Encode ncols cells into one allocation. */
 static struct sb_line *
-encode(const struct cell *cells, int ncols)
+encode(struct scrollback *sb, const struct cell *cells, int ncols)
 {
 	struct sb_run	*runs, *r = NULL;
 	struct sb_line	*l;
@@ -146,9 +155,17 @@ encode(const struct cell *cells, int ncols)
 	if (n > 0 && n < ncols && cells[n - 1].width == 2)
 		n++;			/* keep a wide glyph whole */
 	/* Upper bounds: every cell its own run, 6 chars of 4 bytes. */
-	runs = xreallocarray(NULL, (size_t)n + 1, sizeof *runs);
-	text = xmalloc((size_t)n * CELL_MAX_CHARS * 4 + 1);
-	counts = xmalloc((size_t)n + 1);
+	if ((size_t)n + 1 > sb->scratch_cells) {
+		sb->scratch_cells = (size_t)n + 1;
+		sb->runs = xreallocarray(sb->runs, sb->scratch_cells,
+		    sizeof *sb->runs);
+		sb->text = xreallocarray(sb->text, sb->scratch_cells,
+		    CELL_MAX_CHARS * 4);
+		sb->counts = xreallocarray(sb->counts, sb->scratch_cells, 1);
+	}
+	runs = sb->runs;
+	text = sb->text;
+	counts = sb->counts;
 	for (i = 0; i < n; i++) {
 		const struct cell *c = &cells[i];
 
@@ -185,9 +202,6 @@ encode(const struct cell *cells, int ncols)
 	if (has_counts)
 		memcpy((char *)(l + 1) + nruns * sizeof *runs + textlen,
 		    counts, nglyphs);
-	free(runs);
-	free(text);
-	free(counts);
 	return l;
 }
 
@@ -239,12 +253,15 @@ decode(const struct sb_line *l, struct cell *cells, int ncols)
 void
 scrollback_push(struct scrollback *sb, const struct cell *cells, int ncols)
 {
-	struct sb_line	*l;
-	size_t		 slot;
+	scrollback_push_line(sb, cells, ncols, false);
+}
 
-	if (sb->max == 0)
-		return;
-	l = encode(cells, ncols);
+/* Append an encoded line; the oldest line goes when full. */
+static void
+append(struct scrollback *sb, struct sb_line *l)
+{
+	size_t	slot;
+
 	if (sb->count == sb->max) {
 		sb->bytes -= line_size(sb->lines[sb->head]);
 		free(sb->lines[sb->head]);
@@ -256,6 +273,34 @@ scrollback_push(struct scrollback *sb, const struct cell *cells, int ncols)
 		sb->count++;
 	}
 	sb->bytes += line_size(l);
+}
+
+void
+scrollback_push_line(struct scrollback *sb, const struct cell *cells,
+    int ncols, bool wrapped)
+{
+	struct sb_line	*l;
+
+	if (sb->max == 0)
+		return;
+	l = encode(sb, cells, ncols);
+	l->wrapped = wrapped;
+	append(sb, l);
+}
+
+void
+scrollback_copy_line(struct scrollback *dst, const struct scrollback *src,
+    size_t idx)
+{
+	const struct sb_line	*l;
+	struct sb_line		*copy;
+
+	if (dst->max == 0 || idx >= src->count)
+		return;
+	l = src->lines[(src->head + idx) % src->max];
+	copy = xmalloc(line_size(l));
+	memcpy(copy, l, line_size(l));
+	append(dst, copy);
 }
 
 int
@@ -280,6 +325,28 @@ size_t
 scrollback_count(const struct scrollback *sb)
 {
 	return sb->count;
+}
+
+size_t
+scrollback_max(const struct scrollback *sb)
+{
+	return sb->max;
+}
+
+int
+scrollback_width(const struct scrollback *sb, size_t idx)
+{
+	if (idx >= sb->count)
+		return 0;
+	return sb->lines[(sb->head + idx) % sb->max]->ncells;
+}
+
+bool
+scrollback_is_wrapped(const struct scrollback *sb, size_t idx)
+{
+	if (idx >= sb->count)
+		return false;
+	return sb->lines[(sb->head + idx) % sb->max]->wrapped != 0;
 }
 
 int

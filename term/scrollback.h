@@ -8,6 +8,7 @@
 #ifndef PTYVISOR_SCROLLBACK_H
 #define PTYVISOR_SCROLLBACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "term/cell.h"
@@ -22,14 +23,29 @@ void			 scrollback_free(struct scrollback *sb);
 void	scrollback_push(struct scrollback *sb, const struct cell *cells,
 	    int ncols);
 
+/* The same, saying whether the line goes on in the next one (soft wrap). */
+void	scrollback_push_line(struct scrollback *sb, const struct cell *cells,
+	    int ncols, bool wrapped);
+
+/* Cells line idx (0 = oldest) has, trailing blanks not counted. */
+int	scrollback_width(const struct scrollback *sb, size_t idx);
+
+/* Append a copy of src's line idx (0 = oldest) to dst, as stored. */
+void	scrollback_copy_line(struct scrollback *dst,
+	    const struct scrollback *src, size_t idx);
+
+/* True when line idx (0 = oldest) was pushed as wrapped. */
+bool	scrollback_is_wrapped(const struct scrollback *sb, size_t idx);
+
 /*
  * Remove the newest line into cells[0..ncols) (blank-padded).  Returns 0
  * when the ring is empty.
  */
 int	scrollback_pop(struct scrollback *sb, struct cell *cells, int ncols);
 
-/* Lines held. */
+/* Lines held, and at most. */
 size_t	scrollback_count(const struct scrollback *sb);
+size_t	scrollback_max(const struct scrollback *sb);
 
 /*
  * Line idx (0 = oldest) into cells[0..ncols), blank-padded.  Returns the

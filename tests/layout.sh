@@ -16,13 +16,14 @@ allowed() {
 	policy)		echo "base sandbox" ;;
 	session)	echo "base pty sandbox term record" ;;
 	control)	echo "base sandbox policy record session" ;;
+	mcp)		echo "base" ;;
 	tui)		echo "base pty sandbox term record policy session control" ;;
-	cli)		echo "base pty sandbox term record policy session control tui" ;;
+	cli)		echo "base pty sandbox term record policy session control mcp tui" ;;
 	esac
 }
 
 cd "$top_srcdir" || exit 1
-for dir in base pty sandbox term record policy session control tui cli; do
+for dir in base pty sandbox term record policy session control mcp tui cli; do
 	bad=""
 	for f in "$dir"/*.c "$dir"/*.h; do
 		[ -e "$f" ] || continue

@@ -27,10 +27,23 @@ tests_unit_test_replay_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_replay_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-cast tests/unit/test-replay
 EXTRA_DIST += tests/data/asciinema-rec.cast
-# The libFuzzer target is built by fuzz/build.sh, not by make; ship it.
-EXTRA_DIST += fuzz/README.md fuzz/build.sh fuzz/fuzz-cast.c fuzz/cast.dict \
-	fuzz/corpus/asciinema-rec.cast fuzz/corpus/v1.cast fuzz/corpus/v3.cast \
-	fuzz/corpus/v2-truncated.cast
+# The libFuzzer targets are built by fuzz/build.sh, not by make; ship them.
+EXTRA_DIST += fuzz/README.md fuzz/build.sh fuzz/run.sh fuzz/fuzz-cast.c \
+	fuzz/cast.dict fuzz/fuzz-proto.c fuzz/proto.dict fuzz/fuzz-rules.c \
+	fuzz/rules.dict fuzz/fuzz-shsplit.c fuzz/shsplit.dict fuzz/fuzz-config.c \
+	fuzz/config.dict fuzz/fuzz-mcp.c fuzz/mcp.dict fuzz/corpus/cast/asciinema-rec.cast \
+	fuzz/corpus/cast/v1.cast fuzz/corpus/cast/v2-truncated.cast \
+	fuzz/corpus/cast/v3.cast fuzz/corpus/config/bad fuzz/corpus/config/bom-crlf \
+	fuzz/corpus/config/full fuzz/corpus/proto/decide fuzz/corpus/proto/deny \
+	fuzz/corpus/proto/exec fuzz/corpus/proto/exec-b64 fuzz/corpus/proto/hello \
+	fuzz/corpus/proto/input fuzz/corpus/proto/input-b64 fuzz/corpus/proto/kill \
+	fuzz/corpus/proto/list fuzz/corpus/proto/not-object \
+	fuzz/corpus/proto/resize fuzz/corpus/proto/subscribe \
+	fuzz/corpus/rules/bare-allow fuzz/corpus/rules/env fuzz/corpus/rules/quotes \
+	fuzz/corpus/rules/readme fuzz/corpus/shsplit/ops fuzz/corpus/shsplit/quotes \
+	fuzz/corpus/shsplit/rule fuzz/corpus/shsplit/unsafe \
+	fuzz/corpus/mcp/legacy.jsonl fuzz/corpus/mcp/modern.jsonl \
+	fuzz/corpus/mcp/broken.jsonl
 # Policy rules and shell splitter; control protocol.
 check_PROGRAMS += tests/unit/test-policy
 tests_unit_test_policy_SOURCES = tests/unit/test-policy.c
@@ -47,9 +60,11 @@ TESTS += tests/unit/test-proto
 check_PROGRAMS += tests/sandbox/probe
 tests_sandbox_probe_SOURCES = tests/sandbox/probe.c
 TESTS += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
-	tests/sandbox/terminal.sh
+	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
+	tests/sandbox/no-namespaces.sh
 EXTRA_DIST += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
-	tests/sandbox/terminal.sh tests/sandbox/listeners.py \
+	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
+	tests/sandbox/no-namespaces.sh tests/sandbox/listeners.py \
 	tests/sandbox/ttyharness.py
 
 # Unit tests of the sandbox policy: parsing, defaults, environment, explain.
@@ -150,6 +165,13 @@ TESTS += tests/unit/test-render tests/unit/test-tui
 EXTRA_DIST += tests/render/sgr.test tests/render/colour.test \
 	tests/render/wide.test tests/render/altscreen.test \
 	tests/render/scroll.test tests/render/resize.test
+# The same bytes through our screen and through tmux, cell by cell.
+check_PROGRAMS += tests/render/screen-dump
+tests_render_screen_dump_SOURCES = tests/render/screen-dump.c
+tests_render_screen_dump_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_render_screen_dump_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/render/differential.sh
+EXTRA_DIST += tests/render/differential.sh tests/render/cellcmp.py
 
 # End to end: the console in a private tmux server.
 TESTS += tests/e2e/tui-panes.sh tests/e2e/tui-robust.sh \
@@ -179,6 +201,15 @@ EXTRA_DIST += tests/e2e/shim-diff.sh
 # make, npm and Python's subprocess with ptyvisor-sh as their shell.
 TESTS += tests/e2e/shim-tools.sh
 EXTRA_DIST += tests/e2e/shim-tools.sh
+# Known read-only commands with a planted program: asked, never run.
+TESTS += tests/e2e/readonly.sh
+EXTRA_DIST += tests/e2e/readonly.sh
+# ptyvisor check: verdicts, parts, JSON, exit statuses.
+TESTS += tests/e2e/check.sh
+EXTRA_DIST += tests/e2e/check.sh
+# The server SIGKILLed with a session running.
+TESTS += tests/e2e/faults.sh
+EXTRA_DIST += tests/e2e/faults.sh
 # The settings file.
 check_PROGRAMS += tests/unit/test-config
 tests_unit_test_config_SOURCES = tests/unit/test-config.c
@@ -187,3 +218,16 @@ tests_unit_test_config_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-config
 TESTS += tests/e2e/config.sh
 EXTRA_DIST += tests/e2e/config.sh
+# ptyvisor mcp: the official MCP SDK clients (tests/mcp, npm) and raw lines.
+TESTS += tests/e2e/mcp.sh
+EXTRA_DIST += tests/e2e/mcp.sh tests/mcp/sdk.mjs tests/mcp/raw.py \
+	tests/mcp/package.json tests/mcp/package-lock.json
+# The MCP JSON-RPC layer and the output cap.
+check_PROGRAMS += tests/unit/test-mcp
+tests_unit_test_mcp_SOURCES = tests/unit/test-mcp.c
+tests_unit_test_mcp_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_mcp_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-mcp
+# The Claude Code hook and the agents' recipes.
+TESTS += tests/e2e/agents.sh
+EXTRA_DIST += tests/e2e/agents.sh

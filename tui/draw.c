@@ -3,11 +3,14 @@
  * timer draws it; pane titles, pane rows and borders, the status line
  * (with the hint tui_message() leaves there) and the cursor.
  *
- * Flow control: frames are drawn at most once per TUI_FRAME_MS, and draw
- * only dirty rows (curses then sends only the cells that changed); a pane
+ * Flow control: a frame the person waits for is drawn at once (after the
+ * callback that asked for it); others at most once per TUI_FRAME_MS.
+ * Frames draw only dirty rows (curses then sends only the cells that
+ * changed); a pane
  * that is not visible (rect.w == 0) is not drawn.  Drawing changes no
- * pane list, session or mode: it clears dirty marks, expires the message
- * and notes whether the approval prompt is on screen.  This file calls no
+ * pane list, session or mode: it clears dirty marks, expires the message,
+ * notes whether the approval prompt is on screen and tells the focused
+ * pane's session that it is watched (served first).  This file calls no
  * other file of the front end.
  */
 #include "tui/tui-int.h"
@@ -34,9 +37,6 @@
 #include "tui/render.h"
 #include "tui/replay.h"
 #include "tui/scroll.h"
-
-/* One frame every 16 ms at most (about 60 a second). */
-#define TUI_FRAME_MS		16
 
 /* How long a hint stays on the status line. */
 #define TUI_MESSAGE_MS		3000
@@ -375,25 +375,34 @@ tui_place_cursor(struct tui *t)
 	curs_set(1);
 }
 
-/* Draw a frame: a view or the panes (and help), the prompt, the status line. */
-static void
-tui_draw(struct tui *t)
+/*
+ * Draw a frame: a view or the panes (and help), the prompt, the status
+ * line.  A frame drawn at once within TUI_FRAME_MS of the last whole one
+ * draws only the focused pane (the echo the person waits for); the other
+ * panes stay dirty for the next whole frame, so their output is drawn at
+ * the paced rate whatever the person types.  Returns false for such a
+ * partial frame.
+ */
+static bool
+tui_draw(struct tui *t, bool urgent)
 {
 	struct layout_rect	 area = { 0, 0, COLS, LINES - 1 };
 	int			 i, cy = 0, cx = 0;
-	bool			 prompt = false;
-
-	bool			 box;
+	bool			 prompt = false, box, whole;
+	uint64_t		 now = util_now_ms();
 
 	if (t->closing)
-		return;
+		return true;
 	/* The prompt just closed: what it covered is drawn again. */
 	box = t->askbox != NULL && askbox_is_open(t->askbox);
 	if (t->box_drawn && !box)
 		t->redraw_all = true;
 	t->box_drawn = box;
-	t->last_frame_ms = util_now_ms();
-	if (t->message != NULL && t->last_frame_ms >= t->message_until) {
+	whole = !urgent || t->mode != TUI_NORMAL || t->redraw_all ||
+	    box || t->too_small || now >= t->last_frame_ms + TUI_FRAME_MS;
+	if (whole)
+		t->last_frame_ms = now;
+	if (t->message != NULL && now >= t->message_until) {
 		free(t->message);
 		t->message = NULL;
 	}
@@ -411,7 +420,7 @@ tui_draw(struct tui *t)
 		curs_set(0);
 		refresh();
 		t->redraw_all = true;
-		return;
+		return true;
 	}
 	switch (t->mode) {
 	case TUI_HISTORY:
@@ -431,7 +440,8 @@ tui_draw(struct tui *t)
 			mvaddnstr(area.h / 2, 2, msg, COLS - 2);
 		}
 		for (i = 0; i < t->npanes; i++)
-			tui_draw_pane(t, i, &t->cells, &t->ncells);
+			if (whole || i == t->focus)
+				tui_draw_pane(t, i, &t->cells, &t->ncells);
 		if (t->mode == TUI_HELP)
 			help_draw(area, t->prefix_name, &t->help_top);
 		break;
@@ -448,6 +458,28 @@ tui_draw(struct tui *t)
 	} else
 		tui_place_cursor(t);
 	refresh();
+	return whole;
+}
+
+/*
+ * The focused pane's session is the one the loop serves first (its PTY
+ * with the person's keys); the one before it no longer is.
+ */
+static void
+tui_watch_focus(struct tui *t)
+{
+	struct session	*s = NULL, *old;
+
+	if (t->npanes > 0 && t->mode != TUI_HISTORY)
+		s = t->panes[t->focus]->s;
+	if ((s != NULL ? session_id(s) : 0) == t->watched)
+		return;
+	if (t->watched != 0 &&
+	    (old = sessions_find(t->ss, t->watched)) != NULL)
+		session_set_watched(old, false);
+	t->watched = s != NULL ? session_id(s) : 0;
+	if (s != NULL)
+		session_set_watched(s, true);
 }
 
 /* Frame timer: draw now. */
@@ -455,21 +487,62 @@ static void
 tui_frame(struct loop *l, void *arg)
 {
 	struct tui	*t = arg;
+	bool		 urgent = t->frame_now;
 
 	(void)l;
 	t->frame_timer = NULL;
-	tui_draw(t);
+	t->frame_now = false;
+	tui_watch_focus(t);
+	if (!tui_draw(t, urgent))
+		tui_schedule(t);	/* the other panes, paced */
 }
 
-/* Ask for a frame: now if the last one is old enough, else when it is. */
+void
+tui_schedule_now(struct tui *t)
+{
+	if (t->closing || (t->frame_timer != NULL && t->frame_now))
+		return;
+	loop_timer_cancel(t->loop, t->frame_timer);
+	t->frame_timer = loop_timer_urgent(t->loop, tui_frame, t);
+	t->frame_now = true;
+}
+
+void
+tui_schedule_echo(struct tui *t)
+{
+	uint64_t	now = util_now_ms(), n;
+
+	/* A bucket of TUI_FRAME_BURST frames, one back every TUI_FRAME_MS. */
+	n = (now - t->echo_ms) / TUI_FRAME_MS;
+	if (n >= (uint64_t)(TUI_FRAME_BURST - t->echo_frames)) {
+		t->echo_frames = TUI_FRAME_BURST;
+		t->echo_ms = now;
+	} else if (n > 0) {
+		t->echo_frames += (int)n;
+		t->echo_ms += n * TUI_FRAME_MS;
+	}
+	if (t->echo_frames > 0 && !(t->frame_timer != NULL && t->frame_now)) {
+		t->echo_frames--;
+		tui_schedule_now(t);
+	} else
+		tui_schedule(t);
+}
+
+/*
+ * Ask for a frame: at once if the last one is old enough (the leading
+ * edge), else when it is.
+ */
 void
 tui_schedule(struct tui *t)
 {
-	uint64_t	now = util_now_ms(), delay = 0;
+	uint64_t	now = util_now_ms();
 
 	if (t->frame_timer != NULL || t->closing)
 		return;
-	if (now < t->last_frame_ms + TUI_FRAME_MS)
-		delay = t->last_frame_ms + TUI_FRAME_MS - now;
-	t->frame_timer = loop_timer_add(t->loop, delay, tui_frame, t);
+	if (now >= t->last_frame_ms + TUI_FRAME_MS) {
+		tui_schedule_now(t);
+		return;
+	}
+	t->frame_timer = loop_timer_add(t->loop,
+	    t->last_frame_ms + TUI_FRAME_MS - now, tui_frame, t);
 }

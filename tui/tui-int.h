@@ -23,6 +23,17 @@
 
 #include "tui/layout.h"
 
+/*
+ * Frames under load: one every TUI_FRAME_MS at most (about 60 a second).
+ * A frame the person waits for (a key, an approval) is drawn at once, and
+ * so is the focused pane's output (an echo) while it comes no faster than
+ * one frame per TUI_FRAME_MS on average, in bursts of at most
+ * TUI_FRAME_BURST: an echo that comes a little early after a late one
+ * (a busy machine) is not held back a whole frame, a flood is paced.
+ */
+#define TUI_FRAME_MS		16
+#define TUI_FRAME_BURST		4
+
 struct approval;
 struct askbox;
 struct cell;
@@ -104,8 +115,12 @@ struct tui {
 	int			 ncells;
 
 	struct loop_timer	*frame_timer;
+	bool			 frame_now;	/* frame_timer is urgent */
+	int			 echo_frames;	/* left in the burst */
+	uint64_t		 echo_ms;	/* when it was last topped up */
 	struct loop_timer	*tick_timer;
 	uint64_t		 last_frame_ms;
+	unsigned long		 watched;	/* session served first, or 0 */
 };
 
 /* draw.c: put text on the terminal's clipboard (OSC 52). */
@@ -114,6 +129,10 @@ void	tui_clipboard(struct tui *t, const char *text);
 void	tui_bracketed_paste(bool on);
 /* draw.c: ask for a frame: now if the last one is old enough, else later. */
 void	tui_schedule(struct tui *t);
+/* draw.c: ask for a frame at once, after the current callback. */
+void	tui_schedule_now(struct tui *t);
+/* draw.c: the focused pane changed: at once within the echo rate, else paced. */
+void	tui_schedule_echo(struct tui *t);
 /* draw.c: show a hint on the status line for a few seconds. */
 void	tui_message(struct tui *t, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));

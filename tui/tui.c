@@ -5,10 +5,12 @@
  * key and its commands, y/n questions.
  *
  * Flow control: screen damage only marks rows of a pane dirty and asks
- * for a frame; frames are drawn from a loop timer at most once per
- * TUI_FRAME_MS, and draw only dirty rows (curses then sends only the
- * cells that changed).  The terminal's input is a high-priority fd, so
- * keys are handled before any session's output in every loop turn.
+ * for a frame; frames the person waits for (after a key, an approval
+ * event, the focused pane's echo) are drawn at once, others at most once
+ * per TUI_FRAME_MS, and draw only dirty rows (curses
+ * then sends only the cells that changed).  The terminal's input and the
+ * focused pane's PTY are high-priority fds, so keys and their echo are
+ * handled before any other session's output in every loop turn.
  *
  * A pane shows a screen and a title: either a session's (live) or a
  * replay's (a recording played back, tui/replay.h); both are drawn by the
@@ -65,14 +67,22 @@ tui_tick(struct loop *l, void *arg)
 {
 	struct tui	*t = arg;
 	int		 i;
+	bool		 changed = t->message != NULL;
 
 	t->tick_timer = loop_timer_add(l, TUI_TICK_MS, tui_tick, t);
 	for (i = 0; i < t->npanes; i++)
-		if (t->panes[i]->s != NULL && !session_is_done(t->panes[i]->s))
+		if (t->panes[i]->s != NULL &&
+		    !session_is_done(t->panes[i]->s)) {
 			t->panes[i]->title_dirty = true;
-	if (t->mode == TUI_HISTORY && t->history != NULL)
+			changed = true;
+		}
+	if (t->mode == TUI_HISTORY && t->history != NULL) {
 		tui_history_reload(t->history);
-	tui_schedule(t);
+		changed = true;
+	}
+	/* Nothing running, nothing to expire: no frame. */
+	if (changed)
+		tui_schedule(t);
 }
 
 /* Session events. */
@@ -124,7 +134,11 @@ tui_ev_damage(void *user, struct session *s, int srow, int erow, int scol,
 		return;		/* not visible: drawn whole when shown */
 	for (r = srow < 0 ? 0 : srow; r < erow && r < p->ndirty; r++)
 		p->dirty[r] = true;
-	tui_schedule(t);
+	/* The focused pane's echo at once; the others' output paced. */
+	if (i == t->focus && t->mode == TUI_NORMAL)
+		tui_schedule_echo(t);
+	else
+		tui_schedule(t);
 }
 
 static void
@@ -420,7 +434,7 @@ tui_input(struct loop *l, int fd, short revents, void *arg)
 	}
 	while (!t->quit && keys_read(&ev))
 		tui_key(t, &ev);
-	tui_schedule(t);
+	tui_schedule_now(t);
 }
 
 /* Approval events: tell the person, show the prompt. */
@@ -438,7 +452,7 @@ tui_ap_pending(void *user, struct approval_request *r)
 	 */
 	(void)r;
 	beep();
-	tui_schedule(t);
+	tui_schedule_now(t);
 }
 
 static void
@@ -448,7 +462,7 @@ tui_ap_changed(void *user, struct approval_request *r)
 
 	(void)r;
 	if (!t->closing)
-		tui_schedule(t);
+		tui_schedule_now(t);
 }
 
 static const struct approval_events tui_approval_events = {

@@ -10,8 +10,8 @@ cleanup_cmd "rm -rf '$T'"
 export PTYVISOR_STATE_DIR="$T/state" PTYVISOR_CONFIG="$T/config"
 export PTYVISOR_SOCKET="$T/none.sock"
 
-for c in run sandbox replay history show serve exec pending approve deny \
-    console; do
+for c in run sandbox replay history show serve exec pending approve deny check \
+    mcp hook console; do
 	if [ $c = console ]; then
 		run() { timeout 10 "$PTYVISOR" "$@"; }
 		help=$(run --help-tui 2>&1)

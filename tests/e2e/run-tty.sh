@@ -33,6 +33,13 @@ tm send-keys -t t C-c
 tm send-keys -t t 'echo after-$((1+1))' Enter
 tm_wait 'after-2'; ok $? "Ctrl-C interrupts the session's job only"
 
+# A query is the terminal's to answer: one answer reaches the program, the
+# terminal's, and none from a screen kept by ptyvisor (it keeps none here).
+tm send-keys -t t "stty raw -echo; printf '\\033[6n'; sleep 1; timeout 3 dd bs=64 count=1 2>/dev/null | od -An -c > $T/dsr; stty sane; echo dsr-\$((2+3))" Enter
+tm_wait "dsr-5"
+is "$(grep -o R "$T/dsr" | wc -l)" 1 \
+    "a cursor position query gets one answer, the terminal's ($(tr -s ' \n' ' ' < "$T/dsr"))"
+
 tm send-keys -t t 'exit 5' Enter
 tm_wait 'rc=5'; ok $? "ptyvisor run exits with the session's status"
 tm send-keys -t t "stty -g > $T/after; echo saved" Enter

@@ -214,6 +214,33 @@ ok $? "a broken settings file changes nothing, with file:line"
 cp "$T/config.orig" "$T/config/config"
 pv_see "approval untrusted |" 15; ok $? "back to the first mode"
 
+# A known read-only command made unsafe by the repository: the prompt says
+# which file sets which key, and the planted hook has not run.
+if command -v git > /dev/null; then
+	git init -q "$T/r"
+	printf '#!/bin/sh\n: > %s/r/MARK\n' "$T" > "$T/r/.git/h"
+	chmod +x "$T/r/.git/h"
+	git -C "$T/r" config core.fsmonitor "$T/r/.git/h"
+	ag_run "$PTYVISOR exec --cwd '$T/r' -- git status; echo rcg=\$?"
+	pv_see "PENDING: #" && pv_see " git status"
+	ok $? "git status in it is asked"
+	pv_keys C-b a
+	pv_see 'approve request #'
+	# The line may wrap in the box: join the rows.
+	want=$(printf '%s' "git may run a program here: $T/r/.git/config sets core.fsmonitor" |
+	    tr -d ' ')
+	wait_for "pv_cap | tr -d ' │\n' | grep -qF -- '$want'" 10
+	ok $? "the prompt says which file sets which key"
+	[ ! -e "$T/r/MARK" ]; ok $? "the planted hook has not run"
+	pv_keys n
+	pv_see 'Enter deny'
+	pv_keys Enter
+	ag_see "rcg=126"; ok $? "denied"
+	[ ! -e "$T/r/MARK" ]; ok $? "the hook never ran"
+else
+	for i in 1 2 3 4 5; do skip "git is not installed"; done
+fi
+
 # The history marks agents' sessions.
 pv_keys C-b h
 pv_see "agent (request 5): touch $T/edited"

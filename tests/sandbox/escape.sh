@@ -47,7 +47,9 @@ mknod=$T/out unlink=$T/out/rm1 symlink_write=$T/out/f
 hardlink_write=$T/out/f rename_in=$T/out/rm2 rename_out=$T/out
 create=.. proc_cwd=$V open_by_handle mount=$T/out
 tcp4=$P4 tcp6=$P6 udp=$PU devtcp=$P4 icmp packet netlink vsock
-unix=$T/unix.sock unix=@ptyvisor-test-$$ io_uring io_uring_socket int80
+unix=$T/unix.sock unix=@ptyvisor-test-$$ unix_sendto=$T/unix.sock.dgram
+unix_sendmsg=$T/unix.sock.dgram unix_pair_sendmsg=$T/unix.sock.dgram
+io_uring io_uring_socket int80
 setns=$V kill=$V kill0=$V ptrace=$V vm_readv=$V proc_mem=$V
 proc_environ=$V env_secret caps setuid=$T/suid userns_mount keyring bpf
 perf"
@@ -147,8 +149,9 @@ fi
 
 # --network really allows the loopback; danger-full-access is no sandbox.
 "$PTYVISOR" sandbox --network -- "$PROBE" tcp4=$P4 tcp6=$P6 udp=$PU \
-	unix=$T/unix.sock > "$T/net.txt" 2>&1
-for p in tcp4=$P4 tcp6=$P6 udp=$PU unix=$T/unix.sock; do
+	unix=$T/unix.sock unix_sendmsg=$T/unix.sock.dgram > "$T/net.txt" 2>&1
+for p in tcp4=$P4 tcp6=$P6 udp=$PU unix=$T/unix.sock \
+	unix_sendmsg=$T/unix.sock.dgram; do
 	is "$(verdict "$T/net.txt" "$p")" allowed "--network: $p"
 done
 "$PTYVISOR" sandbox --sandbox danger-full-access -- "$PROBE" \

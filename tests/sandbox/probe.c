@@ -251,6 +251,15 @@ p_utimes(const char *arg)
 	return utimes(arg, NULL) == 0 ? 0 : err();
 }
 
+/* Set an existing file's times to the past (hiding a change). */
+static int
+p_utimes_past(const char *arg)
+{
+	struct timeval	tv[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+
+	return utimes(arg, tv) == 0 ? 0 : err();
+}
+
 /* Set a user extended attribute. */
 static int
 p_setxattr(const char *arg)
@@ -498,28 +507,89 @@ p_vsock(const char *arg)
 	return try_socket(AF_VSOCK, SOCK_STREAM, 0);
 }
 
+/* Fill a sockaddr_un with a pathname (or "@abstract"); returns its length. */
+static socklen_t
+unix_addr(struct sockaddr_un *a, const char *arg)
+{
+	memset(a, 0, sizeof *a);
+	a->sun_family = AF_UNIX;
+	strncpy(a->sun_path, arg, sizeof a->sun_path - 1);
+	if (arg[0] == '@') {
+		a->sun_path[0] = '\0';
+		return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+		    strlen(arg));
+	}
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+	    strlen(arg) + 1);
+}
+
 /* Connect to a UNIX listener at a path, or "@name" for abstract. */
 static int
 p_unix(const char *arg)
 {
 	struct sockaddr_un	a;
-	socklen_t		len;
+	socklen_t		len = unix_addr(&a, arg);
 	int			fd, r;
 
 	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0)
 		return err();
-	memset(&a, 0, sizeof a);
-	a.sun_family = AF_UNIX;
-	strncpy(a.sun_path, arg, sizeof a.sun_path - 1);
-	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
-	    strlen(arg));
-	if (arg[0] == '@')
-		a.sun_path[0] = '\0';
-	else
-		len++;
 	r = connect(fd, (struct sockaddr *)&a, len) == 0 ? 0 : err();
 	close(fd);
 	return r;
+}
+
+/*
+ * A datagram to a named UNIX socket without connect: how, naming the
+ * destination in each message, "sendto", "sendmsg" (the name inside the
+ * msghdr) or "pair" (sendmsg from one end of a datagram socketpair).
+ */
+static int
+unix_datagram(const char *how, const char *arg)
+{
+	struct sockaddr_un	a;
+	struct msghdr		m;
+	struct iovec		iov = { (void *)"probe", 5 };
+	socklen_t		len = unix_addr(&a, arg);
+	int			fd, sv[2], r;
+
+	if (strcmp(how, "pair") == 0) {
+		if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) != 0)
+			return err();
+		close(sv[1]);
+		fd = sv[0];
+	} else if ((fd = socket(AF_UNIX, SOCK_DGRAM, 0)) < 0)
+		return err();
+	if (strcmp(how, "sendto") == 0)
+		r = sendto(fd, "probe", 5, 0, (struct sockaddr *)&a, len) == 5 ?
+		    0 : err();
+	else {
+		memset(&m, 0, sizeof m);
+		m.msg_name = &a;
+		m.msg_namelen = len;
+		m.msg_iov = &iov;
+		m.msg_iovlen = 1;
+		r = sendmsg(fd, &m, 0) == 5 ? 0 : err();
+	}
+	close(fd);
+	return r;
+}
+
+static int
+p_unix_sendto(const char *arg)
+{
+	return unix_datagram("sendto", arg);
+}
+
+static int
+p_unix_sendmsg(const char *arg)
+{
+	return unix_datagram("sendmsg", arg);
+}
+
+static int
+p_unix_pair_sendmsg(const char *arg)
+{
+	return unix_datagram("pair", arg);
 }
 
 /* io_uring_setup alone. */
@@ -937,6 +1007,43 @@ p_tty_write(const char *arg)
 	return 0;
 }
 
+/* Open another terminal for reading: its keystrokes could be stolen. */
+static int
+p_tty_read(const char *arg)
+{
+	int	fd = open(arg, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return err();
+	close(fd);
+	return 0;
+}
+
+/*
+ * Count the deliveries of signal ARG: block it, say "ready" (a file in the
+ * cwd), take each one as it comes until none for 1.5 s, print "received N".
+ */
+static int
+p_sigcount(const char *arg)
+{
+	struct timespec	ts = { 1, 500 * 1000 * 1000 };
+	sigset_t	set;
+	int		sig = arg != NULL ? atoi(arg) : 0, n = 0, fd;
+
+	if (sig <= 0 || sig >= NSIG)
+		return broken("bad signal%s", "");
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if ((fd = open("ready", O_WRONLY | O_CREAT, 0600)) < 0)
+		return err();
+	close(fd);
+	while (sigtimedwait(&set, NULL, &ts) == sig)
+		n++;
+	printf("received %d\n", n);
+	return 0;
+}
+
 /* kill(0, SIGURG): reaches our whole process group. */
 static int
 p_kill_group(const char *arg)
@@ -999,6 +1106,28 @@ p_membomb(const char *arg)
 	return r;
 }
 
+/*
+ * Write one byte ARG MiB into a new file of the cwd (sparse: no disk used),
+ * with SIGXFSZ ignored so that RLIMIT_FSIZE shows as EFBIG.
+ */
+static int
+p_fsize(const char *arg)
+{
+	long	mib = arg != NULL ? atol(arg) : 0;
+	int	fd, r = 0;
+
+	if (mib <= 0)
+		return broken("bad size%s", "");
+	signal(SIGXFSZ, SIG_IGN);
+	if ((fd = open("probe-fsize", O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0)
+		return err();
+	if (pwrite(fd, "x", 1, (off_t)mib << 20) != 1)
+		r = err();
+	close(fd);
+	unlink("probe-fsize");
+	return r;
+}
+
 /* Exit with a code, or die of a signal ("exit=N", "signal=N"). */
 static int
 p_exit(const char *arg)
@@ -1049,6 +1178,7 @@ static const struct {
 	{ "socketpair", p_socketpair }, { "mkdir", p_mkdir },
 	{ "append", p_append }, { "truncate", p_truncate },
 	{ "chmod", p_chmod }, { "chown", p_chown }, { "utimes", p_utimes },
+	{ "utimes_past", p_utimes_past },
 	{ "setxattr", p_setxattr }, { "mknod", p_mknod },
 	{ "unlink", p_unlink }, { "symlink_write", p_symlink_write },
 	{ "hardlink_write", p_hardlink_write }, { "rename_in", p_rename_in },
@@ -1057,6 +1187,8 @@ static const struct {
 	{ "tcp4", p_tcp4 }, { "tcp6", p_tcp6 }, { "udp", p_udp },
 	{ "devtcp", p_devtcp }, { "icmp", p_icmp }, { "packet", p_packet },
 	{ "netlink", p_netlink }, { "vsock", p_vsock }, { "unix", p_unix },
+	{ "unix_sendto", p_unix_sendto }, { "unix_sendmsg", p_unix_sendmsg },
+	{ "unix_pair_sendmsg", p_unix_pair_sendmsg },
 	{ "io_uring", p_io_uring }, { "io_uring_socket", p_io_uring_socket },
 	{ "int80", p_int80 }, { "setns", p_setns },
 	{ "inherited", p_inherited }, { "kill", p_kill }, { "kill0", p_kill0 },
@@ -1067,8 +1199,9 @@ static const struct {
 	{ "userns_mount", p_userns_mount }, { "keyring", p_keyring },
 	{ "bpf", p_bpf }, { "perf", p_perf }, { "tiocsti", p_tiocsti },
 	{ "tioclinux", p_tioclinux }, { "tty_write", p_tty_write },
+	{ "tty_read", p_tty_read }, { "sigcount", p_sigcount },
 	{ "kill_group", p_kill_group }, { "forkbomb", p_forkbomb },
-	{ "membomb", p_membomb }, { "exit", p_exit }, { "signal", p_signal },
+	{ "membomb", p_membomb }, { "fsize", p_fsize }, { "exit", p_exit }, { "signal", p_signal },
 	{ "asan", p_asan },
 };
 

@@ -19,13 +19,14 @@ run() {
 		"$@" > "$T/out.txt" 2>&1
 }
 verdict() { awk -v s="$1" '$1 == s { print $2; exit }' "$T/out.txt"; }
-probes="tiocsti tiocsti=high tioclinux tty_write=@B kill_group"
+probes="tiocsti tiocsti=high tioclinux tty_write=@B tty_read=@B kill_group"
 
 run "$PROBE" $probes
 is "$(verdict tiocsti)" allowed "unsandboxed: TIOCSTI works"
 is "$(verdict tiocsti=high)" allowed "unsandboxed: TIOCSTI with high bits works"
 is "$(verdict injected)" yes "unsandboxed: the outer side sees the injection"
 is "$(verdict other)" yes "unsandboxed: another terminal can be written"
+is "$(verdict tty_read=@B)" allowed "unsandboxed: another terminal can be opened for reading"
 ok "$(test -f "$T/urg"; echo $?)" "unsandboxed: kill(0) reaches the outer shell"
 
 run "$PTYVISOR" sandbox -- "$PROBE" $probes
@@ -36,6 +37,8 @@ is "$(grep '^tioclinux ' "$T/out.txt" | cut -d' ' -f2-)" "denied EPERM" \
 is "$(verdict injected)" no "sandboxed: nothing reached the terminal's input"
 is "$(verdict tty_write=@B)" denied "sandboxed: another terminal is out of reach"
 is "$(verdict other)" no "sandboxed: nothing reached the other terminal"
+is "$(verdict tty_read=@B)" denied \
+	"sandboxed: another terminal cannot be opened for reading"
 ok "$(test ! -f "$T/urg"; echo $?)" "sandboxed: kill(0) stays inside"
 
 done_testing

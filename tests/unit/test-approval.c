@@ -277,6 +277,7 @@ main(void)
 		    "environment variables is asked");
 		is_str(r->verdict_by, "environment variables set",
 		    "and says why");
+		ok(!r->known_safe, "not run as known read-only");
 		ok(r->env != NULL && strcmp(r->env[0], "LD_PRELOAD=/tmp/x.so")
 		    == 0, "the request keeps them, to show and to run");
 		approval_dispatch(a, r);
@@ -285,10 +286,24 @@ main(void)
 		r = approval_submit(a, &spec);
 		is_int(r->verdict, POLICY_ALLOW, "an empty environment is no "
 		    "reason to ask");
+		ok(!r->known_safe, "allowed by a rule: not known read-only");
 		approval_dispatch(a, r);
 		(void)take();
 	}
 
+	/* Allowed as known read-only: marked, to run with git's settings off. */
+	policy_set_mode(p, POLICY_UNTRUSTED);
+	r = submit(a, "ls -l", &owner1);
+	ok(r->verdict == POLICY_ALLOW && r->known_safe,
+	    "ls in untrusted mode: allowed as known read-only");
+	approval_dispatch(a, r);
+	(void)take();
+	r = submit(a, "python3 x", &owner1);
+	ok(r->verdict == POLICY_ASK && !r->known_safe, "python3: asked");
+	approval_dispatch(a, r);
+	approval_withdraw(a, r->id);
+	(void)take();
+	policy_set_mode(p, POLICY_ON_REQUEST);
 	/*
 	 * The agent's own environment: variables that steer what runs void
 	 * the read-only list when they differ from ours; others do not.

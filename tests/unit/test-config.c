@@ -68,6 +68,8 @@ static const char full[] =
     "max_procs = 64\n"
     "max_files = 256\n"
     "max_memory = 4G\n"
+    "max_session_memory = 2G\n"
+    "max_file_size = 100M\n"
     "\n"
     "[tui]\n"
     "prefix = C-a\n"
@@ -120,6 +122,8 @@ test_full(void)
 	is_int(o.limits.processes, 64, "apply: max_procs");
 	is_int(o.limits.open_files, 256, "apply: max_files");
 	is_int(o.limits.address_space, 4ULL << 30, "apply: max_memory");
+	is_int(o.limits.memory, 2ULL << 30, "apply: max_session_memory");
+	is_int(o.limits.file_size, 100ULL << 20, "apply: max_file_size");
 	config_free(cfg);
 	free(path);
 }
@@ -156,13 +160,16 @@ test_empty(void)
 	o.limits.processes = 7;
 	o.limits.open_files = 8;
 	o.limits.address_space = 9;
+	o.limits.memory = 10;
+	o.limits.file_size = 11;
 	o.writable[o.nwritable++] = "/w";
 	before = o;
 	is_int(config_apply_sandbox(cfg, &o, &cause), 0, "empty: apply");
 	ok(o.profile == before.profile && o.network && o.protect_git &&
 	    o.private_tmp && o.allow_no_namespaces &&
 	    o.limits.processes == 7 && o.limits.open_files == 8 &&
-	    o.limits.address_space == 9 && o.nwritable == 1 &&
+	    o.limits.address_space == 9 && o.limits.memory == 10 &&
+	    o.limits.file_size == 11 && o.nwritable == 1 &&
 	    strcmp(o.writable[0], "/w") == 0,
 	    "empty: apply leaves every option alone");
 	config_free(cfg);
@@ -171,7 +178,8 @@ test_empty(void)
 	cfg = load("[sandbox]\nprofile = workspace-write\nnetwork = no\n"
 	    "protect_git = off\nprivate_tmp = false\n"
 	    "allow_no_namespaces = 0\nmax_procs = 0\nmax_files = 0\n"
-	    "max_memory = 0\n", &rc, &cause, NULL);
+	    "max_memory = 0\nmax_session_memory = 0\nmax_file_size = 0\n",
+	    &rc, &cause, NULL);
 	is_int(rc, 0, "false values load");
 	o = before;
 	config_apply_sandbox(cfg, &o, &cause);
@@ -179,7 +187,8 @@ test_empty(void)
 	    !o.protect_git && !o.private_tmp && !o.allow_no_namespaces,
 	    "set false values override true ones");
 	ok(o.limits.processes == 0 && o.limits.open_files == 0 &&
-	    o.limits.address_space == 0, "zero limits override");
+	    o.limits.address_space == 0 && o.limits.memory == 0 &&
+	    o.limits.file_size == 0, "zero limits override");
 	is_int(o.nwritable, 1, "no writable in the file: roots kept");
 	config_free(cfg);
 }
@@ -337,6 +346,14 @@ test_names(void)
 	cfg = load("[tui]\nscrollback = 1\n", &rc, &cause, NULL);
 	ok(rc == 0 && config_scrollback(cfg) == 1, "scrollback = 1 loads");
 	config_free(cfg);
+	cfg = load("[mcp]\nmax_bytes = 32K\n", &rc, &cause, NULL);
+	ok(rc == 0 && config_mcp_max_bytes(cfg) == 32768,
+	    "[mcp] max_bytes = 32K loads");
+	config_free(cfg);
+	cfg = load("[mcp]\nmax_bytes = 1M\n", &rc, &cause, NULL);
+	ok(rc == 0 && config_mcp_max_bytes(cfg) == CONFIG_CAP_MAX,
+	    "[mcp] max_bytes at its bound loads");
+	config_free(cfg);
 }
 
 /* "~/" is the home directory in every path and in notify. */
@@ -442,6 +459,15 @@ static const struct bad_row bad_rows[] = {
 	{ "[tui]\nscrollback = 1000001\n", 2,
 	  "scrollback: '1000001' is not a number from 1 to 1000000" },
 	{ "[tui]\nscrollback = ten\n", 2, "scrollback: 'ten' is not a number" },
+	/* [mcp] */
+	{ "[mcp]\nmax_bytes = 512\n", 2,
+	  "max_bytes: '512' is not a size from 1024 to 1048576 bytes" },
+	{ "[mcp]\nmax_bytes = 2M\n", 2,
+	  "max_bytes: '2M' is not a size from 1024 to 1048576 bytes" },
+	{ "[mcp]\nmax_bytes = lots\n", 2,
+	  "max_bytes: 'lots' is not a size from 1024 to 1048576 bytes" },
+	{ "[mcp]\nwait = 3\n", 2,
+	  "unknown key 'wait' in [mcp] (known: max_bytes)" },
 	/* [paths] */
 	{ "[paths]\nstate_dir = state\n", 2,
 	  "state_dir: 'state' is not an absolute path" },
@@ -457,7 +483,8 @@ static const struct bad_row bad_rows[] = {
 	{ "[sandbox]\nnetwrk = yes\n", 2,
 	  "unknown key 'netwrk' in [sandbox] (known: profile, network, "
 	  "writable, protect_git, private_tmp, allow_no_namespaces, "
-	  "max_procs, max_files, max_memory)" },
+	  "max_procs, max_files, max_memory, max_session_memory, "
+	  "max_file_size)" },
 	{ "[approval]\nMode = never\n", 2, "unknown key 'Mode' in [approval]" },
 	{ "[tui]\nmode = never\n", 2,
 	  "unknown key 'mode' in [tui] (known: prefix, scrollback, mouse)" },

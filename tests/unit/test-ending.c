@@ -43,6 +43,8 @@ main(void)
 	is_str(name("signaled", false, 0, SIGHUP,
 	    "cancelled: the agent went away"), "cancelled",
 	    "the agent went away: cancelled");
+	is_str(name("signaled", false, 0, SIGKILL, ENDING_MEMORY),
+	    "memory limit", "killed for the sandbox's memory: memory limit");
 	is_str(name("failed_to_start", true, 127, 0, "exec: No such file"),
 	    "not found", "127 at start: not found");
 	is_str(name("failed_to_start", true, 126, 0, NULL), "not executable",

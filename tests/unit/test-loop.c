@@ -1,8 +1,10 @@
 /*
  * test-loop.c - unit tests for the event loop: timer order, cancellation,
  * timers added from timers, equal deadlines, fd priority, removal during
- * dispatch, paused fds, signals through signalfd, loop_stop.  Only the
- * order of events is checked, never how long they took.
+ * dispatch, paused fds, normal fds taking turns to go first, urgent
+ * timers, priority changes, yielding to a ready high-priority fd, signals
+ * through signalfd, loop_stop.  Only the order of events is checked,
+ * never how long they took.
  */
 #include "base/loop.h"
 
@@ -90,14 +92,38 @@ test_timers(struct loop *l)
 		if (fired[i] != i)
 			in_order = 0;
 	ok(nfired == 10 && in_order, "equal deadlines keep insertion order");
+
+	nfired = 0;
+	loop_timer_add(l, 0, record_timer, (void *)2);
+	loop_timer_urgent(l, record_timer, (void *)1);
+	loop_once(l, 0);
+	ok(nfired >= 1 && fired[0] == 1,
+	    "an urgent timer added outside a callback runs on the next turn, "
+	    "before a due ordinary one");
+	run_until(l, 2);
+	is_int(nfired, 2, "and the ordinary one still fires");
 }
 
 struct fd_test {
 	int	 order[8];
 	int	 n;
 	int	 victim;	/* fd to remove when called, or -1 */
+	int	 pair[2];	/* if victim is -2: remove the other one */
 	int	 drain;
+	int	 want_urgent;	/* the first call adds an urgent timer */
+	struct loop_timer *urgent;
 };
+
+/* An urgent timer: notes its turn in the order as fd -1. */
+static void
+urgent_cb(struct loop *l, void *arg)
+{
+	struct fd_test	*ft = arg;
+
+	(void)l;
+	if (ft->n < 8)
+		ft->order[ft->n++] = -1;
+}
 
 static void
 fd_cb(struct loop *l, int fd, short revents, void *arg)
@@ -110,10 +136,14 @@ fd_cb(struct loop *l, int fd, short revents, void *arg)
 		ft->order[ft->n++] = fd;
 	if (ft->drain && read(fd, buf, sizeof buf) < 0)
 		diag("read failed");
+	if (ft->victim == -2)
+		ft->victim = fd == ft->pair[0] ? ft->pair[1] : ft->pair[0];
 	if (ft->victim >= 0) {
 		loop_del_fd(l, ft->victim);
 		ft->victim = -1;
 	}
+	if (ft->n == 1 && ft->want_urgent)
+		ft->urgent = loop_timer_urgent(l, urgent_cb, ft);
 }
 
 /* A non-blocking pipe with a byte waiting. */
@@ -122,6 +152,74 @@ ready_pipe(int p[2])
 {
 	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0 || write(p[1], "x", 1) != 1)
 		abort();
+}
+
+/*
+ * Ready normal fds take turns to go first; an urgent timer runs right
+ * after the callback that added it; a priority change counts from the
+ * next turn; loop_high_pending sees a ready high-priority fd only.
+ */
+static void
+test_turns_and_urgent(struct loop *l)
+{
+	struct fd_test	ft;
+	int		a[2], b[2], c[2], firsts[2], i;
+
+	ready_pipe(a);
+	ready_pipe(b);
+	ready_pipe(c);
+	for (i = 0; i < 2; i++) {
+		memset(&ft, 0, sizeof ft);
+		ft.victim = -1;
+		if (i == 0) {
+			loop_add_fd(l, a[0], POLLIN, LOOP_PRIO_NORMAL, fd_cb,
+			    &ft);
+			loop_add_fd(l, b[0], POLLIN, LOOP_PRIO_NORMAL, fd_cb,
+			    &ft);
+		}
+		loop_once(l, 1000);
+		firsts[i] = ft.order[0];
+		if (ft.n != 2)
+			diag("turn %d: %d fds dispatched", i, ft.n);
+	}
+	ok(firsts[0] != firsts[1],
+	    "two ready normal fds take turns to go first");
+
+	memset(&ft, 0, sizeof ft);
+	ft.victim = -1;
+	ft.want_urgent = 1;
+	loop_once(l, 1000);
+	ok(ft.n == 3 && ft.order[1] == -1,
+	    "an urgent timer runs right after the callback that added it "
+	    "(%d: %d %d %d)", ft.n, ft.order[0], ft.order[1], ft.order[2]);
+
+	memset(&ft, 0, sizeof ft);
+	ft.victim = -1;
+	ft.urgent = loop_timer_urgent(l, urgent_cb, &ft);
+	loop_timer_cancel(l, ft.urgent);
+	loop_once(l, 0);
+	ok(ft.n == 2 && ft.order[0] != -1 && ft.order[1] != -1,
+	    "a cancelled urgent timer does not run");
+
+	ok(!loop_high_pending(l), "no high-priority fd: nothing pending");
+	loop_add_fd(l, c[0], POLLIN, LOOP_PRIO_NORMAL, fd_cb, &ft);
+	loop_set_prio(l, c[0], LOOP_PRIO_HIGH);
+	ok(loop_high_pending(l), "a ready fd made high-priority is pending");
+	memset(&ft, 0, sizeof ft);
+	ft.victim = -1;
+	loop_once(l, 1000);
+	ok(ft.n == 3 && ft.order[0] == c[0],
+	    "and goes first from the next turn");
+	loop_set_events(l, c[0], 0);
+	ok(!loop_high_pending(l), "a paused high-priority fd is not pending");
+	loop_del_fd(l, a[0]);
+	loop_del_fd(l, b[0]);
+	loop_del_fd(l, c[0]);
+	for (i = 0; i < 2; i++) {
+		close(a[i]);
+		close(b[i]);
+		close(c[i]);
+	}
 }
 
 static void
@@ -144,19 +242,22 @@ test_fds(struct loop *l)
 	loop_del_fd(l, normal[0]);
 	loop_del_fd(l, high[0]);
 
+	/* Whichever of a and b goes first removes the other. */
 	memset(&ft, 0, sizeof ft);
 	ready_pipe(a);
 	ready_pipe(b);
-	ft.victim = b[0];
+	ft.victim = -2;
+	ft.pair[0] = a[0];
+	ft.pair[1] = b[0];
 	loop_add_fd(l, a[0], POLLIN, LOOP_PRIO_NORMAL, fd_cb, &ft);
 	loop_add_fd(l, b[0], POLLIN, LOOP_PRIO_NORMAL, fd_cb, &ft);
 	loop_once(l, 1000);
-	ok(ft.n == 1 && ft.order[0] == a[0],
+	ok(ft.n == 1,
 	    "an fd removed by another's callback is not dispatched");
 	loop_once(l, 0);
 	is_int(ft.n, 2, "the remover is dispatched again (still ready)");
-	ok(ft.order[1] == a[0], "and the removed one still is not");
-	loop_del_fd(l, a[0]);
+	ok(ft.order[1] == ft.order[0], "and the removed one still is not");
+	loop_del_fd(l, ft.order[0]);
 
 	/* Paused (events 0): not dispatched; resumed: dispatched. */
 	memset(&ft, 0, sizeof ft);
@@ -170,6 +271,8 @@ test_fds(struct loop *l)
 	loop_once(l, 1000);
 	is_int(ft.n, 1, "a resumed fd is dispatched");
 	loop_del_fd(l, b[0]);
+
+	test_turns_and_urgent(l);
 
 	close(normal[0]);
 	close(normal[1]);

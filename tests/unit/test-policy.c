@@ -46,6 +46,12 @@ struct row {
 
 #define R	RULES_COMMON
 
+/*
+ * Where the rows' commands "run": an empty directory, an empty HOME and no
+ * system git configuration, so git's verdicts do not depend on the host.
+ */
+static struct policy_place	place;
+
 static const struct row rows[] = {
 	/* Rules, word by word. */
 	{ O, R, { "git", "status" }, ALLOW, "rule 'allow  git status' (rules:2)" },
@@ -190,6 +196,21 @@ static const struct row rows[] = {
 	{ U, NULL, { "sh", "-c", "ls ~" }, ASK, "tilde" },
 	{ U, NULL, { "sh", "-c", "echo a{b,c}" }, ASK, "brace" },
 	{ U, NULL, { "sh", "-c", "FOO=1 ls" }, ASK, "assignment" },
+	/* Variables reaching a known read-only command make it unsafe. */
+	{ U, NULL, { "sh", "-c", "LD_PRELOAD=/tmp/x.so ls" }, ASK,
+	    "assignment" },
+	{ U, NULL, { "sh", "-c", "GIT_PAGER='sh -c id' git log" }, ASK,
+	    "assignment" },
+	{ U, NULL, { "bash", "-c", "ls && PAGER=x git log" }, ASK,
+	    "assignment" },
+	{ U, NULL, { "bash", "-c", "env GIT_PAGER=x git log" }, ASK,
+	    "env sets" },
+	{ U, NULL, { "env", "GIT_EXTERNAL_DIFF=x", "git", "diff" }, ASK,
+	    "env sets" },
+	{ U, NULL, { "sh", "-c", "rg --hostname-bin=/tmp/x y" }, ASK,
+	    "rg --hostname-bin runs a program" },
+	{ U, NULL, { "sh", "-c", "ls; git log -p --textconv" }, ASK,
+	    "--textconv" },
 	{ U, NULL, { "sh", "-c", "if true; then ls; fi" }, ASK, "keyword" },
 	{ U, NULL, { "sh", "-c", "ls 'open" }, ASK, "unterminated single" },
 	{ U, NULL, { "sh", "-c", "ls \"open" }, ASK, "unterminated double" },
@@ -254,7 +275,7 @@ test_rows(void)
 			policy_free(p);
 			continue;
 		}
-		v = policy_check(p, (char *const *)r->argv);
+		v = policy_check_at(p, (char *const *)r->argv, &place);
 		shown = quote_argv((char *const *)r->argv);
 		if (!ok(v.decision == r->want && (r->why == NULL ||
 		    strstr(v.why, r->why) != NULL),
@@ -606,6 +627,473 @@ test_reload(const char *dir)
 	free(path);
 }
 
+/*
+ * The known read-only list, one argv a row, in untrusted mode with no
+ * rules: safe (allowed as known read-only) or not, and why.  For a row that
+ * is not safe, why must appear in the verdict; for a safe one it says why
+ * nothing in it runs or writes.
+ */
+struct known {
+	const char	*argv[10];
+	int		 safe;
+	const char	*why;
+};
+
+static const struct known known[] = {
+	/* ripgrep: --pre, --hostname-bin and -z run programs. */
+	{ { "rg", "foo" }, 1, "searches only" },
+	{ { "rg", "-n", "-i", "foo", "src" }, 1, "flags that only shape output" },
+	{ { "rg", "--hostname-bin", "/tmp/x", "foo" }, 0,
+	    "rg --hostname-bin runs a program" },
+	{ { "rg", "--hostname-bin=/tmp/x", "foo" }, 0, "--hostname-bin" },
+	{ { "rg", "-z", "foo" }, 0, "rg --search-zip runs decompression" },
+	{ { "rg", "-iz", "foo" }, 0, "--search-zip" },
+	{ { "rg", "--search-zip", "foo" }, 0, "--search-zip" },
+	{ { "rg", "--pre", "sh", "foo" }, 0, "rg --pre runs a program" },
+	{ { "rg", "--pre=sh", "foo" }, 0, "--pre" },
+	{ { "rg", "-e", "z", "f" }, 1, "-e takes the pattern z" },
+	{ { "rg", "-tz", "foo" }, 1, "-t takes the type z" },
+	{ { "rg", "--no-search-zip", "foo" }, 1, "turns decompression off" },
+	{ { "/usr/bin/rg", "--pre", "x", "y" }, 0, "--pre" },
+	/* find: actions that run or write. */
+	{ { "find", ".", "-name", "*.c" }, 1, "tests and -print" },
+	{ { "find", ".", "-exec", "rm", "{}", ";" }, 0, "find -exec runs" },
+	{ { "find", ".", "-execdir", "id", ";" }, 0, "find -execdir runs" },
+	{ { "find", ".", "-ok", "id", ";" }, 0, "find -ok runs" },
+	{ { "find", ".", "-okdir", "id", ";" }, 0, "find -okdir runs" },
+	{ { "find", ".", "-delete" }, 0, "find -delete deletes" },
+	{ { "find", ".", "-fprint", "o" }, 0, "find -fprint writes" },
+	{ { "find", ".", "-fprint0", "o" }, 0, "find -fprint0 writes" },
+	{ { "find", ".", "-fprintf", "o", "%p" }, 0, "find -fprintf writes" },
+	{ { "find", ".", "-fls", "o" }, 0, "find -fls writes" },
+	{ { "find", ".", "-newer", "x", "-ls" }, 1, "-ls prints" },
+	/* sed: only printing scripts. */
+	{ { "sed", "-n", "1,5p", "f" }, 1, "prints lines" },
+	{ { "sed", "-i", "s/a/b/", "f" }, 0, "sed: an option or script" },
+	{ { "sed", "--in-place=.b", "s/a/b/", "f" }, 0, "sed:" },
+	{ { "sed", "--in", "s/a/b/", "f" }, 0, "sed:" },
+	{ { "sed", "s/a/b/w out", "f" }, 0, "sed:" },
+	{ { "sed", "s/a/id/e", "f" }, 0, "sed:" },
+	{ { "sed", "e id", "f" }, 0, "sed:" },
+	{ { "sed", "1W out", "f" }, 0, "sed:" },
+	{ { "sed", "-f", "script", "f" }, 0, "sed:" },
+	{ { "sed", "-s", "-n", "p", "f" }, 1, "-s separates files" },
+	/* sort: -o writes, --compress-program runs (abbreviations too). */
+	{ { "sort", "-u", "f" }, 1, "sorts to standard output" },
+	{ { "sort", "-o", "f", "f" }, 0, "sort --output writes" },
+	{ { "sort", "-uof", "f" }, 0, "--output" },
+	{ { "sort", "--output=f" }, 0, "--output" },
+	{ { "sort", "--out=f" }, 0, "--output" },
+	{ { "sort", "--compress-program=sh" }, 0, "sort --compress-program runs" },
+	{ { "sort", "--compress=sh" }, 0, "--compress-program" },
+	{ { "sort", "-to", "f" }, 1, "-t takes the separator o" },
+	{ { "sort", "-k2", "-T", "/tmp", "f" }, 1, "temporary files only" },
+	/* tree: -o writes; -R writes 00Tree.html. */
+	{ { "tree", "-L", "2" }, 1, "lists" },
+	{ { "tree", "-o", "out" }, 0, "tree -o writes" },
+	{ { "tree", "-ao", "out" }, 0, "tree -o" },
+	{ { "tree", "-R", "-H", "." }, 0, "tree -R writes 00Tree.html" },
+	{ { "tree", "-Po*" }, 1, "-P takes the pattern o*" },
+	/* file: compiles, decompresses, drops its sandbox. */
+	{ { "file", "x" }, 1, "reads" },
+	{ { "file", "-C", "-m", "x" }, 0, "file --compile writes" },
+	{ { "file", "--comp", "-m", "x" }, 0, "--compile" },
+	{ { "file", "-z", "x.gz" }, 0, "file --uncompress may run" },
+	{ { "file", "-Z", "x.gz" }, 0, "--uncompress-noreport" },
+	{ { "file", "--uncompress", "x.gz" }, 0, "--uncompress" },
+	{ { "file", "-S", "x" }, 0, "file --no-sandbox" },
+	{ { "file", "-m", "magic", "x" }, 1, "reads a magic file" },
+	/* date: -s sets the clock. */
+	{ { "date", "+%s" }, 1, "prints" },
+	{ { "date", "-Iseconds" }, 1, "-I takes the format seconds" },
+	{ { "date", "-d", "yesterday" }, 1, "prints another date" },
+	{ { "date", "-s", "2000-01-01" }, 0, "date --set sets the clock" },
+	{ { "date", "-us", "2000-01-01" }, 0, "--set" },
+	{ { "date", "--set=2000-01-01" }, 0, "--set" },
+	{ { "date", "--se=2000-01-01" }, 0, "--set" },
+	/* diff: -l runs pr. */
+	{ { "diff", "-u", "a", "b" }, 1, "compares" },
+	{ { "diff", "-l", "a", "b" }, 0, "diff --paginate runs pr" },
+	{ { "diff", "-ul", "a", "b" }, 0, "--paginate" },
+	{ { "diff", "--paginate", "a", "b" }, 0, "--paginate" },
+	{ { "diff", "--pag", "a", "b" }, 0, "--paginate" },
+	{ { "diff", "--to-file=b", "a" }, 1, "compares with b" },
+	{ { "diff", "-Il", "a", "b" }, 1, "-I takes the pattern l" },
+	/* jq reads and prints only: its modules (-L) are jq code. */
+	{ { "jq", ".", "f.json" }, 1, "jq runs no program" },
+	{ { "jq", "-L", "lib", "-f", "prog.jq" }, 1, "modules are jq code" },
+	{ { "jq", "--rawfile", "x", "f", "." }, 1, "reads f" },
+	/* hostname and env only alone. */
+	{ { "hostname" }, 1, "prints the name" },
+	{ { "hostname", "evil" }, 0, "hostname: only alone" },
+	{ { "env" }, 1, "prints the environment" },
+	{ { "env", "-i", "ls" }, 0, "env options not understood" },
+	/* git: argv. */
+	{ { "git", "status" }, 1, "an empty directory: no configuration" },
+	{ { "git", "log", "--oneline" }, 1, "no configuration" },
+	{ { "git", "log", "-p", "--textconv" }, 0,
+	    "git log --textconv runs the programs" },
+	{ { "git", "show", "--textconv", "HEAD" }, 0, "--textconv" },
+	{ { "git", "diff", "--ext-diff" }, 0, "git diff --ext-diff runs" },
+	{ { "git", "log", "--output=/tmp/x" }, 0, "git log --output writes" },
+	{ { "git", "log", "--show-signature" }, 0, "signature checks run gpg" },
+	{ { "git", "log", "--format=%G?" }, 0, "signature checks run gpg" },
+	{ { "git", "log", "--pretty=format:%GS" }, 0, "gpg" },
+	{ { "git", "-c", "core.pager=sh", "log" }, 0,
+	    "git -c: a global option not known" },
+	{ { "git", "--exec-path=/tmp", "status" }, 0, "git --exec-path=/tmp:" },
+	{ { "git", "--git-dir=/tmp/x", "status" }, 0, "a global option" },
+	{ { "git", "--config-env=core.pager=X", "log" }, 0, "a global option" },
+	{ { "git", "-p", "log" }, 0, "a global option" },
+	{ { "git", "--paginate", "log" }, 0, "a global option" },
+	{ { "git", "grep", "-Ovim", "x" }, 0, "git grep -O runs a pager" },
+	{ { "git", "grep", "--open-files-in-pager=x", "y" }, 0, "-O" },
+	{ { "git", "grep", "--open-files-in", "y" }, 0, "git grep -O runs" },
+	{ { "git", "grep", "-iO", "y" }, 0, "git grep -O runs" },
+	{ { "git", "grep", "-eO", "y" }, 1, "-e takes the pattern O" },
+	{ { "git", "grep", "--textc", "y" }, 0, "--textc runs the programs" },
+	{ { "git", "grep", "--text", "y" }, 1, "--text is not --textconv" },
+	{ { "git", "log", "--show-sig" }, 0, "signature checks run gpg" },
+	{ { "git", "diff", "--outp=x" }, 0, "--output writes" },
+	{ { "git", "push" }, 0, "git push: not a read-only subcommand" },
+	{ { "git", "config", "core.pager", "x" }, 0, "not a read-only sub" },
+	{ { "git", "difftool" }, 0, "not a read-only subcommand" },
+	{ { "git", "branch", "x" }, 0, "git branch NAME creates a branch" },
+	{ { "git", "branch", "-D", "x" }, 0, "git branch -D changes" },
+	{ { "git", "remote", "add", "x", "y" }, 0, "only -v" },
+	{ { "git", "-C", "/nonexistent/dir", "status" }, 1,
+	    "no directory, no repository" },
+	{ { "git", "--no-pager", "diff", "--stat" }, 1, "no configuration" },
+	{ { "git" }, 0, "not a read-only subcommand" },
+	/* The rest of the list: nothing in their manuals runs or writes. */
+	{ { "ls", "-la" }, 1, "lists" },
+	{ { "cat", "f" }, 1, "reads" },
+	{ { "grep", "-rn", "x", "." }, 1, "GNU grep runs nothing" },
+	{ { "wc", "--files0-from=f" }, 1, "reads names from f" },
+	{ { "head", "-c", "10", "f" }, 1, "reads" },
+	{ { "/bin/ls" }, 1, "a system directory" },
+	{ { "./ls" }, 0, "not a known read-only command" },
+	{ { "/tmp/cat", "x" }, 0, "not a known read-only command" },
+	{ { "python3", "-c", "1" }, 0, "not a known read-only command" },
+};
+
+/* Every row of known[], with its reason. */
+static void
+test_known(void)
+{
+	struct policy		*p = policy_new(U);
+	struct policy_verdict	 v;
+	size_t			 i;
+	char			*shown;
+
+	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
+		const struct known	*k = &known[i];
+		int			 safe;
+
+		v = policy_check_at(p, (char *const *)k->argv, &place);
+		safe = v.decision == ALLOW && v.source == POLICY_BY_KNOWN_SAFE;
+		shown = quote_argv((char *const *)k->argv);
+		if (!ok(safe == k->safe && (k->safe ||
+		    strstr(v.why, k->why) != NULL),
+		    "known %zu: %s: %s (%s)", i, shown, k->safe ? "safe" :
+		    "not safe", k->why))
+			diag("got %s (%s)", policy_decision_name(v.decision),
+			    v.why);
+		free(shown);
+	}
+	ok(i >= 100, "at least 100 argv in the table (%zu)", i);
+	policy_free(p);
+}
+
+/* Write text to dir/name, making the directories on the way. */
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char	*path = xasprintf("%s/%s", dir, name), *cmd;
+	FILE	*f;
+
+	cmd = xasprintf("mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) != 0)
+		diag("mkdir for %s failed", path);
+	free(cmd);
+	if ((f = fopen(path, "w")) == NULL)
+		fatal("%s", path);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+/* A repository's files → git status safe or not, and why. */
+struct gitcase {
+	const char	*files[4][2];	/* name under the repo, contents */
+	const char	*dir;		/* where git runs, under the repo */
+	int		 safe;
+	const char	*why;
+};
+
+#define CORE "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n" \
+    "\tbare = false\n\tlogallrefupdates = true\n"
+
+static const struct gitcase gitcases[] = {
+	{ { { ".git/HEAD", "ref: refs/heads/main\n" },
+	    { ".git/config", CORE "[remote \"origin\"]\n\turl = x\n"
+	    "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+	    "[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n"
+	    "# a comment\n; another\n[user]\n\tname = \"A ; B\" # c\n" } },
+	    ".", 1, "a fresh clone's configuration" },
+	{ { { ".git/HEAD", "x\n" },
+	    { ".git/config", CORE "\tfsmonitor = /tmp/hook\n" } },
+	    ".", 0, ".git/config sets core.fsmonitor" },
+	{ { { ".git/config", CORE "\tFsMonitor = /tmp/hook\n" } },
+	    "sub/dir", 0, "sets core.fsmonitor" },
+	{ { { ".git/config", CORE "\tpager = less\n" } }, ".", 0,
+	    "sets core.pager" },
+	{ { { ".git/config", "[pager]\n\tlog = sh -c x\n" } }, ".", 0,
+	    "sets pager.log" },
+	{ { { ".git/config", "[diff]\n\texternal = /tmp/x\n" } }, ".", 0,
+	    "sets diff.external" },
+	{ { { ".git/config", "[diff \"bin\"]\n\ttextconv = /tmp/x\n" },
+	    { ".gitattributes", "* diff=bin\n" } }, ".", 0,
+	    "sets diff.<name>.textconv" },
+	{ { { ".git/config", "[diff \"cpp\"]\n\txfuncname = x\n" } }, ".", 1,
+	    "a hunk header pattern runs nothing" },
+	{ { { ".git/config", "[filter \"f\"]\n\tclean = /tmp/x\n" } }, ".", 0,
+	    "sets filter.<name>.clean" },
+	{ { { ".git/config", "[core]\n\thooksPath = /tmp/h\n" } }, ".", 0,
+	    "sets core.hookspath" },
+	{ { { ".git/config", "[core]\n\tsshCommand = x\n" } }, ".", 0,
+	    "sets core.sshcommand" },
+	{ { { ".git/config", "[credential]\n\thelper = x\n" } }, ".", 0,
+	    "sets credential.helper" },
+	{ { { ".git/config", "[alias]\n\tst = !sh\n" } }, ".", 0,
+	    "sets alias.st" },
+	{ { { ".git/config", "[include]\n\tpath = other\n" } }, ".", 0,
+	    "sets include.path" },
+	{ { { ".git/config", "[includeIf \"gitdir:/\"]\n\tpath = o\n" } }, ".",
+	    0, "sets includeif.<name>.path" },
+	{ { { ".git/config", "[log]\n\tshowSignature = true\n" } }, ".", 0,
+	    "sets log.showsignature" },
+	{ { { ".git/config", "[core] fsmonitor = x\n" } }, ".", 0,
+	    "a line this check does not read" },
+	{ { { ".git/config", "[core.x]\n\tfsmonitor = x\n" } }, ".", 0,
+	    "sets core.<name>.fsmonitor" },
+	{ { { ".git/config", "[user]\n\tname = a\\\n\tfsmonitor = x\n" } }, ".",
+	    1, "a continued value is one value" },
+	{ { { ".git/config", "\xef\xbb\xbf[core]\n\tbare = false\n" } }, ".", 1,
+	    "a byte-order mark is skipped, as git does" },
+	{ { { ".git/config.worktree", "[core]\n\tfsmonitor = x\n" } }, ".", 0,
+	    "config.worktree sets core.fsmonitor" },
+	{ { { ".git/hooks/post-index-change", "#!/bin/sh\n" } }, ".", 0,
+	    "git status and diff may run this hook" },
+	{ { { ".git/hooks/pre-commit.sample", "#!/bin/sh\n" } }, ".", 1,
+	    "samples and commit hooks do not run on status" },
+	{ { { ".git/modules/m/config", "[core]\n\tbare = false\n" } }, ".", 0,
+	    "the repository has submodules" },
+	{ { { ".git", "gitdir: elsewhere/wt\n" },
+	    { "elsewhere/wt/commondir", "../main\n" },
+	    { "elsewhere/main/config", "[core]\n\tfsmonitor = x\n" } },
+	    ".", 0, "main/config sets core.fsmonitor" },
+	{ { { ".git", "gitdir: elsewhere/wt\n" },
+	    { "elsewhere/wt/config", "[core]\n\tbare = false\n" } },
+	    ".", 1, "a linked worktree with a plain configuration" },
+	{ { { ".git", "nonsense\n" } }, ".", 0, "not a gitdir file" },
+	{ { { "bare/HEAD", "ref: refs/heads/main\n" },
+	    { "bare/config", "[core]\n\tfsmonitor = x\n" } },
+	    "bare", 0, "bare/config sets core.fsmonitor" },
+	{ { { "inner/.git/HEAD", "x\n" },
+	    { ".git/config", "[core]\n\tfsmonitor = x\n" } },
+	    "inner", 0, "sets core.fsmonitor" },
+	{ { { "home/.gitconfig", "[core]\n\tpager = x\n" } }, ".", 0,
+	    ".gitconfig sets core.pager" },
+	{ { { "home/.config/git/config", "[diff]\n\texternal = x\n" } }, ".", 0,
+	    "git/config sets diff.external" },
+	{ { { "system", "[credential]\n\thelper = x\n" } }, ".", 0,
+	    "system sets credential.helper" },
+};
+
+/* A v2 index holding one entry of the given mode, name "m". */
+static void
+put_index(const char *path, unsigned mode)
+{
+	unsigned char	b[12 + 64 + 20];
+	FILE		*f;
+
+	memset(b, 0, sizeof b);
+	memcpy(b, "DIRC", 4);
+	b[7] = 2;
+	b[11] = 1;
+	b[12 + 24] = (unsigned char)(mode >> 24);
+	b[12 + 25] = (unsigned char)(mode >> 16);
+	b[12 + 26] = (unsigned char)(mode >> 8);
+	b[12 + 27] = (unsigned char)mode;
+	b[12 + 61] = 1;		/* name length */
+	b[12 + 62] = 'm';
+	if ((f = fopen(path, "w")) == NULL)
+		fatal("%s", path);
+	fwrite(b, 1, sizeof b, f);
+	fclose(f);
+}
+
+/* Write n bytes to path. */
+static void
+put_bytes(const char *path, const unsigned char *b, size_t n)
+{
+	FILE	*f;
+
+	if ((f = fopen(path, "w")) == NULL)
+		fatal("%s", path);
+	fwrite(b, 1, n, f);
+	fclose(f);
+}
+
+/*
+ * Hostile configuration and index files from a fixed seed: every one is
+ * judged (ASan watches the reading); every truncation of a configuration
+ * that still holds the whole key fsmonitor is asked.
+ */
+static void
+test_git_hostile(const char *tmp)
+{
+	static const char	 plain[] = "[core]\n\tbare = false\n"
+				    "[remote \"o\"]\n\turl = \"x;y\" # c\n"
+				    "[core]\n\tfsmonitor = x";
+	struct policy		*p = policy_new(U);
+	struct policy_place	 pl;
+	struct policy_verdict	 v;
+	char			*gs[] = { "git", "status", NULL };
+	char			*root = xasprintf("%s/hostile", tmp), *cfg, *idx;
+	unsigned char		 b[512];
+	size_t			 i, k, n, judged = 0, wrong = 0;
+	unsigned int		 seed = 20;
+
+	put(root, ".git/HEAD", "x\n");
+	cfg = xasprintf("%s/.git/config", root);
+	idx = xasprintf("%s/.git/index", root);
+	pl.cwd = root;
+	pl.home = NULL;
+	pl.system_config = "/nonexistent";
+	for (i = 0; i < 400; i++) {
+		n = strlen(plain);
+		memcpy(b, plain, n);
+		if (i < n)
+			n = i;			/* every truncation */
+		else
+			for (k = 0; k < 1 + (size_t)(rand_r(&seed) % 4); k++)
+				b[rand_r(&seed) % n] = (unsigned char)
+				    rand_r(&seed);
+		put_bytes(cfg, b, n);
+		v = policy_check_at(p, gs, &pl);
+		judged++;
+		if (i < strlen(plain) && v.source == POLICY_BY_KNOWN_SAFE &&
+		    i >= (size_t)(strstr(plain, "fsmonitor") - plain) + 9)
+			wrong++;
+	}
+	unlink(cfg);
+	for (i = 0; i < 400; i++) {
+		n = 12 + rand_r(&seed) % (sizeof b - 12);
+		for (k = 0; k < n; k++)
+			b[k] = (unsigned char)rand_r(&seed);
+		memcpy(b, "DIRC", 4);
+		b[4] = b[5] = b[6] = 0;
+		b[7] = (unsigned char)(2 + i % 3);
+		b[8] = b[9] = b[10] = 0;
+		b[11] = (unsigned char)(i % 7);
+		put_bytes(idx, b, n);
+		(void)policy_check_at(p, gs, &pl);
+		judged++;
+	}
+	is_int((int)judged, 800, "800 hostile configurations and indexes "
+	    "judged");
+	is_int((int)wrong, 0, "no truncation holding fsmonitor taken for safe");
+	free(cfg);
+	free(idx);
+	free(root);
+	policy_free(p);
+}
+
+/*
+ * git status in repositories planted with settings that run programs: asked
+ * with the file and the key named; plain ones allowed.
+ */
+static void
+test_git_repo(const char *tmp)
+{
+	struct policy		*p = policy_new(U);
+	struct policy_verdict	 v;
+	struct policy_place	 pl;
+	char			*gs[] = { "git", "status", NULL };
+	char			*root, *home, *sys, *cwd, *cmd, *path;
+	size_t			 i, k;
+
+	for (i = 0; i < sizeof gitcases / sizeof gitcases[0]; i++) {
+		const struct gitcase	*c = &gitcases[i];
+
+		root = xasprintf("%s/repo%zu", tmp, i);
+		home = xasprintf("%s/home", root);
+		sys = xasprintf("%s/system", root);
+		cmd = xasprintf("mkdir -p '%s/%s' '%s'", root, c->dir, home);
+		if (system(cmd) != 0)
+			diag("mkdir failed");
+		free(cmd);
+		for (k = 0; k < 4 && c->files[k][0] != NULL; k++)
+			put(root, c->files[k][0], c->files[k][1]);
+		cwd = xasprintf("%s/%s", root, c->dir);
+		pl.cwd = cwd;
+		pl.home = home;
+		pl.system_config = sys;
+		v = policy_check_at(p, gs, &pl);
+		if (!ok((v.source == POLICY_BY_KNOWN_SAFE) == c->safe &&
+		    (c->safe || strstr(v.why, c->why) != NULL),
+		    "git repo %zu: %s: %s", i, c->safe ? "safe" : "asked",
+		    c->why))
+			diag("got %s (%s)", policy_decision_name(v.decision),
+			    v.why);
+		free(root);
+		free(home);
+		free(sys);
+		free(cwd);
+	}
+
+	/* The index: a gitlink (submodule) is a risk, a file is not. */
+	root = xasprintf("%s/idx", tmp);
+	path = xasprintf("%s/.git/index", root);
+	put(root, ".git/HEAD", "x\n");
+	pl.cwd = root;
+	pl.home = NULL;
+	pl.system_config = "/nonexistent";
+	put_index(path, 0100644);
+	v = policy_check_at(p, gs, &pl);
+	is_int(v.source, POLICY_BY_KNOWN_SAFE, "an index of files is no risk");
+	put_index(path, 0160000);
+	v = policy_check_at(p, gs, &pl);
+	ok(v.decision == ASK && strstr(v.why, "has submodules") != NULL,
+	    "an index with a gitlink: asked (%s)", v.why);
+	unlink(path);
+	/* A FIFO for a configuration is never read (it would block). */
+	free(path);
+	path = xasprintf("%s/.git/config", root);
+	if (mkfifo(path, 0600) == 0) {
+		v = policy_check_at(p, gs, &pl);
+		ok(v.decision == ASK && strstr(v.why, "not a regular file") !=
+		    NULL, "a FIFO for .git/config: asked at once (%s)", v.why);
+		unlink(path);
+	} else
+		tap_skip(1, "mkfifo failed");
+	/* -C moves where git looks. */
+	put(root, "other/.git/config", "[core]\n\tpager = x\n");
+	{
+		char	*gc[] = { "git", "-C", "other", "log", NULL };
+
+		v = policy_check_at(p, gc, &pl);
+		ok(v.decision == ASK && strstr(v.why, "other/.git/config sets "
+		    "core.pager") != NULL, "git -C DIR looks in DIR (%s)",
+		    v.why);
+	}
+	free(path);
+	free(root);
+	policy_free(p);
+}
+
 int
 main(void)
 {
@@ -616,7 +1104,13 @@ main(void)
 		ok(0, "mkdtemp");
 		return tap_done();
 	}
+	place.cwd = tmpl;
+	place.home = tmpl;
+	place.system_config = "/nonexistent/gitconfig";
 	test_rows();
+	test_known();
+	test_git_repo(tmpl);
+	test_git_hostile(tmpl);
 	test_verdict_fields();
 	test_errors();
 	test_files(tmpl);

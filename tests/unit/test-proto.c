@@ -357,7 +357,8 @@ test_events(void)
 	char			*argv[] = { "make", "caf\xc3\xa9", "\xff", NULL };
 	char			*differs[] = { "PATH=/tmp/bin:/bin", NULL };
 	struct proto_pending	 pend = { 12, argv, "/src", "workspace-write",
-				    true, "tests", "ask", "mode untrusted", 42, NULL };
+				    true, "tests", "ask", "mode untrusted", 42, NULL,
+				    NULL };
 	struct proto_session	 sess = { 7, 1234, argv, "/src", "running",
 				    true };
 	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
@@ -404,6 +405,7 @@ test_events(void)
 	    "\xef\xbf\xbd") == 0, "queued argv, invalid UTF-8 → U+FFFD");
 	ok(json_object_get(o, "environ_differs") == NULL,
 	    "no environ_differs: none sent");
+	ok(json_object_get(o, "detail") == NULL, "no detail when none");
 	json_decref(o);
 	pend.environ_differs = differs;
 	proto_ev_queued(&b, "1", &pend);
@@ -414,6 +416,12 @@ test_events(void)
 	    "queued lists the agent's variables that differ");
 	pend.environ_differs = NULL;
 	json_decref(o);
+	pend.detail = "mode untrusted: x sets core.pager";
+	proto_ev_queued(&b, "1", &pend);
+	o = read_back(&b, "queued");
+	is_str(sget(o, "detail"), pend.detail, "queued detail");
+	json_decref(o);
+	pend.detail = NULL;
 
 	proto_ev_decided(&b, "6", 12, true, "user", NULL, NULL);
 	o = read_back(&b, "approved");

@@ -52,6 +52,9 @@ main(void)
 	ok(!opts.network, "default: no network");
 	ok(!opts.private_tmp, "default: the shared /tmp");
 	ok(opts.limits.processes > 0, "default: processes bounded");
+	ok(opts.limits.memory > 0, "default: memory bounded");
+	is_int(opts.limits.file_size, SANDBOX_DEFAULT_FILE_SIZE,
+	    "default: file size bounded");
 
 	ok(sandbox_profile_parse("read-only", &p, &cause) == 0 &&
 	    p == SANDBOX_READ_ONLY, "parse read-only");
@@ -153,6 +156,10 @@ main(void)
 	ok(strstr(out.data, "network: denied") != NULL, "explain: network");
 	ok(strstr(out.data, "landlock") != NULL, "explain: landlock layer");
 	ok(strstr(out.data, "seccomp") != NULL, "explain: seccomp layer");
+	ok(strstr(out.data, "memory cgroup") != NULL ||
+	    strstr(out.data, "memory bound") != NULL,
+	    "explain: the memory bound's layer or its absence");
+	ok(strstr(out.data, "file size ") != NULL, "explain: file size");
 	ok(strstr(out.data, "[required]") != NULL, "explain: required marks");
 	buf_free(&out);
 

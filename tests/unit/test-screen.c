@@ -214,6 +214,142 @@ test_damage(void)
 	screen_free(s);
 }
 
+/* Writing over either half of a wide character blanks the other half. */
+static void
+test_wide_overwrite(void)
+{
+	struct screen	*s = screen_new(6, 20, 10, &events, NULL);
+	struct cell	 c;
+
+	/* x at 0, the three wide characters at 1-2, 3-4, 5-6, " done" after. */
+	feed(s, "x\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e done\r\x1b[1Cline 01");
+	is_str(row(s, 0), "xline 01done", "overwriting three wide characters "
+	    "exactly keeps every cell");
+	feed(s, "\r\nx\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e done\r\x1b[2Cab");
+	is_str(row(s, 1), "x ab \xe8\xaa\x9e done", "starting on a right half "
+	    "and ending on a left half blanks both other halves");
+	screen_cell(s, 1, 1, &c);
+	ok(c.chars[0] == 0 && c.width == 1, "the orphaned left half is a "
+	    "blank cell of width 1");
+	screen_cell(s, 1, 4, &c);
+	ok(c.chars[0] == 0 && c.width == 1, "the orphaned right half too");
+	feed(s, "\r\n\xe6\x97\xa5\xe6\x9c\xac\r\x1b[1CZ");
+	is_str(row(s, 2), " Z\xe6\x9c\xac", "a narrow character on a right "
+	    "half");
+	feed(s, "\r\n\xe6\x97\xa5\xe6\x9c\xac\r\x1b[1C\xe8\xaa\x9e");
+	is_str(row(s, 3), " \xe8\xaa\x9e", "a wide character across two "
+	    "wide ones");
+	screen_cell(s, 3, 3, &c);
+	ok(c.chars[0] == 0 && c.width == 1, "... blanks the right half of "
+	    "the second");
+	feed(s, "\r\n\xe6\x97\xa5\xe6\x9c\xac\x1b[5;2H\x1b[1X");
+	is_str(row(s, 4), "  \xe6\x9c\xac", "ECH on a right half blanks "
+	    "the left");
+	feed(s, "\r\n\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\x1b[6;3H\x1b[1P");
+	is_str(row(s, 5), "\xe6\x97\xa5 \xe8\xaa\x9e", "DCH of a left "
+	    "half leaves a blank, not half a character");
+	is_str(text(s, false), "xline 01done\nx ab \xe8\xaa\x9e done\n"
+	    " Z\xe6\x9c\xac\n \xe8\xaa\x9e\n  \xe6\x9c\xac\n"
+	    "\xe6\x97\xa5 \xe8\xaa\x9e\n", "the text export keeps the "
+	    "blanks in place");
+	screen_free(s);
+}
+
+/*
+ * Shrinking keeps libvterm's state inside the screen: a full screen with
+ * the cursor at the top, a scroll region below the new bottom (both once
+ * made libvterm write out of bounds; the ASan build catches it).
+ */
+static void
+test_shrink_safely(void)
+{
+	struct screen	*s = screen_new(12, 24, 10, &events, NULL);
+	int		 r, col;
+	bool		 vis;
+
+	feed(s, "\x1b#8");		/* DECALN: E everywhere, cursor home */
+	screen_resize(s, 6, 2);
+	feed(s, "\x1b[0J");
+	screen_cursor(s, &r, &col, &vis);
+	ok(r == 0 && col == 0, "the cursor stays on its row (%d,%d)", r, col);
+	is_str(text(s, false), "", "ED from the top then clears the screen");
+	screen_free(s);
+
+	s = screen_new(12, 20, 10, &events, NULL);
+	feed(s, "\x1b[8;10r\x1b[9;3Hab");
+	screen_resize(s, 5, 20);
+	feed(s, "\r\nline\r\n\x1bMx");
+	screen_cursor(s, &r, &col, &vis);
+	ok(r >= 0 && r < 5 && col == 1, "a region below the new bottom is "
+	    "reset, the cursor kept in the screen (%d,%d)", r, col);
+	replies.len = 0;
+	feed(s, "\x1bP$qr\x1b\\");
+	is_str(buf_cstr(&replies), "\x1bP1$r1;5r\x1b\\", "the region is the "
+	    "whole new screen");
+	screen_free(s);
+}
+
+/* DECSCA-protected cells survive a selective erase (DECSED, DECSEL). */
+static void
+test_protected(void)
+{
+	struct screen	*s = screen_new(3, 20, 10, &events, NULL);
+	struct cell	 c;
+
+	feed(s, "\x1b[1\"qAB\x1b[0\"qCD\r\nEF\x1b[1\"qGH\x1b[0\"q\x1b[?2J");
+	is_str(row(s, 0), "AB", "DECSED keeps the protected cells only");
+	is_str(row(s, 1), "  GH", "... on every row");
+	screen_cell(s, 0, 0, &c);
+	is_int(c.attr.flags, 0, "protection is not an attribute a renderer "
+	    "sees");
+	feed(s, "\x1b[2J");
+	is_str(text(s, false), "", "ED erases protected cells too");
+	screen_free(s);
+}
+
+/* A new width rewraps what the program wrote as one line, nothing else. */
+static void
+test_reflow(void)
+{
+	struct screen	*s = screen_new(4, 10, 100, &events, NULL);
+	int		 r, col;
+	bool		 vis;
+
+	feed(s, "abcdefghijKLMNO\r\nxy");
+	screen_resize(s, 4, 5);
+	is_str(text(s, true), "abcde\nfghij\nKLMNO\nxy\n", "narrower: the "
+	    "long line rewrapped, the short one kept");
+	is_int(screen_scrollback_count(s), 1, "the row that no longer fits "
+	    "went to the scrollback");
+	screen_cursor(s, &r, &col, &vis);
+	ok(r == 2 && col == 2, "the cursor stays after xy (%d,%d)", r, col);
+	screen_resize(s, 4, 20);
+	is_str(text(s, true), "abcdefghijKLMNO\nxy\n", "wider: joined again, "
+	    "the scrollback's part too");
+	is_int(screen_scrollback_count(s), 0, "the scrollback gave it back");
+	screen_cursor(s, &r, &col, &vis);
+	ok(r == 1 && col == 2, "the cursor follows (%d,%d)", r, col);
+	feed(s, "!");
+	is_str(row(s, 1), "xy!", "and text goes on where it was");
+	screen_free(s);
+
+	/* A row filled exactly, then CR LF: two lines, never joined. */
+	s = screen_new(4, 10, 100, &events, NULL);
+	feed(s, "0123456789\r\nnext");
+	screen_resize(s, 4, 5);
+	screen_resize(s, 4, 20);
+	is_str(text(s, true), "0123456789\nnext\n", "a hard line break "
+	    "survives narrowing and widening");
+	/* Rewriting the end of a wrapped row with EL ends the wrap. */
+	feed(s, "\x1b[H\x1b[2J\x1b[3J");
+	screen_resize(s, 4, 10);
+	feed(s, "\x1b[Habcdefghijkl\x1b[1;8H\x1b[K");
+	screen_resize(s, 4, 20);
+	is_str(text(s, false), "abcdefg\nkl\n", "an erased row end is no "
+	    "longer joined to the next row");
+	screen_free(s);
+}
+
 int
 main(void)
 {
@@ -221,6 +357,10 @@ main(void)
 	test_scrollback();
 	test_replies_and_keys();
 	test_damage();
+	test_wide_overwrite();
+	test_reflow();
+	test_protected();
+	test_shrink_safely();
 	buf_free(&replies);
 	return tap_done();
 }

@@ -176,6 +176,42 @@ test_trailing_blanks(void)
 	scrollback_free(sb);
 }
 
+/* Soft-wrap marks, widths and copies between rings (for reflow). */
+static void
+test_wrapped_and_copy(void)
+{
+	struct scrollback	*a = scrollback_new(4), *b = scrollback_new(2);
+	struct cell		 in[COLS], out[COLS];
+
+	blank(in, COLS);
+	put(in, 0, "wrapped", (struct cell_attr){ CELL_BOLD, 0, 0 });
+	scrollback_push_line(a, in, COLS, true);
+	blank(in, COLS);
+	put(in, 0, "end", (struct cell_attr){ 0, 0, 0 });
+	scrollback_push(a, in, COLS);
+	ok(scrollback_is_wrapped(a, 0) && !scrollback_is_wrapped(a, 1),
+	    "the wrap mark is kept per line");
+	ok(!scrollback_is_wrapped(a, 2), "no line 2, not wrapped");
+	is_int(scrollback_width(a, 0), 7, "a line's width without blanks");
+	is_int(scrollback_width(a, 9), 0, "no line 9: width 0");
+	scrollback_copy_line(b, a, 0);
+	scrollback_copy_line(b, a, 1);
+	scrollback_copy_line(b, a, 5);
+	is_int(scrollback_count(b), 2, "two lines copied, a missing one not");
+	is_int(scrollback_get(b, 0, out, COLS), 7, "the copy has the cells");
+	ok(out[0].chars[0] == 'w' && (out[0].attr.flags & CELL_BOLD) &&
+	    scrollback_is_wrapped(b, 0), "... attributes and the mark too");
+	scrollback_copy_line(b, a, 1);
+	is_int(scrollback_count(b), 2, "copying into a full ring drops the "
+	    "oldest");
+	ok(!scrollback_is_wrapped(b, 0) && !scrollback_is_wrapped(b, 1),
+	    "... which was the wrapped one");
+	ok(scrollback_memory(b) > 0 && scrollback_max(b) == 2,
+	    "memory counted, bound kept");
+	scrollback_free(a);
+	scrollback_free(b);
+}
+
 /* A line whose text is the number i. */
 static void
 numbered(struct cell *cells, int ncols, int i)
@@ -294,6 +330,7 @@ main(void)
 {
 	test_round_trip();
 	test_trailing_blanks();
+	test_wrapped_and_copy();
 	test_ring();
 	test_memory();
 	return tap_done();

@@ -7,6 +7,7 @@
 #include "session/session.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/loop.h"
 #include "record/history.h"
 #include "base/util.h"
 #include "tests/tap.h"
@@ -28,6 +30,7 @@ static struct loop	*loop;
 static struct sessions	*ss;
 static struct buf	 output;
 static int		 ended;
+static bool		 passthrough;	/* for the next start() */
 
 static void
 on_output(void *user, struct session *s, const char *data, size_t len)
@@ -89,6 +92,7 @@ start(char *const *argv, unsigned timeout_s)
 	o.size.rows = 24;
 	o.timeout_s = timeout_s;
 	o.term = "xterm";
+	o.passthrough = passthrough;
 	output.len = 0;
 	ended = 0;
 	s = sessions_start(ss, &o, &cause);
@@ -382,6 +386,48 @@ test_pipes(void)
 	sessions_forget(ss, s);
 }
 
+/*
+ * A watched session's PTY is a high-priority fd: its output is what
+ * loop_high_pending reports, and only while it is watched.  A passthrough
+ * session keeps no screen, and its output still reaches the subscribers.
+ */
+static void
+test_watched(void)
+{
+	char *const	 argv[] = { "cat", NULL };
+	struct session	*s = start(argv, 0);
+	int		 tries = 0;
+	bool		 pending = false;
+
+	if (!ok(s != NULL, "start cat"))
+		return;
+	session_set_watched(s, true);
+	session_write(s, "w\n", 2);	/* echoed by the PTY at once */
+	while (!(pending = loop_high_pending(loop)) && tries++ < 200)
+		usleep(10000);
+	ok(pending, "a watched session's output is input served first");
+	session_set_watched(s, false);
+	ok(!loop_high_pending(loop), "an unwatched session's output is not");
+	ok(session_screen(s) != NULL, "a session keeps a screen");
+	session_kill(s);
+	run_until_done(s);
+	sessions_forget(ss, s);
+
+	passthrough = true;
+	s = start(argv, 0);
+	passthrough = false;
+	if (!ok(s != NULL, "start cat, passthrough"))
+		return;
+	ok(session_screen(s) == NULL, "a passthrough session keeps no screen");
+	session_write(s, "pass\n", 5);
+	ok(run_until_output("pass\r\npass\r\n"),
+	    "and its output reaches the subscribers");
+	session_resize(s, (struct pty_size){ 100, 30 });
+	session_kill(s);
+	ok(run_until_done(s) >= 0, "it ends as any other");
+	sessions_forget(ss, s);
+}
+
 static void
 test_free_kills(void)
 {
@@ -457,6 +503,7 @@ main(void)
 	test_daemon();
 	test_input();
 	test_pipes();
+	test_watched();
 	test_free_kills();
 	sessions_free(ss);
 	loop_free(loop);

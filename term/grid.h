@@ -1,0 +1,102 @@
+/*
+ * grid.h - the cells of one screen buffer: rows kept as pointers in a ring,
+ * so that scrolling the whole width of a region moves pointers, not cells;
+ * damage tracked per row.
+ *
+ * Rows are addressed 0..rows-1 from the top.  Every operation keeps wide
+ * characters whole: a write, erase or move that splits one blanks the
+ * half left behind, as terminals do.  Used by screen.c only.
+ */
+#ifndef PTYVISOR_GRID_H
+#define PTYVISOR_GRID_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "term/cell.h"
+
+struct scrollback;
+
+/* Cell flag kept inside the grid only: DECSCA protection (never exported). */
+#define GRID_PROTECTED	0x4000u
+
+struct grid;
+
+/* A rows x cols grid of blank cells. */
+struct grid	*grid_new(int rows, int cols);
+void		 grid_free(struct grid *g);
+
+int	grid_rows(const struct grid *g);
+int	grid_cols(const struct grid *g);
+
+/* The cells of row (0 <= row < rows), cols of them. */
+struct cell	*grid_line(const struct grid *g, int row);
+
+/*
+ * Write a glyph of width 1 or 2 at (row, col): chars 0-terminated unless
+ * CELL_MAX_CHARS long.  The halves of wide characters it splits are blanked.
+ */
+void	grid_put(struct grid *g, int row, int col, const uint32_t *chars,
+	    int width, const struct cell_attr *attr);
+
+/*
+ * Blank [srow,erow) x [scol,ecol) with background bg; selective skips
+ * protected cells.
+ */
+void	grid_erase(struct grid *g, int srow, int erow, int scol, int ecol,
+	    uint32_t bg, bool selective);
+
+/*
+ * Scroll [srow,erow) x [scol,ecol): content moves up by downward rows (down
+ * when negative) and left by rightward columns; vacated cells are blanked
+ * with bg.  When the region spans the full width, starts at row 0 and
+ * moves up, the rows leaving the top are appended to sb (if not NULL);
+ * returns how many were.
+ */
+int	grid_scroll(struct grid *g, int srow, int erow, int scol, int ecol,
+	    int downward, int rightward, uint32_t bg, struct scrollback *sb);
+
+/*
+ * Remove the top n rows into sb (if not NULL) and add n blank rows at the
+ * bottom.
+ */
+void	grid_push_top(struct grid *g, int n, struct scrollback *sb);
+
+/*
+ * Take the newest line of sb into a new top row, dropping the bottom row.
+ * Returns false (and changes nothing) when sb is empty.
+ */
+bool	grid_pop_top(struct grid *g, struct scrollback *sb);
+
+/* True when row holds no character (only erased cells). */
+bool	grid_row_is_empty(const struct grid *g, int row);
+
+/*
+ * Whether row's text goes on in the next row: set by the screen when the
+ * cursor wraps; cleared when the row's last column is written or erased and
+ * when the row is blanked.  Carried into the scrollback.
+ */
+bool	grid_wrapped(const struct grid *g, int row);
+void	grid_set_wrapped(struct grid *g, int row, bool wrapped);
+
+/* Cells of row that may differ from a default blank (the rest are). */
+int	grid_row_used(const struct grid *g, int row);
+
+/* Replace row with cells[0..n) and default blanks after them. */
+void	grid_set_row(struct grid *g, int row, const struct cell *cells, int n,
+	    bool wrapped);
+
+/* Change the size: rows kept from the top, cells cut or padded. */
+void	grid_resize(struct grid *g, int rows, int cols);
+
+/* Mark [srow,erow) x [scol,ecol) changed. */
+void	grid_damage(struct grid *g, int srow, int erow, int scol, int ecol);
+
+/*
+ * Report the changed cells, consecutive changed rows merged into one
+ * rectangle, and forget them.
+ */
+void	grid_flush_damage(struct grid *g,
+	    void (*cb)(void *, int, int, int, int), void *user);
+
+#endif

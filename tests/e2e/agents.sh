@@ -1,0 +1,136 @@
+#!/bin/sh
+# Agents plugged in: `ptyvisor hook claude-code` with real hook JSON (the
+# rewritten command run as Claude Code runs it: its output, status and
+# history entry), with no server (--when-absent), --print-settings; and
+# every recipe (`mcp --print-config`, doc/agents.md's snippets) parsed by
+# its format's own rules (python3's json and tomllib).
+. "$top_srcdir/tests/tap.sh"
+
+T=$(mktemp -d)
+cleanup_cmd "rm -rf '$T'"
+export PTYVISOR_STATE_DIR="$T/state" PTYVISOR_CONFIG="$T/config"
+export PTYVISOR_SOCKET="$T/run/ptyvisor.sock"
+mkdir -p "$T/config" "$T/work"
+printf 'deny rm **\n' > "$T/config/rules"
+self=$(readlink -f "$PTYVISOR")
+
+# A field of the JSON on stdin: jget 'python expression on d'.
+jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print('"$1"')'; }
+
+# The hook's input as Claude Code sends it, for command $1.
+hook_json() {
+	python3 -c 'import json,sys; print(json.dumps({"session_id": "s1",
+	    "transcript_path": "/tmp/t.jsonl", "cwd": sys.argv[2],
+	    "permission_mode": "default", "hook_event_name": "PreToolUse",
+	    "tool_name": "Bash", "tool_input": {"command": sys.argv[1],
+	    "description": "Shout a greeting", "timeout": 120000}}))' \
+	    "$1" "$T/work"
+}
+
+# No server: deny by default, saying how to start one; ask; allow.
+hook_json 'echo hi' | $PTYVISOR hook claude-code > "$T/h0" 2> "$T/h0.err"
+is "$?" 0 "no server: the hook answers (exit 0)"
+is "$(jget 'd["hookSpecificOutput"]["permissionDecision"]' < "$T/h0")" deny \
+    "no server: deny by default"
+jget 'd["hookSpecificOutput"]["permissionDecisionReason"]' < "$T/h0" |
+    grep -q "ptyvisor serve"
+ok $? "... with a reason saying how to start ptyvisor"
+for a in ask allow; do
+	hook_json 'echo hi' | $PTYVISOR hook claude-code --when-absent $a > "$T/h1"
+	is "$(jget 'd["hookSpecificOutput"]["permissionDecision"]' < "$T/h1")" \
+	    $a "no server, --when-absent $a"
+done
+$PTYVISOR hook claude-code --when-absent maybe < /dev/null 2> /dev/null
+is "$?" 125 "--when-absent takes only ask, deny or allow"
+
+$PTYVISOR serve --approval never 2> "$T/serve.log" &
+cleanup_pid $!
+wait_for "[ -S '$PTYVISOR_SOCKET' ]" 10; ok $? "serve listens"
+
+# Not the Bash tool: no decision at all.
+printf '%s' '{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/etc/passwd"}}' |
+    $PTYVISOR hook claude-code > "$T/h2"
+ok $(( $? + $(wc -c < "$T/h2") )) "another tool: exit 0, no output"
+
+# A command with every quoting trap: quotes, $, backslashes, a newline.
+cmd='printf "%s|%s\n" "it'"'"'s" '"'"'$HOME \\ "q"'"'"'; echo `echo two` $((6*7))
+echo line2 >&2; exit 4'
+hook_json "$cmd" | $PTYVISOR hook claude-code > "$T/h3"
+is "$?" 0 "Bash: the hook answers"
+is "$(jget 'd["hookSpecificOutput"]["permissionDecision"]' < "$T/h3")" allow \
+    "Bash: allow (Claude Code does not ask again)"
+is "$(jget 'd["hookSpecificOutput"]["hookEventName"]' < "$T/h3")" PreToolUse \
+    "hookEventName PreToolUse"
+new=$(jget 'd["hookSpecificOutput"]["updatedInput"]["command"]' < "$T/h3")
+case $new in
+"'$self' exec "*|"$self exec "*) ok 0 "the command runs through $self exec" ;;
+*) ok 1 "the command runs through $self exec: $new" ;;
+esac
+is "$(jget 'd["hookSpecificOutput"]["updatedInput"]["timeout"]' < "$T/h3")" \
+    120000 "the rest of the input is kept"
+# Run it as Claude Code does (bash -c, stdout and stderr captured).
+(cd "$T/work" && bash -c "$new" > "$T/out" 2>&1 < /dev/null)
+is "$?" 4 "the rewritten command: the original's exit status"
+(cd "$T/work" && sh -c "$cmd" > "$T/want" 2>&1 < /dev/null)
+is "$(cat "$T/out")" "$(cat "$T/want")" "the rewritten command: the original's output"
+$PTYVISOR history --json > "$T/hist"
+python3 - "$T/hist" "$cmd" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+sys.exit(0 if any(r.get("argv") == ["sh", "-c", sys.argv[2]] and
+                  r.get("code") == 4 for r in rows) else 1)
+PY
+ok $? "the history has it, with the original command and its status"
+
+# A rule's deny reaches Claude through exec's status and message.
+hook_json 'rm -rf /nonexistent-pv-hook' | $PTYVISOR hook claude-code > "$T/h4"
+new=$(jget 'd["hookSpecificOutput"]["updatedInput"]["command"]' < "$T/h4")
+bash -c "$new" > "$T/out" 2>&1 < /dev/null
+is "$?" 126 "denied by a rule: exit 126"
+grep -q "denied by rule 'deny rm" "$T/out"; ok $? "... saying which rule"
+
+# --print-settings: JSON Claude Code's settings take.
+$PTYVISOR hook claude-code --print-settings > "$T/settings.json"
+is "$(jget 'd["hooks"]["PreToolUse"][0]["matcher"]' < "$T/settings.json")" \
+    Bash "--print-settings: a PreToolUse hook on Bash"
+jget 'd["hooks"]["PreToolUse"][0]["hooks"][0]["command"]' \
+    < "$T/settings.json" | grep -qx "$self hook claude-code"
+ok $? "--print-settings: this binary's absolute path"
+
+# The MCP recipes, parsed by their formats' own rules.
+for a in claude gemini; do
+	$PTYVISOR mcp --print-config $a > "$T/$a.json" 2> "$T/$a.err"
+	is "$?" 0 "mcp --print-config $a"
+	is "$(jget 'd["mcpServers"]["ptyvisor"]["command"]+" "+" ".join(d["mcpServers"]["ptyvisor"]["args"])' \
+	    < "$T/$a.json")" "$self mcp" "$a: JSON naming $self mcp"
+	grep -q "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26" "$T/$a.err"
+	ok $? "$a: the revisions spoken, on stderr"
+done
+$PTYVISOR mcp --print-config codex > "$T/codex.toml"
+is "$?" 0 "mcp --print-config codex"
+python3 - "$T/codex.toml" "$self" <<'PY'
+import sys, tomllib
+d = tomllib.load(open(sys.argv[1], "rb"))["mcp_servers"]["ptyvisor"]
+sys.exit(0 if d["command"] == sys.argv[2] and d["args"] == ["mcp"] and
+         d["tool_timeout_sec"] > 50 else 1)
+PY
+ok $? "codex: TOML with command, args and a tool timeout above wait_s"
+grep -q "2026-07-28" "$T/codex.toml"; ok $? "codex: the revisions, as a comment"
+$PTYVISOR mcp --print-config emacs > /dev/null 2>&1
+is "$?" 125 "an unknown agent: 125"
+
+# doc/agents.md: every json and toml block parses.
+python3 - "$top_srcdir/doc/agents.md" <<'PY'
+import json, re, sys, tomllib
+text = open(sys.argv[1]).read()
+blocks = re.findall(r"```(json|toml)\n(.*?)```", text, re.S)
+for kind, body in blocks:
+    if kind == "json":
+        json.loads(body)
+    else:
+        tomllib.loads(body)
+print("# %d blocks" % len(blocks))
+sys.exit(0 if len(blocks) >= 4 else 1)
+PY
+ok $? "doc/agents.md: its JSON and TOML snippets parse"
+done_testing
