@@ -5,8 +5,9 @@
  *
  * Invariants: an approved request runs in the sandbox it asked for, with
  * the network only if it asked; a profile we do not know fails the start
- * (fail closed).  Its environment is ours without LD_*, scrubbed by the
- * sandbox, with the request's variables on top.
+ * (fail closed).  Its environment is the agent's own when it sent it
+ * (without what a session keeps: session_environ_caller), else ours
+ * without LD_*, scrubbed by the sandbox; the request's variables on top.
  */
 #include "cli/cli.h"
 
@@ -159,7 +160,8 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	struct session_opts	 so;
 	struct sandbox_opts	 sbo;
 	struct session		*s;
-	char			**envp;
+	char			**envp, **extra = NULL;
+	char *const		 *over;
 
 	/*
 	 * The sandbox the request asked for, network only if it asked; a
@@ -173,18 +175,27 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	    sandbox_profile_parse(r->sandbox, &sbo.profile, cause) != 0)
 		return NULL;
 	sbo.network = r->network;
-	/* Agents' commands run on our emulator, whatever our own TERM. */
-	envp = session_environ(CLI_AGENT_TERM, true);
+	/*
+	 * Agents' commands run on our emulator, whatever our own TERM; with
+	 * the agent's own environment when it sent it (nothing of ours).  A
+	 * known read-only command runs with git's program-running settings
+	 * turned off (it sets no variables itself: those are asked).
+	 */
 	memset(&so, 0, sizeof so);
+	over = r->known_safe && (r->env == NULL || r->env[0] == NULL) ?
+	    policy_known_safe_env() : r->env;
+	if (r->environ != NULL) {
+		envp = xcalloc(1, sizeof *envp);
+		extra = session_environ_caller(r->environ, CLI_AGENT_TERM,
+		    over);
+		so.env_extra = extra;
+	} else {
+		envp = session_environ(CLI_AGENT_TERM, true);
+		so.env_extra = over;
+	}
 	so.argv = r->argv;
 	so.cwd = r->cwd;
 	so.envp = envp;
-	/*
-	 * A known read-only command runs with git's program-running settings
-	 * turned off (it sets no variables itself: those are asked).
-	 */
-	so.env_extra = r->known_safe && (r->env == NULL || r->env[0] == NULL) ?
-	    policy_known_safe_env() : r->env;
 	if (o != NULL && o->cols > 0 && o->rows > 0) {
 		so.size.cols = o->cols;
 		so.size.rows = o->rows;
@@ -200,8 +211,12 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	so.by = r->decided_by;
 	so.agent = true;
 	so.request = (unsigned long)r->id;
+	memcpy(so.pipes, r->pipes, sizeof so.pipes);
+	so.has_umask = r->has_umask;
+	so.umask = (mode_t)r->umask;
 	s = sessions_start(ss, &so, cause);
 	strv_free(envp);
+	strv_free(extra);
 	return s;
 }
 

@@ -5,9 +5,15 @@
  * command's own, 128+N for signal N, 124 timed out, 125 ptyvisor error,
  * 126 denied (reason on stderr), 127 not found.
  *
- * Output is always received as exact bytes.  --raw copies them to stdout.
- * --text (the default when stdout is not a terminal) prints what a
- * terminal of the session's size shows, as plain text (cli/textout.h).
+ * It stands in for sh -c: each of our stdin, stdout and stderr that is not
+ * a terminal is a pipe for the command (doc/protocol.md §5a) -- stdin
+ * relayed with a bounded window of unacknowledged bytes and its EOF,
+ * stdout and stderr written back apart, exactly -- and the command gets
+ * our environment, umask and directory; a command killed by a signal ends
+ * us by it too.  Output is always received as exact bytes and copied
+ * (--raw, the default); --text keeps the command's stdout on the terminal
+ * and prints what a terminal of the session's size shows, as plain text
+ * (cli/textout.h).
  *
  * SIGINT, SIGTERM and SIGHUP become a kill of the session (a second one
  * gives up at once); before the session starts they withdraw the request.
@@ -17,6 +23,7 @@
 #include "cli/textout.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
@@ -26,7 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/quote.h"
@@ -54,7 +63,22 @@ struct exec_opts {
 	char		**argv;		/* owned when built from -c */
 };
 
+/*
+ * Stdin relayed to a pipe: bytes sent per input line, and how many may be
+ * on their way before the server says the command took them (`written`):
+ * the relay streams any size in bounded memory, at the command's pace.
+ */
+#define EXEC_STDIN_CHUNK	(64 * 1024)
+#define EXEC_STDIN_WINDOW	(256 * 1024)
+
 struct exec_run {
+	struct client	*cl;
+	bool		 pipes[3];	/* 0-2 relayed as pipes, not the PTY */
+	uint64_t	 stdin_sent;
+	uint64_t	 stdin_acked;
+	bool		 stdin_done;	/* EOF sent (or nothing more to send) */
+	bool		 broken;	/* our stdout or stderr reader left */
+	int		 die_sig;	/* the command's end: end like it */
 	struct textout	*text;		/* --text; NULL: raw bytes */
 	int64_t		 session;	/* 0: not started */
 	int		 rc;
@@ -70,14 +94,58 @@ exec_text(void *user, const char *p, size_t len)
 	(void)util_write_all(STDOUT_FILENO, p, len);
 }
 
-/* Output bytes arrived. */
+/*
+ * Bytes for our fd 1 or 2.  Its reader gone (EPIPE), the command is
+ * stopped as a shell's would be by SIGPIPE.
+ */
+static void
+exec_put(struct exec_run *x, int fd, const char *p, size_t len)
+{
+	json_t	*req;
+	char	*cause = NULL;
+
+	if (x->broken || util_write_all(fd, p, len) == 0)
+		return;
+	x->broken = true;
+	if (x->session == 0)
+		return;
+	req = json_pack("{s:s, s:s, s:I}", "op", "kill", "id", "kill",
+	    "session", (json_int_t)x->session);
+	(void)client_send(x->cl, req, &cause);
+	free(cause);
+	json_decref(req);
+}
+
+/* Output bytes of the PTY arrived. */
 static void
 exec_output(struct exec_run *x, const char *p, size_t len)
 {
 	if (x->text == NULL)
-		(void)util_write_all(STDOUT_FILENO, p, len);
+		/*
+		 * What the terminal shows goes where we have a terminal, else
+		 * to stderr (e.g. why a command did not start).
+		 */
+		exec_put(x, !x->pipes[1] ? STDOUT_FILENO : STDERR_FILENO, p,
+		    len);
 	else
 		textout_feed(x->text, p, len);
+}
+
+/*
+ * The command ended having read stdin_acked of the stdin_sent bytes we
+ * read ahead for it: a seekable stdin goes back to where the command left
+ * it, as after sh -c (a `while read` loop over a file keeps its lines).
+ */
+static void
+exec_give_back_stdin(const struct exec_run *x)
+{
+	struct stat	st;
+
+	if (!x->pipes[0] || x->stdin_sent <= x->stdin_acked ||
+	    fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	(void)lseek(STDIN_FILENO, -(off_t)(x->stdin_sent - x->stdin_acked),
+	    SEEK_CUR);
 }
 
 /* The command ended: the rest of the screen, then the status. */
@@ -86,12 +154,17 @@ exec_exit(struct exec_run *x, json_t *ev)
 {
 	json_t		*sig = json_object_get(ev, "signal");
 
+	exec_give_back_stdin(x);
 	if (x->text != NULL)
 		textout_finish(x->text);
-	if (json_is_true(json_object_get(ev, "timed_out")))
+	if (x->broken)
+		x->rc = 128 + SIGPIPE;
+	else if (json_is_true(json_object_get(ev, "timed_out")))
 		x->rc = 124;
-	else if (json_is_integer(sig))
+	else if (json_is_integer(sig)) {
 		x->rc = 128 + (int)json_integer_value(sig);
+		x->die_sig = (int)json_integer_value(sig);
+	}
 	else
 		x->rc = (int)json_integer_value(json_object_get(ev, "code"));
 	x->done = true;
@@ -156,19 +229,77 @@ exec_event(struct exec_run *x, json_t *ev)
 		    "session"));
 	} else if (strcmp(name, "output") == 0) {
 		s = client_str(ev, "b64");
-		if (s != NULL && proto_base64_decode(&b, s, strlen(s)) == 0)
+		if (s == NULL || proto_base64_decode(&b, s, strlen(s)) != 0) {
+			b.len = 0;
+			if ((s = client_str(ev, "data")) != NULL)
+				buf_add(&b, s, strlen(s));
+		}
+		s = client_str(ev, "stream");
+		if (s != NULL && b.len > 0)
+			exec_put(x, strcmp(s, "stderr") == 0 ? STDERR_FILENO :
+			    STDOUT_FILENO, b.data, b.len);
+		else if (b.len > 0)
 			exec_output(x, b.data, b.len);
-		else if ((s = client_str(ev, "data")) != NULL)
-			exec_output(x, s, strlen(s));
 		buf_free(&b);
+	} else if (strcmp(name, "written") == 0) {
+		x->stdin_acked = (uint64_t)json_integer_value(
+		    json_object_get(ev, "bytes"));
 	} else if (strcmp(name, "exit") == 0)
 		exec_exit(x, ev);
-	else if (strcmp(name, "error") == 0) {
+	else if (strcmp(name, "error") == 0 && (s = client_str(ev, "id")) !=
+	    NULL && strcmp(s, "in") == 0) {
+		/* The command no longer takes stdin (it ended or closed it). */
+		x->stdin_done = true;
+	} else if (strcmp(name, "error") == 0) {
 		fprintf(stderr, "ptyvisor: %s\n", client_str(ev, "message") ?
 		    client_str(ev, "message") : "error");
 		x->rc = CLI_EXIT_ERROR;
 		x->done = true;
 	}
+}
+
+/*
+ * Our stdin is readable: send what is there to the command's stdin pipe,
+ * or its EOF.  A read error (e.g. fd 0 closed) is an EOF too, as for a
+ * command whose stdin cannot be read.  -1 with *cause: the server is gone.
+ */
+static int
+exec_stdin(struct exec_run *x, char **cause)
+{
+	static char	 chunk[EXEC_STDIN_CHUNK];
+	struct buf	 b64 = { 0 };
+	json_t		*req;
+	ssize_t		 n;
+	int		 rc;
+
+	do
+		n = read(STDIN_FILENO, chunk, sizeof chunk);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	req = json_pack("{s:s, s:s, s:I, s:s}", "op", "input", "id", "in",
+	    "session", (json_int_t)x->session, "stream", "stdin");
+	if (n > 0) {
+		proto_base64_encode(&b64, chunk, (size_t)n);
+		json_object_set_new(req, "b64", json_stringn(b64.data,
+		    b64.len));
+		buf_free(&b64);
+		x->stdin_sent += (uint64_t)n;
+	} else {
+		json_object_set_new(req, "eof", json_true());
+		x->stdin_done = true;
+	}
+	rc = client_send(x->cl, req, cause);
+	json_decref(req);
+	return rc;
+}
+
+/* Whether to read our stdin now: started, not ended, window not full. */
+static bool
+exec_wants_stdin(const struct exec_run *x)
+{
+	return x->pipes[0] && x->session != 0 && !x->stdin_done &&
+	    x->stdin_sent - x->stdin_acked < EXEC_STDIN_WINDOW;
 }
 
 /* A signal to the shim: kill the session (or give up). */
@@ -194,13 +325,39 @@ exec_signal(struct client *cl, struct exec_run *x, int sig, int *count)
 	return false;
 }
 
+/*
+ * Our environment, for the command (as sh -c passes it).  A variable that
+ * is not UTF-8 cannot travel as JSON text and stays behind.
+ */
+static json_t *
+exec_environ(void)
+{
+	extern char	**environ;
+	json_t		 *o = json_object(), *v;
+	char		 *name;
+	size_t		  i, len;
+
+	for (i = 0; environ[i] != NULL; i++) {
+		len = strcspn(environ[i], "=");
+		if (len == 0 || environ[i][len] != '=')
+			continue;
+		name = xstrndup(environ[i], len);
+		if ((v = json_string(environ[i] + len + 1)) != NULL)
+			json_object_set_new(o, name, v);
+		free(name);
+	}
+	return o;
+}
+
 /* Build the exec request. */
 static json_t *
-exec_request(const struct exec_opts *o, struct pty_size size)
+exec_request(const struct exec_opts *o, struct pty_size size,
+    const bool pipes[3])
 {
-	json_t	*req, *argv = json_array(), *env = json_object();
+	json_t	*req, *argv = json_array(), *env = json_object(), *stdio;
 	char	 cwd[PATH_MAX];
 	size_t	 i;
+	mode_t	 mask;
 
 	for (i = 0; o->argv[i] != NULL; i++)
 		json_array_append_new(argv, json_string(o->argv[i]));
@@ -228,7 +385,43 @@ exec_request(const struct exec_opts *o, struct pty_size size)
 		json_object_set_new(req, "sandbox", json_string(o->sandbox));
 	if (o->why != NULL)
 		json_object_set_new(req, "why", json_string(o->why));
+	mask = umask(0);
+	umask(mask);
+	json_object_set_new(req, "environ", exec_environ());
+	json_object_set_new(req, "umask", json_integer((json_int_t)mask));
+	if (pipes[0] || pipes[1] || pipes[2]) {
+		stdio = json_array();
+		for (i = 0; i < 3; i++)
+			json_array_append_new(stdio, json_string(pipes[i] ?
+			    "pipe" : "pty"));
+		json_object_set_new(req, "stdio", stdio);
+	}
 	return req;
+}
+
+/*
+ * The command was killed by sig: so are we, as `sh -c` would be, so our
+ * parent sees the signal itself (a shell's $? is 128+sig either way).
+ * Signals that stop or do nothing by default are left alone (the caller
+ * then returns 128+sig); no core file is ours to write.
+ */
+static void
+exec_die(int sig)
+{
+	struct rlimit	no_core = { 0, 0 };
+	sigset_t	set;
+
+	if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+	    sig == SIGTTOU || sig == SIGCONT || sig == SIGCHLD ||
+	    sig == SIGWINCH || sig == SIGURG || sig <= 0 || sig >= NSIG)
+		return;
+	(void)setrlimit(RLIMIT_CORE, &no_core);
+	fflush(stdout);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 }
 
 /* Run the request through the server; the shim's exit status. */
@@ -241,24 +434,40 @@ exec_main(const struct exec_opts *o)
 	struct client	*cl;
 	struct pty_size	 size = { EXEC_TEXT_COLS, EXEC_TEXT_ROWS };
 	struct winsize	 ws;
-	struct pollfd	 pfd[2];
+	struct pollfd	 pfd[3];
 	struct signalfd_siginfo si;
 	sigset_t	 set;
 	json_t		*req, *ev;
 	char		*cause = NULL, *path;
-	int		 sfd, rc, nsig = 0;
+	int		 sfd, rc, nsig = 0, fd;
 	bool		 text;
+	static const int size_from[] = { STDOUT_FILENO, STDERR_FILENO,
+			    STDIN_FILENO };
 
+	/* A closed 0-2 must not become a file of ours: /dev/null stands in. */
+	for (fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", fd == 0 ?
+		    O_RDONLY : O_WRONLY) != fd)
+			return CLI_EXIT_ERROR;
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
-	text = o->mode == 't' || (o->mode == 0 && !isatty(STDOUT_FILENO));
-	if (isatty(STDOUT_FILENO) &&
-	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
-	    ws.ws_row > 0) {
-		size.cols = ws.ws_col;
-		size.rows = ws.ws_row;
-	}
 	memset(&x, 0, sizeof x);
+	/*
+	 * Each of our 0-2 that is not a terminal is a pipe for the command
+	 * too; --text renders the terminal's screen, so stdout stays on it.
+	 */
+	text = o->mode == 't';
+	for (fd = 0; fd < 3; fd++)
+		x.pipes[fd] = !isatty(fd) && !(fd == STDOUT_FILENO && text);
+	for (fd = 0; fd < 3; fd++) {
+		if (isatty(size_from[fd]) &&
+		    ioctl(size_from[fd], TIOCGWINSZ, &ws) == 0 &&
+		    ws.ws_col > 0 && ws.ws_row > 0) {
+			size.cols = ws.ws_col;
+			size.rows = ws.ws_row;
+			break;
+		}
+	}
 	if (text)
 		x.text = textout_new(size.rows, size.cols, exec_text, NULL);
 
@@ -289,7 +498,8 @@ exec_main(const struct exec_opts *o)
 			close(sfd);
 		return CLI_EXIT_ERROR;
 	}
-	req = exec_request(o, size);
+	x.cl = cl;
+	req = exec_request(o, size, x.pipes);
 	rc = client_send(cl, req, &cause);
 	json_decref(req);
 	x.rc = CLI_EXIT_ERROR;
@@ -298,7 +508,10 @@ exec_main(const struct exec_opts *o)
 		pfd[0].events = POLLIN;
 		pfd[1].fd = sfd;
 		pfd[1].events = POLLIN;
-		if (poll(pfd, sfd >= 0 ? 2 : 1, -1) < 0) {
+		pfd[2].fd = exec_wants_stdin(&x) ? STDIN_FILENO : -1;
+		pfd[2].events = POLLIN;
+		pfd[2].revents = 0;
+		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			cause = xasprintf("poll: %s", strerror(errno));
@@ -307,6 +520,9 @@ exec_main(const struct exec_opts *o)
 		if (sfd >= 0 && (pfd[1].revents & POLLIN) &&
 		    read(sfd, &si, sizeof si) == (ssize_t)sizeof si &&
 		    exec_signal(cl, &x, (int)si.ssi_signo, &nsig))
+			break;
+		if (pfd[2].fd >= 0 && pfd[2].revents != 0 &&
+		    (rc = exec_stdin(&x, &cause)) != 0)
 			break;
 		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
@@ -327,6 +543,8 @@ exec_main(const struct exec_opts *o)
 	textout_free(x.text);
 	if (sfd >= 0)
 		close(sfd);
+	if (x.die_sig != 0)
+		exec_die(x.die_sig);
 	return x.rc;
 }
 
@@ -339,7 +557,9 @@ exec_usage(FILE *f)
 	    "       ptyvisor-sh -c STRING   (or -lc STRING)\n\n"
 	    "Ask the running ptyvisor (TUI or 'serve') to run CMD: the rules\n"
 	    "decide or a person approves; the output comes back here and the\n"
-	    "exit status is CMD's.  -c STRING runs 'sh -c STRING'.\n\n"
+	    "exit status is CMD's.  -c STRING runs 'sh -c STRING'.  Like\n"
+	    "sh -c, CMD gets our environment, and pipes for whichever of our\n"
+	    "stdin, stdout and stderr are not terminals.\n\n"
 	    "Options:\n"
 	    "  --cwd DIR       run in DIR (default: the current directory)\n"
 	    "  --timeout S     kill CMD after S seconds (exit 124)\n"
@@ -349,11 +569,10 @@ exec_usage(FILE *f)
 	    "  --why TEXT      the reason, shown to the person approving\n"
 	    "  --socket PATH   the server's socket (default $PTYVISOR_SOCKET,\n"
 	    "                  the settings file's, else the usual one)\n"
-	    "  -e NAME=VALUE   set a variable for CMD (repeatable)\n"
-	    "  --raw           copy the exact output bytes (default on a "
-	    "terminal)\n"
+	    "  -e NAME=VALUE   set a variable for CMD (repeatable; asked)\n"
+	    "  --raw           copy the exact output bytes (the default)\n"
 	    "  --text          print what a terminal shows, as plain text\n"
-	    "                  (default when stdout is not a terminal)\n"
+	    "                  (CMD's stdout is then the terminal)\n"
 	    "  -h, --help      show this help\n\n"
 	    "Exit status: CMD's own; 128+N if killed by signal N; 124 timed\n"
 	    "out; 125 ptyvisor error (no server, bad arguments); 126 denied\n"

@@ -13,7 +13,12 @@ ptyvisor_SOURCES = cli/main.c
 ptyvisor_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 ptyvisor_LDADD = $(PV_LIBS) $(PV_EXT_LIBS)
 
-# ptyvisor-sh: the shim under a shell's name (argv[0] decides).
+# ptyvisor-sh: the shim under a shell's name (argv[0] decides), beside the
+# built binary (build/ptyvisor-sh) and installed.
+all-local: ptyvisor-sh
+ptyvisor-sh: ptyvisor$(EXEEXT)
+	$(AM_V_GEN)rm -f $@ && $(LN_S) ptyvisor$(EXEEXT) $@
+CLEANFILES += ptyvisor-sh
 install-exec-hook:
 	cd $(DESTDIR)$(bindir) && rm -f ptyvisor-sh && $(LN_S) ptyvisor ptyvisor-sh
 uninstall-hook:

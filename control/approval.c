@@ -88,6 +88,8 @@ approval_request_free(struct approval_request *r)
 	strv_free(r->argv);
 	free(r->cwd);
 	strv_free(r->env);
+	strv_free(r->environ);
+	strv_free(r->environ_differs);
 	free(r->sandbox);
 	free(r->why);
 	free(r->client_exe);
@@ -211,6 +213,23 @@ approval_state_name(enum approval_state st)
 	return "unknown";
 }
 
+/* "environment differs: A, B": the names of the variables in v. */
+static char *
+approval_env_by(char *const *v)
+{
+	struct buf	 b = { 0 };
+	size_t		 i;
+	char		*out;
+
+	buf_printf(&b, "environment differs: ");
+	for (i = 0; v[i] != NULL; i++)
+		buf_printf(&b, "%s%.*s", i > 0 ? ", " : "",
+		    (int)strcspn(v[i], "="), v[i]);
+	out = xstrdup(buf_cstr(&b));
+	buf_free(&b);
+	return out;
+}
+
 const char *
 approval_raise(enum policy_decision d, bool network, const char *sandbox,
     char *const *env)
@@ -275,6 +294,18 @@ approval_judge(struct approval *a, struct approval_request *r)
 		free(r->verdict_by);
 		r->verdict_by = xstrdup(by);
 	}
+	/*
+	 * The built-in read-only list knows programs by name, found the way
+	 * our own environment finds them: an agent's environment that steers
+	 * that differently (a PATH with its own directory first, a GIT_PAGER,
+	 * an ENV...) voids it.  Rules and modes, which the person chose, stand.
+	 */
+	if (r->verdict == POLICY_ALLOW && r->environ_differs != NULL &&
+	    v.source == POLICY_BY_KNOWN_SAFE) {
+		r->verdict = POLICY_ASK;
+		free(r->verdict_by);
+		r->verdict_by = approval_env_by(r->environ_differs);
+	}
 	r->known_safe = r->verdict == POLICY_ALLOW &&
 	    v.source == POLICY_BY_KNOWN_SAFE;
 }
@@ -297,6 +328,13 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	r->cols = spec->cols;
 	r->rows = spec->rows;
 	r->why = spec->why != NULL ? xstrdup(spec->why) : NULL;
+	memcpy(r->pipes, spec->pipes, sizeof r->pipes);
+	r->has_umask = spec->has_umask;
+	r->umask = spec->umask;
+	if (spec->environ != NULL) {
+		r->environ = strv_dup(spec->environ);
+		r->environ_differs = policy_env_differs(r->environ, environ);
+	}
 	r->client_pid = spec->client_pid;
 	r->client_exe = spec->client_exe != NULL ?
 	    xstrdup(spec->client_exe) : NULL;

@@ -53,6 +53,11 @@ struct approval_spec {
 	pid_t		 client_pid;	/* 0: unknown */
 	const char	*client_exe;	/* NULL: unknown */
 	void		*owner;		/* who submitted it (opaque) */
+	bool		 pipes[3];	/* 0-2 as pipes, not the PTY */
+	bool		 has_umask;	/* the agent's umask, else the server's */
+	unsigned int	 umask;
+	/* The agent's whole environment ("NAME=VALUE"...); NULL: ours. */
+	char *const	*environ;
 };
 
 /*
@@ -74,6 +79,15 @@ struct approval_request {
 	pid_t			 client_pid;	/* 0: unknown */
 	char			*client_exe;	/* NULL: unknown */
 	void			*owner;
+	bool			 pipes[3];	/* 0-2 as pipes, not the PTY */
+	bool			 has_umask;
+	unsigned int		 umask;
+	char			**environ;	/* the agent's; NULL: ours */
+	/*
+	 * The variables of environ that steer what runs and differ from
+	 * ours (policy_env_differs); NULL: none.
+	 */
+	char			**environ_differs;
 
 	/* The policy's verdict and what decided it. */
 	enum policy_decision	 verdict;

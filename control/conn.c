@@ -67,6 +67,21 @@ control_send(struct control_client *cl, struct buf *line)
 	control_client_flush(cl);
 }
 
+/* Read again the pipes of cl's sessions held while it was behind. */
+void
+control_pipes_resume(struct control_client *cl)
+{
+	struct control	*c = cl->c;
+	size_t		 i;
+
+	for (i = 0; i < c->nsess; i++) {
+		if (c->sess[i]->owner == cl && c->sess[i]->held) {
+			c->sess[i]->held = false;
+			session_stdio_hold(c->sess[i]->s, false);
+		}
+	}
+}
+
 /* Whether cl is one control_broadcast sends to. */
 static bool
 control_is_subscriber(const struct control_client *cl,
@@ -159,6 +174,17 @@ control_client_close(struct control_client *cl)
 		if (cs->owner != cl)
 			continue;
 		cs->owner = NULL;
+		/* Nobody feeds its stdin or waits for its pipes any more. */
+		if (cs->held) {
+			cs->held = false;
+			session_stdio_hold(cs->s, false);
+		}
+		if (session_has_stdin(cs->s)) {
+			char *cause = NULL;
+
+			(void)session_stdin_write(cs->s, "", 0, true, &cause);
+			free(cause);
+		}
 		if (!c->keep && !session_is_done(cs->s)) {
 			control_log(c, "client %lu left: killing session %lu",
 			    cl->serial, cs->id);
@@ -224,6 +250,8 @@ control_client_flush(struct control_client *cl)
 	}
 	if (cl->dead)
 		return;
+	if (cl->out.len < CONTROL_PIPE_RESUME)
+		control_pipes_resume(cl);
 	if (cl->closing && cl->out.len == 0) {
 		control_client_close(cl);
 		return;

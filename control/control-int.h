@@ -63,7 +63,20 @@ struct control_sess {
 	unsigned char		 carry[4];	/* incomplete UTF-8 tail */
 	size_t			 ncarry;
 	bool			 started;	/* started event sent */
+	/* The command's stdout and stderr pipes (forward.c's pipe section). */
+	unsigned char		 pipe_carry[3][4];	/* [1], [2] as carry */
+	size_t			 npipe_carry[3];
+	bool			 held;		/* owner behind: pipes not read */
 };
+
+/*
+ * Pipe output queued for its owner beyond which the session's pipes are no
+ * longer read (the command blocks, as on a full pipe), and below which
+ * they are read again: far below CONTROL_OUT_MAX, so an agent that reads
+ * slowly is waited for, never dropped.
+ */
+#define CONTROL_PIPE_HOLD	(128 * 1024)
+#define CONTROL_PIPE_RESUME	(32 * 1024)
 
 /* The server. */
 struct control {
@@ -114,6 +127,8 @@ void	control_client_finish(struct control_client *cl);
 /* conn.c: write what the socket takes now; watch POLLOUT for the rest. */
 void	control_client_flush(struct control_client *cl);
 
+/* conn.c: the client's queue went below CONTROL_PIPE_RESUME: read on. */
+void	control_pipes_resume(struct control_client *cl);
 /* forward.c: forget a waiting exec. */
 void	control_req_remove(struct control *c, struct control_req *cr);
 /* forward.c: describe r for queued and list events. */

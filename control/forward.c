@@ -144,6 +144,8 @@ control_on_created(void *user, struct session *s)
 	c->sess[c->nsess++] = cs;
 }
 
+static void	control_pipes_end(struct control *, struct control_sess *);
+
 static void
 control_on_output(void *user, struct session *s, const char *data,
     size_t len)
@@ -172,6 +174,7 @@ control_on_ended(void *user, struct session *s)
 		return;
 	if (cs->ncarry > 0)
 		control_sess_output(c, cs, "", 0, true);
+	control_pipes_end(c, cs);
 	control_sess_started(c, cs);
 	memset(&e, 0, sizeof e);
 	e.session = (int64_t)cs->id;
@@ -210,10 +213,89 @@ control_on_ended(void *user, struct session *s)
 	free(cs);
 }
 
+/*
+ * The command's pipes.  Its stdout and stderr go to the owner exactly (in
+ * its encoding, each stream's UTF-8 tail carried apart) and to subscribers
+ * as text, each as an output event naming its stream; when the owner has
+ * CONTROL_PIPE_HOLD bytes unread the pipes wait (conn.c resumes them).
+ */
+static void
+control_on_stream(void *user, struct session *s, int fd, const char *data,
+    size_t len)
+{
+	struct control		*c = user;
+	struct control_sess	*cs = control_sess_find(c, s);
+	struct buf		 all = { 0 }, ev = { 0 };
+	size_t			 n;
+
+	if (cs == NULL || fd < 1 || fd > 2)
+		return;
+	control_sess_started(c, cs);
+	cs->seq++;
+	if (cs->owner != NULL && cs->enc == PROTO_ENC_BASE64 && len > 0) {
+		proto_ev_stream(&ev, cs->req_id, (int64_t)cs->id, cs->seq, fd,
+		    data, len, PROTO_ENC_BASE64);
+		control_send(cs->owner, &ev);
+		ev.len = 0;
+	}
+	buf_add(&all, cs->pipe_carry[fd], cs->npipe_carry[fd]);
+	buf_add(&all, data, len);
+	n = len == 0 ? all.len : proto_utf8_complete(all.data, all.len);
+	cs->npipe_carry[fd] = all.len - n;
+	memcpy(cs->pipe_carry[fd], all.data + n, cs->npipe_carry[fd]);
+	if (n > 0 && cs->owner != NULL && cs->enc == PROTO_ENC_TEXT) {
+		proto_ev_stream(&ev, cs->req_id, (int64_t)cs->id, cs->seq, fd,
+		    all.data, n, PROTO_ENC_TEXT);
+		control_send(cs->owner, &ev);
+		ev.len = 0;
+	}
+	/* Built only for someone: the relay's hot path. */
+	if (n > 0 && control_has_subscribers(c, cs->owner)) {
+		proto_ev_stream(&ev, NULL, (int64_t)cs->id, cs->seq, fd,
+		    all.data, n, PROTO_ENC_TEXT);
+		control_broadcast(c, &ev, cs->owner);
+	}
+	buf_free(&all);
+	buf_free(&ev);
+	if (cs->owner != NULL && !cs->owner->dead &&
+	    cs->owner->out.len >= CONTROL_PIPE_HOLD && !cs->held) {
+		cs->held = true;
+		session_stdio_hold(s, true);
+	}
+}
+
+/* Tell the owner how far the command has read its stdin pipe. */
+static void
+control_on_stdin_written(void *user, struct session *s, uint64_t total)
+{
+	struct control		*c = user;
+	struct control_sess	*cs = control_sess_find(c, s);
+	struct buf		 b = { 0 };
+
+	if (cs == NULL || cs->owner == NULL)
+		return;
+	proto_ev_written(&b, cs->req_id, (int64_t)cs->id, total);
+	control_send(cs->owner, &b);
+	buf_free(&b);
+}
+
+/* The pipes' UTF-8 tails at the end, as text (a final, empty chunk). */
+static void
+control_pipes_end(struct control *c, struct control_sess *cs)
+{
+	int	fd;
+
+	for (fd = 1; fd <= 2; fd++)
+		if (cs->npipe_carry[fd] > 0)
+			control_on_stream(c, cs->s, fd, "", 0);
+}
+
 const struct session_events control_session_events = {
 	.created = control_on_created,
 	.output = control_on_output,
 	.ended = control_on_ended,
+	.stream = control_on_stream,
+	.stdin_written = control_on_stdin_written,
 };
 
 /* Describe r for queued and list events. */
@@ -230,6 +312,7 @@ control_pending_of(const struct approval_request *r, struct proto_pending *p)
 	p->verdict = policy_decision_name(r->verdict);
 	p->by = r->verdict_by;
 	p->client_pid = r->client_pid;
+	p->environ_differs = r->environ_differs;
 	p->detail = r->verdict_why;
 }
 

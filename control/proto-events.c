@@ -1,7 +1,7 @@
 /*
  * proto-events.c - the control protocol's event builders (see proto.h):
- * hello, error, ok, queued, approved/denied, withdrawn, started, output,
- * exit and list, each appended to a buffer as one JSON line.
+ * hello, error, ok, queued, approved/denied, withdrawn, started, output
+ * (of the PTY or a pipe), written, exit and list, each appended to a buffer as one JSON line.
  *
  * Invariants: event builders only hand jansson valid UTF-8 (invalid bytes
  * become U+FFFD) and always emit exactly one line.
@@ -130,6 +130,8 @@ proto_set_pending(json_t *o, const struct proto_pending *p)
 {
 	proto_set_int(o, "request", p->request);
 	proto_set_str(o, "verdict", p->verdict);
+	if (p->environ_differs != NULL && p->environ_differs[0] != NULL)
+		proto_set_argv(o, "environ_differs", p->environ_differs);
 	proto_set_str(o, "by", p->by);
 	proto_set_str(o, "detail", p->detail);
 	if (p->argv != NULL)
@@ -188,21 +190,25 @@ proto_ev_started(struct buf *b, const char *id, int64_t request,
 }
 
 /*
+ * An output event; stream names the pipe it came from (NULL: the PTY).
  * The data goes last, encoded straight into the line: base64 digits need
  * no escaping, and text is escaped by one pass over runs of plain bytes.
  * Through a jansson string it was copied, checked and escaped byte by
  * byte again: most of the server's relay cost apart from the screen (perf,
  * `exec --raw` of 6.9 MB).
  */
-void
-proto_ev_output(struct buf *b, const char *id, int64_t session, uint64_t seq,
-    const void *data, size_t len, enum proto_encoding enc)
+static void
+proto_ev_output_of(struct buf *b, const char *id, int64_t session,
+    uint64_t seq, const char *stream, const void *data, size_t len,
+    enum proto_encoding enc)
 {
 	json_t		*o = proto_ev_new("output", id);
 	struct buf	 tmp;
 
 	proto_set_int(o, "session", session);
 	proto_set_int(o, "seq", (int64_t)seq);
+	if (stream != NULL)
+		json_object_set_new(o, "stream", json_string(stream));
 	proto_ev_emit(b, o);
 	b->len -= 2;		/* "}\n": the data goes before them */
 	if (enc == PROTO_ENC_BASE64) {
@@ -218,6 +224,32 @@ proto_ev_output(struct buf *b, const char *id, int64_t session, uint64_t seq,
 		buf_free(&tmp);
 	}
 	buf_add(b, "}\n", 2);
+}
+
+void
+proto_ev_output(struct buf *b, const char *id, int64_t session, uint64_t seq,
+    const void *data, size_t len, enum proto_encoding enc)
+{
+	proto_ev_output_of(b, id, session, seq, NULL, data, len, enc);
+}
+
+void
+proto_ev_stream(struct buf *b, const char *id, int64_t session, uint64_t seq,
+    int fd, const void *data, size_t len, enum proto_encoding enc)
+{
+	proto_ev_output_of(b, id, session, seq, fd == 2 ? "stderr" : "stdout",
+	    data, len, enc);
+}
+
+void
+proto_ev_written(struct buf *b, const char *id, int64_t session,
+    uint64_t total)
+{
+	json_t	*o = proto_ev_new("written", id);
+
+	proto_set_int(o, "session", session);
+	proto_set_int(o, "bytes", (int64_t)total);
+	proto_ev_emit(b, o);
 }
 
 void

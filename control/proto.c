@@ -68,6 +68,7 @@ proto_request_free(struct proto_request *req)
 	strv_free(req->exec.argv);
 	free(req->exec.cwd);
 	strv_free(req->exec.env);
+	strv_free(req->exec.environ);
 	free(req->exec.sandbox);
 	free(req->exec.why);
 	free(req->data);
@@ -195,11 +196,12 @@ proto_get_argv(json_t *o, struct proto_exec *ex, struct proto_error *err)
 	return 0;
 }
 
-/* Read "env": an object of strings, into NAME=VALUE form. */
+/* Read an object of strings (key: "env", "environ") as NAME=VALUE. */
 static int
-proto_get_env(json_t *o, struct proto_exec *ex, struct proto_error *err)
+proto_get_env(json_t *o, const char *name, char ***out,
+    struct proto_error *err)
 {
-	json_t		*v = json_object_get(o, "env"), *val;
+	json_t		*v = json_object_get(o, name), *val;
 	const char	*key;
 	size_t		 n = 0;
 
@@ -207,27 +209,27 @@ proto_get_env(json_t *o, struct proto_exec *ex, struct proto_error *err)
 		return 0;
 	if (!json_is_object(v)) {
 		proto_fail(err, PROTO_ERR_TYPE,
-		    "'env' must be an object of strings");
+		    "'%s' must be an object of strings", name);
 		return -1;
 	}
-	ex->env = xcalloc(json_object_size(v) + 1, sizeof *ex->env);
+	*out = xcalloc(json_object_size(v) + 1, sizeof **out);
 	json_object_foreach(v, key, val) {
 		if (key[0] == '\0' || strchr(key, '=') != NULL) {
 			proto_fail(err, PROTO_ERR_VALUE,
-			    "'env' has a bad variable name");
+			    "'%s' has a bad variable name", name);
 			return -1;
 		}
 		if (!json_is_string(val)) {
 			proto_fail(err, PROTO_ERR_TYPE,
-			    "'env.%.64s' must be a string", key);
+			    "'%s.%.64s' must be a string", name, key);
 			return -1;
 		}
 		if (strlen(json_string_value(val)) != json_string_length(val)) {
 			proto_fail(err, PROTO_ERR_VALUE,
-			    "'env.%.64s' contains a NUL byte", key);
+			    "'%s.%.64s' contains a NUL byte", name, key);
 			return -1;
 		}
-		ex->env[n++] = xasprintf("%s=%s", key, json_string_value(val));
+		(*out)[n++] = xasprintf("%s=%s", key, json_string_value(val));
 	}
 	return 0;
 }
@@ -257,6 +259,36 @@ proto_get_encoding(json_t *o, enum proto_encoding *enc,
 	return -1;
 }
 
+/* Read "stdio": absent, or three of "pty" and "pipe" for fds 0, 1, 2. */
+static int
+proto_get_stdio(json_t *o, struct proto_exec *ex, struct proto_error *err)
+{
+	json_t		*v = json_object_get(o, "stdio"), *e;
+	const char	*m;
+	size_t		 i;
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_array(v) || json_array_size(v) != 3) {
+		proto_fail(err, json_is_array(v) ? PROTO_ERR_VALUE :
+		    PROTO_ERR_TYPE, "'stdio' must be an array of three "
+		    "\"pty\" or \"pipe\"");
+		return -1;
+	}
+	json_array_foreach(v, i, e) {
+		m = json_string_value(e);
+		if (m == NULL || (strcmp(m, "pty") != 0 &&
+		    strcmp(m, "pipe") != 0)) {
+			proto_fail(err, m == NULL ? PROTO_ERR_TYPE :
+			    PROTO_ERR_VALUE, "'stdio' must be an array of "
+			    "three \"pty\" or \"pipe\"");
+			return -1;
+		}
+		ex->pipes[i] = strcmp(m, "pipe") == 0;
+	}
+	return 0;
+}
+
 /* Validate the fields of an exec request. */
 static int
 proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
@@ -274,7 +306,8 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 		    "'cwd' must be an absolute path");
 		return -1;
 	}
-	if (proto_get_env(o, ex, err) == -1)
+	if (proto_get_env(o, "env", &ex->env, err) == -1 ||
+	    proto_get_env(o, "environ", &ex->environ, err) == -1)
 		return -1;
 	if ((t = json_object_get(o, "timeout_s")) != NULL) {
 		if (!json_is_number(t)) {
@@ -311,7 +344,42 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 	ex->rows = (unsigned int)n;
 	if (proto_get_str(o, "why", false, &ex->why, err) == -1)
 		return -1;
+	if (proto_get_stdio(o, ex, err) == -1)
+		return -1;
+	if (json_object_get(o, "umask") != NULL) {
+		if (proto_get_int(o, "umask", true, 0, 0777, 0, &n, err) == -1)
+			return -1;
+		ex->has_umask = true;
+		ex->umask = (unsigned int)n;
+	}
 	return proto_get_encoding(o, &ex->encoding, err);
+}
+
+/* Read an input's "stream" (absent or "pty"; "stdin") and "eof". */
+static int
+proto_get_input_stream(json_t *o, struct proto_request *req,
+    struct proto_error *err)
+{
+	char	*st;
+
+	if (proto_get_str(o, "stream", false, &st, err) == -1)
+		return -1;
+	if (st != NULL && strcmp(st, "stdin") != 0 && strcmp(st, "pty") != 0) {
+		free(st);
+		proto_fail(err, PROTO_ERR_VALUE,
+		    "'stream' must be \"pty\" or \"stdin\"");
+		return -1;
+	}
+	req->to_stdin = st != NULL && strcmp(st, "stdin") == 0;
+	free(st);
+	if (proto_get_bool(o, "eof", &req->eof, err) == -1)
+		return -1;
+	if (req->eof && !req->to_stdin) {
+		proto_fail(err, PROTO_ERR_VALUE,
+		    "'eof' needs \"stream\":\"stdin\"");
+		return -1;
+	}
+	return 0;
 }
 
 /* Validate the fields of an input request: exactly one of data and b64. */
@@ -326,6 +394,12 @@ proto_parse_input(json_t *o, struct proto_request *req,
 	if (proto_get_int(o, "session", true, 1, INT64_MAX, 0, &req->session,
 	    err) == -1)
 		return -1;
+	if (proto_get_input_stream(o, req, err) == -1)
+		return -1;
+	if (req->eof && data == NULL && b64 == NULL) {
+		req->data = xstrdup("");	/* EOF alone */
+		return 0;
+	}
 	if ((data == NULL) == (b64 == NULL)) {
 		proto_fail(err, data == NULL ? PROTO_ERR_MISSING :
 		    PROTO_ERR_VALUE, "input needs exactly one of 'data' and "

@@ -70,6 +70,8 @@ struct proto_exec {
 	char			**argv;		/* non-empty, argv[0] non-empty */
 	char			 *cwd;		/* absolute; NULL: not given */
 	char			**env;		/* "NAME=VALUE"...; NULL: none */
+	/* "environ": the caller's whole environment; NULL: not sent. */
+	char			**environ;
 	uint64_t		  timeout_ms;	/* 0: no timeout */
 	char			 *sandbox;	/* profile name; NULL: default */
 	bool			  network;
@@ -77,6 +79,9 @@ struct proto_exec {
 	unsigned int		  rows;
 	char			 *why;		/* agent's reason; may be NULL */
 	enum proto_encoding	  encoding;	/* of the output events */
+	bool			  pipes[3];	/* "stdio": 0-2 as pipes */
+	bool			  has_umask;	/* "umask" given */
+	unsigned int		  umask;	/* 0..0777 */
 };
 
 /* A parsed request.  Free with proto_request_free. */
@@ -88,6 +93,8 @@ struct proto_request {
 	int64_t			 session;	/* input, kill, resize: >= 1 */
 	char			*data;		/* input: bytes (NUL-terminated) */
 	size_t			 datalen;
+	bool			 to_stdin;	/* input: "stream":"stdin" */
+	bool			 eof;		/* input: close stdin after data */
 	unsigned int		 cols;		/* resize */
 	unsigned int		 rows;
 	int64_t			 request;	/* decide: >= 1 */
@@ -126,6 +133,11 @@ struct proto_pending {
 	const char	*verdict;	/* "allow", "ask", "deny" */
 	const char	*by;		/* what decided the verdict */
 	pid_t		 client_pid;	/* 0: omitted */
+	/*
+	 * Variables of the caller's environment that steer what runs and
+	 * differ from the server's ("NAME=VALUE"); NULL: omitted.
+	 */
+	char *const	*environ_differs;
 	/* The verdict for a person ("... sets core.fsmonitor"); NULL: omitted. */
 	const char	*detail;
 };
@@ -180,6 +192,16 @@ void	proto_ev_started(struct buf *b, const char *id, int64_t request,
 void	proto_ev_output(struct buf *b, const char *id, int64_t session,
 	    uint64_t seq, const void *data, size_t len,
 	    enum proto_encoding enc);
+/*
+ * Output of a command's stdout (fd 1) or stderr (fd 2) pipe: an output
+ * event with "stream":"stdout" or "stderr" (the PTY's carries none).
+ */
+void	proto_ev_stream(struct buf *b, const char *id, int64_t session,
+	    uint64_t seq, int fd, const void *data, size_t len,
+	    enum proto_encoding enc);
+/* How many bytes of its stdin pipe the command has taken so far. */
+void	proto_ev_written(struct buf *b, const char *id, int64_t session,
+	    uint64_t total);
 void	proto_ev_exit(struct buf *b, const char *id,
 	    const struct proto_exit *exit);
 void	proto_ev_list(struct buf *b, const char *id,

@@ -41,6 +41,10 @@ control_op_exec(struct control_client *cl, struct proto_request *req)
 	spec.client_pid = cl->pid;
 	spec.client_exe = cl->exe;
 	spec.owner = cl;
+	memcpy(spec.pipes, req->exec.pipes, sizeof spec.pipes);
+	spec.environ = req->exec.environ;
+	spec.has_umask = req->exec.has_umask;
+	spec.umask = req->exec.umask;
 	r = approval_submit(c->a, &spec);
 
 	cr = xcalloc(1, sizeof *cr);
@@ -83,6 +87,39 @@ control_op_session(struct control_client *cl, struct proto_request *req)
 		return NULL;
 	}
 	return s;
+}
+
+/*
+ * input to the command's stdin pipe: only from the client that ran it (its
+ * `written` events go there), within the bound the session keeps.
+ */
+static void
+control_op_stdin(struct control_client *cl, struct proto_request *req,
+    struct session *s)
+{
+	struct buf	 b = { 0 };
+	char		*cause = NULL;
+	size_t		 i;
+
+	for (i = 0; i < cl->c->nsess; i++)
+		if (cl->c->sess[i]->s == s)
+			break;
+	if (i == cl->c->nsess || cl->c->sess[i]->owner != cl) {
+		cause = xasprintf("session %lld: only the client that ran it "
+		    "writes its stdin", (long long)req->session);
+		control_error(cl, req->id, PROTO_ERR_STATE, cause);
+		free(cause);
+		return;
+	}
+	if (session_stdin_write(s, req->data, req->datalen, req->eof,
+	    &cause) != 0) {
+		control_error(cl, req->id, PROTO_ERR_STATE, cause);
+		free(cause);
+		return;
+	}
+	proto_ev_ok(&b, req->id);
+	control_send(cl, &b);
+	buf_free(&b);
 }
 
 /* list: every session and every waiting request. */
@@ -172,6 +209,10 @@ control_handle(struct control_client *cl, struct proto_request *req)
 	case PROTO_OP_INPUT:
 		if ((s = control_op_session(cl, req)) == NULL)
 			return;
+		if (req->to_stdin) {
+			control_op_stdin(cl, req, s);
+			return;
+		}
 		session_write(s, req->data, req->datalen);
 		break;
 	case PROTO_OP_KILL:

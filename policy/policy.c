@@ -508,3 +508,65 @@ policy_reload_file(struct policy *p, const char *path, size_t *count,
 	policy_free(fresh);
 	return 0;
 }
+
+bool
+policy_env_steers(const char *var)
+{
+	/* Exact names: what finds programs, what shells run or split by. */
+	static const char *const names[] = {
+		"PATH", "HOME", "CDPATH", "ENV", "BASH_ENV", "SHELLOPTS",
+		"BASHOPTS", "IFS", "PS4", "GLOBIGNORE", "PROMPT_COMMAND",
+		"PAGER", "MANPAGER", "EDITOR", "VISUAL", "BROWSER",
+		"SSH_ASKPASS", "SUDO_ASKPASS", "XDG_CONFIG_HOME", "PERLLIB",
+		"RUBYLIB", "RUBYOPT", "NODE_OPTIONS", "NODE_PATH", NULL
+	};
+	/* Prefixes: families that point programs at other programs. */
+	static const char *const prefixes[] = {
+		"GIT_", "LESS", "PYTHON", "PERL5", NULL
+	};
+	size_t	len = strcspn(var, "="), i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strlen(names[i]) == len && strncmp(var, names[i], len) == 0)
+			return true;
+	for (i = 0; prefixes[i] != NULL; i++)
+		if (len >= strlen(prefixes[i]) &&
+		    strncmp(var, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* The entry of v for the variable named by var (NAME...=), or NULL. */
+static const char *
+policy_env_find(char *const *v, const char *var)
+{
+	size_t	len = strcspn(var, "=");
+
+	for (; v != NULL && *v != NULL; v++)
+		if (strncmp(*v, var, len) == 0 && (*v)[len] == '=')
+			return *v;
+	return NULL;
+}
+
+char **
+policy_env_differs(char *const *caller, char *const *base)
+{
+	const char	*other;
+	char		**out;
+	size_t		  n = 0, i;
+
+	out = xcalloc(strv_len(caller) + strv_len(base) + 1, sizeof *out);
+	for (i = 0; caller != NULL && caller[i] != NULL; i++) {
+		if (!policy_env_steers(caller[i]) ||
+		    strchr(caller[i], '=') == NULL)
+			continue;
+		other = policy_env_find(base, caller[i]);
+		if (other == NULL || strcmp(other, caller[i]) != 0)
+			out[n++] = xstrdup(caller[i]);
+	}
+	if (n == 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}

@@ -88,6 +88,23 @@ struct policy_place {
 
 struct policy;
 
+/*
+ * Whether a variable (NAME or NAME=VALUE) can change which program a
+ * command runs or what a known program runs in turn: PATH, HOME, the
+ * shells' start-up and parsing variables, pagers and editors, GIT_*,
+ * LESS*, the interpreters' paths and options.  The loader's LD_* and
+ * PTYVISOR_* are not among them: a session never gets those from a caller.
+ */
+bool	policy_env_steers(const char *var);
+
+/*
+ * The steering variables (above) that caller, an agent's whole
+ * environment, sets to another value than base (the server's) or that
+ * base lacks, as "NAME=VALUE" in caller's order; NULL when none.  One the
+ * agent leaves unset steers nothing its way.  Caller frees (strv_free).
+ */
+char	**policy_env_differs(char *const *caller, char *const *base);
+
 /* A policy with no rules in the given mode.  Never NULL. */
 struct policy	*policy_new(enum policy_mode mode);
 void		 policy_free(struct policy *p);

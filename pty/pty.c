@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -111,6 +112,10 @@ child_run(const struct pty_spec *spec, const char *slave_name, int report)
 		child_fail(report, "dup2", errno, 125);
 	if (fd > 2)
 		close(fd);
+	/* Pipes in place of some of 0-2: the terminal stays controlling. */
+	for (fd = 0; spec->stdio != NULL && fd < 3; fd++)
+		if (spec->stdio[fd] >= 0 && dup2(spec->stdio[fd], fd) < 0)
+			child_fail(report, "dup2", errno, 125);
 hook:
 	close_from(3, report);
 
@@ -121,6 +126,8 @@ hook:
 		snprintf(what, sizeof what, "chdir: %s", spec->cwd);
 		child_fail(report, what, errno, 125);
 	}
+	if (spec->has_umask)
+		umask(spec->umask);
 	if (spec->envp != NULL)
 		environ = (char **)spec->envp;
 	execvp(spec->argv[0], spec->argv);
@@ -171,7 +178,7 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 	struct pty_report	r;
 	struct pty_status	st;
 	char			name[128];
-	int			master, pipefd[2], e;
+	int			master, slave = -1, pipefd[2], e, i;
 	ssize_t			n;
 	size_t			got = 0;
 	pid_t			pid;
@@ -179,17 +186,30 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 	memset(fail, 0, sizeof *fail);
 	child->pid = -1;
 	child->master = -1;
+	child->slave = -1;
 	if (spec->argv == NULL || spec->argv[0] == NULL)
 		return parent_fail(fail, "spawn: empty command", EINVAL);
+	/* A replacement fd must not be one the child's dup2s overwrite. */
+	for (i = 0; spec->stdio != NULL && i < 3; i++)
+		if (spec->stdio[i] >= 0 && spec->stdio[i] <= 2)
+			return parent_fail(fail, "spawn: stdio fd", EINVAL);
 
 	if (spec->no_pty)
 		master = -1;
 	else if ((master = open_master(spec->size, name, sizeof name)) < 0)
 		return parent_fail(fail, "open pty", errno);
+	if (master >= 0 && spec->stdio != NULL && (slave = open(name,
+	    O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0) {
+		e = errno;
+		close(master);
+		return parent_fail(fail, "open terminal", e);
+	}
 	if (pipe2(pipefd, O_CLOEXEC) != 0) {
 		e = errno;
 		if (master >= 0)
 			close(master);
+		if (slave >= 0)
+			close(slave);
 		return parent_fail(fail, "pipe", e);
 	}
 	pid = fork();
@@ -197,6 +217,8 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 		e = errno;
 		if (master >= 0)
 			close(master);
+		if (slave >= 0)
+			close(slave);
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return parent_fail(fail, "fork", e);
@@ -204,6 +226,8 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 	if (pid == 0) {
 		if (master >= 0)
 			close(master);
+		if (slave >= 0)
+			close(slave);
 		close(pipefd[0]);
 		child_run(spec, spec->no_pty ? NULL : name, pipefd[1]);
 	}
@@ -226,10 +250,13 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 		pty_reap(pid, true, &st);
 		if (master >= 0)
 			close(master);
+		if (slave >= 0)
+			close(slave);
 		return -1;
 	}
 	child->pid = pid;
 	child->master = master;
+	child->slave = slave;
 	return 0;
 }
 

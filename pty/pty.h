@@ -42,6 +42,16 @@ struct pty_spec {
 	pty_hook_fn	 pre_exec;	/* may be NULL */
 	void		*pre_exec_arg;
 	bool		 no_pty;	/* keep the caller's stdio and session */
+	/*
+	 * NULL, or one fd per 0, 1, 2: >= 3 replaces that descriptor after
+	 * the terminal is set up (the PTY stays the controlling terminal),
+	 * -1 keeps the terminal.  With it the parent holds a slave fd of its
+	 * own (child->slave), so the PTY never reads as hung up while the
+	 * command has no descriptor on it.
+	 */
+	const int	*stdio;
+	bool		 has_umask;	/* set umask before exec */
+	mode_t		 umask;
 };
 
 /*
@@ -51,6 +61,7 @@ struct pty_spec {
 struct pty_child {
 	pid_t	pid;
 	int	master;			/* non-blocking, close-on-exec */
+	int	slave;			/* -1, or with spec->stdio: ours, cloexec */
 };
 
 /* Why a command did not start. */

@@ -218,6 +218,25 @@ run_init(pid_t cmd, int status_fd)
 	_exit(0);
 }
 
+/*
+ * Make the caller's group the foreground of its controlling terminal,
+ * reached through whichever of 0-2 is on it (some may be pipes), else
+ * /dev/tty.
+ */
+static void
+take_foreground(void)
+{
+	int	fd;
+
+	for (fd = 0; fd < 3; fd++)
+		if (isatty(fd) && tcsetpgrp(fd, getpid()) == 0)
+			return;
+	if ((fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) >= 0) {
+		tcsetpgrp(fd, getpid());
+		close(fd);
+	}
+}
+
 int
 sandbox_ns_enter(struct sandbox *sb, int report_fd)
 {
@@ -285,8 +304,8 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 	 */
 	close(life[0]);
 	close(status[1]);
-	if (own_tty && setpgid(0, 0) == 0 && isatty(STDIN_FILENO))
-		tcsetpgrp(STDIN_FILENO, getpid());
+	if (own_tty && setpgid(0, 0) == 0)
+		take_foreground();
 	/*
 	 * Off a terminal's foreground it leads its own group too, so that a
 	 * signal to the relay's group reaches it once, through the relay,

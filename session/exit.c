@@ -99,7 +99,14 @@ session_linger_timer(struct loop *l, void *arg)
 
 	s->linger_timer = NULL;
 	session_read(s, SIZE_MAX, true);
-	if (s->eof || s->group_killed) {
+	session_stdio_reaped(s);
+	if (s->stdio_held && !session_stdio_drained(s)) {
+		/* Output waits for a slow agent, not for leftovers. */
+		s->linger_timer = loop_timer_add(l, SESSION_LINGER_MS,
+		    session_linger_timer, s);
+		return;
+	}
+	if ((s->eof && session_stdio_drained(s)) || s->group_killed) {
 		session_finish(s);
 		return;
 	}
@@ -120,8 +127,9 @@ session_reaped(struct session *s, struct pty_status st)
 	loop_timer_cancel(s->set->loop, s->kill_timer);
 	s->kill_timer = NULL;
 	/* Whatever it wrote before exiting is in the PTY's buffer. */
+	session_stdio_reaped(s);
 	session_read(s, SIZE_MAX, true);
-	if (s->eof)
+	if (s->eof && session_stdio_drained(s))
 		session_finish(s);
 	else
 		s->linger_timer = loop_timer_add(s->set->loop,
@@ -178,12 +186,35 @@ session_io(struct loop *l, int fd, short revents, void *arg)
 		session_pump_input(s);
 	if (revents & (POLLIN | POLLHUP | POLLERR))
 		session_read(s, SESSION_READ_BUDGET, false);
-	if (s->eof && s->reaped)
+	if (s->eof && s->reaped && session_stdio_drained(s))
 		session_finish(s);
 	else if (s->eof) {
 		/* The child still runs but closed the terminal: stop polling. */
 		loop_del_fd(s->set->loop, s->child.master);
 	}
+}
+
+/*
+ * Loop callback for the command's pipes (stdio.c): stdin takes more, an
+ * output pipe has bytes or EOF.  The session finishes when the last pipe
+ * reaches EOF after the PTY did and the child was reaped.
+ */
+void
+session_stdio_io(struct loop *l, int fd, short revents, void *arg)
+{
+	struct session	*s = arg;
+	int		 i;
+
+	(void)l;
+	for (i = 0; i < 3; i++)
+		if (s->pipe_fd[i] == fd)
+			break;
+	if (i == 0 && (revents & (POLLOUT | POLLERR | POLLHUP)))
+		session_stdio_pump(s);
+	else if (i < 3 && (revents & (POLLIN | POLLHUP | POLLERR)))
+		session_stdio_read(s, i, SESSION_READ_BUDGET);
+	if (s->eof && s->reaped && session_stdio_drained(s))
+		session_finish(s);
 }
 
 /* Everything is read: close the recording, write history, tell everyone. */
@@ -213,6 +244,7 @@ session_finish(struct session *s)
 	loop_timer_cancel(ss->loop, s->feed_timer);
 	s->flush_timer = s->timeout_timer = s->kill_timer = NULL;
 	s->linger_timer = s->feed_timer = NULL;
+	session_stdio_show_tail(s);	/* what pipes wrote last, shown */
 	session_feed(s, true);	/* the final screen is complete */
 	/* Killed by the kernel for its memory bound: say so. */
 	if (s->kill_error == NULL && s->status.signaled &&
@@ -226,6 +258,7 @@ session_finish(struct session *s)
 		s->child.master = -1;
 	}
 	buf_free(&s->input);
+	session_stdio_close(s);
 
 	marker = session_marker(s);
 	if (s->record != NULL &&

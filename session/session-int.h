@@ -68,6 +68,25 @@
 /* After SIGKILL of leftovers, how long to wait for the PTY's EOF. */
 #define SESSION_EOF_WAIT_MS	1000
 
+/*
+ * A command's stdin pipe: bytes queued from the agent and not yet taken by
+ * the command.  The agent keeps a smaller window in flight (it waits for
+ * `written`), so this bound only stops a client that ignores it.
+ */
+#define SESSION_STDIN_MAX	(1024 * 1024)
+/*
+ * Pipe output is relayed to the agent at the pipe's pace, not the
+ * emulator's (a scrolled line costs ~30 us there, a flood of short lines
+ * would cost the relay several times what the pipe does).  A chunk that
+ * would leave the screen more than SESSION_STDIO_SHOW_MAX behind is
+ * recorded but not fed: the screen gets, every SESSION_STDIO_SHOW_MS, a
+ * note of what it skipped and the last SESSION_STDIO_TAIL bytes (from a
+ * line's start), so the person sees the latest lines while it floods.
+ */
+#define SESSION_STDIO_SHOW_MAX	(16 * 1024)
+#define SESSION_STDIO_TAIL	(2 * 1024)
+#define SESSION_STDIO_SHOW_MS	100
+
 #define SESSIONS_MAX_SUBSCRIBERS 8
 
 struct subscriber {
@@ -114,6 +133,24 @@ struct session {
 	struct buf		 feed;		/* read, not yet on the screen */
 	short			 events;	/* what the loop polls for */
 
+	/*
+	 * Pipes in place of the PTY on some of the command's 0-2 (stdio.c):
+	 * our ends, -1 when that descriptor is the PTY or the pipe is closed.
+	 * [0] we write the agent's stdin to; [1], [2] we read.
+	 */
+	int			 pipe_fd[3];
+	bool			 has_pipes;
+	bool			 pipe_eof[3];	/* [1], [2] read to EOF */
+	struct buf		 stdin_q;	/* for pipe_fd[0] */
+	bool			 stdin_end;	/* close it once stdin_q is empty */
+	uint64_t		 stdin_written;
+	int			 stdin_peek;	/* the read end too, to count
+						   what the command left */
+	bool			 stdio_held;	/* the agent is behind: no reads */
+	struct buf		 show_tail;	/* skipped, shown next */
+	uint64_t		 show_skipped;	/* skipped, never shown */
+	struct loop_timer	*show_timer;
+
 	struct loop_timer	*flush_timer;
 	struct loop_timer	*timeout_timer;
 	struct loop_timer	*kill_timer;
@@ -157,8 +194,29 @@ void	session_pump_input(struct session *s);
 /* io.c: timer: flush the recording every SESSION_FLUSH_MS. */
 void	session_flush_timer(struct loop *l, void *arg);
 
+/* stdio.c: make the pipes o asks for; child ends in child_fds (-1: PTY). */
+int	session_stdio_open(struct session *s, const struct session_opts *o,
+	    int child_fds[3], char **cause);
+/* stdio.c: after the spawn: close child_fds, watch our ends on the loop. */
+void	session_stdio_started(struct session *s, int child_fds[3],
+	    loop_fd_fn fn);
+/* stdio.c: read the output pipe i (1 or 2) up to budget bytes. */
+void	session_stdio_read(struct session *s, int i, size_t budget);
+/* stdio.c: write queued stdin without blocking. */
+void	session_stdio_pump(struct session *s);
+/* stdio.c: whether every output pipe is read to EOF (true: none). */
+bool	session_stdio_drained(const struct session *s);
+/* stdio.c: the child is reaped: let go of the PTY, read what is there. */
+void	session_stdio_reaped(struct session *s);
+/* stdio.c: put the skipped output's note and tail on the screen. */
+void	session_stdio_show_tail(struct session *s);
+/* stdio.c: close every pipe and our slave (the session finishes). */
+void	session_stdio_close(struct session *s);
+
 /* exit.c: loop callback for the PTY master (reads, writes, EOF). */
 void	session_io(struct loop *l, int fd, short revents, void *arg);
+/* exit.c: loop callback for the command's pipes (stdio.c). */
+void	session_stdio_io(struct loop *l, int fd, short revents, void *arg);
 /* exit.c: timer: the session's timeout expired. */
 void	session_timeout_timer(struct loop *l, void *arg);
 /* exit.c: SIGCHLD handler of the set: reap ended children. */

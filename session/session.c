@@ -58,6 +58,8 @@ session_free(struct session *s)
 	screen_free(s->screen);
 	buf_free(&s->input);
 	buf_free(&s->feed);
+	buf_free(&s->stdin_q);
+	buf_free(&s->show_tail);
 	free(s);
 }
 

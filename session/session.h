@@ -67,6 +67,15 @@ struct session_opts {
 	unsigned long	 request;	/* the agent's request number, or 0 */
 	bool		 record_input;	/* keyboard input into the recording */
 	/*
+	 * Which of the command's 0, 1, 2 are pipes from us instead of the PTY
+	 * (which stays its controlling terminal): stdin fed by
+	 * session_stdin_write, stdout and stderr reported exactly by the
+	 * `stream` event and shown on the screen as a terminal shows them.
+	 */
+	bool		 pipes[3];
+	bool		 has_umask;	/* the agent's umask, else ours */
+	mode_t		 umask;
+	/*
 	 * The output goes to a real terminal that shows it and answers the
 	 * program's queries (`run` on a terminal): no screen is kept, since
 	 * nobody looks at it and its answers (cursor position, device
@@ -87,6 +96,15 @@ struct session_events {
 	void	(*props)(void *user, struct session *s);
 	/* Finished: recorded, flushed and in the history. */
 	void	(*ended)(void *user, struct session *s);
+	/* Exact bytes the command wrote to its stdout (fd 1) or stderr pipe. */
+	void	(*stream)(void *user, struct session *s, int fd,
+		    const char *data, size_t len);
+	/*
+	 * The command's stdin pipe has taken total bytes so far; once the
+	 * command has ended, a last one: how many it read.
+	 */
+	void	(*stdin_written)(void *user, struct session *s,
+		    uint64_t total);
 };
 
 /*
@@ -162,6 +180,22 @@ bool			 session_killed_by_user(const struct session *s);
 /* Queue bytes for the program's input (never blocks). */
 void	session_write(struct session *s, const void *data, size_t len);
 
+/* Whether the command's stdin is a pipe that still takes bytes. */
+bool	session_has_stdin(const struct session *s);
+
+/*
+ * Queue bytes for the command's stdin pipe; with end, close it once they
+ * are written (EOF).  -1 with *cause when there is no such pipe, it was
+ * ended already, or more than SESSION_STDIN_MAX would wait.
+ */
+int	session_stdin_write(struct session *s, const void *data, size_t len,
+	    bool end, char **cause);
+
+/*
+ * Stop (hold) or resume reading the command's output pipes, for a consumer
+ * that is behind: the command then blocks on its full pipe.
+ */
+void	session_stdio_hold(struct session *s, bool hold);
 /*
  * The person is watching this session (the focused pane): its PTY is
  * served before other sessions' bulk output, as the person's keys are.
@@ -179,6 +213,17 @@ void	session_resize(struct session *s, struct pty_size size);
  * (LD_*).  The sandbox scrubs it further.  Caller frees (strv_free).
  */
 char	**session_environ(const char *term, bool agent);
+
+/*
+ * The environment of an agent's command from the agent's own (caller,
+ * NAME=VALUE...), as `sh -c` would pass it, but for what a session keeps:
+ * the loader's LD_*, ptyvisor's own PTYVISOR_*, and what describes the
+ * agent's terminal (TERM, COLUMNS, LINES, TMUX, TMUX_PANE) are dropped,
+ * TERM=term is set, and over's variables win.  The result is meant as a
+ * session's env_extra over an empty base.  Caller frees (strv_free).
+ */
+char	**session_environ_caller(char *const *caller, const char *term,
+	    char *const *over);
 
 /* Kill the session's process group on the person's request. */
 void	session_kill(struct session *s);

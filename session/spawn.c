@@ -165,6 +165,29 @@ env_merge(char *const *base, char *const *extra)
 	return env;
 }
 
+char **
+session_environ_caller(char *const *caller, const char *term,
+    char *const *over)
+{
+	static const char *const kept[] = {
+		"LD_", "PTYVISOR_", "TERM=", "COLUMNS=", "LINES=", "TMUX=",
+		"TMUX_PANE=", NULL
+	};
+	char	**v, **out;
+	size_t	  n = 0, i;
+
+	v = xcalloc(strv_len(caller) + strv_len(over) + 2, sizeof *v);
+	for (i = 0; caller != NULL && caller[i] != NULL; i++)
+		if (!env_is_one_of(caller[i], kept) &&
+		    strchr(caller[i], '=') != NULL)
+			v[n++] = xstrdup(caller[i]);
+	v[n++] = xasprintf("TERM=%s", term);
+	v[n] = NULL;
+	out = env_merge(v, over != NULL ? over : v + n);
+	strv_free(v);
+	return out;
+}
+
 struct session *
 sessions_start(struct sessions *ss, const struct session_opts *o,
     char **cause)
@@ -175,6 +198,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	struct stat		 st;
 	char			 cwd[PATH_MAX], what[256];
 	char			*sbcause = NULL, **env = NULL, **extra;
+	int			 child_fds[3];
 	extern char		**environ;
 
 	if (o->argv == NULL || o->argv[0] == NULL || o->argv[0][0] == '\0') {
@@ -220,6 +244,9 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		s->size.rows = 24;
 	s->child.pid = -1;
 	s->child.master = -1;
+	s->child.slave = -1;
+	s->pipe_fd[0] = s->pipe_fd[1] = s->pipe_fd[2] = -1;
+	s->stdin_peek = -1;
 	s->start_mono_us = util_now_us();
 	s->start_us = util_wall_us();
 
@@ -248,6 +275,8 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	spec.argv = s->argv;
 	spec.cwd = s->cwd;
 	spec.size = s->size;
+	spec.has_umask = o->has_umask;
+	spec.umask = o->umask;
 	if (o->sandbox != NULL) {
 		/* Prepared here: the child checks its parent prepared it. */
 		s->sandbox = sandbox_new(o->sandbox, s->cwd, &sbcause);
@@ -269,7 +298,17 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	}
 	strv_free(extra);
 	spec.envp = env;
+	if (session_stdio_open(s, o, child_fds, &sbcause) != 0) {
+		snprintf(what, sizeof what, "%s", sbcause);
+		free(sbcause);
+		strv_free(env);
+		session_failed(s, SESSION_EXIT_ERROR, what);
+		return s;
+	}
+	if (s->has_pipes)
+		spec.stdio = child_fds;
 	if (pty_spawn(&spec, &s->child, &fail) != 0) {
+		session_stdio_started(s, child_fds, session_stdio_io);
 		if (fail.status == SESSION_EXIT_NOTFOUND)
 			snprintf(what, sizeof what, "%s: command not found",
 			    s->argv[0]);
@@ -280,6 +319,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		return s;
 	}
 	strv_free(env);
+	session_stdio_started(s, child_fds, session_stdio_io);
 	loop_add_fd(ss->loop, s->child.master, POLLIN, LOOP_PRIO_NORMAL,
 	    session_io, s);
 	s->events = POLLIN;

@@ -195,6 +195,12 @@ tests_control_client_test_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/control/client-test
 TESTS += tests/e2e/control.sh
 EXTRA_DIST += tests/e2e/control.sh
+# ptyvisor-sh -c against sh -c, snippet by snippet.
+TESTS += tests/e2e/shim-diff.sh
+EXTRA_DIST += tests/e2e/shim-diff.sh
+# make, npm and Python's subprocess with ptyvisor-sh as their shell.
+TESTS += tests/e2e/shim-tools.sh
+EXTRA_DIST += tests/e2e/shim-tools.sh
 # Known read-only commands with a planted program: asked, never run.
 TESTS += tests/e2e/readonly.sh
 EXTRA_DIST += tests/e2e/readonly.sh

@@ -116,7 +116,7 @@ askbox_put(bool draw, int y, int x, int w, int rows, const char *text,
  * Rows of the box at most: the warning, command, cwd, sandbox, network,
  * env, why, agent, asked by, a blank, a field or the check, an error.
  */
-#define ASKBOX_MAX_ROWS	12
+#define ASKBOX_MAX_ROWS	13
 
 struct askbox_row {
 	const char	*label;
@@ -133,6 +133,7 @@ askbox_has_invisible(const struct approval_request *r)
 {
 	return quote_argv_has_invisible(r->argv) ||
 	    quote_argv_has_invisible(r->env) ||
+	    quote_argv_has_invisible(r->environ_differs) ||
 	    (r->cwd != NULL && quote_has_invisible(r->cwd)) ||
 	    (r->why != NULL && quote_has_invisible(r->why));
 }
@@ -190,6 +191,13 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 		v[n].max = 3;
 		v[n++].attr = A_BOLD;
 		buf_free(&env);
+	}
+	if (r->environ_differs != NULL) {
+		/* The agent's own variables that steer what runs. */
+		v[n].label = "environ";
+		v[n].text = quote_argv(r->environ_differs);
+		v[n].max = 2;
+		v[n++].attr = A_BOLD;
 	}
 	v[n].label = "why";
 	v[n].text = r->why != NULL ? quote_text(r->why) :

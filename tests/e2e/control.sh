@@ -110,12 +110,14 @@ test -e "$T/agent-wrote"; ok $? "the agent's cwd is writable"
 out=$(timeout 30 $PTYVISOR exec --text -- printf '\033[31mred\033[0m\n' < /dev/null)
 is "$out" "red" "--text of a coloured word is the word"
 timeout 30 $PTYVISOR exec --raw -- printf '\033[31mred\033[0m\n' > "$T/raw" < /dev/null
-printf '\033[31mred\033[0m\r\n' > "$T/raw.want"
-cmp -s "$T/raw" "$T/raw.want"; ok $? "--raw gives the exact bytes"
-out=$(timeout 30 $PTYVISOR exec -- printf 'a\rb\n' < /dev/null)
+printf '\033[31mred\033[0m\n' > "$T/raw.want"
+cmp -s "$T/raw" "$T/raw.want"; ok $? "--raw gives the exact bytes (stdout a pipe: no \\r added)"
+out=$(timeout 30 $PTYVISOR exec --text -- printf 'a\rb\n' < /dev/null)
 is "$out" "b" "--text applies carriage returns"
-timeout 30 $PTYVISOR exec -- sh -c 'echo out; echo err >&2' > "$T/o" < /dev/null
-is "$(cat "$T/o")" "$(printf 'out\nerr')" "stdout and stderr both arrive (one terminal)"
+timeout 30 $PTYVISOR exec -- printf 'a\rb\n' > "$T/o" < /dev/null
+printf 'a\rb\n' | cmp -s - "$T/o"; ok $? "without --text the bytes are exact"
+timeout 30 $PTYVISOR exec -- sh -c 'echo out; echo err >&2' > "$T/o" 2> "$T/e" < /dev/null
+is "$(cat "$T/o"):$(cat "$T/e")" "out:err" "stdout and stderr arrive apart"
 seq 1 3000 > "$T/seq.want"
 
 # Asked: pending lists it, approve runs it.
@@ -197,18 +199,20 @@ wait $SHIM
 is "$?" 0 "approved: it runs"
 is "$(cat "$T/o")" "bar" "the variable reaches the command"
 
-# With full access the server's whole environment passes the sandbox, so
-# only the session's own scrubbing keeps the server's TMUX_PANE out.
-timeout 30 $PTYVISOR exec --sandbox danger-full-access -- \
-    printenv TMUX_PANE PV_SERVER_VAR > "$T/o" 2> "$T/e" < /dev/null &
+# With full access the whole environment passes the sandbox, so only the
+# session's own scrubbing keeps a TMUX_PANE out.  The environment is the
+# agent's (exec sends it), none of the server's.
+TMUX_PANE=%98 PV_CALLER_VAR=there timeout 30 $PTYVISOR exec \
+    --sandbox danger-full-access -- \
+    printenv TMUX_PANE PV_CALLER_VAR PV_SERVER_VAR > "$T/o" 2> "$T/e" < /dev/null &
 SHIM=$!
 cleanup_pid $SHIM
-wait_for '[ -n "$(pending_id "printenv TMUX_PANE PV_SERVER_VAR")" ]' 10
+wait_for '[ -n "$(pending_id "printenv TMUX_PANE PV_CALLER_VAR PV_SERVER_VAR")" ]' 10
 ok $? "full access is asked"
-$PTYVISOR approve "$(pending_id "printenv TMUX_PANE PV_SERVER_VAR")"
+$PTYVISOR approve "$(pending_id "printenv TMUX_PANE PV_CALLER_VAR PV_SERVER_VAR")"
 wait $SHIM
-is "$(tr -d '\r' < "$T/o")" "here" \
-    "with full access the server's variables pass, its TMUX_PANE does not"
+is "$(tr -d '\r' < "$T/o")" "there" \
+    "with full access the agent's variables pass, its TMUX_PANE and the server's do not"
 
 # Approve with --remember: the next identical request runs at once.
 ptyvisor_sh="$T/ptyvisor-sh"

@@ -41,7 +41,10 @@ repo() {
 	    git -C "$1" add f && git -C "$1" commit -qm one
 }
 
-PATH="$T/w/bin:$PATH" $PTYVISOR serve --approval untrusted 2> "$T/serve.log" &
+# The agents (exec, below) and the server share the PATH with the plant:
+# an agent's PATH of its own would void the read-only list by itself.
+export PATH="$T/w/bin:$PATH"
+$PTYVISOR serve --approval untrusted 2> "$T/serve.log" &
 SERVE=$!
 cleanup_pid $SERVE
 wait_for "[ -S '$PTYVISOR_SOCKET' ]" 10; ok $? "serve listens"
@@ -58,8 +61,10 @@ asked() {
 	_name=$1 _mark=$2 _reason=$3 _cwd=$4
 	shift 4
 	rm -f "$_mark"
-	timeout 30 $PTYVISOR exec --cwd "$_cwd" -- "$@" > "$T/out" 2>&1 \
-	    < /dev/null &
+	# --text: the command's stdout is the session's terminal, so that a
+	# pager is started at all once approved (git pages only a terminal).
+	timeout 30 $PTYVISOR exec --text --cwd "$_cwd" -- "$@" > "$T/out" \
+	    2>&1 < /dev/null &
 	_pid=$!
 	wait_for '[ -n "$(pending_req)" ]' 10
 	ok $? "$_name: asked, not run (ptyvisor pending lists it)"

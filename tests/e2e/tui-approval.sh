@@ -177,6 +177,20 @@ pv_keys C-b a
 pv_see 'approve request #10?'; pv_keys n Enter
 ag_see "rc10=126"; ok $? "and the request is denied"
 
+# The agent's own PATH: a known read-only command is asked, and the prompt
+# shows the variable that made it so.
+ag_run "PATH=$T/agent-bin:\$PATH $PTYVISOR exec -- ls -d /; echo rc11=\$?"
+pv_see "1 PENDING: #11 ls -d /"; ok $? "ls with the agent's own PATH is asked"
+pv_keys C-b a
+pv_see 'approve request #11?'
+pv_cap > "$T/cap11"
+grep -q "environ  *'\?PATH=$T/agent-bin:" "$T/cap11"
+ok $? "the prompt shows the agent's PATH"
+grep -q "asked by  *environment differs: PATH" "$T/cap11"
+ok $? "and that it asked because of it"
+pv_keys y
+ag_see "rc11=0"; ok $? "approved, it runs"
+
 # The rules file is followed: a broken edit is named on the status line
 # and in the log (the old rules stay), a good one is reloaded.
 cp "$T/config/rules" "$T/rules.orig"

@@ -304,6 +304,50 @@ main(void)
 	approval_withdraw(a, r->id);
 	(void)take();
 	policy_set_mode(p, POLICY_ON_REQUEST);
+	/*
+	 * The agent's own environment: variables that steer what runs void
+	 * the read-only list when they differ from ours; others do not.
+	 */
+	{
+		struct approval_spec	 spec;
+		char			*ls[] = { "ls", NULL };
+		char			*same[] = { "MYVAR=1", "CI=true", NULL };
+		char			*apath[] = { "MYVAR=1",
+				    "PATH=/tmp/agent-bin:/usr/bin:/bin", NULL };
+		char			*pager[] = { "GIT_PAGER=evil", NULL };
+
+		policy_set_mode(p, POLICY_UNTRUSTED);
+		memset(&spec, 0, sizeof spec);
+		spec.argv = ls;
+		spec.environ = same;
+		r = approval_submit(a, &spec);
+		is_int(r->verdict, POLICY_ALLOW, "variables that steer nothing "
+		    "leave a known read-only command allowed");
+		ok(r->environ_differs == NULL, "and none is listed");
+		approval_dispatch(a, r);
+		spec.environ = apath;
+		r = approval_submit(a, &spec);
+		is_int(r->verdict, POLICY_ASK, "a PATH of the agent's own makes "
+		    "a bare ls not known read-only");
+		is_str(r->verdict_by, "environment differs: PATH",
+		    "and says which variable");
+		ok(r->environ_differs != NULL && strcmp(r->environ_differs[0],
+		    apath[1]) == 0, "the request lists it with its value");
+		approval_dispatch(a, r);
+		approval_withdraw(a, r->id);
+		spec.environ = pager;
+		r = approval_submit(a, &spec);
+		ok(r->verdict == POLICY_ASK && strstr(r->verdict_by,
+		    "GIT_PAGER") != NULL, "so does a GIT_PAGER (%s)",
+		    r->verdict_by);
+		approval_dispatch(a, r);
+		approval_withdraw(a, r->id);
+		ok(policy_env_steers("LESSOPEN=x") &&
+		    policy_env_steers("BASH_ENV") && !policy_env_steers("CI") &&
+		    !policy_env_steers("PATHX=1") &&
+		    !policy_env_steers("LD_PRELOAD"), "which variables steer");
+		(void)take();
+	}
 
 	approval_free(a);
 	approval_free(NULL);

@@ -82,6 +82,38 @@ test_ops(void)
 	    "input base64");
 	proto_request_free(r);
 
+	r = parse("{\"op\":\"exec\",\"id\":\"3\",\"argv\":[\"sh\"],"
+	    "\"stdio\":[\"pipe\",\"pty\",\"pipe\"],\"umask\":18,"
+	    "\"environ\":{\"PATH\":\"/bin\",\"X\":\"a=b\"}}", &err);
+	ok(r != NULL && r->exec.pipes[0] && !r->exec.pipes[1] &&
+	    r->exec.pipes[2] && r->exec.has_umask && r->exec.umask == 022 &&
+	    r->exec.environ != NULL && r->exec.env == NULL &&
+	    strcmp(r->exec.environ[0], "PATH=/bin") == 0 &&
+	    strcmp(r->exec.environ[1], "X=a=b") == 0 &&
+	    r->exec.environ[2] == NULL, "exec with stdio, umask, environ");
+	proto_request_free(r);
+	r = parse("{\"op\":\"exec\",\"id\":\"3\",\"argv\":[\"sh\"]}",
+	    &err);
+	ok(r != NULL && !r->exec.pipes[0] && !r->exec.pipes[1] &&
+	    !r->exec.pipes[2] && !r->exec.has_umask &&
+	    r->exec.environ == NULL, "exec without them: the PTY, ours");
+	proto_request_free(r);
+
+	r = parse("{\"op\":\"input\",\"id\":\"2\",\"session\":7,"
+	    "\"stream\":\"stdin\",\"b64\":\"AAE=\"}", &err);
+	ok(r != NULL && r->to_stdin && !r->eof && r->datalen == 2 &&
+	    memcmp(r->data, "\0\1", 2) == 0, "input to stdin");
+	proto_request_free(r);
+	r = parse("{\"op\":\"input\",\"id\":\"2\",\"session\":7,"
+	    "\"stream\":\"stdin\",\"eof\":true}", &err);
+	ok(r != NULL && r->to_stdin && r->eof && r->datalen == 0,
+	    "stdin's EOF alone");
+	proto_request_free(r);
+	r = parse("{\"op\":\"input\",\"id\":\"2\",\"session\":7,"
+	    "\"stream\":\"pty\",\"data\":\"x\"}", &err);
+	ok(r != NULL && !r->to_stdin && !r->eof, "input to the pty, named");
+	proto_request_free(r);
+
 	r = parse("{\"op\":\"kill\",\"id\":\"3\",\"session\":7}", &err);
 	ok(r != NULL && r->op == PROTO_OP_KILL && r->session == 7, "kill");
 	proto_request_free(r);
@@ -157,6 +189,31 @@ static const struct bad bads[] = {
 	{ EX "\"argv\":[\"ls\"],\"cwd\":\"\"}", PROTO_ERR_VALUE, "e", NULL },
 	{ EX "\"argv\":[\"ls\"],\"cwd\":5}", PROTO_ERR_TYPE, "e", "'cwd'" },
 	{ EX "\"argv\":[\"ls\"],\"env\":[]}", PROTO_ERR_TYPE, "e", "'env'" },
+	{ EX "\"argv\":[\"ls\"],\"stdio\":\"pipe\"}", PROTO_ERR_TYPE, "e",
+	    "'stdio'" },
+	{ EX "\"argv\":[\"ls\"],\"stdio\":[\"pipe\",\"pipe\"]}",
+	    PROTO_ERR_VALUE, "e", "'stdio'" },
+	{ EX "\"argv\":[\"ls\"],\"stdio\":[\"pipe\",\"tty\",\"pty\"]}",
+	    PROTO_ERR_VALUE, "e", "'stdio'" },
+	{ EX "\"argv\":[\"ls\"],\"stdio\":[\"pipe\",1,\"pty\"]}",
+	    PROTO_ERR_TYPE, "e", "'stdio'" },
+	{ EX "\"argv\":[\"ls\"],\"umask\":512}", PROTO_ERR_VALUE, "e",
+	    "'umask'" },
+	{ EX "\"argv\":[\"ls\"],\"umask\":\"022\"}", PROTO_ERR_TYPE, "e",
+	    "'umask'" },
+	{ EX "\"argv\":[\"ls\"],\"environ\":[\"A=1\"]}", PROTO_ERR_TYPE,
+	    "e", "'environ'" },
+	{ EX "\"argv\":[\"ls\"],\"environ\":{\"A\":1}}", PROTO_ERR_TYPE,
+	    "e", "'environ.A'" },
+	{ EX "\"argv\":[\"ls\"],\"environ\":{\"A=B\":\"1\"}}",
+	    PROTO_ERR_VALUE, "e", "'environ'" },
+	{ IN "\"session\":1,\"stream\":\"stdout\",\"data\":\"x\"}",
+	    PROTO_ERR_VALUE, "i", "'stream'" },
+	{ IN "\"session\":1,\"eof\":true}", PROTO_ERR_VALUE, "i", "'eof'" },
+	{ IN "\"session\":1,\"stream\":\"stdin\",\"eof\":1}",
+	    PROTO_ERR_TYPE, "i", "'eof'" },
+	{ IN "\"session\":1,\"stream\":\"stdin\"}", PROTO_ERR_MISSING, "i",
+	    NULL },
 	{ EX "\"argv\":[\"ls\"],\"env\":{\"A\":1}}", PROTO_ERR_TYPE, "e",
 	    "'env.A'" },
 	{ EX "\"argv\":[\"ls\"],\"env\":{\"A=B\":\"x\"}}", PROTO_ERR_VALUE,
@@ -298,8 +355,10 @@ test_events(void)
 	struct buf		 b;
 	json_t			*o, *a;
 	char			*argv[] = { "make", "caf\xc3\xa9", "\xff", NULL };
+	char			*differs[] = { "PATH=/tmp/bin:/bin", NULL };
 	struct proto_pending	 pend = { 12, argv, "/src", "workspace-write",
-				    true, "tests", "ask", "mode untrusted", 42, NULL };
+				    true, "tests", "ask", "mode untrusted", 42, NULL,
+				    NULL };
 	struct proto_session	 sess = { 7, 1234, argv, "/src", "running",
 				    true };
 	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
@@ -344,7 +403,18 @@ test_events(void)
 	    strcmp(json_string_value(json_array_get(a, 1)), "caf\xc3\xa9") == 0 &&
 	    strcmp(json_string_value(json_array_get(a, 2)),
 	    "\xef\xbf\xbd") == 0, "queued argv, invalid UTF-8 → U+FFFD");
+	ok(json_object_get(o, "environ_differs") == NULL,
+	    "no environ_differs: none sent");
 	ok(json_object_get(o, "detail") == NULL, "no detail when none");
+	json_decref(o);
+	pend.environ_differs = differs;
+	proto_ev_queued(&b, "1", &pend);
+	o = read_back(&b, "queued with environ_differs");
+	a = json_object_get(o, "environ_differs");
+	ok(json_array_size(a) == 1 && strcmp(json_string_value(
+	    json_array_get(a, 0)), "PATH=/tmp/bin:/bin") == 0,
+	    "queued lists the agent's variables that differ");
+	pend.environ_differs = NULL;
 	json_decref(o);
 	pend.detail = "mode untrusted: x sets core.pager";
 	proto_ev_queued(&b, "1", &pend);
@@ -407,6 +477,31 @@ test_events(void)
 	    == 0 && dec.len == 3 && memcmp(dec.data, "\xff\x00\xc3", 3) == 0,
 	    "output base64 gives the exact bytes");
 	buf_free(&dec);
+	json_decref(o);
+
+	proto_ev_stream(&b, "1", 7, 6, 2, "e\0\xff", 3, PROTO_ENC_BASE64);
+	o = read_back(&b, "stream b64");
+	memset(&dec, 0, sizeof dec);
+	ok(strcmp(sget(o, "stream"), "stderr") == 0 && iget(o, "seq") == 6 &&
+	    proto_base64_decode(&dec, sget(o, "b64"), strlen(sget(o, "b64")))
+	    == 0 && dec.len == 3 && memcmp(dec.data, "e\0\xff", 3) == 0,
+	    "a pipe's output names its stream, exact bytes");
+	buf_free(&dec);
+	json_decref(o);
+	proto_ev_stream(&b, NULL, 7, 7, 1, "out\n", 4, PROTO_ENC_TEXT);
+	o = read_back(&b, "stream text");
+	ok(strcmp(sget(o, "stream"), "stdout") == 0 &&
+	    strcmp(sget(o, "data"), "out\n") == 0 &&
+	    json_object_get(o, "id") == NULL, "stdout as text");
+	json_decref(o);
+	proto_ev_output(&b, "1", 7, 8, "x", 1, PROTO_ENC_TEXT);
+	o = read_back(&b, "pty output");
+	ok(json_object_get(o, "stream") == NULL, "the PTY's output names none");
+	json_decref(o);
+	proto_ev_written(&b, "1", 7, 5000000000LL);
+	o = read_back(&b, "written");
+	ok(iget(o, "session") == 7 && iget(o, "bytes") == 5000000000LL &&
+	    strcmp(sget(o, "id"), "1") == 0, "written: the stdin pipe's total");
 	json_decref(o);
 
 	proto_ev_exit(&b, "1", &ex);
@@ -494,6 +589,26 @@ test_base64(void)
 		b.len = 0;
 		is_int(proto_base64_decode(&b, badv[i], strlen(badv[i])), -1,
 		    "decode refuses \"%s\"", badv[i]);
+	}
+	/* Every byte value, so every one of the 64 digits, both ways. */
+	{
+		unsigned char	all[256 * 3];
+		struct buf	enc = { 0 };
+
+		for (i = 0; i < sizeof all; i++)
+			all[i] = (unsigned char)(i * 7 + i / 256);
+		proto_base64_encode(&enc, all, sizeof all);
+		b.len = 0;
+		ok(proto_base64_decode(&b, enc.data, enc.len) == 0 &&
+		    b.len == sizeof all && memcmp(b.data, all, sizeof all) == 0,
+		    "every byte value round-trips");
+		ok(strchr(buf_cstr(&enc), '+') != NULL &&
+		    strchr(buf_cstr(&enc), '/') != NULL &&
+		    strchr(buf_cstr(&enc), '9') != NULL, "through + / and digits");
+		b.len = 0;
+		is_int(proto_base64_decode(&b, "Zm9v\0Zm9", 8), -1,
+		    "decode refuses a NUL inside");
+		buf_free(&enc);
 	}
 	buf_free(&b);
 }

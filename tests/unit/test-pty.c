@@ -414,6 +414,60 @@ test_read_write(void)
 	ok(pty_read(child.master, chunk, 1) == -1, "pty_read on a bad fd is -1");
 }
 
+/*
+ * A pipe in place of stdout: the command writes there exactly, its stdin
+ * and stderr stay the terminal, which stays controlling; the parent holds
+ * a slave so the PTY reads as hung up only once it lets go.
+ */
+static void
+test_stdio(void)
+{
+	char *const		 argv[] = { "sh", "-c", "echo out; "
+				    "[ -t 1 ] || echo notty1 >&2; "
+				    "[ -t 0 ] && echo tty0 >/dev/tty", NULL };
+	struct pty_spec		 spec;
+	struct pty_child	 child;
+	struct pty_failure	 fail;
+	struct pty_status	 st;
+	int			 p[2], stdio[3] = { -1, -1, -1 }, eof;
+	char			 buf[64], *out;
+	ssize_t			 n;
+
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		ok(0, "pipe");
+		return;
+	}
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.size.cols = 80;
+	spec.size.rows = 24;
+	stdio[0] = 1;
+	spec.stdio = stdio;
+	ok(pty_spawn(&spec, &child, &fail) != 0 && fail.err == EINVAL,
+	    "a replacement among 0-2 is refused");
+	stdio[0] = -1;
+	stdio[1] = p[1];
+	if (!ok(pty_spawn(&spec, &child, &fail) == 0, "spawn with stdout a "
+	    "pipe")) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	close(p[1]);
+	ok(child.slave >= 0, "the parent holds a slave");
+	n = read(p[0], buf, sizeof buf - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	is_str(buf, "out\n", "stdout: the pipe, exactly");
+	pty_reap(child.pid, true, &st);
+	close(child.slave);
+	out = read_all(child.master, NULL, &eof);
+	is_str(out, "notty1\r\ntty0\r\n", "stdin and stderr stay the terminal");
+	ok(eof, "EOF once the parent let go of its slave");
+	free(out);
+	close(child.master);
+	close(p[0]);
+}
+
 int
 main(void)
 {
@@ -433,6 +487,7 @@ main(void)
 	test_fds();
 	test_sigmask();
 	test_read_write();
+	test_stdio();
 	snprintf(path, sizeof path, "%s/not-executable", tmpdir);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/marker", tmpdir);

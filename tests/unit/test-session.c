@@ -48,9 +48,33 @@ on_ended(void *user, struct session *s)
 	ended++;
 }
 
+/* What the pipes of a session gave: stdout, stderr, stdin taken. */
+static struct buf	 piped[3];
+static uint64_t		 stdin_taken;
+
+static void
+on_stream(void *user, struct session *s, int fd, const char *data,
+    size_t len)
+{
+	(void)user;
+	(void)s;
+	if (fd == 1 || fd == 2)
+		buf_add(&piped[fd], data, len);
+}
+
+static void
+on_stdin_written(void *user, struct session *s, uint64_t total)
+{
+	(void)user;
+	(void)s;
+	stdin_taken = total;
+}
+
 static const struct session_events events = {
 	.output = on_output,
 	.ended = on_ended,
+	.stream = on_stream,
+	.stdin_written = on_stdin_written,
 };
 
 /* Start argv; NULL on failure (reported). */
@@ -296,6 +320,73 @@ test_input(void)
 }
 
 /*
+ * A session with pipes for 0-2: stdin with its EOF, stdout and stderr
+ * apart and exact, no terminal on them, the PTY still the controlling
+ * terminal, the umask given; the screen and recording show both.
+ */
+static void
+test_pipes(void)
+{
+	char *const	 argv[] = { "sh", "-c", "cat; printf 'x\\0y'; "
+			    "echo err >&2; [ -t 0 ] || [ -t 1 ] || [ -t 2 ] || "
+			    "echo notty; umask; echo tty >/dev/tty; exit 5",
+			    NULL };
+	struct session_opts	 o;
+	struct session		*s;
+	char			*cause = NULL, *cast, *path;
+	struct buf		 screen = { 0 };
+
+	memset(&o, 0, sizeof o);
+	o.argv = argv;
+	o.cwd = tmpdir;
+	o.size.cols = 80;
+	o.size.rows = 24;
+	o.term = "xterm";
+	o.pipes[0] = o.pipes[1] = o.pipes[2] = true;
+	o.has_umask = true;
+	o.umask = 027;
+	output.len = piped[1].len = piped[2].len = 0;
+	stdin_taken = 0;
+	s = sessions_start(ss, &o, &cause);
+	if (!ok(s != NULL, "start with pipes")) {
+		diag("%s", cause);
+		free(cause);
+		return;
+	}
+	ok(session_has_stdin(s), "it has a stdin pipe");
+	ok(session_stdin_write(s, "in\0put\n", 7, false, &cause) == 0,
+	    "stdin takes bytes");
+	ok(session_stdin_write(s, "end", 3, true, &cause) == 0,
+	    "and its end");
+	ok(session_stdin_write(s, "more", 4, false, &cause) != 0 &&
+	    cause != NULL, "nothing after the end (%s)", cause);
+	free(cause);
+	ok(run_until_done(s) >= 0, "the command reads to EOF and ends");
+	is_int(session_exit_code(s), 5, "its own status");
+	ok(piped[1].len == 24 && memcmp(piped[1].data,
+	    "in\0put\nendx\0ynotty\n0027\n", 24) == 0,
+	    "stdout: exact bytes, no terminal on 0-2, the umask given (%zu "
+	    "bytes)", piped[1].len);
+	is_str(buf_cstr(&piped[2]), "err\n", "stderr apart");
+	is_int(stdin_taken, 10, "stdin_written told all 10 bytes taken");
+	ok(output.len > 0 && strstr(buf_cstr(&output), "tty") != NULL &&
+	    strstr(buf_cstr(&output), "err") == NULL,
+	    "/dev/tty is the session's terminal; the pipes are not its output");
+	screen_text(session_screen(s), false, &screen);
+	ok(strstr(buf_cstr(&screen), "err") != NULL &&
+	    strstr(buf_cstr(&screen), "notty") != NULL,
+	    "the screen shows both streams");
+	path = xasprintf("%s/sessions/%lu.cast", tmpdir, session_id(s));
+	cast = slurp(path);
+	ok(cast != NULL && strstr(cast, "err\\r\\n") != NULL,
+	    "the recording has stderr's line as a terminal shows it");
+	free(cast);
+	free(path);
+	buf_free(&screen);
+	sessions_forget(ss, s);
+}
+
+/*
  * A watched session's PTY is a high-priority fd: its output is what
  * loop_high_pending reports, and only while it is watched.  A passthrough
  * session keeps no screen, and its output still reaches the subscribers.
@@ -411,11 +502,14 @@ main(void)
 	test_missing();
 	test_daemon();
 	test_input();
+	test_pipes();
 	test_watched();
 	test_free_kills();
 	sessions_free(ss);
 	loop_free(loop);
 	buf_free(&output);
+	buf_free(&piped[1]);
+	buf_free(&piped[2]);
 	cleanup();
 	return tap_done();
 }
