@@ -48,6 +48,13 @@
 /* The terminal a command gets unless told: wide, so lines rarely wrap. */
 #define MCP_COLS		200
 #define MCP_ROWS		50
+/*
+ * A call's stdin text: at most what the server holds waiting in a pipe
+ * (1 MiB), sent in lines of 64 KiB (at most 384 KiB escaped: within the
+ * protocol's 1 MiB line).
+ */
+#define MCP_STDIN_MAX		(1024 * 1024)
+#define MCP_STDIN_CHUNK		(64 * 1024)
 /* Finished text kept per job for session_output's paging. */
 #define MCP_LOG_MAX		(4 * 1024 * 1024)
 /* At most one progress notification per this many milliseconds. */
@@ -101,6 +108,7 @@ struct job {
 	char		*reason;	/* a denial's reason */
 	char		*error;		/* JOB_FAILED's cause */
 	char		*edited;	/* the command a person edited */
+	json_t		*stdin_text;	/* run's stdin: sent once started */
 	bool		 kept;		/* the session tools may name it */
 	bool		 orphan;	/* cancelled: freed when it ends */
 };
@@ -185,6 +193,7 @@ job_free(struct job *j)
 	outcap_free(&j->cap);
 	buf_free(&j->log);
 	json_decref(j->exit);
+	json_decref(j->stdin_text);
 	free(j->command);
 	free(j->by);
 	free(j->reason);
@@ -615,6 +624,46 @@ mcpd_job_output(struct mcpd *d, struct job *j)
 	mcpd_check_job(d, j);
 }
 
+/*
+ * The started job's stdin: the text in lines of at most MCP_STDIN_CHUNK
+ * bytes (cut between characters), then end of file.  It all fits in what
+ * the server holds for a pipe (MCP_STDIN_MAX), so no window is needed.
+ */
+static void
+job_send_stdin(struct job *j)
+{
+	const char	*p;
+	size_t		 left, n;
+	json_t		*req;
+	char		*cause = NULL;
+
+	if (j->stdin_text == NULL)
+		return;
+	p = json_string_value(j->stdin_text);
+	left = json_string_length(j->stdin_text);
+	do {
+		n = left < MCP_STDIN_CHUNK ? left : MCP_STDIN_CHUNK;
+		while (n < left && n > 0 && ((unsigned char)p[n] & 0xc0) ==
+		    0x80)
+			n--;
+		req = json_pack("{s:s, s:s, s:I, s:s, s:s%, s:b}", "op",
+		    "input", "id", "in", "session", (json_int_t)j->session,
+		    "stream", "stdin", "data", p, n, "eof", n == left);
+		if (client_send(j->cl, req, &cause) != 0) {
+			fprintf(stderr, "ptyvisor mcp: session %lld: stdin: "
+			    "%s\n", (long long)j->session, cause);
+			free(cause);
+			json_decref(req);
+			break;
+		}
+		json_decref(req);
+		p += n;
+		left -= n;
+	} while (left > 0);
+	json_decref(j->stdin_text);
+	j->stdin_text = NULL;
+}
+
 /* One event about a job. */
 static void
 job_event(struct job *j, json_t *ev)
@@ -655,6 +704,7 @@ job_event(struct job *j, json_t *ev)
 		j->session = json_integer_value(json_object_get(ev,
 		    "session"));
 		j->state = JOB_RUNNING;
+		job_send_stdin(j);
 	} else if (strcmp(name, "output") == 0) {
 		s = client_str(ev, "b64");
 		if (j->text == NULL)
@@ -824,6 +874,16 @@ mcpd_exec_request(json_t *args, bool with_timeout, char **command,
 		    json_string_value(v)));
 	else if (cwd[0] == '/')
 		json_object_set_new(req, "cwd", json_string(cwd));
+	if ((v = json_object_get(args, "stdin")) != NULL) {
+		if (!json_is_string(v) || json_string_length(v) >
+		    MCP_STDIN_MAX) {
+			*msg = xstrdup("'stdin' must be a string of at most "
+			    "1 MiB");
+			goto fail;
+		}
+		json_object_set_new(req, "stdio", json_pack("[s, s, s]",
+		    "pipe", "pty", "pty"));
+	}
 	if ((v = json_object_get(args, "why")) != NULL) {
 		if (!json_is_string(v)) {
 			*msg = xstrdup("'why' must be a string");
@@ -963,6 +1023,7 @@ tool_start(struct mcpd *d, struct call *c)
 	j->cl = cl;
 	j->fd = client_fd(cl);
 	j->command = command;
+	j->stdin_text = json_incref(json_object_get(c->mc->args, "stdin"));
 	j->text = textout_new((int)json_integer_value(json_object_get(req,
 	    "rows")), (int)json_integer_value(json_object_get(req, "cols")),
 	    job_text, j);

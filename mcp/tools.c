@@ -47,7 +47,11 @@ const char mcp_instructions[] =
 	"\"rows\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": " \
 	"1000, \"description\": \"Terminal rows (default 50).\"}," \
 	"\"cols\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": " \
-	"1000, \"description\": \"Terminal columns (default 200).\"}"
+	"1000, \"description\": \"Terminal columns (default 200).\"}," \
+	"\"stdin\": {\"type\": \"string\", \"maxLength\": 1048576, " \
+	"\"description\": \"Text for the command's standard input, then " \
+	"end of file (as printf TEXT | sh -c COMMAND; at most 1 MiB).  " \
+	"Without it stdin is the terminal.\"}"
 
 #define TOOLS_MAX_BYTES \
 	"\"max_bytes\": {\"type\": \"integer\", \"minimum\": 1024, " \

@@ -90,6 +90,22 @@ check(r and r.get("id") == 1 and res.get("resultType") == "complete" and
 check(res.get("_meta", {}).get("io.modelcontextprotocol/serverInfo", {})
       .get("name") == "ptyvisor", "... and names the server in _meta", r)
 
+# stdin: the text, then end of file, on a pipe (not the terminal); more
+# than 1 MiB is refused before anything runs.
+text = "line \u2713\n" * 100000
+r = s.ask(call(11, "run", {"command": "wc -lc; test -t 0 || echo notty",
+                           "stdin": text}), timeout=60)
+res = (r or {}).get("result", {})
+out = res.get("content", [{}])[0].get("text", "")
+check(out.split()[:3] == ["100000", "900000", "notty"] and
+      res.get("structuredContent", {}).get("exit_code") == 0,
+      "run's stdin: 900,000 bytes then EOF on a pipe", r)
+r = s.ask(call(12, "run", {"command": "cat", "stdin": "x" * ((1 << 20) + 1)}))
+res = (r or {}).get("result", {})
+check(res.get("isError") is True and
+      "1 MiB" in res.get("content", [{}])[0].get("text", ""),
+      "run's stdin over 1 MiB: refused, saying the bound", r)
+
 # An unknown _meta version: -32022 with the supported list.
 r = s.ask({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {
     "_meta": dict(META, **{
