@@ -58,10 +58,9 @@ textout_scrolled(struct textout *t)
 	n = pushed - t->handed;
 	if (n > have)
 		n = have;	/* cannot happen with TEXTOUT_FEED_SLICE */
-	for (; n > 0; n--) {
-		screen_row_text(t->screen, -(int)n, &out);
-		buf_addc(&out, '\n');
-	}
+	for (; n > 0; n--)
+		if (!screen_row_text_wrapped(t->screen, -(int)n, &out))
+			buf_addc(&out, '\n');
 	t->handed = pushed;
 	if (out.len > 0)
 		t->fn(t->user, out.data, out.len);
@@ -82,13 +81,34 @@ textout_feed(struct textout *t, const char *p, size_t len)
 	}
 }
 
+/*
+ * Append the screen's text, a line the program wrote as one (wrapped by
+ * the terminal) as one line; trailing empty lines dropped.
+ */
+static void
+textout_screen_lines(const struct screen *s, struct buf *out)
+{
+	size_t	keep = out->len, start = out->len;
+	int	row, rows = screen_rows(s);
+
+	for (row = 0; row < rows; row++) {
+		if (screen_row_text_wrapped(s, row, out))
+			continue;
+		if (out->len > start)
+			keep = out->len + 1;	/* this line has text */
+		buf_addc(out, '\n');
+		start = out->len;
+	}
+	out->len = keep;
+}
+
 void
 textout_finish(struct textout *t)
 {
 	struct buf	out = { 0 };
 
 	textout_scrolled(t);
-	screen_text(t->screen, false, &out);
+	textout_screen_lines(t->screen, &out);
 	if (out.len > 0)
 		t->fn(t->user, out.data, out.len);
 	buf_free(&out);
@@ -97,5 +117,5 @@ textout_finish(struct textout *t)
 void
 textout_screen(const struct textout *t, struct buf *out)
 {
-	screen_text(t->screen, false, out);
+	textout_screen_lines(t->screen, out);
 }

@@ -1,7 +1,8 @@
 /*
  * textout.h - a command's output as the text a terminal shows: bytes are
  * fed to a terminal screen of the session's size, each line is handed on as
- * soon as it scrolls off the top (so long outputs stream), and what is left
+ * soon as it scrolls off the top (so long outputs stream; a line the
+ * terminal wrapped is joined again, as the program wrote it), and what is left
  * on the screen when the command ends comes last.  `exec --text` prints it;
  * `mcp` keeps it for the agent.
  */
@@ -13,7 +14,11 @@
 struct buf;
 struct textout;
 
-/* Finished text, in order, whole lines each ending in '\n'. */
+/*
+ * Finished text, in order, lines ending in '\n'; a line the terminal
+ * wrapped is one line, and may come in pieces (its rows scroll off one by
+ * one).
+ */
 typedef void	(*textout_fn)(void *user, const char *text, size_t len);
 
 /* A rows x cols screen handing its finished lines to fn. */

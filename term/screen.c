@@ -621,14 +621,14 @@ row_cells(const struct screen *s, int row, struct cell *scratch)
 	return scratch;
 }
 
-/* Append the text of cells[0..n), trailing blanks dropped. */
+/* Append the text of cells[0..n), trailing blanks dropped when trim. */
 static void
-cells_text(const struct cell *cells, int n, struct buf *out)
+cells_text(const struct cell *cells, int n, bool trim, struct buf *out)
 {
 	char	u[4];
 	int	i, k, end = n;
 
-	while (end > 0 && (cells[end - 1].chars[0] == 0 ||
+	while (trim && end > 0 && (cells[end - 1].chars[0] == 0 ||
 	    cells[end - 1].chars[0] == ' ') && cells[end - 1].width != 0)
 		end--;
 	for (i = 0; i < end; i++) {
@@ -648,8 +648,24 @@ screen_row_text(const struct screen *s, int row, struct buf *out)
 {
 	struct cell	*line = xcalloc((size_t)s->cols, sizeof *line);
 
-	cells_text(row_cells(s, row, line), s->cols, out);
+	cells_text(row_cells(s, row, line), s->cols, true, out);
 	free(line);
+}
+
+bool
+screen_row_text_wrapped(const struct screen *s, int row, struct buf *out)
+{
+	struct cell	*line = xcalloc((size_t)s->cols, sizeof *line);
+	size_t		 n = scrollback_count(s->sb);
+	bool		 wrapped = false;
+
+	if (row >= 0 && row < s->rows - 1)
+		wrapped = grid_wrapped(s->cur, row);
+	else if (row < 0 && (size_t)-row <= n)
+		wrapped = scrollback_is_wrapped(s->sb, n - (size_t)-row);
+	cells_text(row_cells(s, row, line), s->cols, !wrapped, out);
+	free(line);
+	return wrapped;
 }
 
 void
@@ -661,7 +677,7 @@ screen_text(const struct screen *s, bool with_scrollback, struct buf *out)
 	size_t		 start = out->len, keep = out->len;
 
 	for (; row < s->rows; row++) {
-		cells_text(row_cells(s, row, line), s->cols, out);
+		cells_text(row_cells(s, row, line), s->cols, true, out);
 		if (out->len > start)
 			keep = out->len + 1;	/* this line has text */
 		buf_addc(out, '\n');

@@ -99,4 +99,13 @@ void	screen_text(const struct screen *s, bool with_scrollback,
 /* Append one row's text (trailing blanks dropped), without a newline. */
 void	screen_row_text(const struct screen *s, int row, struct buf *out);
 
+/*
+ * Append one row's text as part of the line the program wrote: when the
+ * row goes on in the next one (the terminal wrapped it, not a newline),
+ * every column is kept, blanks too, and true is returned; else as
+ * screen_row_text().  Rows appended while this is true make one line.
+ */
+bool	screen_row_text_wrapped(const struct screen *s, int row,
+	    struct buf *out);
+
 #endif

@@ -109,6 +109,13 @@ test -e "$T/agent-wrote"; ok $? "the agent's cwd is writable"
 
 out=$(timeout 30 $PTYVISOR exec --text -- printf '\033[31mred\033[0m\n' < /dev/null)
 is "$out" "red" "--text of a coloured word is the word"
+# A line the terminal wraps comes out as the one line the program wrote,
+# blanks at the rows' ends included (a space every 7 characters).
+long=$(python3 -c "print(('abcdef ' * 430)[:3000])")
+timeout 30 $PTYVISOR exec --text -- printf '%s\n' "$long" > "$T/long" < /dev/null
+printf '%s\n' "$long" > "$T/long.want"
+cmp -s "$T/long" "$T/long.want"
+ok $? "--text of a 3000-character line is that line, whole"
 timeout 30 $PTYVISOR exec --raw -- printf '\033[31mred\033[0m\n' > "$T/raw" < /dev/null
 printf '\033[31mred\033[0m\n' > "$T/raw.want"
 cmp -s "$T/raw" "$T/raw.want"; ok $? "--raw gives the exact bytes (stdout a pipe: no \\r added)"

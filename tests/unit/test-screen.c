@@ -350,6 +350,36 @@ test_reflow(void)
 	screen_free(s);
 }
 
+/* One row as part of the line the program wrote: "text|" when it goes on. */
+static const char *
+wrapped_row(struct screen *s, int r)
+{
+	static struct buf	b;
+
+	b.len = 0;
+	if (screen_row_text_wrapped(s, r, &b))
+		buf_addc(&b, '|');
+	return buf_cstr(&b);
+}
+
+/* Rows the terminal wrapped are told apart from rows a newline ended. */
+static void
+test_wrapped_rows(void)
+{
+	struct screen	*s = screen_new(3, 5, 100, &events, NULL);
+
+	/* "abcd " fills the first row, its last column a space. */
+	feed(s, "abcd efghij\r\nxy  \r\nfoo\r\nbar");
+	is_int(screen_scrollback_count(s), 3, "three rows scrolled off");
+	is_str(wrapped_row(s, -3), "abcd |", "a wrapped row keeps its "
+	    "trailing blank, and goes on");
+	is_str(wrapped_row(s, -2), "efghi|", "... in the next one");
+	is_str(wrapped_row(s, -1), "j", "the line's end does not go on");
+	is_str(wrapped_row(s, 0), "xy", "a newline's row: blanks dropped");
+	is_str(wrapped_row(s, 2), "bar", "the bottom row");
+	screen_free(s);
+}
+
 int
 main(void)
 {
@@ -359,6 +389,7 @@ main(void)
 	test_damage();
 	test_wide_overwrite();
 	test_reflow();
+	test_wrapped_rows();
 	test_protected();
 	test_shrink_safely();
 	buf_free(&replies);
