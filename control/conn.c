@@ -67,7 +67,7 @@ control_send(struct control_client *cl, struct buf *line)
 	control_client_flush(cl);
 }
 
-/* Read again the pipes of cl's sessions held while it was behind. */
+/* Read again the output of cl's sessions held while it was behind. */
 void
 control_pipes_resume(struct control_client *cl)
 {

@@ -66,14 +66,15 @@ struct control_sess {
 	/* The command's stdout and stderr pipes (forward.c's pipe section). */
 	unsigned char		 pipe_carry[3][4];	/* [1], [2] as carry */
 	size_t			 npipe_carry[3];
-	bool			 held;		/* owner behind: pipes not read */
+	bool			 held;		/* owner behind: output not read */
 };
 
 /*
- * Pipe output queued for its owner beyond which the session's pipes are no
- * longer read (the command blocks, as on a full pipe), and below which
- * they are read again: far below CONTROL_OUT_MAX, so an agent that reads
- * slowly is waited for, never dropped.
+ * Output queued for its owner beyond which the session's output (PTY and
+ * pipes) is no longer read (the command blocks, as on a full pipe), and
+ * below which it is read again: far below CONTROL_OUT_MAX, so an agent
+ * that reads slowly (exec --text rendering a flood) is waited for, never
+ * dropped.
  */
 #define CONTROL_PIPE_HOLD	(128 * 1024)
 #define CONTROL_PIPE_RESUME	(32 * 1024)

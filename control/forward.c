@@ -85,6 +85,22 @@ control_sess_started(struct control *c, struct control_sess *cs)
 	buf_free(&b);
 }
 
+/*
+ * When the session's owner has CONTROL_PIPE_HOLD bytes unread, the
+ * session's output (its PTY and pipes) is not read until the owner has
+ * read down to CONTROL_PIPE_RESUME (conn.c): the command blocks as on a
+ * slow pipe, and nothing is lost or queued without bound.
+ */
+static void
+control_sess_hold(struct control_sess *cs)
+{
+	if (cs->owner != NULL && !cs->owner->dead &&
+	    cs->owner->out.len >= CONTROL_PIPE_HOLD && !cs->held) {
+		cs->held = true;
+		session_stdio_hold(cs->s, true);
+	}
+}
+
 /* Send one chunk of output to the owner and the subscribers. */
 static void
 control_sess_output(struct control *c, struct control_sess *cs,
@@ -122,6 +138,7 @@ control_sess_output(struct control *c, struct control_sess *cs,
 	buf_free(&all);
 	buf_free(&text);
 	buf_free(&ev);
+	control_sess_hold(cs);
 }
 
 /* Sessions callback: track every session, owned or not. */
@@ -217,7 +234,7 @@ control_on_ended(void *user, struct session *s)
  * The command's pipes.  Its stdout and stderr go to the owner exactly (in
  * its encoding, each stream's UTF-8 tail carried apart) and to subscribers
  * as text, each as an output event naming its stream; when the owner has
- * CONTROL_PIPE_HOLD bytes unread the pipes wait (conn.c resumes them).
+ * CONTROL_PIPE_HOLD bytes unread they wait (control_sess_hold).
  */
 static void
 control_on_stream(void *user, struct session *s, int fd, const char *data,
@@ -257,11 +274,7 @@ control_on_stream(void *user, struct session *s, int fd, const char *data,
 	}
 	buf_free(&all);
 	buf_free(&ev);
-	if (cs->owner != NULL && !cs->owner->dead &&
-	    cs->owner->out.len >= CONTROL_PIPE_HOLD && !cs->held) {
-		cs->held = true;
-		session_stdio_hold(s, true);
-	}
+	control_sess_hold(cs);
 }
 
 /* Tell the owner how far the command has read its stdin pipe. */

@@ -76,15 +76,18 @@ const struct screen_events session_screen_events = {
 	.props = screen_props,
 };
 
-/* Poll for input unless the screen has a backlog, for output if queued. */
-static void
+/*
+ * Poll for input unless the screen has a backlog or a consumer holds the
+ * output (session_stdio_hold), for output if queued.
+ */
+void
 session_watch(struct session *s)
 {
 	short	want;
 
 	if (s->eof || s->done || s->child.master < 0)
 		return;
-	want = (s->feed.len == 0 ? POLLIN : 0) |
+	want = (s->feed.len == 0 && !s->stdio_held ? POLLIN : 0) |
 	    (s->input.len > 0 ? POLLOUT : 0);
 	if (want != s->events) {
 		s->events = want;

@@ -146,7 +146,8 @@ struct session {
 	uint64_t		 stdin_written;
 	int			 stdin_peek;	/* the read end too, to count
 						   what the command left */
-	bool			 stdio_held;	/* the agent is behind: no reads */
+	bool			 stdio_held;	/* the agent is behind: no output
+						   read (PTY, pipes) */
 	struct buf		 show_tail;	/* skipped, shown next */
 	uint64_t		 show_skipped;	/* skipped, never shown */
 	struct loop_timer	*show_timer;
@@ -189,6 +190,8 @@ void	session_feed(struct session *s, bool all);
 void	session_take(struct session *s, const char *data, size_t len);
 /* io.c: read the PTY up to budget bytes and feed the screen; marks EOF. */
 void	session_read(struct session *s, size_t budget, bool all);
+/* io.c: poll the PTY for what the session can take now. */
+void	session_watch(struct session *s);
 /* io.c: write queued input to the PTY without blocking. */
 void	session_pump_input(struct session *s);
 /* io.c: timer: flush the recording every SESSION_FLUSH_MS. */

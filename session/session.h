@@ -192,8 +192,9 @@ int	session_stdin_write(struct session *s, const void *data, size_t len,
 	    bool end, char **cause);
 
 /*
- * Stop (hold) or resume reading the command's output pipes, for a consumer
- * that is behind: the command then blocks on its full pipe.
+ * Stop (hold) or resume reading the command's output (its PTY and output
+ * pipes), for a consumer that is behind: the command then blocks on its
+ * full terminal or pipe, and the console's pane waits with it.
  */
 void	session_stdio_hold(struct session *s, bool hold);
 /*

@@ -341,4 +341,5 @@ session_stdio_hold(struct session *s, bool hold)
 		if (s->pipe_fd[i] >= 0)
 			loop_set_events(s->set->loop, s->pipe_fd[i],
 			    hold ? 0 : POLLIN);
+	session_watch(s);
 }

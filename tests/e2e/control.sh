@@ -116,6 +116,34 @@ timeout 30 $PTYVISOR exec --text -- printf '%s\n' "$long" > "$T/long" < /dev/nul
 printf '%s\n' "$long" > "$T/long.want"
 cmp -s "$T/long" "$T/long.want"
 ok $? "--text of a 3000-character line is that line, whole"
+
+# A client that reads slowly is waited for: with 3 MB of output and a
+# client that reads nothing for 3 s (more than the server may queue for
+# it), the command is held back, then every byte arrives; the client is
+# not dropped.
+python3 - "$PTYVISOR_SOCKET" > "$T/slow" <<'PY'
+import base64, json, socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rwb")
+f.readline()
+f.write(b'{"op":"hello","version":1}\n')
+f.write(json.dumps({"op": "exec", "id": "big", "encoding": "base64",
+                    "argv": ["printf", "%3000000s\n", ""]}).encode() + b"\n")
+f.flush()
+time.sleep(3)
+got, code = 0, None
+for line in f:
+    ev = json.loads(line)
+    if ev.get("event") == "output":
+        got += len(base64.b64decode(ev["b64"]))
+    elif ev.get("event") == "exit":
+        code = ev.get("code")
+        break
+print(got, code)
+PY
+is "$(cat "$T/slow")" "3000002 0" "a client that reads late gets every byte and the status"
+! grep -q "is not reading" "$T/serve.log"; ok $? "and is not disconnected"
 timeout 30 $PTYVISOR exec --raw -- printf '\033[31mred\033[0m\n' > "$T/raw" < /dev/null
 printf '\033[31mred\033[0m\n' > "$T/raw.want"
 cmp -s "$T/raw" "$T/raw.want"; ok $? "--raw gives the exact bytes (stdout a pipe: no \\r added)"
