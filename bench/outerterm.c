@@ -17,8 +17,8 @@
  *   -l N      N echo probes, one every -i MS (default 20): each types one
  *             CJK character the screen has not shown before (U+4E00 + k)
  *             and times until it is drawn
- *   -M DIR:N  wait until DIR holds N files named done.*, read for one more
- *             second, take the largest RSS among the descendants, then
+ *   -M DIR:N  wait until DIR holds N files named done.*, read for another
+ *             half second, take the largest RSS among the descendants, then
  *             create DIR/quit
  * After the steps: -e waits for the program to end by itself (up to the
  * timeout); otherwise the descendants get SIGTERM, then SIGKILL.
@@ -394,7 +394,8 @@ step_mem(const char *arg, double deadline)
 	want = atoi(colon + 1);
 	while (count_done(dir) < want && now() < deadline)
 		pump(now() + 0.1, 0);
-	pump(now() + 1.0, 0);
+	/* Half a second for the last lines to be taken in and drawn. */
+	pump(now() + 0.5, 0);
 	n = descendants(pids, sizeof pids / sizeof pids[0]);
 	for (i = 0; i < n; i++) {
 		kb = rss_of(pids[i], comm, sizeof comm);
@@ -494,7 +495,7 @@ times_file(const char *path)
 	return total;
 }
 
-/* SIGTERM then SIGKILL to every descendant still there. */
+/* SIGTERM, then SIGKILL after 2 s, to every descendant still there. */
 static void
 end_all(void)
 {
@@ -508,9 +509,11 @@ end_all(void)
 			return;
 		for (i = 0; i < n; i++)
 			kill(pids[i], round == 0 ? SIGTERM : SIGKILL);
+		/* Still reading: a program blocked writing to the pty
+		 * would not see its signal. */
 		for (i = 0; i < 100 && descendants(pids, 1) > 0; i++) {
 			reap();
-			usleep(20000);
+			pump(now() + 0.02, 0);
 		}
 	}
 	reap();
