@@ -41,9 +41,9 @@ for p in $peers; do
 	esac
 done
 if [ $quick = 1 ]; then
-	runs=${runs:-1} seq_n=300000 ansi_lines=12000 probes=100
+	runs=${runs:-1} seq_n=300000 ansi_lines=12000 probes=80 settle=500
 else
-	runs=${runs:-3} seq_n=3000000 ansi_lines=120000 probes=400
+	runs=${runs:-3} seq_n=3000000 ansi_lines=120000 probes=400 settle=1000
 fi
 mem_lines=10000 agent_n=1000000
 
@@ -165,7 +165,7 @@ run_throughput() {	# WORK PEER RUN
 run_latency() {		# idle|loaded PEER RUN
 	if [ "$1" = idle ]; then peer_cmd "$2"; else peer_cmd_loaded "$2"; fi
 	record "$1" "$2" "$3" "$(PVB_MODE=lat "$H" -t 120 -r PVB-READY \
-	    "${KEYS[@]}" -d 700 -l $probes -- "${CMD[@]}" 2>&1 | tail -1)"
+	    "${KEYS[@]}" -d $settle -l $probes -- "${CMD[@]}" 2>&1 | tail -1)"
 }
 
 run_memory() {		# SESSIONS PEER RUN
@@ -290,7 +290,7 @@ summary() {
 	for p in $peers; do head="$head $p |"; sep="$sep---|"; done
 	if has seq || has ansi || has idle || has loaded || has mem; then
 		echo "| measure $head ptyvisor / tmux |"
-		echo "|---|$sep---|"
+		echo "|---$sep---|"
 		if has seq; then
 			row "\`seq 1 $seq_n\` ($seq_mb MB): multiplexer CPU s" seq mux_cpu_s 1
 			row "\`seq 1 $seq_n\`: wall s until drawn" seq wall_s 1
