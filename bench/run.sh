@@ -41,9 +41,9 @@ for p in $peers; do
 	esac
 done
 if [ $quick = 1 ]; then
-	runs=${runs:-1} seq_n=300000 ansi_lines=12000 probes=80 settle=500
+	runs=${runs:-1} seq_n=300000 ansi_lines=6700 probes=80 settle=500
 else
-	runs=${runs:-3} seq_n=3000000 ansi_lines=120000 probes=400 settle=1000
+	runs=${runs:-3} seq_n=3000000 ansi_lines=67000 probes=400 settle=1000
 fi
 mem_lines=10000 agent_n=1000000
 
@@ -333,7 +333,14 @@ summary() {
 	echo "daemonised server included) minus the workload's own. Echo: one key"
 	echo "every 20 ms into \`cat\` on a raw terminal, timed until drawn. RSS: the"
 	echo "largest process of the tree once every session has its scrollback."
-	echo "\"failed\": no run of it succeeded (see the raw figures)."
+	echo "\"failed\": no run of it succeeded."
+	awk '{ bad = /timeout_waiting_for=/
+		if ($1 != "idle" && $1 != "loaded" && !/ rc=0( |$)/) bad = 1
+		if (bad) { rc = "no exit status"; if (match($0, / rc=[0-9]+/))
+			rc = "exit status " substr($0, RSTART + 4, RLENGTH - 4)
+			if (/timeout_waiting_for=/) rc = "timed out"
+			printf "%s%s %s run %s (%s)", n++ ? ", " : "\nLeft out of the medians: ", $1, $2, $3, rc } }
+		END { if (n) print "." }' "$raw"
 }
 
 mkdir -p "$(dirname "$out")"
