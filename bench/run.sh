@@ -8,8 +8,8 @@
 # rather than wall time.
 #
 # usage: bench/run.sh [-q] [-n RUNS] [-p "PEERS"] [-t "TESTS"] [-o FILE]
-#   -q        quick look (under a minute): a tenth of the data, 1 run,
-#             fewer probes
+#   -q        quick look (about a minute): a tenth of the data, 1 run,
+#             fewer probes (the agents' path keeps its million lines)
 #   -n RUNS   runs of each measurement (default 3; -q: 1)
 #   -p PEERS  among: tmux screen dvtm ptyvisor (default: all four)
 #   -t TESTS  among: seq ansi idle loaded mem agents (default: all)
