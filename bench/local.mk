@@ -1,1 +1,10 @@
-EXTRA_DIST += bench/sandbox-spawn.sh
+# Benchmarks: never part of `make check` (speed is shown by benchmarks,
+# not by timed tests).  `make bench` runs the suite against tmux, screen
+# and dvtm and writes bench/results/latest.md; BENCH_FLAGS=-q for a quick
+# look, e.g. `make bench BENCH_FLAGS='-q -p "tmux ptyvisor"'`.
+EXTRA_DIST += bench/sandbox-spawn.sh bench/flood.sh bench/run.sh \
+	bench/work.sh bench/outerterm.c
+
+.PHONY: bench
+bench: ptyvisor$(EXEEXT)
+	PTYVISOR=$(abs_builddir)/ptyvisor $(srcdir)/bench/run.sh $(BENCH_FLAGS)
