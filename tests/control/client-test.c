@@ -289,6 +289,45 @@ alive(pid_t pid)
 	return yes;
 }
 
+/* CPU ticks (user + system) of pid so far, or -1. */
+static long long
+cpu_ticks(pid_t pid)
+{
+	char		 path[64], buf[1024], *p;
+	unsigned long	 ut, st;
+	FILE		*f;
+	size_t		 n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* After the command name: state is field 3, utime 14, stime 15. */
+	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 2,
+	    "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut,
+	    &st) != 2)
+		return -1;
+	return (long long)(ut + st);
+}
+
+/* Whether pid stops using CPU (one second without a tick) in WAIT_MS. */
+static bool
+cpu_settles(pid_t pid)
+{
+	uint64_t	end = util_now_ms() + WAIT_MS;
+	long long	before = cpu_ticks(pid), now;
+
+	while (before >= 0 && util_now_ms() < end) {
+		usleep(1000 * 1000);
+		if ((now = cpu_ticks(pid)) == before)
+			return true;
+		before = now;
+	}
+	return false;
+}
+
 /* Wait until pid is gone. */
 static bool
 wait_gone(pid_t pid)
@@ -683,9 +722,16 @@ main(void)
 	ok(ev != NULL, "its pending request is withdrawn");
 	json_decref(ev);
 
-	/* A client that never reads a flood is dropped; others are served. */
+	/*
+	 * A client that never reads a flood is waited for, not dropped: its
+	 * command is held (blocked on its terminal, using no CPU) while the
+	 * server serves others; once the client reads, the output flows on.
+	 */
 	c2 = conn_hello();
 	conn_line(c2, "{\"op\":\"exec\",\"id\":\"y\",\"argv\":[\"yes\"]}");
+	ev = conn_expect(sub, "started");
+	pid = ev != NULL ? num(ev, "pid") : 0;
+	json_decref(ev);
 	ev = conn_ask(c, "{\"op\":\"list\",\"id\":\"fl\"}");
 	while (ev != NULL && strcmp(str(ev, "event"), "list") != 0) {
 		json_decref(ev);
@@ -693,9 +739,11 @@ main(void)
 	}
 	ok(ev != NULL, "list answers during a flood");
 	json_decref(ev);
+	ok(pid > 0 && cpu_settles((pid_t)pid), "the flood of a client that "
+	    "does not read is held: the command stops using CPU");
 	{
 		/* Not reading: only watch for the hang-up. */
-		uint64_t	end = util_now_ms() + 4 * WAIT_MS;
+		uint64_t	end = util_now_ms() + 2000;
 		struct pollfd	p = { .fd = c2->fd, .events = 0 };
 
 		closed = false;
@@ -705,8 +753,19 @@ main(void)
 			closed = (p.revents & (POLLHUP | POLLERR)) != 0;
 		}
 	}
-	ok(closed, "the client that never reads is disconnected");
+	ok(!closed, "the client that does not read is waited for, not "
+	    "disconnected");
+	n = 0;
+	while (n < 4 * 1024 * 1024 && (ev = conn_expect(c2, "output")) !=
+	    NULL) {
+		n += (int)strlen(str(ev, "data"));
+		json_decref(ev);
+	}
+	ok(n >= 4 * 1024 * 1024, "reading again, the output flows on (%d "
+	    "bytes, more than the server holds for a client)", n);
 	conn_close(c2);
+	ok(pid > 0 && wait_gone((pid_t)pid), "and closing it kills the "
+	    "command");
 
 	/* 50 clients at once. */
 	for (i = 0; i < 50; i++)
