@@ -241,7 +241,7 @@ session_finish(struct session *s)
 {
 	struct sessions		*ss = s->set;
 	struct history_entry	 e;
-	char			*marker, *cause = NULL;
+	char			*marker, *prev, *cause = NULL;
 
 	if (s->done)
 		return;
@@ -306,8 +306,11 @@ session_finish(struct session *s)
 	if (s->kill_error != NULL && e.error == NULL)
 		e.error = s->kill_error;
 	if (history_append(ss->history_path, &e, &cause) != 0) {
-		if (s->error == NULL)
-			s->error = xasprintf("history: %s", cause);
+		/* Both the recording and the history may fail (a full disk). */
+		prev = s->error;
+		s->error = prev == NULL ? xasprintf("history: %s", cause) :
+		    xasprintf("%s; history: %s", prev, cause);
+		free(prev);
 		free(cause);
 	}
 	if (s->marked)

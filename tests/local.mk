@@ -213,6 +213,9 @@ EXTRA_DIST += tests/e2e/faults.sh
 # The control socket under load: concurrency, bounds, bad input, leaks.
 TESTS += tests/e2e/load.sh
 EXTRA_DIST += tests/e2e/load.sh tests/e2e/load-client.py
+# A full disk under the state directory while a session runs.
+TESTS += tests/e2e/fulldisk.sh
+EXTRA_DIST += tests/e2e/fulldisk.sh
 # The settings file.
 check_PROGRAMS += tests/unit/test-config
 tests_unit_test_config_SOURCES = tests/unit/test-config.c
