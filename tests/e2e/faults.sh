@@ -7,21 +7,12 @@
 # session as ended ("server died") and ends its recording.  The same for
 # the console SIGKILLed with a session running.
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/e2e/serve-lib.sh"
 
 T=$(mktemp -d)
 cleanup_cmd "rm -rf '$T'"
-export PTYVISOR_STATE_DIR="$T/state" PTYVISOR_CONFIG="$T/config"
-export PTYVISOR_SOCKET="$T/run/ptyvisor.sock"
-mkdir -p "$T/config" "$T/ws"
-printf 'allow sh -c **\nallow echo **\n' > "$T/config/rules"
-
-serve() {
-	$PTYVISOR serve --approval on-request 2>> "$T/serve.log" < /dev/null &
-	SERVE=$!
-	cleanup_pid $SERVE
-	wait_for "[ -S '$PTYVISOR_SOCKET' ]" 10
-}
-serve
+pv_serve_setup
+pv_serve
 ok $? "the server listens"
 
 # A command that ignores hangups and TERM, with a mark to find it by.
@@ -61,7 +52,7 @@ fi
 is "$bad" 0 "the history has no half line"
 
 # A new server on the same path: the dead one's socket is no obstacle.
-serve
+pv_serve
 ok $? "a new server starts on the same socket path"
 out=$(timeout 30 $PTYVISOR exec -- echo again < /dev/null | tr -d '\r')
 is "$out" again "and serves"

@@ -6,6 +6,7 @@
 # lines only, what was written before is untouched, and once there is
 # room again the server records as before.
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/e2e/serve-lib.sh"
 
 if [ -z "$PV_FULLDISK_NS" ]; then
 	command -v unshare > /dev/null 2>&1 ||
@@ -22,14 +23,8 @@ cleanup_cmd "umount '$T/state' 2> /dev/null; rm -rf '$T'"
 mkdir -p "$T/state" "$T/config" "$T/ws"
 why=$(mount -t tmpfs -o size=256k,mode=0700 tmpfs "$T/state" 2>&1) ||
     { echo "1..0 # SKIP cannot mount a tmpfs: $why"; exit 0; }
-export PTYVISOR_STATE_DIR="$T/state" PTYVISOR_CONFIG="$T/config"
-export PTYVISOR_SOCKET="$T/run/ptyvisor.sock"
-printf 'allow sh -c **\nallow echo **\n' > "$T/config/rules"
-
-$PTYVISOR serve --approval on-request 2>> "$T/serve.log" < /dev/null &
-SERVE=$!
-cleanup_pid $SERVE
-wait_for "[ -S '$PTYVISOR_SOCKET' ]" 10
+pv_serve_setup
+pv_serve
 ok $? "the server listens (state directory on a 256 KiB tmpfs)"
 
 mark="full-$$"

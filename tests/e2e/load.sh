@@ -6,6 +6,7 @@
 # connections; no fd or child of the server leaked after a thousand
 # requests (counted before and after).
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/e2e/serve-lib.sh"
 
 command -v python3 > /dev/null 2>&1 ||
     { echo "1..0 # SKIP python3 is missing"; exit 0; }
@@ -13,15 +14,8 @@ client="python3 $top_srcdir/tests/e2e/load-client.py"
 
 T=$(mktemp -d)
 cleanup_cmd "rm -rf '$T'"
-export PTYVISOR_STATE_DIR="$T/state" PTYVISOR_CONFIG="$T/config"
-export PTYVISOR_SOCKET="$T/run/ptyvisor.sock"
-mkdir -p "$T/config" "$T/ws"
-printf 'allow sh -c **\nallow echo **\n' > "$T/config/rules"
-
-$PTYVISOR serve --approval on-request 2>> "$T/serve.log" < /dev/null &
-SERVE=$!
-cleanup_pid $SERVE
-wait_for "[ -S '$PTYVISOR_SOCKET' ]" 10
+pv_serve_setup
+pv_serve
 ok $? "the server listens"
 alive() { kill -0 $SERVE 2> /dev/null; }
 # The server's open fds, and its children (sessions, sandbox relays).
