@@ -65,7 +65,7 @@ check_usage(FILE *f)
 	    "  --json           one JSON object: decision, source, why, rule,\n"
 	    "                   where, mode, argv, parts\n\n"
 	    "Exit status: 0 allow, 1 ask, 2 deny, 125 an error (bad options, a\n"
-	    "rules file that does not parse).\n");
+	    "rules or settings file that does not parse).\n");
 }
 
 /* The name of what decided a verdict, for --json. */
@@ -190,6 +190,7 @@ cmd_check(int argc, char **argv)
 	struct policy_verdict		 v;
 	struct check_parts		 parts;
 	struct policy			*p = NULL;
+	const struct config		*cfg;
 	enum sandbox_profile		 profile;
 	const char			*string = NULL, *mode = NULL;
 	const char			*cwd = NULL, *sandbox = NULL, *raised;
@@ -280,7 +281,10 @@ cmd_check(int argc, char **argv)
 	} else
 		cmdv = argv + optind;
 
-	cli_server_defaults(cli_config(), &o);
+	/* A settings file that does not parse: 125, as every command. */
+	if ((cfg = cli_config()) == NULL)
+		goto out;
+	cli_server_defaults(cfg, &o);
 	/* Checking runs no notify program: do not require one. */
 	o.notify = NULL;
 	if ((p = cli_agents_policy(&o, &cause)) == NULL) {

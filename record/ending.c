@@ -55,6 +55,8 @@ ending_name(const struct ending *e, char *buf, size_t len)
 		snprintf(buf, len, "cancelled");
 	else if (ending_error_is(e->error, ENDING_MEMORY))
 		snprintf(buf, len, "memory limit");
+	else if (ending_error_is(e->error, ENDING_SERVER_DIED))
+		snprintf(buf, len, "server died");
 	else if (ending_error_is(e->error, ENDING_KILLED) ||
 	    ending_error_is(e->error, "SIGTERM by user"))
 		snprintf(buf, len, "killed by the person");

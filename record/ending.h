@@ -4,7 +4,7 @@
  * event agents receive.
  *
  * Names: "running", "timeout", "killed by the person", "cancelled",
- * "memory limit", "not
+ * "memory limit", "server died", "not
  * found", "not executable", "failed to start", "signal SIGKILL", "exit 3";
  * for a request that never ran, "denied" or "never answered".
  */
@@ -30,6 +30,8 @@ struct ending {
 #define ENDING_CANCELLED	"cancelled"
 /* ...and for a command the kernel killed for its sandbox's memory bound. */
 #define ENDING_MEMORY		"memory limit"
+/* ...and for a session whose ptyvisor died under it (found at a start). */
+#define ENDING_SERVER_DIED	"server died"
 
 /* The ending of a history entry (borrowing its strings). */
 void		 ending_of_entry(const struct history_entry *e,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,10 +71,11 @@ history_encode(const struct history_entry *e)
 int
 history_append(const char *path, const struct history_entry *e, char **cause)
 {
-	char	*line = history_encode(e);
-	size_t	 len = strlen(line);
-	ssize_t	 n;
-	int	 fd, rc = 0;
+	char		*line = history_encode(e);
+	size_t		 len = strlen(line);
+	struct stat	 st;
+	ssize_t		 n;
+	int		 fd, rc = 0;
 
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0) {
@@ -87,8 +89,18 @@ history_append(const char *path, const struct history_entry *e, char **cause)
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)len) {
 		*cause = xasprintf("%s: %s", path,
-		    n < 0 ? strerror(errno) : "short write");
+		    n < 0 ? strerror(errno) : "short write (disk full?)");
 		rc = -1;
+		/*
+		 * Half a line would glue the next one to it: cut it off (it is
+		 * at the end unless another process appended since).
+		 */
+		if (n > 0 && fstat(fd, &st) == 0 && st.st_size >= n &&
+		    ftruncate(fd, st.st_size - n) != 0) {
+			free(*cause);
+			*cause = xasprintf("%s: a half line is left: %s",
+			    path, strerror(errno));
+		}
 	} else if (fsync(fd) != 0) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		rc = -1;

@@ -4,7 +4,8 @@
  * One JSON object per line, appended with a single write(2) on an O_APPEND
  * descriptor so concurrent ptyvisor processes never interleave lines.
  * Reading skips (and counts) lines that do not parse, so a crash mid-write
- * costs at most that one line.
+ * costs at most that one line; a write the disk cuts short is cut off, so
+ * the next line is not glued to half of one.
  */
 #ifndef PTYVISOR_HISTORY_H
 #define PTYVISOR_HISTORY_H

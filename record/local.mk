@@ -8,6 +8,7 @@ librecord_a_SOURCES = \
 	record/cast-header.c record/cast-input.c \
 	record/ending.c record/ending.h \
 	record/history.c record/history.h \
+	record/lost.c record/lost.h \
 	record/player.c record/player.h \
 	record/record.c record/record.h \
 	record/replay.c record/replay.h \

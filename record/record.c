@@ -31,6 +31,7 @@ struct record {
 	struct utf8_carry	in_carry;
 	uint64_t		bytes;
 	uint64_t		last_us;	/* time of the last event */
+	off_t			whole;		/* file size up to whole events */
 	int			error;		/* first errno, 0 if none */
 };
 
@@ -67,6 +68,14 @@ write_pending(struct record *r)
 		}
 		off += (size_t)n;
 	}
+	/*
+	 * A write cut short (a full disk) would leave half an event: cut the
+	 * file back to its last whole one, so the recording stays valid.
+	 */
+	if (r->error == 0)
+		r->whole += (off_t)off;
+	else if (off > 0 && ftruncate(r->fd, r->whole) != 0)
+		r->error = EIO;		/* not even cut back: say it is broken */
 	r->pending.len = 0;
 }
 
@@ -176,7 +185,7 @@ int
 record_close(struct record *r, uint64_t t_us, const char *marker,
     char **cause)
 {
-	int	rc = 0;
+	int	rc = 0, error;
 
 	r->text.len = 0;
 	utf8_finish(&r->out_carry, &r->text);
@@ -189,6 +198,14 @@ record_close(struct record *r, uint64_t t_us, const char *marker,
 	if (marker != NULL)
 		add_event(r, t_us, "m", marker, strlen(marker));
 	write_pending(r);
+	if (r->error != 0 && marker != NULL) {
+		/* The disk filled: the end alone may still fit (else cut). */
+		error = r->error;
+		r->error = 0;
+		add_event(r, t_us, "m", marker, strlen(marker));
+		write_pending(r);
+		r->error = error;
+	}
 	if (r->error == 0 && fsync(r->fd) != 0)
 		r->error = errno;
 	if (close(r->fd) != 0 && r->error == 0 && errno != EINTR)

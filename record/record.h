@@ -7,6 +7,9 @@
  * buffered in memory and written when the buffer is large, on
  * record_flush() (the session calls it at least once a second) and at
  * record_close(), which also writes the final "m" exit marker and fsyncs.
+ * A write the disk cuts short is cut back to the last whole event, and
+ * nothing more is written but the marker, if it fits: the file stays a
+ * valid recording of what reached it.
  */
 #ifndef PTYVISOR_RECORD_H
 #define PTYVISOR_RECORD_H

@@ -26,6 +26,7 @@
 
 #include "record/ending.h"
 #include "record/history.h"
+#include "record/lost.h"
 #include "record/record.h"
 
 /* Grace over: the group did not end on SIGTERM; SIGKILL it. */
@@ -217,13 +218,30 @@ session_stdio_io(struct loop *l, int fd, short revents, void *arg)
 		session_finish(s);
 }
 
+void
+session_history_entry(const struct session *s, struct history_entry *e)
+{
+	memset(e, 0, sizeof *e);
+	e->id = s->id;
+	e->argv = s->argv;
+	e->cwd = s->cwd;
+	e->start_us = s->start_us;
+	e->end_us = s->start_us;
+	e->profile = s->profile;
+	e->decision = s->decision;
+	e->by = s->by;
+	e->recording = s->record_path;
+	e->agent = s->agent;
+	e->request = s->request;
+}
+
 /* Everything is read: close the recording, write history, tell everyone. */
 void
 session_finish(struct session *s)
 {
 	struct sessions		*ss = s->set;
 	struct history_entry	 e;
-	char			*marker, *cause = NULL;
+	char			*marker, *prev, *cause = NULL;
 
 	if (s->done)
 		return;
@@ -271,11 +289,7 @@ session_finish(struct session *s)
 	s->record = NULL;
 	free(marker);
 
-	memset(&e, 0, sizeof e);
-	e.id = s->id;
-	e.argv = s->argv;
-	e.cwd = s->cwd;
-	e.start_us = s->start_us;
+	session_history_entry(s, &e);
 	e.end_us = s->end_us;
 	e.state = (char *)session_state_name(s->state);
 	if (s->state == SESSION_FAILED) {
@@ -287,21 +301,20 @@ session_finish(struct session *s)
 		e.has_code = true;
 		e.code = s->status.code;
 	}
-	e.profile = s->profile;
-	e.decision = s->decision;
-	e.by = s->by;
-	e.recording = s->record_path;
 	e.bytes = s->bytes;
 	e.error = s->error;
-	e.agent = s->agent;
-	e.request = s->request;
 	if (s->kill_error != NULL && e.error == NULL)
 		e.error = s->kill_error;
 	if (history_append(ss->history_path, &e, &cause) != 0) {
-		if (s->error == NULL)
-			s->error = xasprintf("history: %s", cause);
+		/* Both the recording and the history may fail (a full disk). */
+		prev = s->error;
+		s->error = prev == NULL ? xasprintf("history: %s", cause) :
+		    xasprintf("%s; history: %s", prev, cause);
+		free(prev);
 		free(cause);
 	}
+	if (s->marked)
+		lost_unmark(ss->state_dir, s->id);
 	NOTIFY(ss, ended, s);
 }
 

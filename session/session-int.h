@@ -113,6 +113,7 @@ struct session {
 	bool			 reaped;
 	bool			 eof;
 	bool			 done;
+	bool			 marked;	/* sessions/<id>.running written */
 	bool			 timed_out;
 	char			*kill_error;	/* who killed it, for history */
 	bool			 group_killed;
@@ -224,6 +225,12 @@ void	session_stdio_io(struct loop *l, int fd, short revents, void *arg);
 void	session_timeout_timer(struct loop *l, void *arg);
 /* exit.c: SIGCHLD handler of the set: reap ended children. */
 void	sessions_sigchld(struct loop *l, int sig, void *arg);
+/*
+ * exit.c: what the history knows of s from its start (strings borrowed;
+ * the caller sets the state and the end).
+ */
+struct history_entry;
+void	session_history_entry(const struct session *s, struct history_entry *e);
 /* exit.c: the session is over: recording, history, `ended`.  Once. */
 void	session_finish(struct session *s);
 

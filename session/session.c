@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "record/ending.h"
+#include "record/lost.h"
 #include "record/statedir.h"
 
 struct sessions *
@@ -33,6 +34,8 @@ sessions_new(struct loop *loop, const char *state_dir, char **cause)
 	ss->loop = loop;
 	ss->state_dir = xstrdup(state_dir);
 	ss->history_path = statedir_history_path(state_dir);
+	/* Sessions a dead ptyvisor left behind get their history lines. */
+	lost_recover(state_dir);
 	if (loop_add_signal(loop, SIGCHLD, sessions_sigchld, ss, cause) != 0) {
 		free(ss->state_dir);
 		free(ss->history_path);

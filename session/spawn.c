@@ -25,7 +25,25 @@
 
 #include "base/quote.h"
 #include "record/record.h"
+#include "record/history.h"
+#include "record/lost.h"
 #include "record/statedir.h"
+
+/*
+ * Leave a marker that this process runs the session, so a start after our
+ * death records it as lost.  Without it (a full disk) the session runs.
+ */
+static void
+session_mark_running(struct session *s)
+{
+	struct history_entry	 e;
+	char			*cause = NULL;
+
+	session_history_entry(s, &e);
+	e.state = (char *)"running";
+	s->marked = lost_mark(s->set->state_dir, &e, &cause) == 0;
+	free(cause);
+}
 
 /* Create the recording with the next free id. */
 static int
@@ -64,6 +82,7 @@ session_open_record(struct session *s, const struct session_opts *o,
 		return -1;
 	s->id = id;
 	ss->last_id = id;
+	session_mark_running(s);
 	return 0;
 }
 

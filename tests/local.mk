@@ -207,9 +207,15 @@ EXTRA_DIST += tests/e2e/readonly.sh
 # ptyvisor check: verdicts, parts, JSON, exit statuses.
 TESTS += tests/e2e/check.sh
 EXTRA_DIST += tests/e2e/check.sh
-# The server SIGKILLed with a session running.
+# The server or the console SIGKILLed with a session running.
 TESTS += tests/e2e/faults.sh
-EXTRA_DIST += tests/e2e/faults.sh
+EXTRA_DIST += tests/e2e/faults.sh tests/e2e/serve-lib.sh
+# The control socket under load: concurrency, bounds, bad input, leaks.
+TESTS += tests/e2e/load.sh
+EXTRA_DIST += tests/e2e/load.sh tests/e2e/load-client.py
+# A full disk under the state directory while a session runs.
+TESTS += tests/e2e/fulldisk.sh
+EXTRA_DIST += tests/e2e/fulldisk.sh
 # The settings file.
 check_PROGRAMS += tests/unit/test-config
 tests_unit_test_config_SOURCES = tests/unit/test-config.c

@@ -148,4 +148,17 @@ $C --rules "$T/bad-rules" ls 2> "$T/e"
 is "$?" 125 "a rules file that does not parse: 125"
 grep -qF "$T/bad-rules:1" "$T/e"; ok $? "... naming file:line"
 
+# A settings file that does not parse: 125 too (no verdict from defaults),
+# naming file:line; binary garbage and an overlong line alike.
+for bad in '[sandbox]\nnetwork = maybe\n' '[approval]\nmode = %0300d\n' \
+    '\001\377[\n\000=\n'; do
+	printf "$bad" 0 > "$T/config/config"
+	$C echo hi > "$T/o" 2> "$T/e"
+	rc=$?
+	[ "$rc" -eq 125 ] && [ ! -s "$T/o" ] &&
+	    grep -q "config $T/config/config:[0-9]*: " "$T/e"
+	ok $? "a bad settings file: 125, no verdict, file:line ($rc: $(head -c 200 "$T/e"))"
+done
+rm -f "$T/config/config"
+
 done_testing

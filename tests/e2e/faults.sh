@@ -3,23 +3,16 @@
 # process of the session survives it (even one that ignores SIGHUP and
 # SIGTERM), what the command printed is in the recording already (flushed
 # within a second, not only at exit), the history has no half line, and a
-# new server starts on the same socket path.
+# new server starts on the same socket path, which records the lost
+# session as ended ("server died") and ends its recording.  The same for
+# the console SIGKILLed with a session running.
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/e2e/serve-lib.sh"
 
 T=$(mktemp -d)
 cleanup_cmd "rm -rf '$T'"
-export PTYVISOR_STATE_DIR="$T/state" PTYVISOR_CONFIG="$T/config"
-export PTYVISOR_SOCKET="$T/run/ptyvisor.sock"
-mkdir -p "$T/config" "$T/ws"
-printf 'allow sh -c **\nallow echo **\n' > "$T/config/rules"
-
-serve() {
-	$PTYVISOR serve --approval on-request 2>> "$T/serve.log" < /dev/null &
-	SERVE=$!
-	cleanup_pid $SERVE
-	wait_for "[ -S '$PTYVISOR_SOCKET' ]" 10
-}
-serve
+pv_serve_setup
+pv_serve
 ok $? "the server listens"
 
 # A command that ignores hangups and TERM, with a mark to find it by.
@@ -59,10 +52,92 @@ fi
 is "$bad" 0 "the history has no half line"
 
 # A new server on the same path: the dead one's socket is no obstacle.
-serve
+pv_serve
 ok $? "a new server starts on the same socket path"
 out=$(timeout 30 $PTYVISOR exec -- echo again < /dev/null | tr -d '\r')
 is "$out" again "and serves"
+
+# The session the dead server ran: its history line and recording's end.
+lost_line() {	# $1: the mark; prints state, error and the ending's name
+	python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if sys.argv[2] in " ".join(e["argv"]):
+        print(e["state"], e.get("error"), e["id"], e["recording"])' \
+	    "$PTYVISOR_STATE_DIR/history.jsonl" "$1"
+}
+line=$(lost_line "$mark")
+is "$(echo "$line" | cut -d' ' -f1-3)" "lost server died" \
+    "the next start records the lost session as ended (server died)"
+id=$(echo "$line" | cut -d' ' -f4)
+rec=$(echo "$line" | cut -d' ' -f5)
+is "$rec" "$cast" "with its recording"
+tail -n 1 "$cast" | grep -q '"m", "server died"\]$'
+ok $? "the recording ends with a marker event"
+python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    json.loads(l)' "$cast"
+ok $? "every line of the recording is whole JSON"
+$PTYVISOR history 2> /dev/null | grep "$mark" | grep -q "server died"
+ok $? "ptyvisor history names the ending"
+! ls "$PTYVISOR_STATE_DIR"/sessions/*.running > /dev/null 2>&1
+ok $? "no marker of a running session is left"
+n=$(lost_line "$mark" | wc -l)
+is "$n" 1 "one line only, however many starts"
 kill $SERVE
+wait $SERVE 2> /dev/null
+
+# A marker of a live process is left alone (its session still runs).
+mkdir -p "$PTYVISOR_STATE_DIR/sessions"
+sleep 300 &
+LIVE=$!
+cleanup_pid $LIVE
+start=$(awk '{ sub(/^.*\) /, ""); split($0, f, " "); print f[20] }' /proc/$LIVE/stat)
+printf '%s %s\n{"id":99999,"argv":["live-%s"],"start":"2026-01-01T00:00:00.000Z","state":"running"}\n' \
+    $LIVE "$start" "$mark" > "$PTYVISOR_STATE_DIR/sessions/99999.running"
+timeout 30 $PTYVISOR run -- true > /dev/null 2>&1 < /dev/null
+[ -f "$PTYVISOR_STATE_DIR/sessions/99999.running" ] &&
+    ! grep -q "live-$mark" "$PTYVISOR_STATE_DIR/history.jsonl"
+ok $? "a live owner's session is not taken for lost"
+kill $LIVE
+wait $LIVE 2> /dev/null
+timeout 30 $PTYVISOR run -- true > /dev/null 2>&1 < /dev/null
+grep -q "live-$mark" "$PTYVISOR_STATE_DIR/history.jsonl" &&
+    [ ! -f "$PTYVISOR_STATE_DIR/sessions/99999.running" ]
+ok $? "once its owner is gone, it is"
+
+# The console SIGKILLed with an agent's session running.
+if command -v tmux > /dev/null 2>&1; then
+	tm=pv-faults-$$
+	cleanup_cmd "tmux -L $tm kill-server 2> /dev/null"
+	tmux -L "$tm" -f /dev/null new-session -d -x 120 -y 40 \
+	    "exec env TERM=screen $PTYVISOR --approval on-request 2>> '$T/tui.log'"
+	wait_for "[ -S '$PTYVISOR_SOCKET' ] && timeout 2 $PTYVISOR exec -- echo" 15
+	ok $? "the console serves agents"
+	TUI=$(tmux -L "$tm" display -p '#{pane_pid}')
+	mark2="console-$mark"
+	(cd "$T/ws" && timeout 60 $PTYVISOR exec --raw -- sh -c "echo printed-$mark2; \
+exec sh -c 'while :; do sleep 1; done' $mark2" > "$T/exec2.out" 2>&1 \
+	    < /dev/null) &
+	EXEC=$!
+	cleanup_pid $EXEC
+	wait_for "grep -q printed-$mark2 '$T/exec2.out'" 20
+	ok $? "an agent's command runs in the console"
+	sleep 1.5
+	kill -9 "$TUI"
+	alive2() { pgrep -f "^sh -c .* $mark2\$" > /dev/null; }
+	wait_for "! alive2" 5
+	ok $? "no process of the session survives the console"
+	tmux -L "$tm" kill-server 2> /dev/null
+	timeout 30 $PTYVISOR run -- true > /dev/null 2>&1 < /dev/null
+	line=$(lost_line "$mark2")
+	is "$(echo "$line" | cut -d' ' -f1-3)" "lost server died" \
+	    "the next start records the console's lost session"
+	rec=$(echo "$line" | cut -d' ' -f5)
+	tail -n 1 "$rec" 2> /dev/null | grep -q '"m", "server died"\]$'
+	ok $? "and ends its recording"
+else
+	for i in 1 2 3 4 5; do skip "tmux is missing: the console is not tried"; done
+fi
 
 done_testing

@@ -45,6 +45,8 @@ main(void)
 	    "the agent went away: cancelled");
 	is_str(name("signaled", false, 0, SIGKILL, ENDING_MEMORY),
 	    "memory limit", "killed for the sandbox's memory: memory limit");
+	is_str(name("lost", false, 0, 0, ENDING_SERVER_DIED), "server died",
+	    "a session its ptyvisor died under: server died");
 	is_str(name("failed_to_start", true, 127, 0, "exec: No such file"),
 	    "not found", "127 at start: not found");
 	is_str(name("failed_to_start", true, 126, 0, NULL), "not executable",

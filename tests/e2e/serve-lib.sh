@@ -1,0 +1,19 @@
+# serve-lib.sh - a `ptyvisor serve` of a test's own (sourced after tap.sh):
+# its state, settings and socket under $T, rules allowing `sh -c` and
+# `echo`, its log in $T/serve.log.
+
+# Set the paths under $T (which must exist) and write the rules.
+pv_serve_setup() {
+	export PTYVISOR_STATE_DIR="$T/state" PTYVISOR_CONFIG="$T/config"
+	export PTYVISOR_SOCKET="$T/run/ptyvisor.sock"
+	mkdir -p "$T/config" "$T/ws"
+	printf 'allow sh -c **\nallow echo **\n' > "$T/config/rules"
+}
+
+# Start the server (pid in $SERVE) and wait for its socket.
+pv_serve() {
+	$PTYVISOR serve --approval on-request 2>> "$T/serve.log" < /dev/null &
+	SERVE=$!
+	cleanup_pid $SERVE
+	wait_for "[ -S '$PTYVISOR_SOCKET' ]" 10
+}
