@@ -1,10 +1,10 @@
 #!/bin/sh
 # load.sh - the control socket under load, against the real server: 50
 # concurrent `ptyvisor exec` clients each with its own exit status; a
-# client that never reads its output is dropped at its queue's bound while
-# the others are served; a 2 MiB request line; garbage; half-open
-# connections; no fd or child of the server leaked after a thousand
-# requests (counted before and after).
+# client that never reads its output is waited for (its command held, its
+# queue bounded) while the others are served; a 2 MiB request line;
+# garbage; half-open connections; no fd or child of the server leaked
+# after a thousand requests (counted before and after).
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/e2e/serve-lib.sh"
 
@@ -59,12 +59,22 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	[ "$(served while-$i)" = while-$i ] || bad="$bad $i"
 done
 is "$bad" "" "the others are served meanwhile"
-wait_for "grep -q 'is not reading' '$T/serve.log'" 30
-ok $? "the one that does not read is dropped at its queue's bound"
-wait_for "! pgrep -f 'echo flood-never-read' > /dev/null" 10
-ok $? "and its session ends with it"
+# Its command is held: blocked on its terminal, it stops using CPU (the
+# server reads no more of it than it may queue for the client).
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2> /dev/null; }
+fpid=$(pgrep -f 'echo flood-never-read' | head -n 1)
+held=1
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	a=$(ticks "$fpid"); sleep 1; b=$(ticks "$fpid")
+	[ -n "$a" ] && [ "$a" = "$b" ] && { held=0; break; }
+done
+ok $held "the one that does not read is waited for: its command is held"
+! grep -q 'is not reading' "$T/serve.log"
+ok $? "and the client is not dropped"
 touch "$T/stop-flood"
 wait $FLOOD
+wait_for "! pgrep -f 'echo flood-never-read' > /dev/null" 10
+ok $? "once the client leaves, its session ends"
 
 # A 2 MiB request line.
 $client too-long "$PTYVISOR_SOCKET" > "$T/long.out" 2>&1
