@@ -186,24 +186,34 @@ program() {
 	_n=$1 _r=$2 _c=$3 _w=$4 _prog=$5
 	shift 5
 	tm set-option -g status off \; new-session -d -s "$_n" -x "$_c" \
-	    -y "$_r" "stty raw -echo; tmux wait-for go-$_n; exec script -qfc \"$_prog\" '$T/$_n.ts'"
+	    -y "$_r" "stty raw -echo; echo \$\$ > '$T/$_n.pid'; tmux wait-for go-$_n; exec script -qfc \"$_prog\" '$T/$_n.ts'"
 	tm wait-for -S "go-$_n"
 	# Keys only once the program has drawn (it reads them from then on).
 	wait_for "tm capture-pane -p -t '$_n' | grep -q '[^ ]'" 10
+	# script(1) outlives its pane's hang-up, with the program under it:
+	# both are ended by pid (stop_program), at the latest at exit.
+	_pids="$(cat "$T/$_n.pid") $(pgrep -P "$(cat "$T/$_n.pid")")"
+	for _p in $_pids; do cleanup_pid "$_p"; done
 	for _k in "$@"; do
 		sleep 0.3
 		tm send-keys -t "$_n" "$_k"
 	done
 	if ! wait_for "tm capture-pane -p -t '$_n' | grep -qF -- '$_w'" 10; then
 		ok 1 "$_n shows '$_w'"
-		tm kill-session -t "$_n"
+		stop_program
 		return
 	fi
 	settle "$_n"
 	sed '1{/^Script started/d}' "$T/$_n.ts" > "$T/$_n.bytes"
 	"$DUMP" "$_r" "$_c" "$T/$_n.bytes" > "$T/$_n.ours"
-	tm kill-session -t "$_n"
+	stop_program
 	compare "$_n" "$_n: $_prog"
+}
+
+# The pane of the program() running now, and script(1) and its child.
+stop_program() {
+	tm kill-session -t "$_n"
+	kill -9 $_pids 2> /dev/null
 }
 
 {
