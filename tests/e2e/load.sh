@@ -20,9 +20,7 @@ ok $? "the server listens"
 alive() { kill -0 $SERVE 2> /dev/null; }
 # The server's open fds, and its children (sessions, sandbox relays).
 fds() { ls /proc/$SERVE/fd | wc -l; }
-children() { awk '{ sub(/^.*\) /, ""); split($0, f, " ");
-	if (f[2] == '"$SERVE"') n++ } END { print n + 0 }' /proc/[0-9]*/stat \
-	2> /dev/null; }
+children() { ps -o pid= --ppid "$SERVE" | wc -l; }
 served() { timeout 30 $PTYVISOR exec -- echo "$1" < /dev/null | tr -d '\r'; }
 is "$(served warm)" warm "it serves"
 fds0=$(fds)

@@ -10,10 +10,11 @@ pv_serve_setup() {
 	printf 'allow sh -c **\nallow echo **\n' > "$T/config/rules"
 }
 
-# Start the server (pid in $SERVE) and wait for its socket.
+# Start the server (pid in $SERVE) and wait until it answers on its socket
+# (a socket file alone may be a killed server's, not yet replaced).
 pv_serve() {
 	$PTYVISOR serve --approval on-request 2>> "$T/serve.log" < /dev/null &
 	SERVE=$!
 	cleanup_pid $SERVE
-	wait_for "[ -S '$PTYVISOR_SOCKET' ]" 10
+	wait_for "$PTYVISOR pending > /dev/null 2>&1" 20
 }
