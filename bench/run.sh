@@ -190,11 +190,12 @@ start_serve() {
 
 run_agents() {		# RUN
 	local how
-	for how in script run exec exec-raw; do
+	for how in script run exec exec-text exec-raw; do
 		case $how in
 		script) CMD=(script -qec "seq 1 $agent_n" /dev/null) ;;
 		run) CMD=("$pv" run -- seq 1 $agent_n) ;;
 		exec) CMD=("$pv" exec --socket "$T/serve.sock" -- seq 1 $agent_n) ;;
+		exec-text) CMD=("$pv" exec --text --socket "$T/serve.sock" -- seq 1 $agent_n) ;;
 		exec-raw) CMD=("$pv" exec --raw --socket "$T/serve.sock" -- seq 1 $agent_n) ;;
 		esac
 		record agents "$how" "$1" "$("$H" -P -t 300 -s "$serve_pid" -- "${CMD[@]}" 2>&1 | tail -1)"
@@ -318,12 +319,13 @@ summary() {
 		sc=$(med agents script wall_s)
 		echo "| \`seq 1 $agent_n\`, output to a pipe | wall s | CPU s (with the server's) | wall / \`script\` |"
 		echo "|---|---|---|---|"
-		for s in script run exec exec-raw; do
+		for s in script run exec exec-text exec-raw; do
 			case $s in
 			script) l="\`script -qec 'seq 1 $agent_n' /dev/null\`" ;;
 			run) l="\`ptyvisor run -- seq ...\`" ;;
-			exec) l="\`ptyvisor exec -- seq ...\` (text)" ;;
-			exec-raw) l="\`ptyvisor exec --raw -- seq ...\`" ;;
+			exec) l="\`ptyvisor exec -- seq ...\` (pipes, as ptyvisor-sh)" ;;
+			exec-text) l="\`ptyvisor exec --text -- seq ...\`" ;;
+			exec-raw) l="\`ptyvisor exec --raw -- seq ...\` (the PTY's bytes)" ;;
 			esac
 			echo "| $l | $(med agents $s wall_s) | $(med agents $s tree_cpu_s) | $(ratio "$(med agents $s wall_s)" "$sc") |"
 		done
