@@ -1,0 +1,153 @@
+/*
+ * mcp-int.h - what the files of `ptyvisor mcp` share: its bounds, a job
+ * (one command on its own control connection), a call (a tools/call being
+ * carried out) and the server.  mcp.c runs them on the loop; mcp-results.c
+ * turns a call's arguments into an exec request and a job's state into a
+ * tool's answer (no I/O); mcp-config.c prints the snippets that plug the
+ * server into an agent.  Not for use outside cli/mcp*.c.
+ */
+#ifndef PTYVISOR_CLI_MCP_INT_H
+#define PTYVISOR_CLI_MCP_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "base/util.h"
+#include "mcp/outcap.h"
+#include "policy/config.h"
+
+struct client;
+struct loop;
+struct loop_timer;
+struct mcp;
+struct mcp_call;
+struct textout;
+
+/* run returns after this many seconds of running, unless told. */
+#define MCP_WAIT_S		50
+#define MCP_WAIT_S_MAX		3600
+/* The terminal a command gets unless told: wide, so lines rarely wrap. */
+#define MCP_COLS		200
+#define MCP_ROWS		50
+/*
+ * A call's stdin text: at most what the server holds waiting in a pipe
+ * (1 MiB), sent in lines of 64 KiB (at most 384 KiB escaped: within the
+ * protocol's 1 MiB line).
+ */
+#define MCP_STDIN_MAX		(1024 * 1024)
+#define MCP_STDIN_CHUNK		(64 * 1024)
+/* Finished text kept per job for session_output's paging. */
+#define MCP_LOG_MAX		(4 * 1024 * 1024)
+/* At most one progress notification per this many milliseconds. */
+#define MCP_PROGRESS_MS		500
+/* The latest lines a progress notification carries. */
+#define MCP_PROGRESS_LINES	5
+#define MCP_PROGRESS_BYTES	1024
+/* Waiting for the server's hello; session_kill waiting for the end. */
+#define MCP_CONNECT_MS		10000
+#define MCP_KILL_WAIT_MS	5000
+#define MCP_WAIT_MS_MAX		600000
+#define MCP_MAX_BYTES_MIN	CONFIG_CAP_MIN
+#define MCP_MAX_BYTES_MAX	CONFIG_CAP_MAX
+/* stdin is read this much at a time. */
+#define MCP_READ		65536
+
+enum job_state {
+	JOB_WAITING,	/* queued: the rules or a person decide */
+	JOB_RUNNING,
+	JOB_ENDED,	/* exit received */
+	JOB_DENIED,
+	JOB_FAILED,	/* an error, or the server went away */
+};
+
+enum call_kind {
+	CALL_RUN,
+	CALL_START,
+	CALL_OUTPUT,
+	CALL_KILL,
+};
+
+struct mcpd;
+
+struct job {
+	struct mcpd	*d;
+	struct job	*next;
+	struct client	*cl;
+	int		 fd;
+	char		*command;	/* for people: the command, quoted */
+	int64_t		 request;
+	int64_t		 session;	/* 0 until started */
+	enum job_state	 state;
+	struct textout	*text;
+	struct outcap	 cap;		/* everything, capped: run's answer */
+	struct buf	 log;		/* the finished text at [base, total) */
+	uint64_t	 base;
+	uint64_t	 total;
+	uint64_t	 read;		/* where session_output stopped */
+	json_t		*exit;		/* the exit event */
+	char		*by;		/* who decided */
+	char		*reason;	/* a denial's reason */
+	char		*error;		/* JOB_FAILED's cause */
+	char		*edited;	/* the command a person edited */
+	json_t		*stdin_text;	/* run's stdin: sent once started */
+	bool		 kept;		/* the session tools may name it */
+	bool		 orphan;	/* cancelled: freed when it ends */
+};
+
+struct call {
+	struct mcpd	*d;
+	struct call	*next;
+	struct mcp_call	*mc;
+	enum call_kind	 kind;
+	struct job	*job;
+	struct loop_timer *timer;	/* wait_s, wait_ms, kill's wait */
+	struct loop_timer *ptimer;	/* the next progress notification */
+	uint64_t	 last_progress;
+	double		 nprogress;
+	uint64_t	 wait_ms;
+	uint64_t	 since;		/* session_output's offset */
+	size_t		 max;		/* text cap of the answer */
+};
+
+struct mcpd {
+	struct loop	*loop;
+	struct mcp	*mcp;
+	struct job	*jobs;
+	struct call	*calls;
+	struct buf	 in;
+	bool		 skipping;	/* the rest of an over-long line */
+	char		*socket;
+	size_t		 max;		/* default text cap */
+	double		 wait_s;	/* default wait_s */
+	int		 status;
+};
+
+/* mcp-results.c: finished text of a job (textout's callback). */
+void		 job_text(void *user, const char *p, size_t len);
+/* mcp-results.c: the exit's ending in words ("exit 1"...), or NULL. */
+const char	*job_ending(const struct job *j);
+/* mcp-results.c: the integer field key of the exit (null when absent). */
+json_t		*job_exit_int(const struct job *j, const char *key);
+/* mcp-results.c: the answer to a run: ended, denied, failed or running. */
+json_t		*job_run_result(struct job *j, double waited);
+/* mcp-results.c: the answer to session_output. */
+json_t		*job_output_result(struct job *j, struct call *c);
+/* mcp-results.c: the last lines the job shows, for a progress message. */
+char		*job_latest(const struct job *j);
+/* mcp-results.c: a number argument in [lo, hi]: 0 absent, 1 *v, -1 *msg. */
+int		 mcpd_arg_number(json_t *args, const char *key, double lo,
+		    double hi, double *v, char **msg);
+/*
+ * mcp-results.c: the exec request for run and session_start (*command:
+ * the command for people), or NULL with *msg.
+ */
+json_t		*mcpd_exec_request(json_t *args, bool with_timeout,
+		    char **command, char **msg);
+
+/* mcp-config.c: --print-config: the snippet for an agent's settings. */
+int		 mcpd_print_config(const char *agent);
+
+#endif
