@@ -651,9 +651,7 @@ exec_parse(int argc, char **argv, struct exec_opts *o)
 			exec_usage(stdout);
 			return 1;
 		default:
-			cli_error("exec", "%s '%s' (see 'ptyvisor exec "
-			    "--help')", c == ':' ? "missing value for" :
-			    "unknown option", argv[optind - 1]);
+			cli_bad_option("exec", c, argv[optind - 1]);
 			return -1;
 		}
 	}

@@ -204,9 +204,7 @@ cmd_hook(int argc, char **argv)
 			hook_usage(stdout);
 			return 0;
 		default:
-			cli_error("hook", "%s '%s' (see 'ptyvisor hook "
-			    "--help')", c == ':' ? "missing value for" :
-			    "unknown option", argv[optind - 1]);
+			cli_bad_option("hook", c, argv[optind - 1]);
 			return CLI_EXIT_ERROR;
 		}
 	}

@@ -893,9 +893,7 @@ cmd_mcp(int argc, char **argv)
 			mcpd_usage(stdout);
 			return 0;
 		default:
-			cli_error("mcp", "%s '%s' (see 'ptyvisor mcp --help')",
-			    c == ':' ? "missing value for" : "unknown option",
-			    argv[optind - 1]);
+			cli_bad_option("mcp", c, argv[optind - 1]);
 			return CLI_EXIT_ERROR;
 		}
 	}

@@ -231,9 +231,7 @@ cmd_serve(int argc, char **argv)
 			cli_server_opts_free(&so);
 			return 0;
 		default:
-			cli_error("serve", "%s '%s' (see 'ptyvisor serve "
-			    "--help')", c == ':' ? "missing value for" :
-			    "unknown option", argv[optind - 1]);
+			cli_bad_option("serve", c, argv[optind - 1]);
 			cli_server_opts_free(&so);
 			return CLI_EXIT_ERROR;
 		}
