@@ -165,3 +165,13 @@ utf8_is_invisible(uint32_t c)
 	    (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
 	    (c >= 0x200b && c <= 0x200d) || c == 0x2060 || c == 0xfeff;
 }
+
+size_t
+utf8_cut(const char *p, size_t len, size_t n)
+{
+	if (n >= len)
+		return len;
+	while (n > 0 && ((unsigned char)p[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}

@@ -33,6 +33,13 @@ void	utf8_finish(struct utf8_carry *carry, struct buf *out);
  */
 int	utf8_seq_len(const unsigned char *p, size_t len);
 
+/*
+ * Where to cut p[0..len) at most n bytes in without splitting a character:
+ * n, or less, back to the start of the character p[n] continues (len and
+ * more when n >= len).
+ */
+size_t	utf8_cut(const char *p, size_t len, size_t n);
+
 /* Encode code point c (invalid ones as U+FFFD) into out; returns 1-4. */
 size_t	utf8_encode(uint32_t c, char out[4]);
 

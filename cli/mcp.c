@@ -36,6 +36,7 @@
 
 #include "base/loop.h"
 #include "base/quote.h"
+#include "base/utf8.h"
 #include "base/util.h"
 #include "control/client.h"
 #include "control/proto.h"
@@ -296,10 +297,7 @@ job_send_stdin(struct job *j)
 	p = json_string_value(j->stdin_text);
 	left = json_string_length(j->stdin_text);
 	do {
-		n = left < MCP_STDIN_CHUNK ? left : MCP_STDIN_CHUNK;
-		while (n < left && n > 0 && ((unsigned char)p[n] & 0xc0) ==
-		    0x80)
-			n--;
+		n = utf8_cut(p, left, MCP_STDIN_CHUNK);
 		req = json_pack("{s:s, s:s, s:I, s:s, s:s%, s:b}", "op",
 		    "input", "id", "in", "session", (json_int_t)j->session,
 		    "stream", "stdin", "data", p, n, "eof", n == left);

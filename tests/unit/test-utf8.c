@@ -303,10 +303,25 @@ test_encode(void)
 	ok(n == 3 && memcmp(u, FFFD, 3) == 0, "above U+10FFFF -> U+FFFD");
 }
 
+/* Cutting text at most n bytes in, never inside a character. */
+static void
+test_cut(void)
+{
+	const char	*s = "a\xe6\x97\xa5" "b";	/* a, U+65E5 (3 bytes), b */
+
+	is_int((int)utf8_cut(s, 5, 1), 1, "a cut between characters stays");
+	is_int((int)utf8_cut(s, 5, 2), 1, "inside a character: back to its start");
+	is_int((int)utf8_cut(s, 5, 3), 1, "... from its last byte too");
+	is_int((int)utf8_cut(s, 5, 4), 4, "after it, it stays whole");
+	is_int((int)utf8_cut(s, 5, 9), 5, "past the end: all of it");
+	is_int((int)utf8_cut(s + 2, 3, 1), 0, "nothing fits: 0");
+}
+
 int
 main(void)
 {
 	test_valid();
+	test_cut();
 	test_splits();
 	test_invalid();
 	test_finish();
