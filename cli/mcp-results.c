@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/quote.h"
+#include "base/utf8.h"
 #include "base/util.h"
 #include "cli/textout.h"
 #include "control/proto.h"
@@ -179,13 +180,7 @@ job_output_result(struct job *j, struct call *c)
 		since = j->base;
 	}
 	off = (size_t)(since - j->base);
-	n = j->log.len - off;
-	if (n > c->max) {
-		n = c->max;
-		while (n > 0 && ((unsigned char)j->log.data[off + n] & 0xC0) ==
-		    0x80)
-			n--;
-	}
+	n = utf8_cut(j->log.data + off, j->log.len - off, c->max);
 	if (n > 0)
 		buf_add(&out, j->log.data + off, n);
 	next = since + n;
@@ -238,6 +233,7 @@ job_latest(const struct job *j)
 	struct buf	 s = { 0 };
 	size_t		 end, start;
 	int		 lines = 0;
+	char		*latest;
 
 	if (j->text != NULL)
 		textout_screen(j->text, &s);
@@ -258,12 +254,9 @@ job_latest(const struct job *j)
 	s.len = end;
 	buf_cstr(&s);
 	start = start <= end ? start : end;
-	{
-		char *r = xstrdup(s.data != NULL ? s.data + start : "");
-
-		buf_free(&s);
-		return r;
-	}
+	latest = xstrdup(s.data != NULL ? s.data + start : "");
+	buf_free(&s);
+	return latest;
 }
 
 /* A number argument in [lo, hi]: 0 absent, 1 *v, -1 *msg. */
