@@ -87,11 +87,17 @@
 #define SESSION_STDIO_TAIL	(2 * 1024)
 #define SESSION_STDIO_SHOW_MS	100
 
-#define SESSIONS_MAX_SUBSCRIBERS 8
+#define SESSIONS_MAX_SUBSCRIBERS 16	/* the server, mcp, up to 8 consoles */
 
 struct subscriber {
 	const struct session_events	*ev;
 	void				*user;
+};
+
+/* One console's pane showing a session, and that pane's size. */
+struct session_view {
+	const void		*who;
+	struct pty_size		 size;
 };
 
 struct session {
@@ -110,6 +116,9 @@ struct session {
 
 	struct pty_child	 child;		/* pid -1 once reaped */
 	struct pty_size		 size;
+	/* Who shows the session at which size (consoles): it gets the smallest. */
+	struct session_view	*views;
+	size_t			 nviews;
 	bool			 reaped;
 	bool			 eof;
 	bool			 done;
