@@ -30,6 +30,7 @@ struct client {
 	int		fd;
 	struct buf	in;
 	char		*path;
+	long		server_pid;	/* from its hello; 0: not said */
 };
 
 /* Milliseconds left until deadline (-1: forever). */
@@ -100,11 +101,31 @@ client_connect(const char *path, int timeout_ms, char **cause)
 		json_decref(ev);
 		goto fail;
 	}
+	if (json_is_integer(json_object_get(ev, "pid")))
+		cl->server_pid = (long)json_integer_value(
+		    json_object_get(ev, "pid"));
 	json_decref(ev);
 	return cl;
 fail:
 	client_free(cl);
 	return NULL;
+}
+
+long
+client_server_pid(const struct client *cl)
+{
+	return cl->server_pid;
+}
+
+int
+client_take_socket(struct client *cl, struct buf *rest)
+{
+	int	fd = cl->fd;
+
+	buf_add(rest, cl->in.data, cl->in.len);
+	cl->in.len = 0;
+	cl->fd = -1;
+	return fd;
 }
 
 void

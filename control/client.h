@@ -45,4 +45,14 @@ int		 client_wait_id(struct client *cl, const char *id,
 /* The string field key of ev, or NULL. */
 const char	*client_str(json_t *ev, const char *key);
 
+/* The server's pid, as its hello said (0: it did not). */
+long		 client_server_pid(const struct client *cl);
+
+/*
+ * Take the socket (the client keeps it no longer) and append to rest what
+ * was read past the last line: a console's first frames.
+ */
+struct buf;
+int		 client_take_socket(struct client *cl, struct buf *rest);
+
 #endif

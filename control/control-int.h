@@ -40,6 +40,7 @@ struct control_client {
 	bool			 subscribed;
 	bool			 closing;	/* draining out, then close */
 	bool			 dead;
+	void			*console;	/* attached: frames, not lines */
 	struct loop_timer	*close_timer;
 };
 
@@ -141,5 +142,10 @@ extern const struct approval_events	control_approval_events;
 
 /* requests.c: parse and answer one line (without its newline). */
 void	control_line(struct control_client *cl, const char *line, size_t len);
+
+/* console.c: answer attach: the connection becomes a console's. */
+void	control_op_attach(struct control_client *cl, struct proto_request *req);
+/* console.c: handle the frames a console's client sent (cl->in). */
+void	control_console_frames(struct control_client *cl);
 
 #endif

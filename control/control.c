@@ -51,6 +51,26 @@ control_socket_path(void)
 	    (unsigned)geteuid());
 }
 
+char *
+control_socket_named(const char *name)
+{
+	const char	*s;
+
+	if ((s = getenv("XDG_RUNTIME_DIR")) != NULL && *s == '/')
+		return xasprintf("%s/ptyvisor/%s.sock", s, name);
+	return xasprintf("/tmp/ptyvisor-%u/%s.sock", (unsigned)geteuid(),
+	    name);
+}
+
+char *
+control_socket_dir(void)
+{
+	char	*p = control_socket_named("x"), *slash = strrchr(p, '/');
+
+	*slash = '\0';
+	return p;
+}
+
 /* Make sure the socket's directory exists, is ours and is private. */
 static int
 control_prepare_dir(const char *path, char **cause)
@@ -155,6 +175,12 @@ control_lines(struct control_client *cl)
 	size_t	 off = 0, n;
 
 	while (!cl->dead && !cl->closing && off < cl->in.len) {
+		/* After attach the bytes are a console's frames. */
+		if (cl->console != NULL) {
+			buf_consume(&cl->in, off);
+			control_console_frames(cl);
+			return;
+		}
 		nl = memchr(cl->in.data + off, '\n', cl->in.len - off);
 		if (nl == NULL)
 			break;
