@@ -313,8 +313,8 @@ tui_draw_status(struct tui *t)
 	    " | agents off");
 	if (t->mode == TUI_CONFIRM && t->confirm == TUI_CONFIRM_QUIT &&
 	    t->console)
-		snprintf(right, sizeof right, "detach (d), or end %zu running "
-		    "session%s and the server? (y/n) ", sessions_running(t->ss),
+		snprintf(right, sizeof right, "detach (d), or kill %zu running "
+		    "session%s and quit? (y/n) ", sessions_running(t->ss),
 		    sessions_running(t->ss) == 1 ? "" : "s");
 	else if (t->mode == TUI_CONFIRM && t->confirm == TUI_CONFIRM_QUIT)
 		snprintf(right, sizeof right, "kill %zu running session%s "

@@ -182,7 +182,7 @@ pv2_see "[detached from"; ok $? "a watcher detaches"
 
 # Quitting with sessions running asks; n stays.
 pv_keys C-g q
-pv_see "detach (d), or end 2 running sessions and the server? (y/n)"
+pv_see "detach (d), or kill 2 running sessions and quit? (y/n)"
 ok $? "quit with sessions running asks: detach or end them"
 pv_keys n
 wait_for "! pv_cap | grep -qF 'detach (d)'" 10; ok $? "n keeps the console"
