@@ -48,6 +48,13 @@ pv_see 'mark-42'; ok $? "the session takes keys"
 s1=$(session_pid 1)
 [ -n "$s1" ] && kill -0 "$s1"; ok $? "ls names the session's pid ($s1)"
 
+# A second pane, then the first zoomed: the state a detach must keep.
+pv_keys C-g c
+pv_see ' 2* #2'; ok $? "a second pane"
+pv_keys C-g 1
+pv_keys C-g z
+pv_see 'ZOOM (+1 hidden)'; ok $? "the first zoomed"
+
 # C-g d: the terminal back, status 0, the session still running.
 pv_keys C-g d
 pv_see "[detached from $sock]"; ok $? "C-g d detaches and says from where"
@@ -56,12 +63,20 @@ pv_see 'outer$'; ok $? "the outer shell has its terminal back"
 ! pv_cap | grep -q 'mark-42'; ok $? "and its own screen (the console's is gone)"
 kill -0 "$s1"; ok $? "the session still runs"
 $PTYVISOR ls --socket "$sock" > "$pv_dir/ls1"
-grep -q "1 session (1 running)" "$pv_dir/ls1"; ok $? "ls lists it running"
+grep -q "2 sessions (2 running)" "$pv_dir/ls1"; ok $? "ls lists them running"
 
 # attach: the console as it was.
 pv_type "$PTYVISOR attach; echo rc2=\$?"; pv_keys Enter
 pv_see 'mark-42'; ok $? "attach brings the console back with its pane's text"
-pv_see ' 1* #1'; ok $? "and its focus"
+pv_see ' 1* ZOOM (+1 hidden) #1'; ok $? "and its focus and zoom"
+# The second session ended and its pane closed: one pane again.
+pv_keys C-g z
+pv_keys C-g 2
+pv_keys C-g x
+pv_keys y
+wait_for "$PTYVISOR ls --socket '$sock' | grep -q '(1 running)'" 10
+pv_keys C-g x
+wait_for "! pv_cap | grep -q ' 2[* ] #2'" 10; ok $? "the second killed and closed"
 
 # The terminal closing (SIGHUP) is a detach: nothing dies.
 tmux -L "$pv_sock" kill-server
@@ -83,8 +98,8 @@ pv_type "stty size"; pv_keys Enter
 pv_see "28 100"; ok $? "the pane's size is the smaller console's (28x100)"
 pv2_see "28 100"; ok $? "both consoles show the same session"
 pv2_keys C-g c
-pv2_see ' 2* #2'; ok $? "a shell opened in the second console is focused there"
-pv_see ' 2  #2'; ok $? "and shown, unfocused, in the first"
+pv2_see ' 2* #3'; ok $? "a shell opened in the second console is focused there"
+pv_see ' 2  #3'; ok $? "and shown, unfocused, in the first"
 pv_cap | grep -q ' 1\* #1'; ok $? "the first keeps its focus"
 
 # A request waits on both; the first answer wins everywhere.
