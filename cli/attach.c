@@ -3,11 +3,14 @@
  * of a plain `ptyvisor`, once a server runs), `ptyvisor ls` and
  * `ptyvisor kill-server`.
  *
- * The client owns nothing but its terminal: it puts it in raw mode, sends
- * what is typed and the terminal's size to the server as frames
- * (control/console.c), writes what the server drew, and gives the
- * terminal back when the server says the console ended (detached, exited)
- * or when it is told to go (SIGHUP: the terminal closed; SIGTERM).  Its
+ * The client owns nothing but its terminal: it puts it in raw mode and
+ * passes it to the server with the attach request, which then reads the
+ * keys and draws there itself (as tmux's server does); the client sends
+ * the terminal's size when it changes and gives the terminal back when
+ * the server says the console ended (detached, exited) or when it is told
+ * to go (SIGHUP: the terminal closed; SIGTERM).  Where the terminal
+ * cannot be passed (a socket ssh forwards), the client carries what is
+ * typed and what is drawn itself, as frames (control/console.c).  Its
  * death is a detach: every session lives in the server.
  */
 #include "cli/commands.h"
@@ -122,7 +125,9 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 	json_t		*req, *ev = NULL, *a;
 	const char	*term = getenv("TERM"), *tty = attach_tty();
 	char		*cause = NULL, *why = NULL, cwd[PATH_MAX], buf[65536];
-	int		 fd, sfd, i, rc = 0;
+	int		 fd, sfd, i, rc = 0, ttyfds[2] = { STDIN_FILENO,
+			    STDOUT_FILENO };
+	bool		 relay;
 	ssize_t		 n;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -144,9 +149,10 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 		free(cause);
 		return 1;
 	}
-	req = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:b}", "op", "attach",
-	    "id", "attach", "term", term, "cols", (int)ws.ws_col, "rows",
-	    (int)ws.ws_row, "readonly", readonly, "new", new_session);
+	req = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:b, s:b}", "op",
+	    "attach", "id", "attach", "term", term, "cols", (int)ws.ws_col,
+	    "rows", (int)ws.ws_row, "readonly", readonly, "new", new_session,
+	    "pass_tty", 1);
 	if (tty != NULL && strlen(tty) <= 64)
 		json_object_set_new(req, "tty", json_string(tty));
 	if (new_session && getcwd(cwd, sizeof cwd) != NULL)
@@ -157,9 +163,17 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 			json_array_append_new(a, json_string(argv[i]));
 		json_object_set_new(req, "argv", a);
 	}
-	if (client_send(cl, req, &cause) != 0 ||
+	/* Raw before the server reads the terminal; restored on every way out. */
+	if (term_raw(NULL) != 0) {
+		cli_error("attach", "terminal: %s", strerror(errno));
+		json_decref(req);
+		client_free(cl);
+		return CLI_EXIT_ERROR;
+	}
+	if (client_send_fds(cl, req, ttyfds, 2, &cause) != 0 ||
 	    client_wait_id(cl, "attach", ATTACH_TIMEOUT_MS, &ev,
 	    &cause) != 1) {
+		term_restore();
 		json_decref(req);
 		cli_error("attach", "%s", cause != NULL ? cause :
 		    "no answer from the server");
@@ -169,12 +183,15 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 	}
 	json_decref(req);
 	if (strcmp(client_str(ev, "event"), "attached") != 0) {
+		term_restore();
 		cli_error("attach", "%s", client_str(ev, "message") != NULL ?
 		    client_str(ev, "message") : "refused");
 		json_decref(ev);
 		client_free(cl);
 		return 1;
 	}
+	/* The server took the terminal, or we carry keys and frames. */
+	relay = !json_is_true(json_object_get(ev, "tty"));
 	json_decref(ev);
 	fd = client_take_socket(cl, &in);
 	client_free(cl);
@@ -188,9 +205,9 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 	sigaddset(&mask, SIGCONT);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC)) < 0 ||
-	    term_raw(NULL) != 0) {
-		cli_error("attach", "terminal: %s", strerror(errno));
+	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC)) < 0) {
+		term_restore();
+		cli_error("attach", "signalfd: %s", strerror(errno));
 		close(fd);
 		buf_free(&in);
 		return CLI_EXIT_ERROR;
@@ -200,7 +217,7 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 	if (attach_frames(&in, &why) != 0)
 		why = xstrdup("the server sent garbage");
 	while (why == NULL) {
-		pfd[0].fd = STDIN_FILENO;
+		pfd[0].fd = relay ? STDIN_FILENO : -1;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = fd;
 		pfd[1].events = POLLIN;

@@ -54,12 +54,13 @@ struct consoles	*consoles_new(struct loop *loop, struct sessions *ss,
 		    void *end_arg);
 /*
  * The front end for a client's attach request (the control server's
- * console_open hook calls it), or NULL with *cause.
+ * console_open hook calls it), or NULL with *cause; *tty true when it
+ * draws on the client's own terminal, passed with the request.
  */
 struct control_client;
 struct proto_request;
 void		*consoles_open(struct consoles *cs, struct control_client *cl,
-		    const struct proto_request *req, char **cause);
+		    const struct proto_request *req, bool *tty, char **cause);
 /* The console hooks that take a console (input, resize, gone). */
 void		 consoles_hooks(struct control_hooks *h);
 size_t		 consoles_attached(const struct consoles *cs);

@@ -9,8 +9,14 @@
  * detached one back, exactly as it was; a new front end is made only when
  * every kept one is in use.  At most CONSOLES_MAX consoles exist.
  *
+ * A local client passes its terminal with the attach request: the server
+ * then reads the keys and writes the frames there itself, through a file
+ * description of its own (the same terminal opened again, non-blocking),
+ * as tmux does, and the client only waits; through a socket ssh forwards
+ * no descriptor arrives, and keys and frames travel over the connection.
+ *
  * Output: every turn of the loop (just before it waits) what each front
- * end drew goes to its client.  A client that falls behind (more than
+ * end drew goes to its terminal or its client.  A client that falls behind (more than
  * CONSOLES_BEHIND bytes unread: a slow ssh, a stopped terminal) gets no
  * frames until it has read most of them, then one whole frame from a
  * clear screen: the server never waits for a console, and a console never
@@ -18,9 +24,13 @@
  */
 #include "cli/cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/loop.h"
@@ -41,6 +51,8 @@ struct console {
 	unsigned long		 number;	/* "console N" */
 	uint64_t		 detached_ms;	/* when it last left */
 	bool			 behind;
+	int			 tty;		/* its terminal, or -1: frames */
+	struct buf		 pend;		/* drawn, not yet taken by it */
 };
 
 struct consoles {
@@ -56,6 +68,98 @@ struct consoles {
 	struct buf		 out;		/* one console's frame */
 };
 
+static void	consoles_tty_io(struct loop *l, int fd, short revents,
+		    void *arg);
+static void	consoles_leave(struct console *c, const char *why);
+
+/*
+ * The client's terminal, passed as fds (checked: a terminal), opened
+ * again by its name so that non-blocking is ours alone; -1 when not.
+ */
+static int
+consoles_tty_open(const int fds[2])
+{
+	struct stat	a, b;
+	char		link[64], path[256];
+	ssize_t		n;
+	int		fd;
+
+	if (fds[0] < 0 || fds[1] < 0 || !isatty(fds[0]) || !isatty(fds[1]) ||
+	    fstat(fds[0], &a) != 0 || fstat(fds[1], &b) != 0 ||
+	    a.st_rdev != b.st_rdev)
+		return -1;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fds[1]);
+	if ((n = readlink(link, path, sizeof path - 1)) <= 0)
+		return -1;
+	path[n] = '\0';
+	fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &b) != 0 || b.st_rdev != a.st_rdev ||
+	    !isatty(fd)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Write what waits for c's terminal; watch it until it takes the rest. */
+static void
+consoles_tty_flush(struct console *c)
+{
+	ssize_t	n;
+
+	while (c->pend.len > 0) {
+		n = write(c->tty, c->pend.data, c->pend.len);
+		if (n > 0) {
+			buf_consume(&c->pend, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		c->pend.len = 0;	/* the terminal is gone */
+		break;
+	}
+	loop_set_events(c->cs->loop, c->tty,
+	    POLLIN | (c->pend.len > 0 ? POLLOUT : 0));
+}
+
+/* c's terminal: keys, room to write, or its end (a detach). */
+static void
+consoles_tty_io(struct loop *l, int fd, short revents, void *arg)
+{
+	struct console	*c = arg;
+	char		 buf[4096];
+	ssize_t		 n;
+
+	(void)l;
+	if (revents & POLLOUT)
+		consoles_tty_flush(c);
+	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
+		return;
+	n = read(fd, buf, sizeof buf);
+	if (n > 0) {
+		tui_console_input(c->t, buf, (size_t)n);
+		return;
+	}
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	consoles_leave(c, "gone");	/* hung up: the terminal closed */
+}
+
+/* Stop using c's terminal. */
+static void
+consoles_tty_close(struct console *c)
+{
+	if (c->tty < 0)
+		return;
+	loop_del_fd(c->cs->loop, c->tty);
+	close(c->tty);
+	c->tty = -1;
+	c->pend.len = 0;
+}
+
 /* Send what c's front end drew, unless its client is behind. */
 static void
 consoles_send(struct console *c)
@@ -67,7 +171,7 @@ consoles_send(struct console *c)
 		return;
 	cs->out.len = 0;
 	tui_console_output(c->t, &cs->out);
-	queued = control_console_queued(c->cl);
+	queued = c->tty >= 0 ? c->pend.len : control_console_queued(c->cl);
 	if (c->behind && queued < CONSOLES_CAUGHT_UP) {
 		/* Caught up: what was skipped is drawn again, whole. */
 		c->behind = false;
@@ -81,7 +185,11 @@ consoles_send(struct console *c)
 		c->behind = true;
 		return;
 	}
-	control_console_write(c->cl, cs->out.data, cs->out.len);
+	if (c->tty >= 0) {
+		buf_add(&c->pend, cs->out.data, cs->out.len);
+		consoles_tty_flush(c);
+	} else
+		control_console_write(c->cl, cs->out.data, cs->out.len);
 }
 
 /* Every turn, before the loop waits. */
@@ -108,9 +216,15 @@ consoles_leave(struct console *c, const char *why)
 	tui_detach(c->t, &c->cs->out);
 	c->detached_ms = util_now_ms();
 	c->behind = false;
+	if (c->tty >= 0) {
+		/* The terminal's modes back before the client speaks. */
+		buf_add(&c->pend, c->cs->out.data, c->cs->out.len);
+		(void)util_write_all(c->tty, c->pend.data, c->pend.len);
+		consoles_tty_close(c);
+	} else if (cl != NULL)
+		control_console_write(cl, c->cs->out.data, c->cs->out.len);
 	if (cl == NULL)
 		return;
-	control_console_write(cl, c->cs->out.data, c->cs->out.len);
 	control_console_end(cl, why);
 	c->cl = NULL;
 }
@@ -174,11 +288,12 @@ consoles_pick(struct consoles *cs)
 
 void *
 consoles_open(struct consoles *cs, struct control_client *cl,
-    const struct proto_request *req, char **cause)
+    const struct proto_request *req, bool *tty, char **cause)
 {
 	struct console		*c;
 	struct tui_console	 tc;
 	char			*name;
+	int			 fds[2];
 
 	memset(&tc, 0, sizeof tc);
 	tc.term = req->term;
@@ -203,6 +318,7 @@ consoles_open(struct consoles *cs, struct control_client *cl,
 	} else {
 		c = xcalloc(1, sizeof *c);
 		c->cs = cs;
+		c->tty = -1;
 		c->t = tui_new_console(cs->loop, cs->ss, &cs->opts, &tc,
 		    &consoles_tui_hooks, c, cause);
 		if (c->t == NULL) {
@@ -216,6 +332,16 @@ consoles_open(struct consoles *cs, struct control_client *cl,
 	free(name);
 	c->cl = cl;
 	c->behind = false;
+	c->tty = -1;
+	if (req->pass_tty && control_console_take_fds(cl, fds) == 2) {
+		c->tty = consoles_tty_open(fds);
+		close(fds[0]);
+		close(fds[1]);
+	}
+	if (c->tty >= 0)
+		loop_add_fd(cs->loop, c->tty, POLLIN, LOOP_PRIO_HIGH,
+		    consoles_tty_io, c);
+	*tty = c->tty >= 0;
 	if (req->new_session &&
 	    tui_new_session_at(c->t, req->exec.argv, req->exec.cwd,
 	    cause) != 0) {
@@ -340,6 +466,8 @@ consoles_free(struct consoles *cs)
 	loop_timer_cancel(cs->loop, cs->end_timer);
 	for (i = 0; i < cs->n; i++) {
 		tui_free(cs->v[i]->t);
+		consoles_tty_close(cs->v[i]);
+		buf_free(&cs->v[i]->pend);
 		free(cs->v[i]);
 	}
 	buf_free(&cs->out);

@@ -107,11 +107,11 @@ static const struct session_events serve_session_events = {
 
 static void *
 serve_console_open(void *user, struct control_client *cl,
-    const struct proto_request *req, char **cause)
+    const struct proto_request *req, bool *tty, char **cause)
 {
 	struct serve	*sv = user;
 
-	return consoles_open(sv->consoles, cl, req, cause);
+	return consoles_open(sv->consoles, cl, req, tty, cause);
 }
 
 /* A console's person quit it and chose to end the server, or kill-server. */

@@ -340,11 +340,11 @@ static const struct session_events tui_server_events = {
 
 static void *
 tui_console_open(void *user, struct control_client *cl,
-    const struct proto_request *req, char **cause)
+    const struct proto_request *req, bool *tty, char **cause)
 {
 	struct tui_server	*sv = user;
 
-	return consoles_open(sv->consoles, cl, req, cause);
+	return consoles_open(sv->consoles, cl, req, tty, cause);
 }
 
 static void

@@ -28,6 +28,14 @@ int		 client_fd(const struct client *cl);
 int		 client_send(struct client *cl, json_t *req, char **cause);
 
 /*
+ * The same, passing up to 2 descriptors with the line (SCM_RIGHTS): a
+ * console's terminal.  They arrive only on a local socket (not through
+ * a socket ssh forwards).
+ */
+int		 client_send_fds(struct client *cl, json_t *req, const int *fds,
+		    int nfds, char **cause);
+
+/*
  * The next event: 1 with *ev (caller decrefs), 0 when none came within
  * timeout_ms (-1: wait forever), -1 with *cause when the server closed
  * the connection or sent something that is not a JSON object.

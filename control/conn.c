@@ -153,6 +153,13 @@ control_reap(struct loop *l, void *arg)
 	}
 }
 
+void
+control_drop_fds(struct control_client *cl)
+{
+	while (cl->nfds > 0)
+		close(cl->fds[--cl->nfds]);
+}
+
 /* Drop a client now: kill its sessions, withdraw its requests. */
 void
 control_client_close(struct control_client *cl)
@@ -163,6 +170,7 @@ control_client_close(struct control_client *cl)
 	if (cl->dead)
 		return;
 	cl->dead = true;
+	control_drop_fds(cl);
 	if (cl->console != NULL) {
 		void *console = cl->console;
 
@@ -174,6 +182,8 @@ control_client_close(struct control_client *cl)
 	cl->fd = -1;
 	loop_timer_cancel(c->loop, cl->close_timer);
 	cl->close_timer = NULL;
+	loop_timer_cancel(c->loop, cl->hello_timer);
+	cl->hello_timer = NULL;
 	for (i = 0; i < c->nsess; i++) {
 		struct control_sess *cs = c->sess[i];
 

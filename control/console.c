@@ -29,6 +29,7 @@ control_op_attach(struct control_client *cl, struct proto_request *req)
 	struct buf	 b = { 0 };
 	char		*cause = NULL;
 	void		*console;
+	bool		 tty = false;
 
 	if (c->hooks.console_open == NULL) {
 		control_error(cl, req->id, PROTO_ERR_STATE, "this server has "
@@ -40,20 +41,23 @@ control_op_attach(struct control_client *cl, struct proto_request *req)
 		    "the connection's only request after hello");
 		return;
 	}
-	if ((console = c->hooks.console_open(c->user, cl, req,
+	if ((console = c->hooks.console_open(c->user, cl, req, &tty,
 	    &cause)) == NULL) {
+		control_drop_fds(cl);
 		control_error(cl, req->id, PROTO_ERR_STATE, cause);
 		free(cause);
 		return;
 	}
+	control_drop_fds(cl);	/* what the owner did not take */
 	/* The answer is the last line: frames follow, both ways. */
-	proto_ev_attached(&b, req->id, cl->serial);
+	proto_ev_attached(&b, req->id, cl->serial, tty);
 	control_send(cl, &b);
 	buf_free(&b);
 	cl->console = console;
-	control_log(c, "client %lu (pid %ld) attached a console (%s, %ux%u%s)",
+	control_log(c, "client %lu (pid %ld) attached a console (%s, %ux%u%s%s)",
 	    cl->serial, (long)cl->pid, req->term, req->cols, req->rows,
-	    req->readonly ? ", read-only" : "");
+	    req->readonly ? ", read-only" : "", tty ? ", its terminal" :
+	    ", frames");
 }
 
 /* A client sent what no console client sends: drop it. */
@@ -148,6 +152,17 @@ control_console_write(struct control_client *cl, const void *data,
 	}
 	control_console_frame(cl, 'o', data, len);
 	control_client_flush(cl);
+}
+
+int
+control_console_take_fds(struct control_client *cl, int fds[2])
+{
+	int	n = cl->nfds;
+
+	fds[0] = n > 0 ? cl->fds[0] : -1;
+	fds[1] = n > 1 ? cl->fds[1] : -1;
+	cl->nfds = 0;
+	return n;
 }
 
 size_t

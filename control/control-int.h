@@ -41,7 +41,10 @@ struct control_client {
 	bool			 closing;	/* draining out, then close */
 	bool			 dead;
 	void			*console;	/* attached: frames, not lines */
+	int			 fds[2];	/* passed with its last line */
+	int			 nfds;
 	struct loop_timer	*close_timer;
+	struct loop_timer	*hello_timer;	/* until its hello */
 };
 
 /* An exec request waiting for its decision. */
@@ -122,6 +125,8 @@ void	control_error(struct control_client *cl, const char *id,
 	    enum proto_err code, const char *message);
 /* conn.c: free dead clients, outside callbacks that may still hold them. */
 void	control_reap(struct loop *l, void *arg);
+/* conn.c: close the descriptors a client passed and nobody took. */
+void	control_drop_fds(struct control_client *cl);
 /* conn.c: drop a client now: kill its sessions, withdraw its requests. */
 void	control_client_close(struct control_client *cl);
 /* conn.c: close after what is queued has been sent (or a grace has passed). */

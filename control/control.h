@@ -45,12 +45,14 @@ struct control_hooks {
 	/*
 	 * Consoles (attach; all NULL: this server has none).  console_open
 	 * makes the front end of client cl from the attach request and
-	 * returns it (NULL with *cause: refused); the others get that
-	 * value.  Keys and sizes come from the client, console_gone when it
+	 * returns it (NULL with *cause: refused), *tty true when it took the
+	 * client's terminal (control_console_take_fds) and draws on it
+	 * itself; the others get that value.  Keys and sizes come from the client, console_gone when it
 	 * left (a detach: the front end stays the owner's).
 	 */
 	void		*(*console_open)(void *user, struct control_client *cl,
-			    const struct proto_request *req, char **cause);
+			    const struct proto_request *req, bool *tty,
+			    char **cause);
 	void		 (*console_input)(void *console, const void *data,
 			    size_t len);
 	void		 (*console_resize)(void *console, unsigned int rows,
@@ -70,6 +72,12 @@ struct control;
 #define CONTROL_CONSOLE_OUT_MAX	(8 * 1024 * 1024)
 void		 control_console_write(struct control_client *cl,
 		    const void *data, size_t len);
+
+/*
+ * The descriptors the client passed with its attach line (its terminal's
+ * input and output; -1 for none); the caller owns them.  Returns how many.
+ */
+int		 control_console_take_fds(struct control_client *cl, int fds[2]);
 
 /* What a console's client has not read yet (to stop drawing for it). */
 size_t		 control_console_queued(const struct control_client *cl);

@@ -110,11 +110,13 @@ proto_ev_hello(struct buf *b)
 }
 
 void
-proto_ev_attached(struct buf *b, const char *id, unsigned long console)
+proto_ev_attached(struct buf *b, const char *id, unsigned long console,
+    bool tty)
 {
 	json_t	*o = proto_ev_new("attached", id);
 
 	proto_set_int(o, "console", (int64_t)console);
+	json_object_set_new(o, "tty", json_boolean(tty));
 	proto_ev_emit(b, o);
 }
 

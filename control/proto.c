@@ -529,6 +529,7 @@ proto_parse_attach(json_t *o, struct proto_request *req,
 	req->rows = (unsigned int)n;
 	if (proto_get_bool(o, "readonly", &req->readonly, err) == -1 ||
 	    proto_get_bool(o, "new", &req->new_session, err) == -1 ||
+	    proto_get_bool(o, "pass_tty", &req->pass_tty, err) == -1 ||
 	    proto_get_str(o, "tty", false, &req->tty, err) == -1 ||
 	    (req->tty != NULL &&
 	    proto_check_name("tty", req->tty, 64, err) == -1) ||

@@ -112,6 +112,7 @@ struct proto_request {
 	char			*tty;
 	bool			 readonly;
 	bool			 new_session;
+	bool			 pass_tty;	/* its terminal passed with the line */
 };
 
 /* Why a line was refused. */
@@ -187,7 +188,8 @@ void	proto_ev_ok(struct buf *b, const char *id);
  * The answer to attach: the console's number.  After this line the
  * connection carries frames, not lines (doc/protocol.md, "Consoles").
  */
-void	proto_ev_attached(struct buf *b, const char *id, unsigned long console);
+void	proto_ev_attached(struct buf *b, const char *id, unsigned long console,
+	    bool tty);
 void	proto_ev_queued(struct buf *b, const char *id,
 	    const struct proto_pending *pending);
 /*
