@@ -101,8 +101,21 @@ serve_ended(void *user, struct session *s)
 		    sv);
 }
 
+/* A running session's recording failed: the log says it at once. */
+static void
+serve_trouble(void *user, struct session *s)
+{
+	char	*line;
+
+	line = xasprintf("session %lu: %s (the command goes on)",
+	    session_id(s), session_error(s));
+	serve_log(user, line);
+	free(line);
+}
+
 static const struct session_events serve_session_events = {
 	.ended = serve_ended,
+	.trouble = serve_trouble,
 };
 
 static void *

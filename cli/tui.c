@@ -334,8 +334,21 @@ tui_server_ended(void *user, struct session *s)
 		tui_server_end(sv);
 }
 
+/* A running session's recording failed: the log says it at once. */
+static void
+tui_server_trouble(void *user, struct session *s)
+{
+	char	*line;
+
+	line = xasprintf("session %lu: %s (the command goes on)",
+	    session_id(s), session_error(s));
+	tui_log(user, line);
+	free(line);
+}
+
 static const struct session_events tui_server_events = {
 	.ended = tui_server_ended,
+	.trouble = tui_server_trouble,
 };
 
 static void *

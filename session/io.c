@@ -145,7 +145,7 @@ session_feed_timer(struct loop *l, void *arg)
 }
 
 /* The recording has bytes to write: make sure they are flushed soon. */
-static void
+void
 session_flush_soon(struct session *s)
 {
 	if (s->flush_timer == NULL && !s->done)
@@ -329,8 +329,11 @@ session_flush_timer(struct loop *l, void *arg)
 	(void)l;
 	s->flush_timer = NULL;
 	if (s->record != NULL && record_flush(s->record, &cause) != 0) {
-		if (s->error == NULL)
+		/* The first failure is news (a full disk): say it at once. */
+		if (s->error == NULL) {
 			s->error = xasprintf("recording: %s", cause);
+			NOTIFY(s->set, trouble, s);
+		}
 		free(cause);
 	}
 }

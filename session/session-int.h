@@ -206,6 +206,8 @@ void	session_watch(struct session *s);
 void	session_pump_input(struct session *s);
 /* io.c: timer: flush the recording every SESSION_FLUSH_MS. */
 void	session_flush_timer(struct loop *l, void *arg);
+/* io.c: the recording has bytes to write: flushed within SESSION_FLUSH_MS. */
+void	session_flush_soon(struct session *s);
 
 /* stdio.c: make the pipes o asks for; child ends in child_fds (-1: PTY). */
 int	session_stdio_open(struct session *s, const struct session_opts *o,

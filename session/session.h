@@ -105,6 +105,11 @@ struct session_events {
 	 */
 	void	(*stdin_written)(void *user, struct session *s,
 		    uint64_t total);
+	/*
+	 * Its recording failed while it runs (a full disk): session_error()
+	 * says why; the command goes on, the output still reaches everyone.
+	 */
+	void	(*trouble)(void *user, struct session *s);
 	/* A finished session is about to be freed (sessions_forget). */
 	void	(*forgotten)(void *user, struct session *s);
 };

@@ -207,6 +207,20 @@ tui_ev_ended(void *user, struct session *s)
 	tui_schedule(t);
 }
 
+/* A running session's recording failed (a full disk): say so at once. */
+static void
+tui_ev_trouble(void *user, struct session *s)
+{
+	struct tui	*t = user;
+	int		 i;
+
+	tui_message(t, "session #%lu: %s", session_id(s), session_error(s));
+	if ((i = tui_find(t, s)) >= 0)
+		t->panes[i]->title_dirty = true;
+	tui_beep(t);
+	tui_schedule_now(t);
+}
+
 /* A finished session is forgotten (by this console or another). */
 static void
 tui_ev_forgotten(void *user, struct session *s)
@@ -227,6 +241,7 @@ static const struct session_events tui_events = {
 	.props = tui_ev_props,
 	.ended = tui_ev_ended,
 	.forgotten = tui_ev_forgotten,
+	.trouble = tui_ev_trouble,
 };
 
 /* PREFIX q: quit, or for a console leave (asked when sessions run). */
