@@ -219,6 +219,10 @@ struct cli_agent_opts {
  * network only if it asked; our environment without LD_* plus the
  * request's env.  o may be NULL.
  */
+/* The log line for a running session's failed recording (trouble event). */
+struct session;
+char		*cli_trouble_line(const struct session *s);
+
 struct session	*cli_spawn_request(struct sessions *ss,
 		    const struct approval_request *r,
 		    const struct cli_agent_opts *o, char **cause);

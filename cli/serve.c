@@ -105,10 +105,8 @@ serve_ended(void *user, struct session *s)
 static void
 serve_trouble(void *user, struct session *s)
 {
-	char	*line;
+	char	*line = cli_trouble_line(s);
 
-	line = xasprintf("session %lu: %s (the command goes on)",
-	    session_id(s), session_error(s));
 	serve_log(user, line);
 	free(line);
 }

@@ -338,10 +338,8 @@ tui_server_ended(void *user, struct session *s)
 static void
 tui_server_trouble(void *user, struct session *s)
 {
-	char	*line;
+	char	*line = cli_trouble_line(s);
 
-	line = xasprintf("session %lu: %s (the command goes on)",
-	    session_id(s), session_error(s));
 	tui_log(user, line);
 	free(line);
 }
