@@ -48,7 +48,25 @@ tui_find_replay(struct tui *t, struct tui_replay *r)
 	return -1;
 }
 
-/* Give every visible pane its rectangle and its session that size. */
+/*
+ * The rectangle pane i has when it is shown, tiled (not zoomed): the one
+ * a hidden pane's session keeps its size for, as tmux resizes a zoomed
+ * window's other panes with the window.
+ */
+static struct layout_rect
+tui_tile_of(struct tui *t, struct layout_rect area, int i)
+{
+	struct layout_rect	rects[LAYOUT_MAX_PANES];
+	int			first = layout_window(t->npanes, i), n;
+
+	n = t->npanes - first < LAYOUT_MAX_PANES ? t->npanes - first :
+	    LAYOUT_MAX_PANES;
+	if (layout_tile(area, n, rects) != 0)
+		return area;
+	return rects[i - first];
+}
+
+/* Give every pane its rectangle (hidden: 0 wide) and its session a size. */
 void
 tui_relayout(struct tui *t)
 {
@@ -81,8 +99,16 @@ tui_relayout(struct tui *t)
 			t->panes[first + i]->rect = rects[i];
 	for (i = 0; i < t->npanes; i++) {
 		p = t->panes[i];
-		if (p->rect.w == 0)
+		if (p->rect.w == 0) {
+			/* Hidden (zoom, beyond the six): its tile's size. */
+			c = layout_content(tui_tile_of(t, area, i));
+			if (p->s != NULL && c.w > 0 && c.h > 0) {
+				size.cols = (unsigned short)c.w;
+				size.rows = (unsigned short)c.h;
+				session_view(p->s, p, size);
+			}
 			continue;
+		}
 		c = layout_content(p->rect);
 		if (c.h != p->ndirty) {
 			free(p->dirty);
@@ -97,7 +123,6 @@ tui_relayout(struct tui *t)
 			session_view(p->s, p, size);
 		}
 	}
-	tui_unview_hidden(t);
 }
 
 void
@@ -260,7 +285,7 @@ tui_focus_toward(struct tui *t, int dx, int dy)
 
 /* Remove pane i and forget its (finished) session or its replay. */
 /*
- * The panes that show nothing (hidden, or the console detached) no
+ * The panes of a console that shows nothing (detached, or too small) no
  * longer bind their sessions' sizes.
  */
 void

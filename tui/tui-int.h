@@ -185,7 +185,10 @@ void	tui_focus_toward(struct tui *t, int dx, int dy);
 int	tui_find(struct tui *t, struct session *s);
 /* panes.c: the pane showing replay r, or -1. */
 int	tui_find_replay(struct tui *t, struct tui_replay *r);
-/* panes.c: give every visible pane its rectangle and its session that size. */
+/*
+ * panes.c: give every visible pane its rectangle and its session that
+ * size; a hidden pane's session the size of the tile it would have.
+ */
 void	tui_relayout(struct tui *t);
 /* panes.c: focus pane i (wrapping). */
 void	tui_focus(struct tui *t, int i);
@@ -193,7 +196,7 @@ void	tui_focus(struct tui *t, int i);
 void	tui_close_pane(struct tui *t, int i);
 /* panes.c: remove pane i (its session is being forgotten, or a replay). */
 void	tui_remove_pane(struct tui *t, int i);
-/* panes.c: hidden panes no longer bind their sessions' sizes. */
+/* panes.c: a console showing nothing binds no session's size. */
 void	tui_unview_hidden(struct tui *t);
 /* panes.c: loop timer: close the panes of agent sessions that have ended. */
 void	tui_tidy_agents(struct loop *l, void *arg);

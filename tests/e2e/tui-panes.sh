@@ -51,6 +51,34 @@ pv_see ' 1* ZOOM (+2 hidden) #'; ok $? "a zoomed pane's title says ZOOM (+2 hidd
 pv_keys C-g z
 wait_for "! pv_cap | grep -q ZOOM" 10; ok $? "and not once tiled again"
 
+# A pane zoom hides still follows the terminal's size (its tile's), as
+# tmux's do: pane 2 reports its size while pane 1 is zoomed.
+pv_keys C-g 2
+pv_type "while :; do stty size > '$pv_dir/size2'; sleep 0.1; done"
+pv_keys Enter
+# (The loop rewrites the file: read it until it holds both numbers.)
+size2() { i=0; while [ $i -lt 50 ]; do
+	v=$(cat "$pv_dir/size2" 2> /dev/null)
+	case $v in [0-9]*' '[0-9]*) echo "$v"; return ;; esac
+	sleep 0.05; i=$((i + 1)); done; }
+size2=$(size2)
+pv_keys C-g 1
+pv_keys C-g z
+pv_see ' 1* ZOOM (+2 hidden) #'
+tmux -L "$pv_sock" resize-window -x 120 -y 40
+wait_for "[ \"\$(size2)\" != '$size2' ]" 10
+ok $? "a pane hidden by zoom gets the new size too ($size2 -> $(size2))"
+set -- $(size2)
+[ "$1" -lt 39 ] && [ "$2" -lt 70 ]
+ok $? "its tile's size, not the zoomed pane's ($1 $2)"
+tmux -L "$pv_sock" resize-window -x 160 -y 48
+pv_keys C-g z
+wait_for "! pv_cap | grep -q ZOOM" 10
+pv_keys C-g 2
+pv_keys C-c
+pv_see 'pv$'
+pv_keys C-g 1
+
 # exit statuses: pane 2 exits 3, pane 1 runs vim first
 pv_keys C-g 2
 pv_type "exit 3"; pv_keys Enter
