@@ -311,12 +311,18 @@ session_unview(struct session *s, const void *who)
 void
 session_set_watched(struct session *s, bool watched)
 {
-	if (s->watched == watched)
+	bool	was = s->watchers > 0;
+
+	/* Each console says it once each way: counted, not toggled. */
+	if (watched)
+		s->watchers++;
+	else if (s->watchers > 0)
+		s->watchers--;
+	if ((s->watchers > 0) == was)
 		return;
-	s->watched = watched;
 	if (!s->eof && !s->done && s->child.master >= 0)
 		loop_set_prio(s->set->loop, s->child.master,
-		    watched ? LOOP_PRIO_HIGH : LOOP_PRIO_NORMAL);
+		    s->watchers > 0 ? LOOP_PRIO_HIGH : LOOP_PRIO_NORMAL);
 }
 
 /* The recording's bytes of the last SESSION_FLUSH_MS to the file. */

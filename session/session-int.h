@@ -112,7 +112,7 @@ struct session {
 	bool			 agent;
 	unsigned long		 request;	/* the agent's, or 0 */
 	bool			 record_input;
-	bool			 watched;	/* served first (focused pane) */
+	int			 watchers;	/* consoles focused on it: served first */
 
 	struct pty_child	 child;		/* pid -1 once reaped */
 	struct pty_size		 size;

@@ -205,8 +205,9 @@ int	session_stdin_write(struct session *s, const void *data, size_t len,
  */
 void	session_stdio_hold(struct session *s, bool hold);
 /*
- * The person is watching this session (the focused pane): its PTY is
- * served before other sessions' bulk output, as the person's keys are.
+ * A console is watching this session (its focused pane), or no longer:
+ * while any is, its PTY is served before other sessions' bulk output, as
+ * the person's keys are.  Each console calls it once each way.
  */
 void	session_set_watched(struct session *s, bool watched);
 

@@ -419,6 +419,11 @@ test_watched(void)
 	while (!(pending = loop_high_pending(loop)) && tries++ < 200)
 		usleep(10000);
 	ok(pending, "a watched session's output is input served first");
+	/* Two consoles watch it; one looks away: still watched. */
+	session_set_watched(s, true);
+	session_set_watched(s, false);
+	ok(loop_high_pending(loop), "watched by two, one looks away: still "
+	    "served first");
 	session_set_watched(s, false);
 	ok(!loop_high_pending(loop), "an unwatched session's output is not");
 	ok(session_screen(s) != NULL, "a session keeps a screen");
