@@ -253,7 +253,8 @@ sandbox_landlock_apply(struct sandbox *sb)
 	size = sizeof attr.handled_access_fs;
 	if (abi >= 4) {
 		size = offsetof(struct ll_ruleset_attr, scoped);
-		if (!sb->opts.network)
+		/* A filtered network's namespace holds only loopback. */
+		if (!sb->opts.network && sb->hosts == NULL)
 			attr.handled_access_net = LL_NET_BIND_TCP |
 			    LL_NET_CONNECT_TCP;
 	}

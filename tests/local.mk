@@ -79,6 +79,12 @@ tests_unit_test_pty_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_pty_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-pty
 
+check_PROGRAMS += tests/unit/test-hostlist
+tests_unit_test_hostlist_SOURCES = tests/unit/test-hostlist.c
+tests_unit_test_hostlist_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_hostlist_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-hostlist
+
 check_PROGRAMS += tests/unit/test-utf8
 tests_unit_test_utf8_SOURCES = tests/unit/test-utf8.c
 tests_unit_test_utf8_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
