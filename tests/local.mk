@@ -61,11 +61,14 @@ check_PROGRAMS += tests/sandbox/probe
 tests_sandbox_probe_SOURCES = tests/sandbox/probe.c
 TESTS += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
-	tests/sandbox/no-namespaces.sh
+	tests/sandbox/no-namespaces.sh tests/sandbox/network.sh \
+	tests/sandbox/network-nobody.sh
 EXTRA_DIST += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/listeners.py \
-	tests/sandbox/ttyharness.py
+	tests/sandbox/ttyharness.py tests/sandbox/network.sh \
+	tests/sandbox/network-nobody.sh tests/sandbox/upstream.py \
+	tests/sandbox/netclient.py
 
 # Unit tests of the sandbox policy: parsing, defaults, environment, explain.
 check_PROGRAMS += tests/unit/test-sandbox
