@@ -142,6 +142,36 @@ EOF
 grep -q '^[0-9]* lines, [1-9][0-9]* allowed echo, [1-9][0-9]* denied, bytes right$' "$T/logcheck"
 ok $? "every connection logged with its decision and bytes ($(cat "$T/logcheck"))"
 
+# A session (run): the connections next to its recording, and in show.
+mkdir -p "$T/state"
+PTYVISOR_STATE_DIR="$T/state" "$PTYVISOR" run --network-allow allowed.test \
+    -- sh -c "python3 '$CLIENT' connect allowed.test $EP;
+    python3 '$CLIENT' connect other.test $EP" < /dev/null > "$T/run.out" 2>&1
+grep -q '^connect ok ping-through-proxy' "$T/run.out"
+ok $? "run: an allowed host reached from a session"
+PTYVISOR_STATE_DIR="$T/state" "$PTYVISOR" show 1 > "$T/show" 2>&1
+grep -q "^  allow allowed.test:$EP via 127.0.0.1, sent 19, received 19: on the allow list (allowed.test)$" "$T/show"
+ok $? "show: the allowed connection with its bytes"
+grep -q "^  deny  other.test:$EP via -, sent 0, received 0: not on the allow list" "$T/show"
+ok $? "show: the refused one with the reason"
+test -f "$T/state/sessions/1.net.jsonl"
+ok $? "the log lies next to the recording"
+
+# The settings file's lists; --no-network drops them.
+mkdir -p "$T/config/ptyvisor"
+printf '[sandbox]\nnetwork_allow = allowed.test\nnetwork_deny = denied.test\n' \
+    > "$T/config/ptyvisor/config"
+is "$("$PTYVISOR" sandbox -- python3 "$CLIENT" connect allowed.test "$EP")" \
+    "connect ok ping-through-proxy" "[sandbox] network_allow lets a host through"
+"$PTYVISOR" sandbox -- python3 "$CLIENT" connect denied.test "$EP" > "$T/out"
+grep -q "403 .*on the deny list" "$T/out"
+ok $? "[sandbox] network_deny refuses one ($(cat "$T/out"))"
+"$PTYVISOR" sandbox --no-network -- python3 "$CLIENT" connect allowed.test \
+    "$EP" > "$T/out"
+grep -q "^connect failed" "$T/out" && ! grep -q "403" "$T/out"
+ok $? "--no-network: no proxy at all ($(cat "$T/out"))"
+rm "$T/config/ptyvisor/config"
+
 # The command's status passes through; the proxy does not outlive it.
 sb sh -c 'exit 7'
 is "$?" 7 "the command's exit status"
