@@ -92,6 +92,7 @@ approval_request_free(struct approval_request *r)
 	strv_free(r->environ_differs);
 	free(r->sandbox);
 	free(r->why);
+	free(r->network_allow);
 	free(r->client_exe);
 	free(r->verdict_why);
 	free(r->verdict_by);
@@ -288,8 +289,9 @@ approval_judge(struct approval *a, struct approval_request *r)
 		r->verdict_by = xstrdup("shell string");
 		break;
 	}
-	if ((by = approval_raise(r->verdict, r->network, r->sandbox,
-	    r->env)) != NULL) {
+	/* Hosts asked for are a way out too: a person sees the list. */
+	if ((by = approval_raise(r->verdict, r->network ||
+	    r->network_allow != NULL, r->sandbox, r->env)) != NULL) {
 		r->verdict = POLICY_ASK;
 		free(r->verdict_by);
 		r->verdict_by = xstrdup(by);
@@ -325,6 +327,8 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	r->sandbox = xstrdup(spec->sandbox != NULL ? spec->sandbox :
 	    a->default_sandbox);
 	r->network = spec->network;
+	r->network_allow = spec->network_allow != NULL ?
+	    xstrdup(spec->network_allow) : NULL;
 	r->cols = spec->cols;
 	r->rows = spec->rows;
 	r->why = spec->why != NULL ? xstrdup(spec->why) : NULL;
@@ -362,6 +366,9 @@ approval_notify_json(const struct approval_request *r)
 		json_object_set_new(o, "cwd", json_string(r->cwd));
 	json_object_set_new(o, "sandbox", json_string(r->sandbox));
 	json_object_set_new(o, "network", json_boolean(r->network));
+	if (r->network_allow != NULL)
+		json_object_set_new(o, "network_allow",
+		    json_string(r->network_allow));
 	if (r->why != NULL)
 		json_object_set_new(o, "why", json_string(r->why));
 	if (r->client_pid > 0)

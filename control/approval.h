@@ -47,6 +47,7 @@ struct approval_spec {
 	uint64_t	 timeout_ms;	/* 0: none */
 	const char	*sandbox;	/* profile name; NULL: default */
 	bool		 network;
+	const char	*network_allow;	/* hosts asked for; NULL: none */
 	unsigned int	 cols;
 	unsigned int	 rows;
 	const char	*why;		/* the agent's reason; may be NULL */
@@ -73,6 +74,7 @@ struct approval_request {
 	uint64_t		 timeout_ms;
 	char			*sandbox;	/* never NULL */
 	bool			 network;
+	char			*network_allow;	/* hosts asked for, or NULL */
 	unsigned int		 cols;
 	unsigned int		 rows;
 	char			*why;		/* NULL: none given */

@@ -321,6 +321,7 @@ control_pending_of(const struct approval_request *r, struct proto_pending *p)
 	p->cwd = r->cwd;
 	p->sandbox = r->sandbox;
 	p->network = r->network;
+	p->network_allow = r->network_allow;
 	p->why = r->why;
 	p->verdict = policy_decision_name(r->verdict);
 	p->by = r->verdict_by;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "net/hostlist.h"
 
 /* Fill *err (code and printf-style message); returns NULL for the caller. */
 static void *
@@ -71,6 +72,7 @@ proto_request_free(struct proto_request *req)
 	strv_free(req->exec.environ);
 	free(req->exec.sandbox);
 	free(req->exec.why);
+	free(req->exec.network_allow);
 	free(req->data);
 	free(req->reason);
 	free(req);
@@ -296,6 +298,7 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 	json_t		*t;
 	double		 secs;
 	int64_t		 n;
+	char		*cause = NULL;
 
 	if (proto_get_argv(o, ex, err) == -1)
 		return -1;
@@ -334,6 +337,15 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 	}
 	if (proto_get_bool(o, "network", &ex->network, err) == -1)
 		return -1;
+	if (proto_get_str(o, "network_allow", false, &ex->network_allow,
+	    err) == -1)
+		return -1;
+	if (ex->network_allow != NULL &&
+	    hostlist_check(ex->network_allow, &cause) != 0) {
+		proto_fail(err, PROTO_ERR_VALUE, "'network_allow': %s", cause);
+		free(cause);
+		return -1;
+	}
 	if (proto_get_int(o, "cols", false, 1, PROTO_SIZE_MAX,
 	    PROTO_DEFAULT_COLS, &n, err) == -1)
 		return -1;

@@ -75,6 +75,7 @@ struct proto_exec {
 	uint64_t		  timeout_ms;	/* 0: no timeout */
 	char			 *sandbox;	/* profile name; NULL: default */
 	bool			  network;
+	char			 *network_allow; /* host list (checked); NULL */
 	unsigned int		  cols;		/* 1..PROTO_SIZE_MAX */
 	unsigned int		  rows;
 	char			 *why;		/* agent's reason; may be NULL */
@@ -129,6 +130,7 @@ struct proto_pending {
 	const char	*cwd;		/* NULL: omitted */
 	const char	*sandbox;	/* NULL: omitted */
 	bool		 network;
+	const char	*network_allow;	/* NULL: omitted */
 	const char	*why;		/* agent's reason; NULL: omitted */
 	const char	*verdict;	/* "allow", "ask", "deny" */
 	const char	*by;		/* what decided the verdict */

@@ -35,6 +35,7 @@ control_op_exec(struct control_client *cl, struct proto_request *req)
 	spec.timeout_ms = req->exec.timeout_ms;
 	spec.sandbox = req->exec.sandbox;
 	spec.network = req->exec.network;
+	spec.network_allow = req->exec.network_allow;
 	spec.cols = req->exec.cols;
 	spec.rows = req->exec.rows;
 	spec.why = req->exec.why;

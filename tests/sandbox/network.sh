@@ -172,6 +172,30 @@ grep -q "^connect failed" "$T/out" && ! grep -q "403" "$T/out"
 ok $? "--no-network: no proxy at all ($(cat "$T/out"))"
 rm "$T/config/ptyvisor/config"
 
+# An agent's request names hosts: asked even where a rule allows the
+# command, pending shows them, approved it reaches them.
+. "$top_srcdir/tests/e2e/serve-lib.sh"
+pv_serve_setup
+pv_serve || { echo "Bail out! serve did not start"; exit 1; }
+"$PTYVISOR" exec --network-allow allowed.test --why fetch -- \
+    sh -c "python3 '$CLIENT' connect allowed.test $EP" > "$T/exec.out" 2>&1 &
+EX=$!
+cleanup_pid $EX
+wait_for '"$PTYVISOR" pending | grep -q "hosts: allowed.test"' 15
+ok $? "a request naming hosts is asked, its hosts shown by pending"
+"$PTYVISOR" pending --json | grep -q '"network_allow":"allowed.test"'
+ok $? "pending --json has network_allow"
+id=$("$PTYVISOR" pending | awk -F '\t' '/hosts: allowed.test/ { print $1; exit }')
+"$PTYVISOR" approve "$id"
+wait $EX
+is "$?" 0 "approved, the agent's command exits 0"
+is "$(cat "$T/exec.out")" "connect ok ping-through-proxy" \
+    "... having reached the host it named"
+"$PTYVISOR" exec --network-allow 'bad..host' -- true 2> "$T/err"
+is "$?" 125 "exec refuses a bad host list ($(cat "$T/err"))"
+kill "$SERVE"
+unset PTYVISOR_STATE_DIR PTYVISOR_CONFIG PTYVISOR_SOCKET
+
 # The command's status passes through; the proxy does not outlive it.
 sb sh -c 'exit 7'
 is "$?" 7 "the command's exit status"

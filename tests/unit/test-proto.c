@@ -92,6 +92,12 @@ test_ops(void)
 	    strcmp(r->exec.environ[1], "X=a=b") == 0 &&
 	    r->exec.environ[2] == NULL, "exec with stdio, umask, environ");
 	proto_request_free(r);
+	r = parse("{\"op\":\"exec\",\"id\":\"3\",\"argv\":[\"pip\"],"
+	    "\"network_allow\":\"pypi.org, *.pythonhosted.org\"}", &err);
+	ok(r != NULL && r->exec.network_allow != NULL &&
+	    strcmp(r->exec.network_allow, "pypi.org, *.pythonhosted.org") == 0
+	    && !r->exec.network, "exec with network_allow");
+	proto_request_free(r);
 	r = parse("{\"op\":\"exec\",\"id\":\"3\",\"argv\":[\"sh\"]}",
 	    &err);
 	ok(r != NULL && !r->exec.pipes[0] && !r->exec.pipes[1] &&
@@ -199,6 +205,10 @@ static const struct bad bads[] = {
 	    PROTO_ERR_TYPE, "e", "'stdio'" },
 	{ EX "\"argv\":[\"ls\"],\"umask\":512}", PROTO_ERR_VALUE, "e",
 	    "'umask'" },
+	{ EX "\"argv\":[\"ls\"],\"network_allow\":[\"a.org\"]}",
+	    PROTO_ERR_TYPE, "e", "'network_allow'" },
+	{ EX "\"argv\":[\"ls\"],\"network_allow\":\"a..org\"}",
+	    PROTO_ERR_VALUE, "e", "'network_allow': bad host pattern" },
 	{ EX "\"argv\":[\"ls\"],\"umask\":\"022\"}", PROTO_ERR_TYPE, "e",
 	    "'umask'" },
 	{ EX "\"argv\":[\"ls\"],\"environ\":[\"A=1\"]}", PROTO_ERR_TYPE,
@@ -357,8 +367,8 @@ test_events(void)
 	char			*argv[] = { "make", "caf\xc3\xa9", "\xff", NULL };
 	char			*differs[] = { "PATH=/tmp/bin:/bin", NULL };
 	struct proto_pending	 pend = { 12, argv, "/src", "workspace-write",
-				    true, "tests", "ask", "mode untrusted", 42, NULL,
-				    NULL };
+				    true, NULL, "tests", "ask", "mode untrusted",
+				    42, NULL, NULL };
 	struct proto_session	 sess = { 7, 1234, argv, "/src", "running",
 				    true };
 	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
@@ -422,6 +432,14 @@ test_events(void)
 	is_str(sget(o, "detail"), pend.detail, "queued detail");
 	json_decref(o);
 	pend.detail = NULL;
+
+	pend.network_allow = "pypi.org,github.com:443";
+	proto_ev_queued(&b, "1", &pend);
+	o = read_back(&b, "queued");
+	is_str(sget(o, "network_allow"), "pypi.org,github.com:443",
+	    "queued network_allow");
+	json_decref(o);
+	pend.network_allow = NULL;
 
 	proto_ev_decided(&b, "6", 12, true, "user", NULL, NULL);
 	o = read_back(&b, "approved");
