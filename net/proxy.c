@@ -67,10 +67,18 @@ enum conn_kind {
 	KIND_SOCKS	/* SOCKS5 CONNECT */
 };
 
-/* One direction of a relayed connection: bytes read from src for dst. */
+/*
+ * One direction of a relayed connection: bytes read from src for dst.
+ * They move through a pipe with splice(2), never copied to us; buf holds
+ * what must go first (a rewritten request head), or everything when no
+ * pipe could be made (then read and written, PROXY_BUF at a time).
+ */
 struct conn_dir {
 	char		*buf;
-	size_t		 off, len;
+	size_t		 off, len, cap;
+	int		 pipe[2];	/* -1: no pipe, buf only */
+	size_t		 inpipe;	/* bytes in the pipe */
+	size_t		 pipecap;	/* its capacity */
 	bool		 eof;		/* src said EOF */
 	bool		 shut;		/* dst shut for writing */
 	uint64_t	 bytes;		/* written to dst */
@@ -170,6 +178,58 @@ proxy_update_listeners(struct proxy *p)
 		loop_set_events(p->loop, p->listeners[i], pause ? 0 : POLLIN);
 }
 
+/*
+ * Bytes a direction's pipe may hold: as much as its buffer would, so a
+ * bulk transfer moves in few system calls, bounded per connection.
+ */
+#define PROXY_PIPE (1024 * 1024)
+
+/* Set a direction up for relaying, with a pipe when one can be made. */
+static void
+dir_init(struct conn_dir *d, size_t first)
+{
+	int	size;
+
+	d->pipe[0] = d->pipe[1] = -1;
+	if (pipe2(d->pipe, O_CLOEXEC | O_NONBLOCK) == 0) {
+		fcntl(d->pipe[1], F_SETPIPE_SZ, PROXY_PIPE);
+		size = fcntl(d->pipe[1], F_GETPIPE_SZ);
+		d->pipecap = size > 0 ? (size_t)size : 65536;
+		d->cap = first;
+	} else
+		d->cap = PROXY_BUF;
+	d->buf = d->cap > 0 ? xmalloc(d->cap) : NULL;
+}
+
+/* Release a direction's buffer and pipe. */
+static void
+dir_free(struct conn_dir *d)
+{
+	free(d->buf);
+	if (d->pipe[0] >= 0) {
+		close(d->pipe[0]);
+		close(d->pipe[1]);
+	}
+}
+
+/* Bytes waiting for dst. */
+static size_t
+dir_pending(const struct conn_dir *d)
+{
+	return d->len - d->off + d->inpipe;
+}
+
+/* Whether src may be read now. */
+static bool
+dir_has_room(const struct conn_dir *d)
+{
+	if (d->eof)
+		return false;
+	if (d->pipe[0] >= 0)
+		return d->inpipe < d->pipecap;
+	return d->len < d->cap;
+}
+
 /* Close and free a connection (logged by the caller). */
 static void
 conn_free(struct proxy_conn *c)
@@ -193,8 +253,8 @@ conn_free(struct proxy_conn *c)
 	p->nconns--;
 	free(c->head);
 	free(c->forward);
-	free(c->up.buf);
-	free(c->down.buf);
+	dir_free(&c->up);
+	dir_free(&c->down);
 	free(c);
 	proxy_update_listeners(p);
 }
@@ -394,8 +454,8 @@ conn_connected(struct proxy_conn *c)
 	loop_timer_cancel(c->p->loop, c->timer);
 	c->timer = NULL;
 	c->state = CONN_RELAY;
-	c->up.buf = xmalloc(PROXY_BUF);
-	c->down.buf = xmalloc(PROXY_BUF);
+	dir_init(&c->up, c->forwardlen + c->headlen);
+	dir_init(&c->down, 0);
 	if (c->kind == KIND_CONNECT)
 		conn_answer(c, ok, sizeof ok - 1);
 	else if (c->kind == KIND_SOCKS)
@@ -405,7 +465,7 @@ conn_connected(struct proxy_conn *c)
 		memcpy(c->up.buf, c->forward, c->forwardlen);
 		c->up.len = c->forwardlen;
 	}
-	if (c->headlen > 0 && c->up.len + c->headlen <= PROXY_BUF) {
+	if (c->headlen > 0 && c->up.len + c->headlen <= c->up.cap) {
 		memcpy(c->up.buf + c->up.len, c->head, c->headlen);
 		c->up.len += c->headlen;
 	}
@@ -481,21 +541,12 @@ dir_pump(struct conn_dir *d, int src, int dst)
 {
 	ssize_t	n;
 	int	rounds;
+	bool	moved;
 
 	/* A few rounds per event: bounded work per turn, few polls. */
-	for (rounds = 0; rounds < 4; rounds++) {
-		bool	moved = false;
-
-		if (!d->eof && d->len < PROXY_BUF) {
-			n = read(src, d->buf + d->len, PROXY_BUF - d->len);
-			if (n > 0) {
-				d->len += (size_t)n;
-				moved = true;
-			} else if (n == 0)
-				d->eof = true;
-			else if (errno != EAGAIN && errno != EINTR)
-				return -1;
-		}
+	for (rounds = 0; rounds < 32; rounds++) {
+		moved = false;
+		/* What must go first, or everything without a pipe. */
 		if (d->len > d->off) {
 			n = send(dst, d->buf + d->off, d->len - d->off,
 			    MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -509,10 +560,40 @@ dir_pump(struct conn_dir *d, int src, int dst)
 			if (d->off == d->len)
 				d->off = d->len = 0;
 		}
+		if (dir_has_room(d)) {
+			if (d->pipe[0] >= 0)
+				n = splice(src, NULL, d->pipe[1], NULL,
+				    d->pipecap - d->inpipe, SPLICE_F_MOVE |
+				    SPLICE_F_NONBLOCK);
+			else
+				n = read(src, d->buf + d->len, d->cap - d->len);
+			if (n > 0) {
+				if (d->pipe[0] >= 0)
+					d->inpipe += (size_t)n;
+				else
+					d->len += (size_t)n;
+				moved = true;
+			} else if (n == 0)
+				d->eof = true;
+			else if (errno != EAGAIN && errno != EINTR)
+				return -1;
+		}
+		/* The pipe follows what went first. */
+		if (d->inpipe > 0 && d->len == d->off) {
+			n = splice(d->pipe[0], NULL, dst, NULL, d->inpipe,
+			    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+			if (n > 0) {
+				d->inpipe -= (size_t)n;
+				d->bytes += (uint64_t)n;
+				moved = true;
+			} else if (n < 0 && errno != EAGAIN &&
+			    errno != EINTR)
+				return -1;
+		}
 		if (!moved)
 			break;
 	}
-	if (d->eof && d->len == 0 && !d->shut) {
+	if (d->eof && dir_pending(d) == 0 && !d->shut) {
 		shutdown(dst, SHUT_WR);
 		d->shut = true;
 	}
@@ -527,13 +608,13 @@ conn_update(struct proxy_conn *c)
 
 	if (c->state != CONN_RELAY)
 		return;
-	if (!c->up.eof && c->up.len < PROXY_BUF)
+	if (dir_has_room(&c->up))
 		cev |= POLLIN;
-	if (c->down.len > c->down.off)
+	if (dir_pending(&c->down) > 0)
 		cev |= POLLOUT;
-	if (!c->down.eof && c->down.len < PROXY_BUF)
+	if (dir_has_room(&c->down))
 		uev |= POLLIN;
-	if (c->up.len > c->up.off)
+	if (dir_pending(&c->up) > 0)
 		uev |= POLLOUT;
 	loop_set_events(c->p->loop, c->cfd, cev);
 	loop_set_events(c->p->loop, c->ufd, uev);
@@ -861,6 +942,7 @@ proxy_on_accept(struct loop *l, int fd, short revents, void *arg)
 		return;
 	setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	c = xcalloc(1, sizeof *c);
+	c->up.pipe[0] = c->up.pipe[1] = c->down.pipe[0] = c->down.pipe[1] = -1;
 	c->p = p;
 	c->cfd = cfd;
 	c->ufd = -1;

@@ -3,6 +3,7 @@
 verdict line per probe: "NAME ok DETAIL" or "NAME failed DETAIL".
 
   connect HOST PORT        CONNECT through $HTTPS_PROXY, then echo a line
+  bulk HOST PORT SIZE      CONNECT, then SIZE bytes echoed back, compared
   socks HOST PORT          SOCKS5 through the proxy port, then echo a line
   direct ADDR PORT         a TCP connection ignoring the proxy
   unix PATH                a UNIX stream socket connected to PATH
@@ -46,7 +47,38 @@ def connect(host, port):
     if " 200 " not in status:
         rest = s.recv(4096).decode(errors="replace").strip()
         return False, status + " | " + rest
+    connect.sock = s
+    if connect.raw:
+        return True, "tunnel"
     return True, echo(s)
+
+
+connect.raw = False
+
+
+def bulk(host, port, size):
+    """CONNECT, then size pseudo-random bytes out and the same back."""
+    import hashlib
+    import threading
+    connect.raw = True
+    good, detail = connect(host, port)
+    if not good:
+        return good, detail
+    s = connect.sock
+    data = hashlib.sha256(b"seed").digest() * (int(size) // 32 + 1)
+    data = data[:int(size)]
+    sender = threading.Thread(target=lambda: (s.sendall(data),
+                                              s.shutdown(socket.SHUT_WR)))
+    sender.start()
+    got = bytearray()
+    while True:
+        chunk = s.recv(1 << 16)
+        if not chunk:
+            break
+        got += chunk
+    sender.join()
+    return got == data, "%d bytes back, %s" % (
+        len(got), "equal" if got == data else "different")
 
 
 def socks(host, port):
@@ -79,7 +111,8 @@ def fetch(url):
 
 
 def main():
-    probes = {"connect": connect, "socks": socks, "direct": direct,
+    probes = {"connect": connect, "bulk": bulk, "socks": socks,
+              "direct": direct,
               "unix": unix, "urllib": fetch}
     name, args = sys.argv[1], sys.argv[2:]
     try:

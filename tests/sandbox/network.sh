@@ -77,6 +77,8 @@ is "$(sb python3 "$CLIENT" urllib "http://allowed.test:$HP/hello")" \
     "python urllib reaches an allowed host (plain HTTP)"
 is "$(sb python3 "$CLIENT" connect allowed.test "$EP")" \
     "connect ok ping-through-proxy" "CONNECT to an allowed host carries bytes both ways"
+is "$(sb python3 "$CLIENT" bulk allowed.test "$EP" 8000000)" \
+    "bulk ok 8000000 bytes back, equal" "8 MB each way through CONNECT, intact"
 is "$(sb python3 "$CLIENT" socks allowed.test "$EP")" \
     "socks ok ping-through-proxy" "SOCKS5 to an allowed host carries bytes both ways"
 is "$(sb python3 "$CLIENT" connect x.a.wild.test "$EP" | cut -d' ' -f1-2)" \
@@ -89,6 +91,9 @@ if [ $HAVE_CURL = 1 ]; then
 	is "$(sb curl -sS -m 10 --socks5-hostname 127.0.0.1:3128 \
 	    "http://allowed.test:$HP/hello" 2>&1)" \
 	    "hello-from-upstream host=allowed.test:$HP" "curl through SOCKS5"
+	sb curl -sS -m 20 "http://allowed.test:$HP/big?n=20000000" > "$T/big"
+	is "$(wc -c < "$T/big")" 20000000 "curl: 20 MB through the proxy, whole"
+	is "$(tr -d x < "$T/big" | wc -c)" 0 "... every byte as sent"
 	is "$(sb curl -sS -m 10 "http://ported.test:$HP/hello" 2>&1)" \
 	    "hello-from-upstream host=ported.test:$HP" "a host allowed on its port"
 else
@@ -135,9 +140,12 @@ allowed = [l for l in lines if l["decision"] == "allow" and
            l["host"] == "allowed.test" and l["port"] == ep]
 denied = [l for l in lines if l["decision"] == "deny" and
           l["host"] == "denied.test"]
-ok = allowed and all(l["sent"] == 19 and l["received"] == 19 for l in allowed)
+echo = [l for l in allowed if l["sent"] == 19 and l["received"] == 19]
+bulk = [l for l in allowed if l["sent"] == 8000000 and
+        l["received"] == 8000000]
+ok = len(echo) + len(bulk) == len(allowed) and len(bulk) == 1
 print("%d lines, %d allowed echo, %d denied, bytes %s" % (len(lines),
-      len(allowed), len(denied), "right" if ok else "wrong"))
+      len(echo), len(denied), "right" if ok else "wrong"))
 EOF
 grep -q '^[0-9]* lines, [1-9][0-9]* allowed echo, [1-9][0-9]* denied, bytes right$' "$T/logcheck"
 ok $? "every connection logged with its decision and bytes ($(cat "$T/logcheck"))"
