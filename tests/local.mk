@@ -88,6 +88,12 @@ tests_unit_test_hostlist_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_hostlist_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-hostlist
 
+check_PROGRAMS += tests/unit/test-proxy
+tests_unit_test_proxy_SOURCES = tests/unit/test-proxy.c
+tests_unit_test_proxy_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_proxy_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-proxy
+
 check_PROGRAMS += tests/unit/test-utf8
 tests_unit_test_utf8_SOURCES = tests/unit/test-utf8.c
 tests_unit_test_utf8_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
