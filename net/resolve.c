@@ -9,13 +9,13 @@
 #include "net/resolve.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +107,16 @@ from_hosts_file(const char *name, const char *path,
 	return n;
 }
 
+/* Whether name is an address (inet_aton's spellings included). */
+static bool
+is_literal(const char *name)
+{
+	struct in6_addr	a6;
+	struct in_addr	a4;
+
+	return inet_pton(AF_INET6, name, &a6) == 1 || inet_aton(name, &a4) != 0;
+}
+
 int
 resolve_now(const char *name, uint16_t port, const char *hosts_file,
     struct sockaddr_storage *out, int max, char *error, size_t len)
@@ -121,6 +131,9 @@ resolve_now(const char *name, uint16_t port, const char *hosts_file,
 		hints.ai_family = AF_UNSPEC;
 		hints.ai_socktype = SOCK_STREAM;
 		hints.ai_flags = AI_ADDRCONFIG;
+		/* An address is never looked up as a name. */
+		if (is_literal(name))
+			hints.ai_flags |= AI_NUMERICHOST;
 		if ((r = getaddrinfo(name, NULL, &hints, &res)) != 0) {
 			snprintf(error, len, "%s", gai_strerror(r));
 			return 0;

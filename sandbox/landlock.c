@@ -333,7 +333,8 @@ sandbox_landlock_explain(int abi, bool network, struct buf *out)
 	for (i = 0; i < sizeof features / sizeof features[0]; i++) {
 		if (features[i].abi == 4 && network)
 			buf_printf(out, "    %-9s %s: not used (network "
-			    "allowed)\n", "", features[i].what);
+			    "allowed, or filtered by its own namespace)\n", "",
+			    features[i].what);
 		else
 			buf_printf(out, "    %-9s %s (ABI %d)\n",
 			    abi >= features[i].abi ? "in force" : "MISSING",
