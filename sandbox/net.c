@@ -39,7 +39,7 @@ sandbox_net_prepare(struct sandbox *sb, const struct sandbox_opts *opts,
     char **cause)
 {
 	const char	*hosts_file;
-	int		 i;
+	int		 i, fd;
 
 	sb->hosts = hostlist_new();
 	for (i = 0; i < opts->nnet_allow; i++)
@@ -50,8 +50,17 @@ sandbox_net_prepare(struct sandbox *sb, const struct sandbox_opts *opts,
 		if (hostlist_add(sb->hosts, true, opts->net_deny[i],
 		    cause) != 0)
 			return -1;
-	if (opts->net_log != NULL)
+	/* A log that cannot be written is found now, not lost later. */
+	if (opts->net_log != NULL) {
+		if ((fd = open(opts->net_log, O_WRONLY | O_APPEND | O_CREAT |
+		    O_CLOEXEC | O_NOFOLLOW, 0600)) < 0) {
+			*cause = xasprintf("network log: %s: %s",
+			    opts->net_log, strerror(errno));
+			return -1;
+		}
+		close(fd);
 		sb->net_log = xstrdup(opts->net_log);
+	}
 	/* For tests only: names mapped without the system's resolver. */
 	if ((hosts_file = getenv("PTYVISOR_TEST_HOSTS")) != NULL &&
 	    *hosts_file != '\0')
@@ -160,9 +169,11 @@ run_proxy(struct sandbox *sb, int channel, pid_t parent)
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) != 0 ||
 	    getppid() != parent)
 		_exit(125);
-	if (sb->net_log != NULL)
-		log_fd = open(sb->net_log, O_WRONLY | O_APPEND | O_CREAT |
-		    O_CLOEXEC | O_NOFOLLOW, 0600);
+	/* No connection goes unlogged: without its log the proxy ends, and
+	 * the sandbox cannot hand it the socket (fail closed). */
+	if (sb->net_log != NULL && (log_fd = open(sb->net_log, O_WRONLY |
+	    O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0)
+		_exit(125);
 	memset(&po, 0, sizeof po);
 	po.hosts = sb->hosts;
 	po.log_fd = log_fd;

@@ -219,6 +219,12 @@ is "$?" 125 "a bad host pattern is refused"
 grep -q "bad host pattern 'bad..name'" "$T/err"
 ok $? "... naming it ($(cat "$T/err"))"
 
+"$PTYVISOR" sandbox --network-allow allowed.test --network-log \
+    "$T/nodir/log" -- true 2> "$T/err"
+is "$?" 125 "a log that cannot be written: the command does not run"
+grep -q "network log: $T/nodir/log: No such file or directory" "$T/err"
+ok $? "... with the reason ($(cat "$T/err"))"
+
 # Without namespaces: fail closed, even with --allow-no-namespaces.
 nons() {
 	unshare --user --map-root-user sh -c '
