@@ -306,6 +306,7 @@ cmd_tui(int argc, char **argv)
 			free(cause);
 			cause = NULL;
 		} else {
+			sv.agents.socket = control_path(control);
 			cause = xasprintf("listening on %s (approval %s, rules "
 			    "%s)", control_path(control),
 			    policy_mode_name(so.mode), so.rules);

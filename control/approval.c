@@ -329,6 +329,7 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	r->network = spec->network;
 	r->network_allow = spec->network_allow != NULL ?
 	    xstrdup(spec->network_allow) : NULL;
+	r->connect = spec->connect;
 	r->cols = spec->cols;
 	r->rows = spec->rows;
 	r->why = spec->why != NULL ? xstrdup(spec->why) : NULL;
@@ -344,7 +345,13 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	    xstrdup(spec->client_exe) : NULL;
 	r->owner = spec->owner;
 	r->queued_us = util_wall_us();
-	approval_judge(a, r);
+	if (r->connect) {
+		/* A host on neither list: only a person says yes. */
+		r->verdict = POLICY_ASK;
+		r->verdict_by = xstrdup("a host on neither list");
+		r->verdict_why = xstrdup("");
+	} else
+		approval_judge(a, r);
 	return r;
 }
 
@@ -588,6 +595,11 @@ approval_remember(struct approval *a, uint64_t id, const char *rule,
 
 	if ((r = approval_get(a, id, cause)) == NULL)
 		return -1;
+	/* A host is no command: the proxy keeps it for its session. */
+	if (r->connect) {
+		approval_settle(a, r, APPROVAL_APPROVED, "user", NULL);
+		return 0;
+	}
 	line = rule != NULL ? xstrdup(rule) : approval_suggest_rule(r);
 	if (policy_remember_line(a->policy, line, cause) != 0) {
 		free(line);

@@ -380,7 +380,8 @@ control_on_decided(void *user, struct approval_request *r)
 	    r->reason, edited);
 	control_broadcast(c, &b, cl);
 	buf_free(&b);
-	if (!ok || cr == NULL) {
+	/* A host asked for by a proxy: the answer is all it waits for. */
+	if (!ok || cr == NULL || r->connect) {
 		if (cr != NULL)
 			control_req_remove(c, cr);
 		return;

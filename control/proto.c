@@ -39,7 +39,8 @@ const char *
 proto_op_name(enum proto_op op)
 {
 	static const char	*names[] = { "hello", "exec", "input", "kill",
-				    "resize", "list", "subscribe", "decide" };
+				    "resize", "list", "subscribe", "decide",
+				    "connect" };
 
 	if ((size_t)op >= sizeof names / sizeof names[0])
 		return "unknown";
@@ -73,6 +74,8 @@ proto_request_free(struct proto_request *req)
 	free(req->exec.sandbox);
 	free(req->exec.why);
 	free(req->exec.network_allow);
+	free(req->host);
+	free(req->why);
 	free(req->data);
 	free(req->reason);
 	free(req);
@@ -474,6 +477,30 @@ proto_parse_decide(json_t *o, struct proto_request *req,
 	return proto_get_bool(o, "remember", &req->remember, err);
 }
 
+/* Validate the fields of a connect request (a host to be asked for). */
+static int
+proto_parse_connect(json_t *o, struct proto_request *req,
+    struct proto_error *err)
+{
+	char	*host, norm[HOSTLIST_NAME_MAX + 1];
+	int64_t	 n;
+
+	if (proto_get_str(o, "host", true, &host, err) == -1)
+		return -1;
+	if (hostlist_normalize(host, norm, sizeof norm) != 0) {
+		free(host);
+		proto_fail(err, PROTO_ERR_VALUE,
+		    "'host' must be a host name or an address");
+		return -1;
+	}
+	free(host);
+	req->host = xstrdup(norm);
+	if (proto_get_int(o, "port", true, 1, 65535, 0, &n, err) == -1)
+		return -1;
+	req->port = (unsigned int)n;
+	return proto_get_str(o, "why", false, &req->why, err);
+}
+
 /* Read the id (optional here) so that even errors can echo it. */
 static int
 proto_parse_id(json_t *o, struct proto_request *req, struct proto_error *err)
@@ -503,7 +530,7 @@ proto_parse(const char *line, size_t len, struct proto_error *err)
 {
 	static const char	*ops[] = { "hello", "exec", "input", "kill",
 				    "resize", "list", "subscribe", "decide",
-				    NULL };
+				    "connect", NULL };
 	struct proto_request	*req;
 	json_error_t		 jerr;
 	json_t			*o = NULL, *v;
@@ -599,6 +626,10 @@ proto_parse(const char *line, size_t len, struct proto_error *err)
 		break;
 	case PROTO_OP_DECIDE:
 		if (proto_parse_decide(o, req, err) == -1)
+			goto fail;
+		break;
+	case PROTO_OP_CONNECT:
+		if (proto_parse_connect(o, req, err) == -1)
 			goto fail;
 		break;
 	}

@@ -40,7 +40,8 @@ enum proto_op {
 	PROTO_OP_RESIZE,
 	PROTO_OP_LIST,
 	PROTO_OP_SUBSCRIBE,
-	PROTO_OP_DECIDE
+	PROTO_OP_DECIDE,
+	PROTO_OP_CONNECT	/* a filtered network's proxy asks for a host */
 };
 
 /* Error codes; proto_err_name gives the "code" string of an error event. */
@@ -102,6 +103,9 @@ struct proto_request {
 	bool			 approve;	/* decide */
 	bool			 remember;	/* decide */
 	char			*reason;	/* decide; may be NULL */
+	char			*host;		/* connect: normalized */
+	unsigned int		 port;		/* connect: 1..65535 */
+	char			*why;		/* connect; may be NULL */
 };
 
 /* Why a line was refused. */

@@ -27,6 +27,7 @@
 
 #include "base/loop.h"
 #include "base/util.h"
+#include "net/ask.h"
 #include "net/hostlist.h"
 #include "net/resolve.h"
 
@@ -50,11 +51,21 @@
 /* Most listening sockets. */
 #define PROXY_MAX_LISTENERS 4
 
+/*
+ * How long a person has to answer for a host on neither list; then it is
+ * refused (and the question withdrawn).  Agents' tools wait about as long.
+ */
+#define PROXY_ASK_MS 120000
+
+/* Most hosts a person approved, kept for the sandbox's life. */
+#define PROXY_MAX_APPROVED 256
+
 /* Deadline for the request head, the lookup and the connect each, in ms. */
 #define PROXY_PHASE_MS 30000
 
 enum conn_state {
 	CONN_HEAD,
+	CONN_ASK,
 	CONN_RESOLVE,
 	CONN_CONNECT,
 	CONN_RELAY
@@ -100,6 +111,7 @@ struct proxy_conn {
 	char			*forward;	/* HTTP: the head rewritten */
 	size_t			 forwardlen;
 	struct resolve		*resolve;
+	struct ask		*ask;		/* CONN_ASK: the question */
 	struct sockaddr_storage	 addrs[RESOLVE_MAX_ADDRS];
 	int			 naddrs, next_addr;
 	char			 addr_text[INET6_ADDRSTRLEN];
@@ -118,10 +130,17 @@ struct proxy {
 	bool			 paused;
 	struct proxy_conn	*conns;
 	unsigned int		 nconns;
+	struct {
+		char		 host[HOSTLIST_NAME_MAX + 1];
+		uint16_t	 port;
+	}			*approved;	/* by a person, asked */
+	size_t			 napproved;
 };
 
 static void	conn_update(struct proxy_conn *c);
 static void	conn_try_next(struct proxy_conn *c);
+static void	conn_go(struct proxy_conn *c);
+static void	conn_timeout(struct loop *l, void *arg);
 
 static const char *const proxy_kind_names[] = {
 	"unknown", "http-connect", "http", "socks5"
@@ -238,6 +257,7 @@ conn_free(struct proxy_conn *c)
 
 	loop_timer_cancel(p->loop, c->timer);
 	resolve_cancel(c->resolve);
+	ask_cancel(c->ask);
 	loop_del_fd(p->loop, c->cfd);
 	close(c->cfd);
 	if (c->ufd >= 0) {
@@ -358,6 +378,10 @@ conn_timeout(struct loop *l, void *arg)
 		conn_refuse(c, 400, SOCKS_FAILURE, "error",
 		    "no complete request in time");
 		break;
+	case CONN_ASK:
+		conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", "not on the "
+		    "allow list, and nobody answered in time");
+		break;
 	case CONN_RESOLVE:
 		conn_refuse(c, 504, SOCKS_HOST_UNREACHABLE, "error",
 		    "name lookup timed out");
@@ -400,30 +424,106 @@ conn_resolved(void *arg, const struct sockaddr_storage *addrs, int n,
 	conn_try_next(c);
 }
 
-/* The target is judged; go on to resolve, or refuse. */
+/* The host and port a person approved for this proxy's life, or not. */
+static bool
+proxy_is_approved(const struct proxy *p, const char *host, uint16_t port)
+{
+	size_t	i;
+
+	for (i = 0; i < p->napproved; i++)
+		if (p->approved[i].port == port &&
+		    strcmp(p->approved[i].host, host) == 0)
+			return true;
+	return false;
+}
+
+/* A person answered. */
+static void
+conn_answered(void *arg, bool approved, const char *why)
+{
+	struct proxy_conn	*c = arg;
+	struct proxy		*p = c->p;
+
+	c->ask = NULL;
+	if (!approved) {
+		conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", why);
+		return;
+	}
+	/* Asked once: the host stays allowed while the sandbox lives. */
+	if (!proxy_is_approved(p, c->host, c->port) &&
+	    p->napproved < PROXY_MAX_APPROVED) {
+		p->approved = xreallocarray(p->approved, p->napproved + 1,
+		    sizeof *p->approved);
+		snprintf(p->approved[p->napproved].host,
+		    sizeof p->approved[p->napproved].host, "%s", c->host);
+		p->approved[p->napproved++].port = c->port;
+	}
+	c->j.verdict = HOSTLIST_ALLOW;
+	snprintf(c->j.why, sizeof c->j.why, "%s", why);
+	conn_go(c);
+}
+
+/*
+ * A host on neither list: allowed already by a person, else asked when
+ * there is a server to ask, else refused.
+ */
+static void
+conn_ask(struct proxy_conn *c)
+{
+	char	*cause = NULL, why[sizeof c->j.why + 64];
+
+	if (proxy_is_approved(c->p, c->host, c->port)) {
+		c->j.verdict = HOSTLIST_ALLOW;
+		snprintf(c->j.why, sizeof c->j.why, "approved earlier in "
+		    "this session");
+		conn_go(c);
+		return;
+	}
+	if (c->p->opts.ask_socket == NULL) {
+		snprintf(why, sizeof why, "%s (nobody to ask here: add it "
+		    "with --network-allow)", c->j.why);
+		conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", why);
+		return;
+	}
+	c->state = CONN_ASK;
+	loop_timer_cancel(c->p->loop, c->timer);
+	c->timer = loop_timer_add(c->p->loop, PROXY_ASK_MS, conn_timeout, c);
+	c->ask = ask_start(c->p->loop, c->p->opts.ask_socket, c->host,
+	    c->port, "a sandboxed command connects to a host on neither "
+	    "list", conn_answered, c, &cause);
+	if (c->ask == NULL) {
+		snprintf(why, sizeof why, "%s (%s)", c->j.why, cause);
+		free(cause);
+		conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", why);
+	}
+}
+
+/* The target is judged; go on to resolve, or ask, or refuse. */
 static void
 conn_judged(struct proxy_conn *c)
 {
-	struct sockaddr_storage	 ss;
-	char			*cause = NULL;
-	char			 error[120];
-
 	hostlist_judge(c->p->opts.hosts, c->host, c->port, &c->j);
 	if (c->j.verdict == HOSTLIST_DENY) {
 		conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", c->j.why);
 		return;
 	}
-	if (c->j.verdict == HOSTLIST_ASK) {
-		/* Nobody to ask from here: unknown hosts are refused. */
-		char	why[sizeof c->j.why + 64];
-
-		snprintf(why, sizeof why, "%s (asking is not available: "
-		    "add it with --network-allow)", c->j.why);
-		conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", why);
-		return;
-	}
 	/* The client waits for our answer: nothing to read until then. */
 	loop_set_events(c->p->loop, c->cfd, 0);
+	if (c->j.verdict == HOSTLIST_ASK) {
+		conn_ask(c);
+		return;
+	}
+	conn_go(c);
+}
+
+/* Allowed: look the name up (an address needs none), then connect. */
+static void
+conn_go(struct proxy_conn *c)
+{
+	struct sockaddr_storage	 ss;
+	char			*cause = NULL;
+	char			 error[120];
+
 	if (c->j.is_literal) {
 		/* An address: nothing to look up (and nobody asked). */
 		if (resolve_now(c->host, c->port, NULL, &ss, 1, error,
@@ -1001,6 +1101,7 @@ proxy_free(struct proxy *p)
 		loop_del_fd(p->loop, p->listeners[i]);
 		close(p->listeners[i]);
 	}
+	free(p->approved);
 	free(p);
 }
 

@@ -29,6 +29,9 @@ struct proxy_opts {
 	const struct hostlist	*hosts;
 	int			 log_fd;	/* -1: no log */
 	const char		*hosts_file;	/* tests only: see resolve.h */
+	const char		*ask_socket;	/* a host on neither list is
+						   asked there (net/ask.h);
+						   NULL: refused */
 };
 
 /* A proxy on l.  Free with proxy_free(). */

@@ -61,6 +61,8 @@ sandbox_net_prepare(struct sandbox *sb, const struct sandbox_opts *opts,
 		close(fd);
 		sb->net_log = xstrdup(opts->net_log);
 	}
+	if (opts->net_ask != NULL)
+		sb->net_ask = xstrdup(opts->net_ask);
 	/* For tests only: names mapped without the system's resolver. */
 	if ((hosts_file = getenv("PTYVISOR_TEST_HOSTS")) != NULL &&
 	    *hosts_file != '\0')
@@ -75,6 +77,7 @@ sandbox_net_free(struct sandbox *sb)
 	sb->hosts = NULL;
 	free(sb->hosts_file);
 	free(sb->net_log);
+	free(sb->net_ask);
 }
 
 char **
@@ -128,8 +131,11 @@ sandbox_net_explain(const struct sandbox_opts *opts, struct buf *out)
 	    "proxy only\n");
 	explain_lists(out, "allow:", opts->net_allow, opts->nnet_allow);
 	explain_lists(out, "deny: ", opts->net_deny, opts->nnet_deny);
-	buf_printf(out, "  the deny list wins; a host on neither list is "
-	    "refused (asking for it is not available yet)\n");
+	buf_printf(out, "  the deny list wins; a host on neither list is %s\n",
+	    opts->net_ask != NULL ? "asked of a person, like a command "
+	    "(ptyvisor pending/approve/deny, the console), and refused "
+	    "after 2 minutes without an answer" : "refused (an agent's "
+	    "command under the console or serve asks for it instead)");
 	buf_printf(out, "  IP addresses, and names that resolve to private, "
 	    "loopback or link-local addresses, are refused unless an "
 	    "address entry covers them (a name listed exactly may resolve "
@@ -178,6 +184,7 @@ run_proxy(struct sandbox *sb, int channel, pid_t parent)
 	po.hosts = sb->hosts;
 	po.log_fd = log_fd;
 	po.hosts_file = sb->hosts_file;
+	po.ask_socket = sb->net_ask;
 	if (proxy_serve(channel, &po, &cause) != 0)
 		_exit(125);
 	_exit(0);

@@ -259,6 +259,7 @@ sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
 	sb->opts.nwritable = 0;
 	sandbox_opts_clear_network(&sb->opts);
 	sb->opts.net_log = NULL;
+	sb->opts.net_ask = NULL;
 	sb->parent = getpid();
 	sb->is_root = geteuid() == 0;
 	if ((sb->cwd = resolve_dir("cwd", cwd != NULL ? cwd : ".",

@@ -79,6 +79,9 @@ struct sandbox_opts {
 	int			 nnet_deny;
 	const char		*net_log;	/* the proxy's JSON lines, one
 						   per connection; NULL: none */
+	const char		*net_ask;	/* the control socket where a
+						   host on neither list is
+						   asked; NULL: refused */
 };
 
 /*

@@ -39,7 +39,7 @@ wait_for "test -s '$T/ports'" 20 || { echo "Bail out! no upstream"; exit 1; }
 read HP EP < "$T/ports"
 cat > "$T/hosts" <<EOF
 # the test's names, all on its own loopback servers
-127.0.0.1 allowed.test denied.test other.test a.wild.test ported.test
+127.0.0.1 allowed.test denied.test other.test a.wild.test ported.test asked.test
 ::1 v6only.test
 EOF
 export PTYVISOR_TEST_HOSTS="$T/hosts"
@@ -199,6 +199,39 @@ wait $EX
 is "$?" 0 "approved, the agent's command exits 0"
 is "$(cat "$T/exec.out")" "connect ok ping-through-proxy" \
     "... having reached the host it named"
+# A host on neither list, from an agent's command: asked like a command,
+# approved from the shell, reached; asked once for the session.  (The
+# address entry lets an approved name reach the test's loopback server.)
+pending_of() { "$PTYVISOR" pending | awk -F '\t' -v c="$1" '$2 == c { print $1; exit }'; }
+"$PTYVISOR" exec --network-allow "allowed.test,127.0.0.1:$EP" -- \
+    sh -c "python3 '$CLIENT' connect other.test $EP;
+    python3 '$CLIENT' connect other.test $EP" > "$T/ask.out" 2>&1 &
+EX=$!
+cleanup_pid $EX
+wait_for '"$PTYVISOR" pending | grep -q "hosts: allowed.test,127"' 15
+"$PTYVISOR" approve "$("$PTYVISOR" pending | awk -F '\t' '/hosts: allowed.test,127/ { print $1; exit }')"
+wait_for '[ -n "$(pending_of "connect other.test:$EP")" ]' 15
+ok $? "a host on neither list waits as a request: pending shows connect other.test:$EP"
+"$PTYVISOR" pending | grep "connect other.test:$EP" | grep -q "a sandboxed command connects to a host on neither list"
+ok $? "... with the proxy's reason"
+"$PTYVISOR" approve "$(pending_of "connect other.test:$EP")"
+wait $EX
+is "$?" 0 "approved, the command goes on"
+is "$(cat "$T/ask.out")" "connect ok ping-through-proxy
+connect ok ping-through-proxy" "... and reaches the host, twice, asked once"
+
+"$PTYVISOR" exec --network-allow allowed.test -- \
+    python3 "$CLIENT" connect asked.test "$EP" > "$T/ask.out" 2>&1 &
+EX=$!
+cleanup_pid $EX
+wait_for '"$PTYVISOR" pending | grep -q "hosts: allowed.test$"' 15
+"$PTYVISOR" approve "$("$PTYVISOR" pending | awk -F '\t' '/hosts: allowed.test$/ { print $1; exit }')"
+wait_for '[ -n "$(pending_of "connect asked.test:$EP")" ]' 15
+"$PTYVISOR" deny "$(pending_of "connect asked.test:$EP")" --reason "not that one"
+wait $EX
+grep -q "^connect failed HTTP/1.1 403 .*denied by user (not that one)" "$T/ask.out"
+ok $? "denied from the shell: 403 with the person's reason ($(cut -c1-160 "$T/ask.out"))"
+
 "$PTYVISOR" exec --network-allow 'bad..host' -- true 2> "$T/err"
 is "$?" 125 "exec refuses a bad host list ($(cat "$T/err"))"
 kill "$SERVE"

@@ -92,6 +92,12 @@ test_ops(void)
 	    strcmp(r->exec.environ[1], "X=a=b") == 0 &&
 	    r->exec.environ[2] == NULL, "exec with stdio, umask, environ");
 	proto_request_free(r);
+	r = parse("{\"op\":\"connect\",\"id\":\"4\",\"host\":\"PyPI.org.\","
+	    "\"port\":443,\"why\":\"w\"}", &err);
+	ok(r != NULL && r->op == PROTO_OP_CONNECT &&
+	    strcmp(r->host, "pypi.org") == 0 && r->port == 443 &&
+	    strcmp(r->why, "w") == 0, "connect: host normalized, port, why");
+	proto_request_free(r);
 	r = parse("{\"op\":\"exec\",\"id\":\"3\",\"argv\":[\"pip\"],"
 	    "\"network_allow\":\"pypi.org, *.pythonhosted.org\"}", &err);
 	ok(r != NULL && r->exec.network_allow != NULL &&
@@ -205,6 +211,14 @@ static const struct bad bads[] = {
 	    PROTO_ERR_TYPE, "e", "'stdio'" },
 	{ EX "\"argv\":[\"ls\"],\"umask\":512}", PROTO_ERR_VALUE, "e",
 	    "'umask'" },
+	{ "{\"op\":\"connect\",\"id\":\"e\",\"port\":443}", PROTO_ERR_MISSING,
+	    "e", "'host'" },
+	{ "{\"op\":\"connect\",\"id\":\"e\",\"host\":\"a b\",\"port\":1}",
+	    PROTO_ERR_VALUE, "e", "'host' must be a host name" },
+	{ "{\"op\":\"connect\",\"id\":\"e\",\"host\":\"a.org\"}",
+	    PROTO_ERR_MISSING, "e", "'port'" },
+	{ "{\"op\":\"connect\",\"id\":\"e\",\"host\":\"a.org\",\"port\":0}",
+	    PROTO_ERR_VALUE, "e", "'port'" },
 	{ EX "\"argv\":[\"ls\"],\"network_allow\":[\"a.org\"]}",
 	    PROTO_ERR_TYPE, "e", "'network_allow'" },
 	{ EX "\"argv\":[\"ls\"],\"network_allow\":\"a..org\"}",
