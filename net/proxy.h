@@ -8,7 +8,10 @@
  * (net/hostlist.h) before anything is resolved; names are resolved here,
  * outside the sandbox (net/resolve.h), and each address is checked again
  * before it is connected to.  Everything is non-blocking on the loop, with
- * bounded buffers per connection and a bound on connections.  A refusal
+ * bounded buffers per connection and a bound on connections.  A host on
+ * neither list is asked of a person over the control socket when the
+ * proxy has one (net/ask.h), else refused; an approved one is kept for
+ * the proxy's life.  A refusal
  * answers with the reason (an HTTP 403 whose body and X-Ptyvisor-Refused
  * header say why, or SOCKS5's "not allowed by ruleset").
  *

@@ -10,7 +10,9 @@
  * listening socket to the proxy over a socketpair (SCM_RIGHTS): the proxy
  * accepts connections made inside the namespace and connects out from
  * outside.  No path of the host is bridged in, no forwarder runs inside,
- * and every byte crosses one process.  The relay holds its end of the
+ * and every byte crosses one process.  An agent's command's proxy asks
+ * the server its request came through about a host on neither list
+ * (opts.net_ask).  The relay holds its end of the
  * socketpair; when the sandbox ends the proxy sees EOF, logs what was
  * still open and exits, and the relay waits for that (see ns.c).
  */
