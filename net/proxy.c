@@ -95,6 +95,8 @@ struct conn_dir {
 	uint64_t	 bytes;		/* written to dst */
 };
 
+struct proxy_question;
+
 struct proxy_conn {
 	struct proxy		*p;
 	struct proxy_conn	*prev, *next;
@@ -111,7 +113,7 @@ struct proxy_conn {
 	char			*forward;	/* HTTP: the head rewritten */
 	size_t			 forwardlen;
 	struct resolve		*resolve;
-	struct ask		*ask;		/* CONN_ASK: the question */
+	struct proxy_question	*question;	/* CONN_ASK: what it waits for */
 	struct sockaddr_storage	 addrs[RESOLVE_MAX_ADDRS];
 	int			 naddrs, next_addr;
 	char			 addr_text[INET6_ADDRSTRLEN];
@@ -135,12 +137,23 @@ struct proxy {
 		uint16_t	 port;
 	}			*approved;	/* by a person, asked */
 	size_t			 napproved;
+	struct proxy_question	*questions;	/* being asked */
+};
+
+/* A host being asked of a person, and who waits for the answer. */
+struct proxy_question {
+	struct proxy		*p;
+	struct proxy_question	*next;
+	char			 host[HOSTLIST_NAME_MAX + 1];
+	uint16_t		 port;
+	struct ask		*ask;
 };
 
 static void	conn_update(struct proxy_conn *c);
 static void	conn_try_next(struct proxy_conn *c);
 static void	conn_go(struct proxy_conn *c);
 static void	conn_timeout(struct loop *l, void *arg);
+static void	question_leave(struct proxy_conn *c);
 
 static const char *const proxy_kind_names[] = {
 	"unknown", "http-connect", "http", "socks5"
@@ -257,7 +270,8 @@ conn_free(struct proxy_conn *c)
 
 	loop_timer_cancel(p->loop, c->timer);
 	resolve_cancel(c->resolve);
-	ask_cancel(c->ask);
+	if (c->question != NULL)
+		question_leave(c);
 	loop_del_fd(p->loop, c->cfd);
 	close(c->cfd);
 	if (c->ufd >= 0) {
@@ -437,40 +451,82 @@ proxy_is_approved(const struct proxy *p, const char *host, uint16_t port)
 	return false;
 }
 
-/* A person answered. */
+/* Free a question nobody waits for any more (withdrawn if unanswered). */
 static void
-conn_answered(void *arg, bool approved, const char *why)
+question_free(struct proxy_question *q)
 {
-	struct proxy_conn	*c = arg;
-	struct proxy		*p = c->p;
+	struct proxy		 *p = q->p;
+	struct proxy_question	**pp;
 
-	c->ask = NULL;
-	if (!approved) {
-		conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", why);
-		return;
-	}
+	for (pp = &p->questions; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == q) {
+			*pp = q->next;
+			break;
+		}
+	ask_cancel(q->ask);
+	free(q);
+}
+
+/* A connection stops waiting for q; the last one to go withdraws it. */
+static void
+question_leave(struct proxy_conn *c)
+{
+	struct proxy_question	*q = c->question;
+	struct proxy_conn	*o;
+
+	c->question = NULL;
+	for (o = c->p->conns; o != NULL; o = o->next)
+		if (o->question == q)
+			return;
+	question_free(q);
+}
+
+/* A person answered: every connection waiting for that host goes on. */
+static void
+question_answered(void *arg, bool approved, const char *why)
+{
+	struct proxy_question	*q = arg;
+	struct proxy		*p = q->p;
+	struct proxy_conn	*c;
+
+	q->ask = NULL;
 	/* Asked once: the host stays allowed while the sandbox lives. */
-	if (!proxy_is_approved(p, c->host, c->port) &&
+	if (approved && !proxy_is_approved(p, q->host, q->port) &&
 	    p->napproved < PROXY_MAX_APPROVED) {
 		p->approved = xreallocarray(p->approved, p->napproved + 1,
 		    sizeof *p->approved);
 		snprintf(p->approved[p->napproved].host,
-		    sizeof p->approved[p->napproved].host, "%s", c->host);
-		p->approved[p->napproved++].port = c->port;
+		    sizeof p->approved[p->napproved].host, "%s", q->host);
+		p->approved[p->napproved++].port = q->port;
 	}
-	c->j.verdict = HOSTLIST_ALLOW;
-	snprintf(c->j.why, sizeof c->j.why, "%s", why);
-	conn_go(c);
+	/* Each one changes the list: start over until none waits. */
+again:
+	for (c = p->conns; c != NULL; c = c->next) {
+		if (c->question != q)
+			continue;
+		c->question = NULL;
+		if (!approved)
+			conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", why);
+		else {
+			c->j.verdict = HOSTLIST_ALLOW;
+			snprintf(c->j.why, sizeof c->j.why, "%s", why);
+			conn_go(c);
+		}
+		goto again;
+	}
+	question_free(q);
 }
 
 /*
  * A host on neither list: allowed already by a person, else asked when
- * there is a server to ask, else refused.
+ * there is a server to ask (once, however many connections wait for the
+ * same host and port), else refused.
  */
 static void
 conn_ask(struct proxy_conn *c)
 {
-	char	*cause = NULL, why[sizeof c->j.why + 64];
+	struct proxy_question	*q;
+	char			*cause = NULL, why[sizeof c->j.why + 64];
 
 	if (proxy_is_approved(c->p, c->host, c->port)) {
 		c->j.verdict = HOSTLIST_ALLOW;
@@ -488,14 +544,28 @@ conn_ask(struct proxy_conn *c)
 	c->state = CONN_ASK;
 	loop_timer_cancel(c->p->loop, c->timer);
 	c->timer = loop_timer_add(c->p->loop, PROXY_ASK_MS, conn_timeout, c);
-	c->ask = ask_start(c->p->loop, c->p->opts.ask_socket, c->host,
+	for (q = c->p->questions; q != NULL; q = q->next)
+		if (q->port == c->port && strcmp(q->host, c->host) == 0) {
+			c->question = q;
+			return;
+		}
+	q = xcalloc(1, sizeof *q);
+	q->p = c->p;
+	snprintf(q->host, sizeof q->host, "%s", c->host);
+	q->port = c->port;
+	q->ask = ask_start(c->p->loop, c->p->opts.ask_socket, c->host,
 	    c->port, "a sandboxed command connects to a host on neither "
-	    "list", conn_answered, c, &cause);
-	if (c->ask == NULL) {
+	    "list", question_answered, q, &cause);
+	if (q->ask == NULL) {
+		free(q);
 		snprintf(why, sizeof why, "%s (%s)", c->j.why, cause);
 		free(cause);
 		conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", why);
+		return;
 	}
+	q->next = c->p->questions;
+	c->p->questions = q;
+	c->question = q;
 }
 
 /* The target is judged; go on to resolve, or ask, or refuse. */

@@ -40,6 +40,7 @@ read HP EP < "$T/ports"
 cat > "$T/hosts" <<EOF
 # the test's names, all on its own loopback servers
 127.0.0.1 allowed.test denied.test other.test a.wild.test ported.test asked.test
+127.0.0.1 twice.test
 ::1 v6only.test
 EOF
 export PTYVISOR_TEST_HOSTS="$T/hosts"
@@ -219,6 +220,21 @@ wait $EX
 is "$?" 0 "approved, the command goes on"
 is "$(cat "$T/ask.out")" "connect ok ping-through-proxy
 connect ok ping-through-proxy" "... and reaches the host, twice, asked once"
+
+# Two connections at once to one unknown host: one question.
+"$PTYVISOR" exec --network-allow "allowed.test,127.0.0.1:$EP" -- \
+    sh -c "python3 '$CLIENT' connect twice.test $EP > /tmp/.pv-\$\$-a &
+    python3 '$CLIENT' connect twice.test $EP; wait; cat /tmp/.pv-\$\$-a;
+    rm -f /tmp/.pv-\$\$-a" > "$T/ask.out" 2>&1 &
+EX=$!
+cleanup_pid $EX
+wait_for '"$PTYVISOR" pending | grep -q "hosts: allowed.test,127"' 15
+"$PTYVISOR" approve "$("$PTYVISOR" pending | awk -F '\t' '/hosts: allowed.test,127/ { print $1; exit }')"
+wait_for '[ -n "$(pending_of "connect twice.test:$EP")" ]' 15
+"$PTYVISOR" approve "$(pending_of "connect twice.test:$EP")"
+wait $EX
+is "$(cat "$T/ask.out")" "connect ok ping-through-proxy
+connect ok ping-through-proxy" "two connections waiting for one host: one approval lets both through"
 
 "$PTYVISOR" exec --network-allow allowed.test -- \
     python3 "$CLIENT" connect asked.test "$EP" > "$T/ask.out" 2>&1 &
