@@ -46,6 +46,11 @@ struct loop_sig {
 	void		*arg;
 };
 
+struct loop_prep {
+	loop_prepare_fn	fn;		/* NULL once removed */
+	void		*arg;
+};
+
 struct loop {
 	struct loop_watch	*watches;
 	size_t			 nwatches;
@@ -67,6 +72,9 @@ struct loop {
 	sigset_t		 oldmask;
 	struct loop_sig		*sigs;
 	size_t			 nsigs;
+
+	struct loop_prep	*preps;
+	size_t			 npreps;
 
 	bool			 stop;
 };
@@ -106,6 +114,7 @@ loop_free(struct loop *l)
 	}
 	close(l->timerfd);
 	free(l->sigs);
+	free(l->preps);
 	free(l->watches);
 	free(l->pfds);
 	free(l->hpfds);
@@ -374,6 +383,21 @@ dispatch_timers(struct loop *l)
 	arm_timerfd(l);
 }
 
+/* The prepare hooks, in the order added; removed ones are dropped after. */
+static void
+run_prepare(struct loop *l)
+{
+	size_t	i, k;
+
+	for (i = 0; i < l->npreps; i++)
+		if (l->preps[i].fn != NULL)
+			l->preps[i].fn(l, l->preps[i].arg);
+	for (i = k = 0; i < l->npreps; i++)
+		if (l->preps[i].fn != NULL)
+			l->preps[k++] = l->preps[i];
+	l->npreps = k;
+}
+
 int
 loop_once(struct loop *l, int timeout_ms)
 {
@@ -381,6 +405,7 @@ loop_once(struct loop *l, int timeout_ms)
 	int	rc;
 
 	run_urgent(l);		/* added outside the loop's callbacks */
+	run_prepare(l);
 	if (l->dirty)
 		compact(l);
 	n = l->nwatches + 2;
@@ -442,6 +467,27 @@ loop_once(struct loop *l, int timeout_ms)
 	if (l->pfds[0].revents & POLLIN)
 		dispatch_timers(l);
 	return 0;
+}
+
+void
+loop_add_prepare(struct loop *l, loop_prepare_fn fn, void *arg)
+{
+	l->preps = xreallocarray(l->preps, l->npreps + 1, sizeof *l->preps);
+	l->preps[l->npreps].fn = fn;
+	l->preps[l->npreps].arg = arg;
+	l->npreps++;
+}
+
+void
+loop_del_prepare(struct loop *l, loop_prepare_fn fn, void *arg)
+{
+	size_t	i;
+
+	for (i = 0; i < l->npreps; i++)
+		if (l->preps[i].fn == fn && l->preps[i].arg == arg) {
+			l->preps[i].fn = NULL;
+			return;
+		}
 }
 
 int

@@ -29,6 +29,7 @@ enum loop_prio {
 typedef void	(*loop_fd_fn)(struct loop *, int fd, short revents, void *arg);
 typedef void	(*loop_timer_fn)(struct loop *, void *arg);
 typedef void	(*loop_signal_fn)(struct loop *, int sig, void *arg);
+typedef void	(*loop_prepare_fn)(struct loop *, void *arg);
 
 /* A new loop, or NULL with *cause.  Free with loop_free. */
 struct loop	*loop_new(char **cause);
@@ -55,6 +56,14 @@ bool	loop_high_pending(struct loop *l);
 
 /* Stop watching fd; safe from inside any callback. */
 void	loop_del_fd(struct loop *l, int fd);
+
+/*
+ * Call fn(arg) in every turn just before the loop waits (after the urgent
+ * timers): for output gathered during the turn, sent once.  Remove with
+ * loop_del_prepare (same fn and arg); safe from inside callbacks.
+ */
+void	loop_add_prepare(struct loop *l, loop_prepare_fn fn, void *arg);
+void	loop_del_prepare(struct loop *l, loop_prepare_fn fn, void *arg);
 
 /*
  * Deliver sig through the loop's signalfd: it is blocked for the process

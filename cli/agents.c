@@ -360,3 +360,10 @@ cli_follow_free(struct cli_follow *f)
 	free(f->settings);
 	free(f);
 }
+
+char *
+cli_trouble_line(const struct session *s)
+{
+	return xasprintf("session %lu: %s (the command goes on)",
+	    session_id(s), session_error(s));
+}

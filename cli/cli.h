@@ -30,6 +30,51 @@ void	cli_bad_option(const char *cmd, int opt, const char *bad);
 struct approval_request;
 struct sandbox_opts;
 struct sessions;
+struct loop;
+struct tui_opts;
+struct control_hooks;
+
+/*
+ * attach.c: show the console of the server on path (NULL: the default
+ * socket) on this terminal until it detaches or ends; new_session opens
+ * argv (NULL: the shell) in it first.  Returns the exit status.
+ */
+int	cli_attach(const char *path, char *const *argv, bool new_session,
+	    bool readonly);
+/*
+ * The socket of -L name or --socket path (path wins; neither: the
+ * default).  NULL when name is not a valid name.  Caller frees.
+ */
+char	*cli_socket_for(const char *name, const char *path);
+
+/* consoles.c: the consoles of a server (attach). */
+struct consoles;
+struct consoles	*consoles_new(struct loop *loop, struct sessions *ss,
+		    const struct tui_opts *o, void (*end)(void *),
+		    void *end_arg);
+/*
+ * The front end for a client's attach request (the control server's
+ * console_open hook calls it), or NULL with *cause; *tty true when it
+ * draws on the client's own terminal, passed with the request.
+ */
+struct control_client;
+struct proto_request;
+void		*consoles_open(struct consoles *cs, struct control_client *cl,
+		    const struct proto_request *req, bool *tty, char **cause);
+/* The console hooks that take a console (input, resize, gone). */
+void		 consoles_hooks(struct control_hooks *h);
+size_t		 consoles_attached(const struct consoles *cs);
+/* Front ends kept, attached or not. */
+size_t		 consoles_count(const struct consoles *cs);
+/* The size a new pane gets in an attached console; false: none is. */
+struct pty_size;
+bool		 consoles_next_size(const struct consoles *cs,
+		    struct pty_size *size);
+/* A line on every console's status line. */
+void		 consoles_status(struct consoles *cs, const char *line);
+/* Give every console's terminal back, telling its client why. */
+void		 consoles_end_all(struct consoles *cs, const char *why);
+void		 consoles_free(struct consoles *cs);
 
 /*
  * The configuration directory: $PTYVISOR_CONFIG, else
@@ -177,6 +222,10 @@ struct cli_agent_opts {
  * network only if it asked; our environment without LD_* plus the
  * request's env.  o may be NULL.
  */
+/* The log line for a running session's failed recording (trouble event). */
+struct session;
+char		*cli_trouble_line(const struct session *s);
+
 struct session	*cli_spawn_request(struct sessions *ss,
 		    const struct approval_request *r,
 		    const struct cli_agent_opts *o, char **cause);

@@ -25,5 +25,8 @@ int	cmd_hook(int argc, char **argv);
 int	cmd_check(int argc, char **argv);
 /* `ptyvisor-sh -c STRING`: the shim under a shell's name. */
 int	cmd_exec_sh(int argc, char **argv);
+int	cmd_attach(int argc, char **argv);
+int	cmd_ls(int argc, char **argv);
+int	cmd_kill_server(int argc, char **argv);
 
 #endif

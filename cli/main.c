@@ -33,6 +33,9 @@ static const struct cli_command cli_commands[] = {
 	{ "deny", cmd_deny, "deny a waiting request" },
 	{ "mcp", cmd_mcp, "an MCP server on stdio for coding agents" },
 	{ "hook", cmd_hook, "Claude Code's hook: its Bash tool through exec" },
+	{ "attach", cmd_attach, "show a running server's console here" },
+	{ "ls", cmd_ls, "list the servers and their sessions" },
+	{ "kill-server", cmd_kill_server, "end a server and its sessions" },
 	{ "check", cmd_check, "the verdict a command would get, without "
 	    "running it" },
 };

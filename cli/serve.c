@@ -31,6 +31,7 @@
 #include "session/session.h"
 #include "record/statedir.h"
 #include "base/util.h"
+#include "tui/tui.h"
 
 extern char **environ;
 
@@ -44,6 +45,7 @@ struct serve {
 	struct sandbox_opts	 sandbox;	/* the settings file's */
 	struct cli_agent_opts	 agents;
 	struct cli_follow	*follow;
+	struct consoles		*consoles;	/* ptyvisor attach */
 	bool			 stopping;
 };
 
@@ -75,6 +77,9 @@ serve_forget(struct loop *l, void *arg)
 
 	(void)l;
 	sv->forget_timer = NULL;
+	/* A console shows ended sessions until its person closes them. */
+	if (sv->consoles != NULL && consoles_count(sv->consoles) > 0)
+		return;
 	while (i < sessions_count(sv->sessions)) {
 		struct session *s = sessions_at(sv->sessions, i);
 
@@ -96,9 +101,39 @@ serve_ended(void *user, struct session *s)
 		    sv);
 }
 
+/* A running session's recording failed: the log says it at once. */
+static void
+serve_trouble(void *user, struct session *s)
+{
+	char	*line = cli_trouble_line(s);
+
+	serve_log(user, line);
+	free(line);
+}
+
 static const struct session_events serve_session_events = {
 	.ended = serve_ended,
+	.trouble = serve_trouble,
 };
+
+static void *
+serve_console_open(void *user, struct control_client *cl,
+    const struct proto_request *req, bool *tty, char **cause)
+{
+	struct serve	*sv = user;
+
+	return consoles_open(sv->consoles, cl, req, tty, cause);
+}
+
+/* A console's person quit it and chose to end the server, or kill-server. */
+static void
+serve_end(void *user)
+{
+	struct serve	*sv = user;
+
+	serve_log(sv, "asked to end: shutting down");
+	loop_stop(sv->loop);
+}
 
 static void
 serve_signal(struct loop *l, int sig, void *arg)
@@ -175,7 +210,10 @@ cmd_serve(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct control_hooks	 hooks = { serve_spawn, serve_log };
+	struct control_hooks	 hooks = { serve_spawn, serve_log,
+				    serve_console_open, NULL, NULL, NULL,
+				    serve_end };
+	struct tui_opts		 to;
 	struct serve		 sv;
 	const struct config	*cfg;
 	struct cli_server_opts	 so;
@@ -276,6 +314,20 @@ cmd_serve(int argc, char **argv)
 		goto fail;
 	sv.follow = cli_follow_new(sv.loop, sv.approval, &so, serve_report,
 	    &sv);
+	/* Consoles may attach ('ptyvisor attach'), as to the console's server. */
+	memset(&to, 0, sizeof to);
+	to.sandbox = &sv.sandbox;
+	to.approval_mode = policy_mode_name(so.mode);
+	to.approval = sv.approval;
+	to.agents = true;
+	to.prefix = config_prefix(cfg);
+	to.mouse = config_mouse(cfg);
+	to.scrollback = config_scrollback(cfg);
+	history = statedir_history_path(state_dir);
+	to.history_path = history;
+	sv.consoles = consoles_new(sv.loop, sv.sessions, &to, serve_end, &sv);
+	free(history);
+	consoles_hooks(&hooks);
 	sv.control = control_new(sv.loop, sv.sessions, sv.approval, so.socket,
 	    &hooks, &sv, &cause);
 	if (sv.control == NULL)
@@ -294,10 +346,13 @@ cmd_serve(int argc, char **argv)
 		fatal("event loop: %s", strerror(errno));
 
 	sv.stopping = true;
+	consoles_end_all(sv.consoles, "server exited");
+	control_flush_all(sv.control, 1000);
 	/* Sessions first: their exits still reach the clients. */
 	sessions_free(sv.sessions);
 	sv.sessions = NULL;
 	control_free(sv.control);
+	consoles_free(sv.consoles);
 	cli_follow_free(sv.follow);
 	approval_free(sv.approval);
 	policy_free(sv.policy);
@@ -312,6 +367,7 @@ fail:
 	free(cause);
 	control_free(sv.control);
 	sessions_free(sv.sessions);
+	consoles_free(sv.consoles);
 	cli_follow_free(sv.follow);
 	approval_free(sv.approval);
 	policy_free(sv.policy);

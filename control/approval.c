@@ -25,7 +25,7 @@
 #include "record/history.h"
 #include "sandbox/sandbox.h"
 
-#define APPROVAL_MAX_SUBSCRIBERS 8
+#define APPROVAL_MAX_SUBSCRIBERS 16	/* the server and up to 8 consoles */
 /*
  * Notify programs alive at once: beyond this a burst of requests would fork
  * a process each; the person is told by the other channels anyway.

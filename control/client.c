@@ -30,6 +30,7 @@ struct client {
 	int		fd;
 	struct buf	in;
 	char		*path;
+	long		server_pid;	/* from its hello; 0: not said */
 };
 
 /* Milliseconds left until deadline (-1: forever). */
@@ -100,11 +101,31 @@ client_connect(const char *path, int timeout_ms, char **cause)
 		json_decref(ev);
 		goto fail;
 	}
+	if (json_is_integer(json_object_get(ev, "pid")))
+		cl->server_pid = (long)json_integer_value(
+		    json_object_get(ev, "pid"));
 	json_decref(ev);
 	return cl;
 fail:
 	client_free(cl);
 	return NULL;
+}
+
+long
+client_server_pid(const struct client *cl)
+{
+	return cl->server_pid;
+}
+
+int
+client_take_socket(struct client *cl, struct buf *rest)
+{
+	int	fd = cl->fd;
+
+	buf_add(rest, cl->in.data, cl->in.len);
+	cl->in.len = 0;
+	cl->fd = -1;
+	return fd;
 }
 
 void
@@ -128,10 +149,23 @@ client_fd(const struct client *cl)
 int
 client_send(struct client *cl, json_t *req, char **cause)
 {
+	return client_send_fds(cl, req, NULL, 0, cause);
+}
+
+int
+client_send_fds(struct client *cl, json_t *req, const int *fds, int nfds,
+    char **cause)
+{
 	struct pollfd	 pfd = { .fd = cl->fd, .events = POLLOUT };
 	char		*s = json_dumps(req, JSON_COMPACT);
 	size_t		 len, off = 0;
 	ssize_t		 n;
+	union {
+		struct cmsghdr	 h;
+		char		 b[CMSG_SPACE(2 * sizeof(int))];
+	} cm;
+	struct msghdr	 msg;
+	struct iovec	 iov;
 
 	if (s == NULL) {
 		*cause = xstrdup("cannot encode the request");
@@ -140,7 +174,24 @@ client_send(struct client *cl, json_t *req, char **cause)
 	len = strlen(s);
 	s[len++] = '\n';	/* replaces the NUL; length kept apart */
 	while (off < len) {
-		n = send(cl->fd, s + off, len - off, MSG_NOSIGNAL);
+		/* The descriptors go with the line's first byte. */
+		memset(&msg, 0, sizeof msg);
+		iov.iov_base = s + off;
+		iov.iov_len = len - off;
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		if (off == 0 && nfds > 0 && nfds <= 2) {
+			memset(&cm, 0, sizeof cm);
+			msg.msg_control = cm.b;
+			msg.msg_controllen = CMSG_SPACE((size_t)nfds * sizeof(int));
+			CMSG_FIRSTHDR(&msg)->cmsg_level = SOL_SOCKET;
+			CMSG_FIRSTHDR(&msg)->cmsg_type = SCM_RIGHTS;
+			CMSG_FIRSTHDR(&msg)->cmsg_len =
+			    CMSG_LEN((size_t)nfds * sizeof(int));
+			memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), fds,
+			    (size_t)nfds * sizeof(int));
+		}
+		n = sendmsg(cl->fd, &msg, MSG_NOSIGNAL);
 		if (n > 0)
 			off += (size_t)n;
 		else if (n < 0 && errno == EINTR)

@@ -28,6 +28,14 @@ int		 client_fd(const struct client *cl);
 int		 client_send(struct client *cl, json_t *req, char **cause);
 
 /*
+ * The same, passing up to 2 descriptors with the line (SCM_RIGHTS): a
+ * console's terminal.  They arrive only on a local socket (not through
+ * a socket ssh forwards).
+ */
+int		 client_send_fds(struct client *cl, json_t *req, const int *fds,
+		    int nfds, char **cause);
+
+/*
  * The next event: 1 with *ev (caller decrefs), 0 when none came within
  * timeout_ms (-1: wait forever), -1 with *cause when the server closed
  * the connection or sent something that is not a JSON object.
@@ -44,5 +52,15 @@ int		 client_wait_id(struct client *cl, const char *id,
 
 /* The string field key of ev, or NULL. */
 const char	*client_str(json_t *ev, const char *key);
+
+/* The server's pid, as its hello said (0: it did not). */
+long		 client_server_pid(const struct client *cl);
+
+/*
+ * Take the socket (the client keeps it no longer) and append to rest what
+ * was read past the last line: a console's first frames.
+ */
+struct buf;
+int		 client_take_socket(struct client *cl, struct buf *rest);
 
 #endif

@@ -153,6 +153,13 @@ control_reap(struct loop *l, void *arg)
 	}
 }
 
+void
+control_drop_fds(struct control_client *cl)
+{
+	while (cl->nfds > 0)
+		close(cl->fds[--cl->nfds]);
+}
+
 /* Drop a client now: kill its sessions, withdraw its requests. */
 void
 control_client_close(struct control_client *cl)
@@ -163,11 +170,20 @@ control_client_close(struct control_client *cl)
 	if (cl->dead)
 		return;
 	cl->dead = true;
+	control_drop_fds(cl);
+	if (cl->console != NULL) {
+		void *console = cl->console;
+
+		cl->console = NULL;
+		c->hooks.console_gone(console);
+	}
 	loop_del_fd(c->loop, cl->fd);
 	close(cl->fd);
 	cl->fd = -1;
 	loop_timer_cancel(c->loop, cl->close_timer);
 	cl->close_timer = NULL;
+	loop_timer_cancel(c->loop, cl->hello_timer);
+	cl->hello_timer = NULL;
 	for (i = 0; i < c->nsess; i++) {
 		struct control_sess *cs = c->sess[i];
 
@@ -258,4 +274,33 @@ control_client_flush(struct control_client *cl)
 	}
 	loop_set_events(cl->c->loop, cl->fd, (cl->closing ? 0 : POLLIN) |
 	    (cl->out.len > 0 ? POLLOUT : 0));
+}
+
+void
+control_flush_all(struct control *c, int timeout_ms)
+{
+	uint64_t	 deadline = util_now_ms() + (uint64_t)timeout_ms, now;
+	struct pollfd	*pfds = xcalloc(c->nclients + 1, sizeof *pfds);
+	size_t		 i, n;
+
+	for (;;) {
+		n = 0;
+		for (i = 0; i < c->nclients; i++) {
+			struct control_client *cl = c->clients[i];
+
+			if (cl->dead || cl->out.len == 0)
+				continue;
+			control_client_flush(cl);
+			if (!cl->dead && cl->out.len > 0) {
+				pfds[n].fd = cl->fd;
+				pfds[n].events = POLLOUT;
+				n++;
+			}
+		}
+		now = util_now_ms();
+		if (n == 0 || now >= deadline)
+			break;
+		(void)poll(pfds, n, (int)(deadline - now));
+	}
+	free(pfds);
 }

@@ -40,7 +40,11 @@ struct control_client {
 	bool			 subscribed;
 	bool			 closing;	/* draining out, then close */
 	bool			 dead;
+	void			*console;	/* attached: frames, not lines */
+	int			 fds[2];	/* passed with its last line */
+	int			 nfds;
 	struct loop_timer	*close_timer;
+	struct loop_timer	*hello_timer;	/* until its hello */
 };
 
 /* An exec request waiting for its decision. */
@@ -121,6 +125,8 @@ void	control_error(struct control_client *cl, const char *id,
 	    enum proto_err code, const char *message);
 /* conn.c: free dead clients, outside callbacks that may still hold them. */
 void	control_reap(struct loop *l, void *arg);
+/* conn.c: close the descriptors a client passed and nobody took. */
+void	control_drop_fds(struct control_client *cl);
 /* conn.c: drop a client now: kill its sessions, withdraw its requests. */
 void	control_client_close(struct control_client *cl);
 /* conn.c: close after what is queued has been sent (or a grace has passed). */
@@ -141,5 +147,10 @@ extern const struct approval_events	control_approval_events;
 
 /* requests.c: parse and answer one line (without its newline). */
 void	control_line(struct control_client *cl, const char *line, size_t len);
+
+/* console.c: answer attach: the connection becomes a console's. */
+void	control_op_attach(struct control_client *cl, struct proto_request *req);
+/* console.c: handle the frames a console's client sent (cl->in). */
+void	control_console_frames(struct control_client *cl);
 
 #endif

@@ -11,7 +11,8 @@
  *   clients are served at high priority, before any PTY;
  * - a client's partial input never exceeds one line (PROTO_LINE_MAX) plus
  *   one read; its unread output is bounded in conn.c;
- * - at most CONTROL_CLIENTS_MAX clients, each of our own uid.
+ * - at most CONTROL_CLIENTS_MAX clients, each of our own uid, and none
+ *   holds a slot without saying hello within CONTROL_HELLO_MS.
  */
 #include "control/control.h"
 
@@ -35,6 +36,12 @@
 #define CONTROL_READ_BUDGET	(64 * 1024)
 /* Clients at once: each holds an fd and buffers; refuse more. */
 #define CONTROL_CLIENTS_MAX	256
+/*
+ * A client that has not said hello by then is closed: a half-open
+ * connection must not hold one of the slots for ever.  (After hello a
+ * client may wait for hours: an approval, a long command.)
+ */
+#define CONTROL_HELLO_MS	30000
 /* After accept() fails for lack of fds, wait before trying again. */
 #define CONTROL_ACCEPT_PAUSE_MS	100
 
@@ -49,6 +56,26 @@ control_socket_path(void)
 		return xasprintf("%s/ptyvisor/ptyvisor.sock", s);
 	return xasprintf("/tmp/ptyvisor-%u/ptyvisor.sock",
 	    (unsigned)geteuid());
+}
+
+char *
+control_socket_named(const char *name)
+{
+	const char	*s;
+
+	if ((s = getenv("XDG_RUNTIME_DIR")) != NULL && *s == '/')
+		return xasprintf("%s/ptyvisor/%s.sock", s, name);
+	return xasprintf("/tmp/ptyvisor-%u/%s.sock", (unsigned)geteuid(),
+	    name);
+}
+
+char *
+control_socket_dir(void)
+{
+	char	*p = control_socket_named("x"), *slash = strrchr(p, '/');
+
+	*slash = '\0';
+	return p;
 }
 
 /* Make sure the socket's directory exists, is ours and is private. */
@@ -155,6 +182,12 @@ control_lines(struct control_client *cl)
 	size_t	 off = 0, n;
 
 	while (!cl->dead && !cl->closing && off < cl->in.len) {
+		/* After attach the bytes are a console's frames. */
+		if (cl->console != NULL) {
+			buf_consume(&cl->in, off);
+			control_console_frames(cl);
+			return;
+		}
 		nl = memchr(cl->in.data + off, '\n', cl->in.len - off);
 		if (nl == NULL)
 			break;
@@ -177,6 +210,50 @@ control_lines(struct control_client *cl)
 	}
 }
 
+/*
+ * Read what the client sent, keeping descriptors passed with it (a
+ * console's terminal, SCM_RIGHTS): at most two, the last ones sent.
+ */
+static ssize_t
+control_recv(struct control_client *cl, char *buf, size_t len)
+{
+	union {
+		struct cmsghdr	 h;
+		char		 b[CMSG_SPACE(4 * sizeof(int))];
+	} cm;
+	struct msghdr	 msg;
+	struct iovec	 iov = { .iov_base = buf, .iov_len = len };
+	struct cmsghdr	*h;
+	ssize_t		 n;
+	int		 fds[4];
+	size_t		 i, k;
+
+	memset(&msg, 0, sizeof msg);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cm.b;
+	msg.msg_controllen = sizeof cm.b;
+	n = recvmsg(cl->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return n;
+	for (h = CMSG_FIRSTHDR(&msg); h != NULL; h = CMSG_NXTHDR(&msg, h)) {
+		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+			continue;
+		k = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		if (k > 4)
+			k = 4;
+		memcpy(fds, CMSG_DATA(h), k * sizeof(int));
+		control_drop_fds(cl);
+		for (i = 0; i < k; i++) {
+			if (i < 2)
+				cl->fds[cl->nfds++] = fds[i];
+			else
+				close(fds[i]);
+		}
+	}
+	return n;
+}
+
 /* A client's socket is readable or writable. */
 static void
 control_client_io(struct loop *l, int fd, short revents, void *arg)
@@ -197,7 +274,7 @@ control_client_io(struct loop *l, int fd, short revents, void *arg)
 	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
 		return;
 	while (total < CONTROL_READ_BUDGET && !cl->dead && !cl->closing) {
-		n = recv(cl->fd, buf, sizeof buf, MSG_DONTWAIT);
+		n = control_recv(cl, buf, sizeof buf);
 		if (n > 0) {
 			buf_add(&cl->in, buf, (size_t)n);
 			total += (size_t)n;
@@ -233,6 +310,21 @@ control_peer_exe(pid_t pid)
 
 static void	control_accept(struct loop *l, int fd, short revents,
 		    void *arg);
+
+/* No hello in time: close the connection. */
+static void
+control_hello_timer(struct loop *l, void *arg)
+{
+	struct control_client	*cl = arg;
+
+	(void)l;
+	cl->hello_timer = NULL;
+	if (cl->dead || cl->hello)
+		return;
+	control_log(cl->c, "client %lu (pid %ld) said no hello in %d s: "
+	    "closed", cl->serial, (long)cl->pid, CONTROL_HELLO_MS / 1000);
+	control_client_close(cl);
+}
 
 /* Accepting again after running out of fds. */
 static void
@@ -295,6 +387,8 @@ control_accept(struct loop *l, int fd, short revents, void *arg)
 	    sizeof *c->clients);
 	c->clients[c->nclients++] = cl;
 	loop_add_fd(l, cfd, POLLIN, LOOP_PRIO_HIGH, control_client_io, cl);
+	cl->hello_timer = loop_timer_add(l, CONTROL_HELLO_MS,
+	    control_hello_timer, cl);
 	proto_ev_hello(&b);
 	control_send(cl, &b);
 	buf_free(&b);

@@ -28,6 +28,9 @@
 #include "session/session.h"
 
 /* What the server asks of its owner. */
+struct control_client;
+struct proto_request;
+
 struct control_hooks {
 	/*
 	 * Start the approved request r (argv, cwd, env, timeout, sandbox,
@@ -38,9 +41,53 @@ struct control_hooks {
 			    char **cause);
 	/* One log line, without a newline: errors, decisions, clients. */
 	void		 (*log)(void *user, const char *line);
+
+	/*
+	 * Consoles (attach; all NULL: this server has none).  console_open
+	 * makes the front end of client cl from the attach request and
+	 * returns it (NULL with *cause: refused), *tty true when it took the
+	 * client's terminal (control_console_take_fds) and draws on it
+	 * itself; the others get that value.  Keys and sizes come from the client, console_gone when it
+	 * left (a detach: the front end stays the owner's).
+	 */
+	void		*(*console_open)(void *user, struct control_client *cl,
+			    const struct proto_request *req, bool *tty,
+			    char **cause);
+	void		 (*console_input)(void *console, const void *data,
+			    size_t len);
+	void		 (*console_resize)(void *console, unsigned int rows,
+			    unsigned int cols);
+	void		 (*console_gone)(void *console);
+	/* shutdown (kill-server): end every session, then the server. */
+	void		 (*shutdown)(void *user);
 };
 
 struct control;
+
+/*
+ * A console's drawn bytes to its client, in order.  A client that stops
+ * reading is dropped (console_gone) past CONTROL_CONSOLE_OUT_MAX queued:
+ * the server never waits for a console.
+ */
+#define CONTROL_CONSOLE_OUT_MAX	(8 * 1024 * 1024)
+void		 control_console_write(struct control_client *cl,
+		    const void *data, size_t len);
+
+/*
+ * The descriptors the client passed with its attach line (its terminal's
+ * input and output; -1 for none); the caller owns them.  Returns how many.
+ */
+int		 control_console_take_fds(struct control_client *cl, int fds[2]);
+
+/* What a console's client has not read yet (to stop drawing for it). */
+size_t		 control_console_queued(const struct control_client *cl);
+
+/*
+ * Tell the console's client why it ends ("detached", "server exited"),
+ * send what is queued, close.  console_gone is not called.
+ */
+void		 control_console_end(struct control_client *cl,
+		    const char *why);
 
 /*
  * The socket path (doc/protocol.md): $PTYVISOR_SOCKET, else
@@ -48,6 +95,14 @@ struct control;
  * /tmp/ptyvisor-$UID/ptyvisor.sock.  Caller frees.
  */
 char		*control_socket_path(void);
+
+/*
+ * The socket of the server named name (-L NAME): NAME.sock in the default
+ * socket's directory (without $PTYVISOR_SOCKET), as tmux names its
+ * servers.  control_socket_dir() is that directory.  Caller frees.
+ */
+char		*control_socket_named(const char *name);
+char		*control_socket_dir(void);
 
 /*
  * Listen on path (NULL: control_socket_path()).  Creates the directory
@@ -74,5 +129,11 @@ const char	*control_path(const struct control *c);
 
 /* Connected clients. */
 size_t		 control_clients(const struct control *c);
+
+/*
+ * Send what every client has queued (a console's last frames), waiting up
+ * to timeout_ms in all: for a server about to end.
+ */
+void		 control_flush_all(struct control *c, int timeout_ms);
 
 #endif

@@ -7,6 +7,6 @@ libcontrol_a_SOURCES = \
 	control/approval.c control/approval.h \
 	control/client.c control/client.h \
 	control/control.c control/control.h control/control-int.h \
-	control/conn.c control/forward.c control/requests.c \
+	control/conn.c control/console.c control/forward.c control/requests.c \
 	control/proto.c control/proto.h \
 	control/proto-events.c control/proto-encoding.c

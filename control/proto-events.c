@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/utf8.h"
 #include "base/util.h"
@@ -104,6 +105,18 @@ proto_ev_hello(struct buf *b)
 
 	proto_set_int(o, "version", PROTO_VERSION);
 	proto_set_str(o, "server", "ptyvisor " PACKAGE_VERSION);
+	proto_set_int(o, "pid", (int64_t)getpid());
+	proto_ev_emit(b, o);
+}
+
+void
+proto_ev_attached(struct buf *b, const char *id, unsigned long console,
+    bool tty)
+{
+	json_t	*o = proto_ev_new("attached", id);
+
+	proto_set_int(o, "console", (int64_t)console);
+	json_object_set_new(o, "tty", json_boolean(tty));
 	proto_ev_emit(b, o);
 }
 

@@ -40,7 +40,7 @@ proto_op_name(enum proto_op op)
 {
 	static const char	*names[] = { "hello", "exec", "input", "kill",
 				    "resize", "list", "subscribe", "decide",
-				    "connect" };
+				    "attach", "shutdown", "connect" };
 
 	if ((size_t)op >= sizeof names / sizeof names[0])
 		return "unknown";
@@ -78,6 +78,8 @@ proto_request_free(struct proto_request *req)
 	free(req->why);
 	free(req->data);
 	free(req->reason);
+	free(req->term);
+	free(req->tty);
 	free(req);
 }
 
@@ -525,12 +527,75 @@ proto_parse_id(json_t *o, struct proto_request *req, struct proto_error *err)
 	return 0;
 }
 
+/* A short name of visible ASCII (a TERM, a terminal's name). */
+static int
+proto_check_name(const char *key, const char *v, size_t max,
+    struct proto_error *err)
+{
+	const char	*p;
+
+	if (*v == '\0' || strlen(v) > max) {
+		proto_fail(err, PROTO_ERR_VALUE, "'%s' must be 1 to %zu bytes",
+		    key, max);
+		return -1;
+	}
+	for (p = v; *p != '\0'; p++)
+		if (*p <= ' ' || *p > '~') {
+			proto_fail(err, PROTO_ERR_VALUE, "'%s' must be visible "
+			    "ASCII", key);
+			return -1;
+		}
+	return 0;
+}
+
+/* attach: term, cols, rows; readonly, tty, new, argv, cwd optional. */
+static int
+proto_parse_attach(json_t *o, struct proto_request *req,
+    struct proto_error *err)
+{
+	int64_t	n;
+
+	if (proto_get_str(o, "term", true, &req->term, err) == -1 ||
+	    proto_check_name("term", req->term, 64, err) == -1 ||
+	    proto_get_int(o, "cols", true, 1, PROTO_SIZE_MAX, 0, &n,
+	    err) == -1)
+		return -1;
+	req->cols = (unsigned int)n;
+	if (proto_get_int(o, "rows", true, 1, PROTO_SIZE_MAX, 0, &n,
+	    err) == -1)
+		return -1;
+	req->rows = (unsigned int)n;
+	if (proto_get_bool(o, "readonly", &req->readonly, err) == -1 ||
+	    proto_get_bool(o, "new", &req->new_session, err) == -1 ||
+	    proto_get_bool(o, "pass_tty", &req->pass_tty, err) == -1 ||
+	    proto_get_str(o, "tty", false, &req->tty, err) == -1 ||
+	    (req->tty != NULL &&
+	    proto_check_name("tty", req->tty, 64, err) == -1) ||
+	    proto_get_str(o, "cwd", false, &req->exec.cwd, err) == -1)
+		return -1;
+	if (json_object_get(o, "argv") != NULL) {
+		if (!req->new_session) {
+			proto_fail(err, PROTO_ERR_VALUE, "'argv' needs "
+			    "'new': true");
+			return -1;
+		}
+		if (proto_get_argv(o, &req->exec, err) == -1)
+			return -1;
+	}
+	if (req->readonly && req->new_session) {
+		proto_fail(err, PROTO_ERR_VALUE, "a read-only console opens "
+		    "no session");
+		return -1;
+	}
+	return 0;
+}
+
 struct proto_request *
 proto_parse(const char *line, size_t len, struct proto_error *err)
 {
 	static const char	*ops[] = { "hello", "exec", "input", "kill",
 				    "resize", "list", "subscribe", "decide",
-				    "connect", NULL };
+				    "attach", "shutdown", "connect", NULL };
 	struct proto_request	*req;
 	json_error_t		 jerr;
 	json_t			*o = NULL, *v;
@@ -623,9 +688,14 @@ proto_parse(const char *line, size_t len, struct proto_error *err)
 		break;
 	case PROTO_OP_LIST:
 	case PROTO_OP_SUBSCRIBE:
+	case PROTO_OP_SHUTDOWN:
 		break;
 	case PROTO_OP_DECIDE:
 		if (proto_parse_decide(o, req, err) == -1)
+			goto fail;
+		break;
+	case PROTO_OP_ATTACH:
+		if (proto_parse_attach(o, req, err) == -1)
 			goto fail;
 		break;
 	case PROTO_OP_CONNECT:

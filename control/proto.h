@@ -41,6 +41,8 @@ enum proto_op {
 	PROTO_OP_LIST,
 	PROTO_OP_SUBSCRIBE,
 	PROTO_OP_DECIDE,
+	PROTO_OP_ATTACH,
+	PROTO_OP_SHUTDOWN,
 	PROTO_OP_CONNECT	/* a filtered network's proxy asks for a host */
 };
 
@@ -103,6 +105,16 @@ struct proto_request {
 	bool			 approve;	/* decide */
 	bool			 remember;	/* decide */
 	char			*reason;	/* decide; may be NULL */
+	/*
+	 * attach: the console's TERM and size (cols, rows), watch only, its
+	 * terminal's name (may be NULL), and whether to open a session in it
+	 * (exec.argv, NULL: the shell; exec.cwd).
+	 */
+	char			*term;
+	char			*tty;
+	bool			 readonly;
+	bool			 new_session;
+	bool			 pass_tty;	/* its terminal passed with the line */
 	char			*host;		/* connect: normalized */
 	unsigned int		 port;		/* connect: 1..65535 */
 	char			*why;		/* connect; may be NULL */
@@ -178,6 +190,12 @@ void	proto_ev_error(struct buf *b, const char *id, enum proto_err code,
 	    const char *message);
 /* A bare acknowledgement for requests with nothing else to say. */
 void	proto_ev_ok(struct buf *b, const char *id);
+/*
+ * The answer to attach: the console's number.  After this line the
+ * connection carries frames, not lines (doc/protocol.md, "Consoles").
+ */
+void	proto_ev_attached(struct buf *b, const char *id, unsigned long console,
+	    bool tty);
 void	proto_ev_queued(struct buf *b, const char *id,
 	    const struct proto_pending *pending);
 /*

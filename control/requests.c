@@ -268,6 +268,22 @@ control_handle(struct control_client *cl, struct proto_request *req)
 	case PROTO_OP_DECIDE:
 		control_op_decide(cl, req);
 		return;
+	case PROTO_OP_ATTACH:
+		control_op_attach(cl, req);
+		return;
+	case PROTO_OP_SHUTDOWN:
+		if (cl->c->hooks.shutdown == NULL) {
+			control_error(cl, req->id, PROTO_ERR_STATE, "this "
+			    "server ends with SIGTERM ('ptyvisor serve')");
+			return;
+		}
+		control_log(cl->c, "client %lu (pid %ld) asked the server to "
+		    "end", cl->serial, (long)cl->pid);
+		proto_ev_ok(&b, req->id);
+		control_send(cl, &b);
+		buf_free(&b);
+		cl->c->hooks.shutdown(cl->c->user);
+		return;
 	case PROTO_OP_CONNECT:
 		control_op_connect(cl, req);
 		return;

@@ -145,7 +145,7 @@ session_feed_timer(struct loop *l, void *arg)
 }
 
 /* The recording has bytes to write: make sure they are flushed soon. */
-static void
+void
 session_flush_soon(struct session *s)
 {
 	if (s->flush_timer == NULL && !s->done)
@@ -257,6 +257,57 @@ session_resize(struct session *s, struct pty_size size)
 	}
 }
 
+/* The smallest rows and columns of everyone showing s. */
+static void
+session_view_apply(struct session *s)
+{
+	struct pty_size	size;
+	size_t		i;
+
+	if (s->nviews == 0)
+		return;
+	size = s->views[0].size;
+	for (i = 1; i < s->nviews; i++) {
+		if (s->views[i].size.rows < size.rows)
+			size.rows = s->views[i].size.rows;
+		if (s->views[i].size.cols < size.cols)
+			size.cols = s->views[i].size.cols;
+	}
+	session_resize(s, size);
+}
+
+void
+session_view(struct session *s, const void *who, struct pty_size size)
+{
+	size_t	i;
+
+	if (size.cols < 1 || size.rows < 1)
+		return;
+	for (i = 0; i < s->nviews; i++)
+		if (s->views[i].who == who)
+			break;
+	if (i == s->nviews) {
+		s->views = xreallocarray(s->views, s->nviews + 1,
+		    sizeof *s->views);
+		s->views[s->nviews++].who = who;
+	}
+	s->views[i].size = size;
+	session_view_apply(s);
+}
+
+void
+session_unview(struct session *s, const void *who)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nviews; i++)
+		if (s->views[i].who == who) {
+			s->views[i] = s->views[--s->nviews];
+			session_view_apply(s);
+			return;
+		}
+}
+
 void
 session_set_watched(struct session *s, bool watched)
 {
@@ -278,8 +329,11 @@ session_flush_timer(struct loop *l, void *arg)
 	(void)l;
 	s->flush_timer = NULL;
 	if (s->record != NULL && record_flush(s->record, &cause) != 0) {
-		if (s->error == NULL)
+		/* The first failure is news (a full disk): say it at once. */
+		if (s->error == NULL) {
 			s->error = xasprintf("recording: %s", cause);
+			NOTIFY(s->set, trouble, s);
+		}
 		free(cause);
 	}
 }

@@ -87,11 +87,17 @@
 #define SESSION_STDIO_TAIL	(2 * 1024)
 #define SESSION_STDIO_SHOW_MS	100
 
-#define SESSIONS_MAX_SUBSCRIBERS 8
+#define SESSIONS_MAX_SUBSCRIBERS 16	/* the server, mcp, up to 8 consoles */
 
 struct subscriber {
 	const struct session_events	*ev;
 	void				*user;
+};
+
+/* One console's pane showing a session, and that pane's size. */
+struct session_view {
+	const void		*who;
+	struct pty_size		 size;
 };
 
 struct session {
@@ -110,6 +116,9 @@ struct session {
 
 	struct pty_child	 child;		/* pid -1 once reaped */
 	struct pty_size		 size;
+	/* Who shows the session at which size (consoles): it gets the smallest. */
+	struct session_view	*views;
+	size_t			 nviews;
 	bool			 reaped;
 	bool			 eof;
 	bool			 done;
@@ -197,6 +206,8 @@ void	session_watch(struct session *s);
 void	session_pump_input(struct session *s);
 /* io.c: timer: flush the recording every SESSION_FLUSH_MS. */
 void	session_flush_timer(struct loop *l, void *arg);
+/* io.c: the recording has bytes to write: flushed within SESSION_FLUSH_MS. */
+void	session_flush_soon(struct session *s);
 
 /* stdio.c: make the pipes o asks for; child ends in child_fds (-1: PTY). */
 int	session_stdio_open(struct session *s, const struct session_opts *o,

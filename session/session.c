@@ -56,6 +56,7 @@ session_free(struct session *s)
 	free(s->by);
 	free(s->error);
 	free(s->kill_error);
+	free(s->views);
 	free(s->record_path);
 	sandbox_free(s->sandbox);
 	screen_free(s->screen);
@@ -159,12 +160,16 @@ sessions_running(const struct sessions *ss)
 void
 sessions_forget(struct sessions *ss, struct session *s)
 {
-	size_t	i;
+	size_t	i, k;
 
 	if (!s->done)
 		return;
 	for (i = 0; i < ss->n; i++) {
 		if (ss->v[i] == s) {
+			for (k = 0; k < ss->nsubs; k++)
+				if (ss->subs[k].ev->forgotten != NULL)
+					ss->subs[k].ev->forgotten(
+					    ss->subs[k].user, s);
 			memmove(&ss->v[i], &ss->v[i + 1],
 			    (ss->n - i - 1) * sizeof *ss->v);
 			ss->n--;

@@ -105,6 +105,13 @@ struct session_events {
 	 */
 	void	(*stdin_written)(void *user, struct session *s,
 		    uint64_t total);
+	/*
+	 * Its recording failed while it runs (a full disk): session_error()
+	 * says why; the command goes on, the output still reaches everyone.
+	 */
+	void	(*trouble)(void *user, struct session *s);
+	/* A finished session is about to be freed (sessions_forget). */
+	void	(*forgotten)(void *user, struct session *s);
 };
 
 /*
@@ -205,6 +212,17 @@ void	session_set_watched(struct session *s, bool watched);
 
 /* Resize the PTY and the screen; recorded as an "r" event. */
 void	session_resize(struct session *s, struct pty_size size);
+
+/*
+ * Consoles showing one session at different sizes: who (any pointer that
+ * names a pane) shows s at size, and s takes the smallest rows and the
+ * smallest columns of everyone showing it, as tmux's "smallest" window
+ * size does; a larger pane shows it with blank space around.  Unview
+ * when the pane is hidden or its console leaves: the others' sizes then
+ * decide (nobody left: the size stays).
+ */
+void	session_view(struct session *s, const void *who, struct pty_size size);
+void	session_unview(struct session *s, const void *who);
 
 /*
  * The environment a session's command starts from, for sessions that run

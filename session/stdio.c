@@ -200,9 +200,11 @@ stdio_show(struct session *s, const char *data, size_t len)
 		shown.data[shown.len++] = '\n';
 		p = nl + 1;
 	}
-	if (s->record != NULL)
+	if (s->record != NULL) {
 		record_output(s->record, session_elapsed_us(s), shown.data,
 		    shown.len);
+		session_flush_soon(s);	/* on the disk within a second */
+	}
 	if (s->show_timer == NULL &&
 	    s->feed.len + shown.len <= SESSION_STDIO_SHOW_MAX) {
 		buf_add(&s->feed, shown.data, shown.len);

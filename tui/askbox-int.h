@@ -19,6 +19,7 @@
 
 struct askbox {
 	struct approval		*a;
+	char			*by;		/* who decides: "user" */
 	bool			 open;
 	uint64_t		 id;		/* the request shown */
 	uint64_t		 shown_ms;	/* when it was shown: the guard */

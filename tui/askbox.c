@@ -33,7 +33,15 @@ askbox_new(struct approval *a)
 	struct askbox	*b = xcalloc(1, sizeof *b);
 
 	b->a = a;
+	b->by = xstrdup("user");
 	return b;
+}
+
+void
+askbox_set_by(struct askbox *b, const char *by)
+{
+	free(b->by);
+	b->by = xstrdup(by);
 }
 
 void
@@ -43,6 +51,7 @@ askbox_free(struct askbox *b)
 		return;
 	free(b->error);
 	free(b->deferred);
+	free(b->by);
 	strv_free(b->confirm_argv);
 	free(b);
 }
@@ -283,7 +292,7 @@ askbox_choose_key(struct askbox *b, struct approval_request *r,
 	}
 	switch (ch) {
 	case 'y':
-		if (approval_approve(b->a, id, "user", &cause) != 0) {
+		if (approval_approve(b->a, id, b->by, &cause) != 0) {
 			askbox_fail(b, cause);
 			return ASKBOX_NONE;
 		}
@@ -332,7 +341,7 @@ askbox_field_done(struct askbox *b, uint64_t id, char **message)
 		break;
 	case ASKBOX_REASON:
 		if (approval_deny(b->a, id, b->field.len > 0 ? b->field.buf :
-		    NULL, "user", &cause) != 0) {
+		    NULL, b->by, &cause) != 0) {
 			askbox_fail(b, cause);
 			return ASKBOX_NONE;
 		}

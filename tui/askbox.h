@@ -59,6 +59,8 @@ enum askbox_action {
 
 /* A prompt over queue a (borrowed).  Never NULL; starts closed. */
 struct askbox	*askbox_new(struct approval *a);
+/* Who decides with this prompt, for the history (default "user"). */
+void		 askbox_set_by(struct askbox *b, const char *by);
 void		 askbox_free(struct askbox *b);
 
 /*

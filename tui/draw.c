@@ -54,12 +54,14 @@
  * buffer until exit, and pastes would arrive as typed keys.
  */
 void
-tui_bracketed_paste(bool on)
+tui_bracketed_paste(struct tui *t, bool on)
 {
 	const char	*seq = on ? "\033[?2004h" : "\033[?2004l";
 
 	/* No terminal: nothing to mark. */
-	(void)util_write_all(STDOUT_FILENO, seq, strlen(seq));
+	if (t->term != NULL)
+		(void)util_write_all(tui_term_out_fd(t->term), seq,
+		    strlen(seq));
 }
 
 /*
@@ -78,7 +80,9 @@ tui_clipboard(struct tui *t, const char *text)
 	buf_adds(&seq, "\033]52;c;");
 	proto_base64_encode(&seq, text, strlen(text));
 	buf_adds(&seq, "\a");
-	(void)util_write_all(STDOUT_FILENO, seq.data, seq.len);
+	if (t->term != NULL)
+		(void)util_write_all(tui_term_out_fd(t->term), seq.data,
+		    seq.len);
 	buf_free(&seq);
 	for (p = text; *p != '\0'; p++)
 		if (*p == '\n')
@@ -307,7 +311,12 @@ tui_draw_status(struct tui *t)
 	    t->approval != NULL ? policy_mode_name(policy_mode(approval_policy(
 	    t->approval))) : t->approval_mode, t->sandbox, t->agents ? "" :
 	    " | agents off");
-	if (t->mode == TUI_CONFIRM && t->confirm == TUI_CONFIRM_QUIT)
+	if (t->mode == TUI_CONFIRM && t->confirm == TUI_CONFIRM_QUIT &&
+	    t->console)
+		snprintf(right, sizeof right, "detach (d), or kill %zu running "
+		    "session%s and quit? (y/n) ", sessions_running(t->ss),
+		    sessions_running(t->ss) == 1 ? "" : "s");
+	else if (t->mode == TUI_CONFIRM && t->confirm == TUI_CONFIRM_QUIT)
 		snprintf(right, sizeof right, "kill %zu running session%s "
 		    "and quit? (y/n) ", sessions_running(t->ss),
 		    sessions_running(t->ss) == 1 ? "" : "s");
@@ -409,7 +418,7 @@ tui_draw(struct tui *t, bool urgent)
 	if (t->redraw_all) {
 		erase();
 		/* Whatever reset the terminal, pastes stay marked. */
-		tui_bracketed_paste(true);
+		tui_bracketed_paste(t, true);
 	}
 	if (t->too_small) {
 		erase();
@@ -492,6 +501,8 @@ tui_frame(struct loop *l, void *arg)
 	(void)l;
 	t->frame_timer = NULL;
 	t->frame_now = false;
+	if (!tui_enter(t))
+		return;		/* detached: drawn whole when back */
 	tui_watch_focus(t);
 	if (!tui_draw(t, urgent))
 		tui_schedule(t);	/* the other panes, paced */
@@ -500,7 +511,8 @@ tui_frame(struct loop *l, void *arg)
 void
 tui_schedule_now(struct tui *t)
 {
-	if (t->closing || (t->frame_timer != NULL && t->frame_now))
+	if (t->closing || t->term == NULL ||
+	    (t->frame_timer != NULL && t->frame_now))
 		return;
 	loop_timer_cancel(t->loop, t->frame_timer);
 	t->frame_timer = loop_timer_urgent(t->loop, tui_frame, t);
@@ -537,7 +549,7 @@ tui_schedule(struct tui *t)
 {
 	uint64_t	now = util_now_ms();
 
-	if (t->frame_timer != NULL || t->closing)
+	if (t->frame_timer != NULL || t->closing || t->term == NULL)
 		return;
 	if (now >= t->last_frame_ms + TUI_FRAME_MS) {
 		tui_schedule_now(t);

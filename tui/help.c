@@ -27,6 +27,8 @@ static const char *const help_text[] = {
 	"  a        answer agents' requests (they never take the keys)",
 	"  [        scroll mode over the pane's scrollback",
 	"  ?        this help",
+	"  d        detach: the terminal back, everything keeps running",
+	"           ('ptyvisor attach' comes back)",
 	"  q        quit (confirm while sessions run)",
 	"  PREFIX   send the prefix key itself",
 	"  (the prefix is a setting: --prefix C-a, or prefix = C-a",

@@ -13,5 +13,6 @@ libtui_a_SOURCES = \
 	tui/render.c tui/render.h \
 	tui/replay.c tui/replay.h \
 	tui/scroll.c tui/scroll.h \
+	tui/term.c \
 	tui/tui.c tui/tui.h tui/tui-int.h \
 	tui/views.c

@@ -58,15 +58,19 @@ tui_relayout(struct tui *t)
 	int			 i, first, n;
 
 	t->redraw_all = true;
-	t->too_small = layout_too_small(COLS, LINES);
 	for (i = 0; i < t->npanes; i++)
 		t->panes[i]->rect.w = 0;
-	if (t->too_small || t->npanes == 0)
+	/* A detached console shows nothing: its sizes bind no session. */
+	t->too_small = t->term == NULL ||
+	    layout_too_small(tui_term_cols(t->term), tui_term_rows(t->term));
+	if (t->too_small || t->npanes == 0) {
+		tui_unview_hidden(t);
 		return;
+	}
 	area.x = 0;
 	area.y = 0;
-	area.w = COLS;
-	area.h = LINES - 1;
+	area.w = tui_term_cols(t->term);
+	area.h = tui_term_rows(t->term) - 1;
 	first = layout_window(t->npanes, t->focus);
 	n = t->npanes - first < LAYOUT_MAX_PANES ? t->npanes - first :
 	    LAYOUT_MAX_PANES;
@@ -90,19 +94,17 @@ tui_relayout(struct tui *t)
 		if (p->s != NULL && c.w > 0 && c.h > 0) {
 			size.cols = (unsigned short)c.w;
 			size.rows = (unsigned short)c.h;
-			session_resize(p->s, size);
+			session_view(p->s, p, size);
 		}
 	}
+	tui_unview_hidden(t);
 }
 
 void
 tui_resize(struct tui *t)
 {
-	struct winsize	ws;
-
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
-	    ws.ws_col > 0)
-		resizeterm(ws.ws_row, ws.ws_col);
+	if (t->term != NULL)
+		tui_term_own_size(t->term);
 	tui_relayout(t);
 	tui_schedule(t);
 }
@@ -111,10 +113,14 @@ tui_resize(struct tui *t)
 static struct layout_rect
 tui_next_rect(struct tui *t)
 {
-	struct layout_rect	area = { 0, 0, COLS, LINES - 1 };
+	struct layout_rect	area = { 0, 0, 80, 23 };
 	struct layout_rect	rects[LAYOUT_MAX_PANES];
 	int			n = t->npanes + 1;
 
+	if (t->term != NULL) {
+		area.w = tui_term_cols(t->term);
+		area.h = tui_term_rows(t->term) - 1;
+	}
 	if (n > LAYOUT_MAX_PANES)
 		n = LAYOUT_MAX_PANES;
 	if (t->zoom || layout_tile(area, n, rects) != 0)
@@ -136,6 +142,13 @@ tui_next_size(struct tui *t)
 int
 tui_new_session(struct tui *t, char *const *argv, char **cause)
 {
+	return tui_new_session_at(t, argv, NULL, cause);
+}
+
+int
+tui_new_session_at(struct tui *t, char *const *argv, const char *cwd,
+    char **cause)
+{
 	struct session_opts	 so;
 	const char		*shell = getenv("SHELL");
 	char			*sh[2];
@@ -155,8 +168,13 @@ tui_new_session(struct tui *t, char *const *argv, char **cause)
 	so.sandbox = t->sandbox_opts;
 	so.decision = "user";
 	so.by = "user";
-	if (sessions_start(t->ss, &so, cause) == NULL)
+	so.cwd = cwd;
+	t->starting = true;	/* its pane takes this console's focus */
+	if (sessions_start(t->ss, &so, cause) == NULL) {
+		t->starting = false;
 		return -1;
+	}
+	t->starting = false;
 	tui_relayout(t);
 	return 0;
 }
@@ -241,19 +259,48 @@ tui_focus_toward(struct tui *t, int dx, int dy)
 }
 
 /* Remove pane i and forget its (finished) session or its replay. */
+/*
+ * The panes that show nothing (hidden, or the console detached) no
+ * longer bind their sessions' sizes.
+ */
+void
+tui_unview_hidden(struct tui *t)
+{
+	int	i;
+
+	for (i = 0; i < t->npanes; i++)
+		if (t->panes[i]->s != NULL && t->panes[i]->rect.w == 0)
+			session_unview(t->panes[i]->s, t->panes[i]);
+}
+
 void
 tui_close_pane(struct tui *t, int i)
+{
+	/*
+	 * A finished session is forgotten by every console: the set tells
+	 * each (this one too) to remove its pane (tui_remove_pane).
+	 */
+	if (t->panes[i]->s != NULL)
+		sessions_forget(t->ss, t->panes[i]->s);
+	else
+		tui_remove_pane(t, i);
+}
+
+void
+tui_remove_pane(struct tui *t, int i)
 {
 	struct tui_pane	*p = t->panes[i];
 
 	if (p->s != NULL)
-		sessions_forget(t->ss, p->s);
+		session_unview(p->s, p);
 	tui_replay_free(p->replay);
 	free(p->dirty);
 	free(p);
 	memmove(&t->panes[i], &t->panes[i + 1],
 	    (size_t)(t->npanes - i - 1) * sizeof *t->panes);
 	t->npanes--;
+	if (i < t->focus)
+		t->focus--;
 	if (t->focus >= t->npanes)
 		t->focus = t->npanes > 0 ? t->npanes - 1 : 0;
 	if (t->npanes <= 1)
@@ -282,11 +329,9 @@ tui_tidy_agents(struct loop *l, void *arg)
 	while (i < t->npanes) {
 		s = t->panes[i]->s;
 		if (s != NULL && s != newest && session_is_agent(s) &&
-		    session_is_done(s) && i != t->focus) {
-			if (i < t->focus)
-				t->focus--;
-			tui_close_pane(t, i);
-		} else
+		    session_is_done(s) && i != t->focus)
+			tui_close_pane(t, i);	/* the focus moves with it */
+		else
 			i++;
 	}
 	tui_schedule(t);

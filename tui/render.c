@@ -212,6 +212,12 @@ render_init(void)
 	return render_ncolors;
 }
 
+void
+render_select(int depth)
+{
+	render_ncolors = depth;
+}
+
 int
 render_depth(void)
 {

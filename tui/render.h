@@ -60,6 +60,12 @@ int	render_init(void);
 int	render_depth(void);
 
 /*
+ * Draw at depth from now on: the depth render_init() chose for the curses
+ * screen just entered (one process may draw on several).
+ */
+void	render_select(int depth);
+
+/*
  * Draw cells[0..n) at (y, x) of the standard screen, at most w columns.
  * Cells of width 0 (right halves) are skipped; a wide character that
  * would not fit becomes a blank.

@@ -10,6 +10,7 @@
  */
 #include "tui/scroll.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ struct scroll {
 	bool		 owned;
 	char		*title;
 	int		 top;
+	uint64_t	 pushed;	/* screen_pushed() when top was set */
 	int		 height;	/* lines shown at the last draw */
 	bool		 at_bottom;	/* follow the end until moved */
 	bool		 prompting;
@@ -52,12 +54,34 @@ scroll_last(const struct scroll *sv)
 	return screen_rows(sv->scr) - 1;
 }
 
+/*
+ * Lines a live pane scrolled off since top was set moved up by as many
+ * rows: the view moves with them, so what the person reads stays put.
+ */
+static void
+scroll_anchor(struct scroll *sv)
+{
+	uint64_t	now = screen_pushed(sv->scr), d = now - sv->pushed;
+
+	sv->pushed = now;
+	if (d == 0 || sv->at_bottom)
+		return;
+	if (d > (uint64_t)INT_MAX / 2)
+		d = INT_MAX / 2;
+	sv->top -= (int)d;
+	if (sv->has_match)
+		sv->match_row -= (int)d;
+}
+
 /* Keep top inside the content. */
 static void
 scroll_clamp(struct scroll *sv)
 {
-	int	h = sv->height > 0 ? sv->height : 1;
-	int	max = scroll_last(sv) - h + 1;
+	int	h, max;
+
+	scroll_anchor(sv);
+	h = sv->height > 0 ? sv->height : 1;
+	max = scroll_last(sv) - h + 1;
 
 	if (sv->at_bottom)
 		sv->top = max;
@@ -77,6 +101,7 @@ scroll_new(struct screen *scr, bool owned, const char *title)
 	sv->title = xstrdup(title);
 	sv->height = screen_rows(scr);
 	sv->at_bottom = true;
+	sv->pushed = screen_pushed(scr);
 	scroll_clamp(sv);
 	return sv;
 }
@@ -219,6 +244,7 @@ scroll_key(struct scroll *sv, const struct keys_event *ev)
 	int	half = sv->height / 2 > 0 ? sv->height / 2 : 1;
 
 	sv->message = NULL;
+	scroll_anchor(sv);
 	if (sv->prompting) {
 		switch (prompt_key(&sv->prompt, ev)) {
 		case PROMPT_DONE:

@@ -73,6 +73,14 @@ struct tui_pane {
 struct tui {
 	struct loop		*loop;
 	struct sessions		*ss;
+	/* Where it draws; NULL while its console is detached. */
+	struct tui_term		*term;
+	bool			 console;	/* an attached console's */
+	bool			 readonly;	/* attach -r: watch only */
+	bool			 starting;	/* in tui_new_session: ours */
+	char			*by;		/* who decides, for the history */
+	struct tui_console_hooks hooks;
+	void			*hooks_arg;
 	uint32_t		 prefix;	/* the prefix key's code */
 	char			 prefix_name[8];	/* "C-g" */
 	char			*sandbox;	/* profile name, status line */
@@ -123,10 +131,39 @@ struct tui {
 	unsigned long		 watched;	/* session served first, or 0 */
 };
 
+/*
+ * term.c: the terminals a front end draws on (the person's own, or an
+ * attached console's in memory) and the switch between their curses
+ * screens.
+ */
+struct buf;
+struct tui_term	*tui_term_own(char **cause);
+struct tui_term	*tui_term_remote(const char *type, int rows, int cols,
+		    char **cause);
+/* Make tt the screen curses draws on (set_term, LINES, COLS, colours). */
+void		 tui_term_enter(struct tui_term *tt);
+void		 tui_term_resize(struct tui_term *tt, int rows, int cols);
+void		 tui_term_own_size(struct tui_term *tt);
+/* Leave curses on tt (endwin) and keep the screen for the next console. */
+void		 tui_term_release(struct tui_term *tt);
+int		 tui_term_rows(const struct tui_term *tt);
+int		 tui_term_cols(const struct tui_term *tt);
+int		 tui_term_out_fd(const struct tui_term *tt);
+int		 tui_term_in_fd(const struct tui_term *tt);
+bool		 tui_term_is_own(const struct tui_term *tt);
+/* Keys typed at a remote console, for curses to read; -1: no room. */
+int		 tui_term_keys(struct tui_term *tt, const void *data,
+		    size_t len);
+/* What curses wrote on a remote console since the last call. */
+void		 tui_term_take(struct tui_term *tt, struct buf *out);
+
+/* tui.c: draw on t's terminal from now on; false: it has none (detached). */
+bool	tui_enter(struct tui *t);
+
 /* draw.c: put text on the terminal's clipboard (OSC 52). */
 void	tui_clipboard(struct tui *t, const char *text);
 /* draw.c: ask the terminal to mark pastes, or stop (at once, not buffered). */
-void	tui_bracketed_paste(bool on);
+void	tui_bracketed_paste(struct tui *t, bool on);
 /* draw.c: ask for a frame: now if the last one is old enough, else later. */
 void	tui_schedule(struct tui *t);
 /* draw.c: ask for a frame at once, after the current callback. */
@@ -154,6 +191,10 @@ void	tui_relayout(struct tui *t);
 void	tui_focus(struct tui *t, int i);
 /* panes.c: remove pane i and forget its (finished) session or its replay. */
 void	tui_close_pane(struct tui *t, int i);
+/* panes.c: remove pane i (its session is being forgotten, or a replay). */
+void	tui_remove_pane(struct tui *t, int i);
+/* panes.c: hidden panes no longer bind their sessions' sizes. */
+void	tui_unview_hidden(struct tui *t);
 /* panes.c: loop timer: close the panes of agent sessions that have ended. */
 void	tui_tidy_agents(struct loop *l, void *arg);
 

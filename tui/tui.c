@@ -51,14 +51,37 @@
 /* The default prefix key: C-g (tui_opts.prefix changes it). */
 #define TUI_PREFIX_DEFAULT	'g'
 
+/* The front end on the person's own terminal (no server), if any. */
+static struct tui	*tui_own;
+
 void
 tui_restore_terminal(void)
 {
-	if (stdscr != NULL && !isendwin()) {
+	if (tui_own == NULL || tui_own->term == NULL)
+		return;
+	tui_term_enter(tui_own->term);
+	if (!isendwin()) {
 		/* Bracketed paste off, then leave curses. */
-		tui_bracketed_paste(false);
+		tui_bracketed_paste(tui_own, false);
 		endwin();
 	}
+}
+
+bool
+tui_enter(struct tui *t)
+{
+	if (t->term == NULL)
+		return false;
+	tui_term_enter(t->term);
+	return true;
+}
+
+/* The bell, on t's terminal only. */
+static void
+tui_beep(struct tui *t)
+{
+	if (!t->closing && tui_enter(t))
+		beep();
 }
 
 /* Every second: durations in titles, expiring messages. */
@@ -70,6 +93,8 @@ tui_tick(struct loop *l, void *arg)
 	bool		 changed = t->message != NULL;
 
 	t->tick_timer = loop_timer_add(l, TUI_TICK_MS, tui_tick, t);
+	if (!tui_enter(t))
+		return;		/* detached: nothing to refresh */
 	for (i = 0; i < t->npanes; i++)
 		if (t->panes[i]->s != NULL &&
 		    !session_is_done(t->panes[i]->s)) {
@@ -99,12 +124,16 @@ tui_ev_created(void *user, struct session *s)
 	/*
 	 * An agent's session never takes the keys from the person, not even
 	 * one the person just approved: they stay where they were typing.
+	 * Nor does one another console opened.
 	 */
-	if (!session_is_agent(s) || t->npanes == 1)
+	if (t->starting || t->npanes == 1)
 		t->focus = t->npanes - 1;
 	else {
 		t->panes[t->npanes - 1]->title_dirty = true;
-		if (session_request(s) != 0)
+		if (!session_is_agent(s))
+			tui_message(t, "session #%lu started in another "
+			    "console", session_id(s));
+		else if (session_request(s) != 0)
 			tui_message(t, "request %lu -> session #%lu started",
 			    session_request(s), session_id(s));
 		else
@@ -147,8 +176,7 @@ tui_ev_bell(void *user, struct session *s)
 	struct tui	*t = user;
 
 	(void)s;
-	if (!t->closing)
-		beep();
+	tui_beep(t);
 }
 
 static void
@@ -179,13 +207,66 @@ tui_ev_ended(void *user, struct session *s)
 	tui_schedule(t);
 }
 
+/* A running session's recording failed (a full disk): say so at once. */
+static void
+tui_ev_trouble(void *user, struct session *s)
+{
+	struct tui	*t = user;
+	int		 i;
+
+	tui_message(t, "session #%lu: %s", session_id(s), session_error(s));
+	if ((i = tui_find(t, s)) >= 0)
+		t->panes[i]->title_dirty = true;
+	tui_beep(t);
+	tui_schedule_now(t);
+}
+
+/* A finished session is forgotten (by this console or another). */
+static void
+tui_ev_forgotten(void *user, struct session *s)
+{
+	struct tui	*t = user;
+	int		 i;
+
+	if ((i = tui_find(t, s)) < 0)
+		return;
+	tui_remove_pane(t, i);
+	tui_schedule(t);
+}
+
 static const struct session_events tui_events = {
 	.created = tui_ev_created,
 	.damage = tui_ev_damage,
 	.bell = tui_ev_bell,
 	.props = tui_ev_props,
 	.ended = tui_ev_ended,
+	.forgotten = tui_ev_forgotten,
+	.trouble = tui_ev_trouble,
 };
+
+/* PREFIX q: quit, or for a console leave (asked when sessions run). */
+static void
+tui_ask_quit(struct tui *t)
+{
+	if (sessions_running(t->ss) == 0 || t->readonly) {
+		if (t->console)
+			t->hooks.quit(t->hooks_arg, false);
+		else
+			tui_quit(t);
+		return;
+	}
+	t->mode = TUI_CONFIRM;
+	t->confirm = TUI_CONFIRM_QUIT;
+}
+
+/* What a read-only console may do after the prefix: look, never act. */
+static bool
+tui_readonly_allows(uint32_t ch)
+{
+	return ch == 'd' || ch == 'q' || ch == 'z' || ch == 'n' ||
+	    ch == 'p' || ch == 'h' || ch == '[' || ch == '?' || ch == 'r' ||
+	    (ch >= '0' && ch <= '9');
+}
 
 /* A command after the prefix key. */
 static void
@@ -207,6 +288,11 @@ tui_command(struct tui *t, const struct keys_event *ev)
 	}
 	if (ev->type != KEYS_CHAR || ev->mods != 0)
 		goto unknown;
+	if (t->readonly && !tui_readonly_allows(ev->ch)) {
+		tui_message(t, "read-only console: watching only (%s d "
+		    "detaches)", t->prefix_name);
+		return;
+	}
 	if (ev->ch == t->prefix) {	/* twice: send it through */
 		if (s != NULL)
 			keys_send(s, ev);
@@ -265,12 +351,14 @@ tui_command(struct tui *t, const struct keys_event *ev)
 			    "" : " (agents off: no socket)");
 		return;
 	case 'q':
-		if (sessions_running(t->ss) == 0) {
-			tui_quit(t);
-			return;
-		}
-		t->mode = TUI_CONFIRM;
-		t->confirm = TUI_CONFIRM_QUIT;
+		tui_ask_quit(t);
+		return;
+	case 'd':
+		if (t->console)
+			t->hooks.detach(t->hooks_arg);
+		else
+			tui_message(t, "no server to detach from (this console "
+			    "runs without a socket)");
 		return;
 	}
 	if (ev->ch >= '0' && ev->ch <= '9') {
@@ -296,10 +384,19 @@ tui_answer(struct tui *t, const struct keys_event *ev)
 			    ev->ch == 'Y');
 
 	t->mode = TUI_NORMAL;
+	/* A console may leave its sessions running instead. */
+	if (t->console && t->confirm == TUI_CONFIRM_QUIT &&
+	    ev->type == KEYS_CHAR && ev->ch == 'd') {
+		t->hooks.detach(t->hooks_arg);
+		return;
+	}
 	if (!yes)
 		return;
 	if (t->confirm == TUI_CONFIRM_QUIT) {
-		tui_quit(t);
+		if (t->console)
+			t->hooks.quit(t->hooks_arg, true);
+		else
+			tui_quit(t);
 		return;
 	}
 	if ((s = sessions_find(t->ss, t->confirm_id)) != NULL &&
@@ -401,7 +498,9 @@ tui_key(struct tui *t, const struct keys_event *ev)
 	}
 	if (ev->type == KEYS_CLICK || ev->type == KEYS_WHEEL_UP ||
 	    ev->type == KEYS_WHEEL_DOWN) {
-		tui_mouse_panes(t, ev);
+		/* A watcher's wheel could reach a program: clicks only. */
+		if (!t->readonly || ev->type == KEYS_CLICK)
+			tui_mouse_panes(t, ev);
 		return;
 	}
 	if (!t->pasting && !marker && ev->type == KEYS_CHAR && ev->mods == 0 &&
@@ -412,6 +511,12 @@ tui_key(struct tui *t, const struct keys_event *ev)
 	if (t->npanes > 0 && t->panes[t->focus]->replay != NULL) {
 		if (!t->pasting && !marker)
 			tui_replay_input(t, ev);
+		return;
+	}
+	if (t->readonly) {
+		if (!marker)
+			tui_message(t, "read-only console: keys reach no "
+			    "session (%s d detaches)", t->prefix_name);
 		return;
 	}
 	/* The markers reach the program when it asked for them (mode 2004). */
@@ -432,8 +537,14 @@ tui_input(struct loop *l, int fd, short revents, void *arg)
 		tui_quit(t);	/* the terminal went away */
 		return;
 	}
-	while (!t->quit && keys_read(&ev))
+	if (!tui_enter(t))
+		return;
+	/* A console's keys may detach it: then its terminal is gone. */
+	while (!t->quit && t->term != NULL && keys_read(&ev)) {
 		tui_key(t, &ev);
+		if (t->term != NULL)
+			tui_enter(t);
+	}
 	tui_schedule_now(t);
 }
 
@@ -451,7 +562,7 @@ tui_ap_pending(void *user, struct approval_request *r)
 	 * what the person was typing into a pane can never decide it.
 	 */
 	(void)r;
-	beep();
+	tui_beep(t);
 	tui_schedule_now(t);
 }
 
@@ -471,34 +582,18 @@ static const struct approval_events tui_approval_events = {
 	.withdrawn = tui_ap_changed,
 };
 
-struct tui *
-tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
-    char **cause)
+/* What every front end starts with, on terminal tt (entered). */
+static struct tui *
+tui_create(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
+    struct tui_term *tt)
 {
 	struct tui	*t;
-
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		*cause = xstrdup("the front end needs a terminal (stdin and "
-		    "stdout); use 'ptyvisor run' or 'ptyvisor serve'");
-		return NULL;
-	}
-	if (newterm(NULL, stdout, stdin) == NULL) {
-		*cause = xasprintf("cannot start curses on TERM=%s",
-		    getenv("TERM") != NULL ? getenv("TERM") : "(unset)");
-		return NULL;
-	}
-	util_set_fatal_hook(tui_restore_terminal);
-	raw();
-	noecho();
-	nonl();
-	intrflush(stdscr, FALSE);
-	keys_init();
-	render_init();
-	tui_bracketed_paste(true);	/* pastes are marked */
 
 	t = xcalloc(1, sizeof *t);
 	t->loop = loop;
 	t->ss = ss;
+	t->term = tt;
+	tui_bracketed_paste(t, true);	/* pastes are marked */
 	t->prefix = (uint32_t)KEYS_CTRL(o->prefix ? o->prefix : TUI_PREFIX_DEFAULT);
 	snprintf(t->prefix_name, sizeof t->prefix_name, "C-%c",
 	    o->prefix ? o->prefix : TUI_PREFIX_DEFAULT);
@@ -521,12 +616,173 @@ tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
 	t->envp = session_environ(TUI_SESSION_TERM, false);
 	t->redraw_all = true;
 	sessions_subscribe(ss, &tui_events, t);
-	loop_add_fd(loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH, tui_input, t);
 	t->tick_timer = loop_timer_add(loop, TUI_TICK_MS, tui_tick, t);
-	tui_relayout(t);
 	if (o->notice != NULL)
 		tui_message(t, "%s", o->notice);
 	return t;
+}
+
+struct tui *
+tui_new(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
+    char **cause)
+{
+	struct tui_term	*tt;
+	struct tui	*t;
+
+	if ((tt = tui_term_own(cause)) == NULL)
+		return NULL;
+	util_set_fatal_hook(tui_restore_terminal);
+	t = tui_create(loop, ss, o, tt);
+	tui_own = t;
+	loop_add_fd(loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH, tui_input, t);
+	tui_relayout(t);
+	return t;
+}
+
+/* A console's name and rights. */
+static void
+tui_console_set(struct tui *t, const struct tui_console *c)
+{
+	char	*by;
+
+	t->readonly = c->readonly;
+	free(t->by);
+	t->by = xstrdup(c->name != NULL ? c->name : "console");
+	if (t->askbox != NULL) {
+		by = xasprintf("user (%s)", t->by);
+		askbox_set_by(t->askbox, by);
+		free(by);
+	}
+}
+
+struct tui *
+tui_new_console(struct loop *loop, struct sessions *ss,
+    const struct tui_opts *o, const struct tui_console *c,
+    const struct tui_console_hooks *hooks, void *arg, char **cause)
+{
+	struct tui_term	*tt;
+	struct tui	*t;
+	struct tui_pane	*p;
+	size_t		 i;
+
+	if ((tt = tui_term_remote(c->term, c->rows, c->cols, cause)) == NULL)
+		return NULL;
+	t = tui_create(loop, ss, o, tt);
+	t->console = true;
+	t->hooks = *hooks;
+	t->hooks_arg = arg;
+	tui_console_set(t, c);
+	/* The sessions already there, each in a pane; the newest focused. */
+	for (i = 0; i < sessions_count(ss); i++) {
+		p = xcalloc(1, sizeof *p);
+		p->s = sessions_at(ss, i);
+		t->panes = xreallocarray(t->panes, (size_t)t->npanes + 1,
+		    sizeof *t->panes);
+		t->panes[t->npanes++] = p;
+		t->focus = t->npanes - 1;
+	}
+	tui_relayout(t);
+	tui_schedule_now(t);
+	return t;
+}
+
+void
+tui_detach(struct tui *t, struct buf *out)
+{
+	if (t->term == NULL)
+		return;
+	loop_timer_cancel(t->loop, t->frame_timer);
+	t->frame_timer = NULL;
+	t->frame_now = false;
+	tui_enter(t);
+	tui_bracketed_paste(t, false);
+	tui_term_release(t->term);
+	if (out != NULL)
+		tui_term_take(t->term, out);
+	else {
+		struct buf	drop = { 0 };
+
+		tui_term_take(t->term, &drop);
+		buf_free(&drop);
+	}
+	t->term = NULL;
+	if (t->watched != 0) {
+		struct session	*s = sessions_find(t->ss, t->watched);
+
+		if (s != NULL)
+			session_set_watched(s, false);
+		t->watched = 0;
+	}
+	tui_relayout(t);	/* its panes bind no session's size now */
+}
+
+int
+tui_attach(struct tui *t, const struct tui_console *c, char **cause)
+{
+	if (t->term != NULL) {
+		*cause = xstrdup("console already attached");
+		return -1;
+	}
+	if ((t->term = tui_term_remote(c->term, c->rows, c->cols,
+	    cause)) == NULL)
+		return -1;
+	tui_console_set(t, c);
+	tui_bracketed_paste(t, true);
+	tui_mouse(t, t->mode == TUI_HISTORY || t->mode == TUI_SCROLL);
+	t->redraw_all = true;
+	tui_relayout(t);
+	tui_schedule_now(t);
+	return 0;
+}
+
+bool
+tui_attached(const struct tui *t)
+{
+	return t->term != NULL;
+}
+
+void
+tui_console_input(struct tui *t, const void *data, size_t len)
+{
+	const char	*p = data;
+	size_t		 n;
+
+	/* In pieces the pipe takes, each read by curses before the next. */
+	while (len > 0 && t->term != NULL) {
+		n = len < 4096 ? len : 4096;
+		if (tui_term_keys(t->term, p, n) != 0)
+			break;
+		tui_input(t->loop, -1, POLLIN, t);
+		p += n;
+		len -= n;
+	}
+}
+
+void
+tui_console_resize(struct tui *t, int rows, int cols)
+{
+	if (t->term == NULL)
+		return;
+	tui_term_resize(t->term, rows, cols);
+	tui_relayout(t);
+	tui_schedule_now(t);
+}
+
+void
+tui_console_redraw(struct tui *t)
+{
+	if (!tui_enter(t))
+		return;
+	clearok(curscr, TRUE);
+	t->redraw_all = true;
+	tui_schedule_now(t);
+}
+
+void
+tui_console_output(struct tui *t, struct buf *out)
+{
+	if (t->term != NULL)
+		tui_term_take(t->term, out);
 }
 
 int
@@ -538,7 +794,8 @@ tui_run(struct tui *t)
 			fatal("event loop: %s", strerror(errno));
 	}
 	t->closing = true;
-	loop_del_fd(t->loop, STDIN_FILENO);
+	if (!t->console)
+		loop_del_fd(t->loop, STDIN_FILENO);
 	loop_timer_cancel(t->loop, t->frame_timer);
 	loop_timer_cancel(t->loop, t->tick_timer);
 	loop_timer_cancel(t->loop, t->tidy_timer);
@@ -569,12 +826,18 @@ tui_free(struct tui *t)
 	if (t == NULL)
 		return;
 	if (!t->closing) {
-		loop_del_fd(t->loop, STDIN_FILENO);
+		if (!t->console)
+			loop_del_fd(t->loop, STDIN_FILENO);
 		loop_timer_cancel(t->loop, t->frame_timer);
 		loop_timer_cancel(t->loop, t->tick_timer);
 		loop_timer_cancel(t->loop, t->tidy_timer);
 	}
-	tui_restore_terminal();
+	if (t->console)
+		tui_detach(t, NULL);
+	else {
+		tui_restore_terminal();
+		tui_own = NULL;
+	}
 	for (i = 0; i < t->npanes; i++) {
 		tui_replay_free(t->panes[i]->replay);
 		free(t->panes[i]->dirty);
@@ -590,5 +853,6 @@ tui_free(struct tui *t)
 	free(t->approval_mode);
 	askbox_free(t->askbox);
 	free(t->history_path);
+	free(t->by);
 	free(t);
 }

@@ -41,12 +41,70 @@ struct tui_opts {
 	size_t		 scrollback;	/* lines per session; 0: default */
 };
 
+/* What a console's front end tells the server that hosts it. */
+struct tui_console_hooks {
+	/* The person detached (PREFIX d): give the terminal back. */
+	void	(*detach)(void *arg);
+	/*
+	 * The person quit: end is true when they chose to end every session
+	 * (and the server), false when nothing was running.
+	 */
+	void	(*quit)(void *arg, bool end);
+};
+
+/* A console attached through the control socket (`ptyvisor attach`). */
+struct tui_console {
+	const char	*term;		/* its TERM */
+	int		 rows, cols;
+	bool		 readonly;	/* attach -r: may watch, not type */
+	const char	*name;		/* "console 2, pts/4": who decided */
+};
+
 /*
  * Take the terminal and subscribe to ss.  NULL with *cause when stdin or
  * stdout is not a terminal or curses cannot start.
  */
 struct tui	*tui_new(struct loop *loop, struct sessions *ss,
 		    const struct tui_opts *o, char **cause);
+
+/*
+ * A front end for an attached console: it draws in memory (take what it
+ * drew with tui_console_output) and gets keys from tui_console_input.
+ * It starts with a pane for every session of ss.  NULL with *cause (an
+ * unknown terminal type).
+ */
+struct tui	*tui_new_console(struct loop *loop, struct sessions *ss,
+		    const struct tui_opts *o, const struct tui_console *c,
+		    const struct tui_console_hooks *hooks, void *arg,
+		    char **cause);
+
+/*
+ * Give a console's terminal back (endwin) and keep its state; the last
+ * bytes for the terminal (its modes back) are appended to out.
+ */
+struct buf;
+void		 tui_detach(struct tui *t, struct buf *out);
+
+/*
+ * Attach a detached front end to console c: the same panes, focus, zoom,
+ * views and prompt, redrawn whole.  -1 with *cause.
+ */
+int		 tui_attach(struct tui *t, const struct tui_console *c,
+		    char **cause);
+
+/* Whether a console front end has a terminal now. */
+bool		 tui_attached(const struct tui *t);
+
+/* Keys the console's person typed (raw bytes, as the terminal sent). */
+void		 tui_console_input(struct tui *t, const void *data,
+		    size_t len);
+
+/* The console's terminal is now rows x cols. */
+void		 tui_console_resize(struct tui *t, int rows, int cols);
+
+/* Append to out what the front end drew since the last call. */
+struct buf;
+void		 tui_console_output(struct tui *t, struct buf *out);
 
 /*
  * Free the front end.  It stays subscribed to ss (which has no way to
@@ -59,6 +117,12 @@ void		 tui_free(struct tui *t);
  * /bin/sh) when argv is NULL.  -1 with *cause.
  */
 int	tui_new_session(struct tui *t, char *const *argv, char **cause);
+/* The same, in directory cwd (NULL: ours). */
+int	tui_new_session_at(struct tui *t, char *const *argv, const char *cwd,
+	    char **cause);
+
+/* Draw everything again from a clear screen (a console that fell behind). */
+void	tui_console_redraw(struct tui *t);
 
 /*
  * The size the next new pane's session gets, for sessions started by

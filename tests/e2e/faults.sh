@@ -5,7 +5,7 @@
 # within a second, not only at exit), the history has no half line, and a
 # new server starts on the same socket path, which records the lost
 # session as ended ("server died") and ends its recording.  The same for
-# the console SIGKILLed with a session running.
+# the server a console started (killing the console itself is a detach).
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/e2e/serve-lib.sh"
 
@@ -106,7 +106,8 @@ grep -q "live-$mark" "$PTYVISOR_STATE_DIR/history.jsonl" &&
     [ ! -f "$PTYVISOR_STATE_DIR/sessions/99999.running" ]
 ok $? "once its owner is gone, it is"
 
-# The console SIGKILLed with an agent's session running.
+# The console's server SIGKILLed with an agent's session running (the
+# console itself killed first: that is only a detach).
 if command -v tmux > /dev/null 2>&1; then
 	tm=pv-faults-$$
 	cleanup_cmd "tmux -L $tm kill-server 2> /dev/null"
@@ -124,10 +125,19 @@ exec sh -c 'while :; do sleep 1; done' $mark2" > "$T/exec2.out" 2>&1 \
 	wait_for "grep -q printed-$mark2 '$T/exec2.out'" 20
 	ok $? "an agent's command runs in the console"
 	sleep 1.5
-	kill -9 "$TUI"
 	alive2() { pgrep -f "^sh -c .* $mark2\$" > /dev/null; }
+	# The console is a client of the server it started: killing it is a
+	# detach, killing that server ends everything.
+	SRV=$($PTYVISOR ls --socket "$PTYVISOR_SOCKET" 2> /dev/null |
+	    sed -n 's/.*: pid \([0-9][0-9]*\),.*/\1/p')
+	[ -n "$SRV" ] && [ "$SRV" != "$TUI" ]
+	ok $? "the console runs its sessions in a server (pid $SRV)"
+	kill -9 "$TUI"
+	sleep 1
+	alive2; ok $? "the console killed: its session lives on (a detach)"
+	kill -9 "$SRV"
 	wait_for "! alive2" 5
-	ok $? "no process of the session survives the console"
+	ok $? "no process of the session survives the console's server"
 	tmux -L "$tm" kill-server 2> /dev/null
 	timeout 30 $PTYVISOR run -- true > /dev/null 2>&1 < /dev/null
 	line=$(lost_line "$mark2")

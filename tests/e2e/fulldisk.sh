@@ -35,12 +35,15 @@ cp "$T/state/history.jsonl" "$T/history.before"
 cast1=$(ls "$T"/state/sessions/*.cast)
 cp "$cast1" "$T/cast.before"
 
-# A session that waits for the disk to fill, then prints ~240 KB.
+# A session that waits for the disk to fill, prints ~240 KB, and waits
+# again before it ends.
 (cd "$T/ws" && timeout 60 $PTYVISOR exec --raw -- sh -c "echo started; \
 while [ ! -e '$T/ws/go' ]; do sleep 0.05; done; i=0; \
 while [ \$i -lt 4000 ]; do \
 echo \"line \$i padding-padding-padding-padding-padding-padding\"; \
-i=\$((i + 1)); done; echo done-$mark; exit 7" > "$T/exec.out" 2>&1 \
+i=\$((i + 1)); done; echo printed; \
+while [ ! -e '$T/ws/end' ]; do sleep 0.05; done; echo done-$mark; exit 7" \
+    > "$T/exec.out" 2>&1 \
     < /dev/null; echo $? > "$T/exec.rc") &
 EXEC=$!
 cleanup_pid $EXEC
@@ -50,6 +53,10 @@ dd if=/dev/zero of="$T/state/filler" bs=4096 2> /dev/null
 df -k "$T/state" | awk 'NR == 2 { exit $4 != 0 }'
 ok $? "the disk is full (the probe is sound)"
 touch "$T/ws/go"
+wait_for "grep -q printed '$T/exec.out'" 30
+wait_for "grep -q 'No space left on device (the command goes on)' '$T/serve.log'" 10
+ok $? "the log says so while the session still runs"
+touch "$T/ws/end"
 wait_for "[ -s '$T/exec.rc' ]" 60
 is "$(cat "$T/exec.rc")" 7 "the session kept running: its exit status"
 tr -d '\r' < "$T/exec.out" | grep -qx "done-$mark" &&

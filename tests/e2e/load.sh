@@ -3,7 +3,8 @@
 # concurrent `ptyvisor exec` clients each with its own exit status; a
 # client that never reads its output is waited for (its command held, its
 # queue bounded) while the others are served; a 2 MiB request line;
-# garbage; half-open connections; no fd or child of the server leaked
+# garbage; half-open connections (one that never says hello closed after
+# 30 s); no fd or child of the server leaked
 # after a thousand requests (counted before and after).
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/e2e/serve-lib.sh"
@@ -26,6 +27,13 @@ is "$(served warm)" warm "it serves"
 fds0=$(fds)
 kids0=$(children)
 diag "before: $fds0 fds, $kids0 children"
+
+# A connection that never says hello holds its slot 30 s at most.
+python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(300)' \
+    "$PTYVISOR_SOCKET" &
+SILENT=$!
+cleanup_pid $SILENT
 
 # 50 concurrent clients, each its own exit status and output.
 i=1
@@ -107,6 +115,10 @@ wait $HALF
 wait_for "grep -c 'left in the middle of a line' '$T/serve.log' |
     grep -qx 40" 10
 ok $? "each one that left mid-line is logged"
+
+wait_for "grep -q 'said no hello in 30 s: closed' '$T/serve.log'" 45
+ok $? "a client that says no hello is closed after 30 s"
+kill $SILENT
 
 # A thousand requests, then count fds and children again.
 $client requests "$PTYVISOR_SOCKET" 1000 6 > "$T/req.out" 2>&1

@@ -74,7 +74,9 @@ pv_see 'Enter deny'; ok $? "n asks for a reason"
 pv_type "use git clean instead"
 pv_keys Enter
 ag_see "rc2=126"; ok $? "n: the agent gets 126"
-ag_see "denied by user: use git clean instead"
+ag_see "denied by user (console 1, pts/"
+ok $? "and who denied it: the person, at console 1 (its terminal named)"
+ag_see "): use git clean instead"
 ok $? "and the reason typed, on stderr"
 [ -e "$T/made" ]; ok $? "the denied command did not run"
 

@@ -9,14 +9,34 @@ command -v tmux >/dev/null 2>&1 || { echo "1..0 # SKIP tmux is missing"; exit 0;
 
 pv_sock=pv-$$
 pv_dir=$(mktemp -d "${TMPDIR:-/tmp}/pv-tui.XXXXXX")
-cleanup_cmd "tmux -L $pv_sock kill-server 2>/dev/null; rm -rf '$pv_dir'"
+
+# The servers this test's consoles started (one per socket under $pv_dir;
+# a console's sessions outlive it there): each ended by its pid, which
+# 'ptyvisor ls' names, SIGTERM first (sessions killed, recordings
+# flushed), SIGKILL after 5 s.
+pv_servers_kill() {
+	for s in $(find "$pv_dir" -type s 2>/dev/null); do
+		pid=$("$PTYVISOR" ls --socket "$s" 2>/dev/null |
+		    sed -n 's/.*: pid \([0-9][0-9]*\),.*/\1/p')
+		[ -n "$pid" ] || continue
+		kill -TERM "$pid" 2>/dev/null
+		i=0
+		while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		kill -9 "$pid" 2>/dev/null
+	done
+	return 0
+}
+cleanup_cmd "pv_servers_kill; tmux -L $pv_sock kill-server 2>/dev/null; rm -rf '$pv_dir'"
 
 # Start the server: $1 = width, $2 = height, $3 = TERM of the outer pane.
 pv_start() {
 	tmux -L "$pv_sock" -f /dev/null new-session -d -x "$1" -y "$2" \
 	    "env -i PATH='$PATH' HOME='$pv_dir' TERM='${3:-screen}' \
 	    LANG=C.UTF-8 SHELL=/bin/sh PS1='outer\$ ' \
-	    PTYVISOR_STATE_DIR='$pv_dir/state' /bin/sh"
+	    PTYVISOR_STATE_DIR='$pv_dir/state' \
+	    PTYVISOR_SOCKET='$pv_dir/pv.sock' /bin/sh"
 	tmux -L "$pv_sock" set-option -g status off >/dev/null
 	tmux -L "$pv_sock" set-option -g window-size manual >/dev/null 2>&1
 	wait_for "pv_cap | grep -q 'outer\\$'" 10

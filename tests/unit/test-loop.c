@@ -316,6 +316,54 @@ test_signals(struct loop *l)
 	is_int(got_sig, SIGUSR1, "the handler runs from loop_once");
 }
 
+/* Prepare hooks: what they saw, in order. */
+static int	prep_calls[8];
+static int	nprep;
+static int	prep_timer_ran;
+
+static void
+prep_hook(struct loop *l, void *arg)
+{
+	(void)l;
+	if (nprep < 8)
+		prep_calls[nprep++] = (int)(intptr_t)arg;
+}
+
+static void
+prep_self_removing(struct loop *l, void *arg)
+{
+	prep_hook(l, arg);
+	loop_del_prepare(l, prep_self_removing, arg);
+}
+
+static void
+prep_urgent(struct loop *l, void *arg)
+{
+	(void)l;
+	(void)arg;
+	prep_timer_ran = nprep + 1;	/* 1: before any hook ran */
+}
+
+static void
+test_prepare(struct loop *l)
+{
+	nprep = 0;
+	loop_add_prepare(l, prep_hook, (void *)(intptr_t)1);
+	loop_add_prepare(l, prep_self_removing, (void *)(intptr_t)2);
+	loop_timer_urgent(l, prep_urgent, NULL);
+	loop_once(l, 0);
+	ok(nprep == 2 && prep_calls[0] == 1 && prep_calls[1] == 2,
+	    "prepare hooks run once a turn, in the order added");
+	ok(prep_timer_ran == 1, "after the urgent timers (output they made "
+	    "is gathered in the same turn)");
+	loop_once(l, 0);
+	ok(nprep == 3 && prep_calls[2] == 1,
+	    "a hook that removed itself runs no more; the others do");
+	loop_del_prepare(l, prep_hook, (void *)(intptr_t)1);
+	loop_once(l, 0);
+	ok(nprep == 3, "loop_del_prepare removes a hook");
+}
+
 int
 main(void)
 {
@@ -331,6 +379,7 @@ main(void)
 	test_timers(l);
 	test_fds(l);
 	test_signals(l);
+	test_prepare(l);
 	loop_free(l);
 	sigprocmask(SIG_SETMASK, NULL, &cur);
 	ok(!sigismember(&cur, SIGUSR1), "loop_free restores the signal mask");

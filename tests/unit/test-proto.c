@@ -130,6 +130,27 @@ test_ops(void)
 	ok(r != NULL && r->op == PROTO_OP_KILL && r->session == 7, "kill");
 	proto_request_free(r);
 
+	r = parse("{\"op\":\"attach\",\"id\":\"a\",\"term\":\"screen-256color\","
+	    "\"cols\":160,\"rows\":48,\"tty\":\"pts/3\",\"new\":true,"
+	    "\"argv\":[\"make\",\"test\"],\"cwd\":\"/src\"}", &err);
+	ok(r != NULL && r->op == PROTO_OP_ATTACH && r->cols == 160 &&
+	    r->rows == 48 && !r->readonly && r->new_session &&
+	    strcmp(r->term, "screen-256color") == 0 &&
+	    strcmp(r->tty, "pts/3") == 0 && r->exec.argv != NULL &&
+	    strcmp(r->exec.argv[1], "test") == 0 &&
+	    strcmp(r->exec.cwd, "/src") == 0, "attach: a console and its "
+	    "first session");
+	proto_request_free(r);
+	r = parse("{\"op\":\"attach\",\"id\":\"a\",\"term\":\"xterm\","
+	    "\"cols\":80,\"rows\":24,\"readonly\":true}", &err);
+	ok(r != NULL && r->readonly && !r->new_session && r->tty == NULL &&
+	    r->exec.argv == NULL, "attach: read-only, nothing opened");
+	proto_request_free(r);
+	r = parse("{\"op\":\"shutdown\",\"id\":\"k\"}", &err);
+	ok(r != NULL && r->op == PROTO_OP_SHUTDOWN, "shutdown");
+	proto_request_free(r);
+	is_str(proto_op_name(PROTO_OP_ATTACH), "attach", "op name attach");
+
 	r = parse("{\"op\":\"resize\",\"id\":\"3\",\"session\":7,\"cols\":100,"
 	    "\"rows\":30}", &err);
 	ok(r != NULL && r->op == PROTO_OP_RESIZE && r->session == 7 &&
@@ -282,6 +303,26 @@ static const struct bad bads[] = {
 	    PROTO_ERR_TYPE, "d", "'reason'" },
 	{ DE "\"request\":1,\"decision\":\"approve\",\"remember\":1}",
 	    PROTO_ERR_TYPE, "d", "'remember'" },
+#define AT "{\"op\":\"attach\",\"id\":\"a\","
+	{ AT "\"cols\":80,\"rows\":24}", PROTO_ERR_MISSING, "a", "'term'" },
+	{ AT "\"term\":\"xterm\",\"rows\":24}", PROTO_ERR_MISSING, "a",
+	    "'cols'" },
+	{ AT "\"term\":\"x term\",\"cols\":80,\"rows\":24}",
+	    PROTO_ERR_VALUE, "a", "'term'" },
+	{ AT "\"term\":\"\",\"cols\":80,\"rows\":24}", PROTO_ERR_VALUE,
+	    "a", "'term'" },
+	{ AT "\"term\":\"xterm\",\"cols\":0,\"rows\":24}",
+	    PROTO_ERR_VALUE, "a", "'cols'" },
+	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":1001}",
+	    PROTO_ERR_VALUE, "a", "'rows'" },
+	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":24,\"argv\":[\"x\"]}",
+	    PROTO_ERR_VALUE, "a", "'new'" },
+	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":24,\"readonly\":true,"
+	    "\"new\":true}", PROTO_ERR_VALUE, "a", "read-only" },
+	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":24,\"tty\":\"a\\nb\"}",
+	    PROTO_ERR_VALUE, "a", "'tty'" },
+	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":24,\"readonly\":1}",
+	    PROTO_ERR_TYPE, "a", "'readonly'" },
 };
 
 /* Every class of bad input gets its code, its id, a message. */

@@ -5,6 +5,7 @@
  * runs.  Every process is checked gone by pid or process group.
  */
 #include "session/session.h"
+#include "term/screen.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -70,7 +71,19 @@ on_stdin_written(void *user, struct session *s, uint64_t total)
 	stdin_taken = total;
 }
 
+static struct session	*forgotten_s;
+static int		 nforgotten;
+
+static void
+on_forgotten(void *user, struct session *s)
+{
+	(void)user;
+	forgotten_s = s;
+	nforgotten++;
+}
+
 static const struct session_events events = {
+	.forgotten = on_forgotten,
 	.output = on_output,
 	.ended = on_ended,
 	.stream = on_stream,
@@ -428,6 +441,48 @@ test_watched(void)
 	sessions_forget(ss, s);
 }
 
+/*
+ * Several consoles show one session: it takes the smallest rows and the
+ * smallest columns of those showing it; one leaving lets the others
+ * decide; nobody left keeps the size.  Forgetting a finished session
+ * tells the subscribers first.
+ */
+static void
+test_views(void)
+{
+	char *const	 argv[] = { "cat", NULL };
+	struct session	*s = start(argv, 0);
+	struct screen	*scr;
+	int		 a, b;
+
+	if (!ok(s != NULL, "start cat for the views"))
+		return;
+	scr = session_screen(s);
+	session_view(s, &a, (struct pty_size){ 120, 40 });
+	ok(screen_cols(scr) == 120 && screen_rows(scr) == 40,
+	    "one console: its pane's size (120x40)");
+	session_view(s, &b, (struct pty_size){ 100, 50 });
+	ok(screen_cols(scr) == 100 && screen_rows(scr) == 40,
+	    "two: the smallest columns and the smallest rows (100x40)");
+	session_view(s, &a, (struct pty_size){ 90, 60 });
+	ok(screen_cols(scr) == 90 && screen_rows(scr) == 50,
+	    "a console's pane changes: 90x50");
+	session_unview(s, &a);
+	ok(screen_cols(scr) == 100 && screen_rows(scr) == 50,
+	    "one leaves: the other's size (100x50)");
+	session_unview(s, &b);
+	ok(screen_cols(scr) == 100 && screen_rows(scr) == 50,
+	    "nobody left: the size stays");
+	session_unview(s, &b);
+	ok(screen_cols(scr) == 100, "leaving twice changes nothing");
+	session_kill(s);
+	run_until_done(s);
+	nforgotten = 0;
+	sessions_forget(ss, s);
+	ok(nforgotten == 1 && forgotten_s == s,
+	    "forgetting a finished session tells the subscribers");
+}
+
 static void
 test_free_kills(void)
 {
@@ -504,6 +559,7 @@ main(void)
 	test_input();
 	test_pipes();
 	test_watched();
+	test_views();
 	test_free_kills();
 	sessions_free(ss);
 	loop_free(loop);

@@ -21,6 +21,7 @@
 #include "tui/layout.h"
 #include "tui/render.h"
 #include "tui/replay.h"
+#include "tui/scroll.h"
 
 /* Panes of a tiling never overlap and stay inside the area. */
 static void
@@ -460,6 +461,41 @@ test_askbox(void)
 	buf_free(&decided);
 }
 
+/*
+ * Scroll mode over a live pane: output that scrolls lines off while the
+ * person reads moves the view with them (it does not drift); at the
+ * bottom it follows the end.
+ */
+static void
+test_scroll_anchor(void)
+{
+	struct screen		*scr = screen_new(5, 20, 100, NULL, NULL);
+	struct scroll		*sv;
+	struct keys_event	 up = { .type = KEYS_CHAR, .ch = 'k' };
+	struct keys_event	 down = { .type = KEYS_CHAR, .ch = 'j' };
+	char			 line[32];
+	int			 i, top;
+
+	for (i = 1; i <= 30; i++) {
+		snprintf(line, sizeof line, "line %d\r\n", i);
+		screen_feed(scr, line, strlen(line));
+	}
+	sv = scroll_new(scr, false, "t");
+	for (i = 0; i < 10; i++)
+		scroll_key(sv, &up);
+	top = scroll_top(sv);
+	for (i = 31; i <= 37; i++) {
+		snprintf(line, sizeof line, "line %d\r\n", i);
+		screen_feed(scr, line, strlen(line));
+	}
+	scroll_key(sv, &down);
+	scroll_key(sv, &up);
+	is_int(scroll_top(sv), top - 7, "7 lines scrolled off while reading: "
+	    "the view moved up 7 rows with its text");
+	scroll_free(sv);
+	screen_free(scr);
+}
+
 int
 main(void)
 {
@@ -469,5 +505,6 @@ main(void)
 	test_help();
 	test_replay_state();
 	test_askbox();
+	test_scroll_anchor();
 	return tap_done();
 }

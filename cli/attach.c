@@ -1,0 +1,558 @@
+/*
+ * attach.c - the console's client: `ptyvisor attach` (and the second half
+ * of a plain `ptyvisor`, once a server runs), `ptyvisor ls` and
+ * `ptyvisor kill-server`.
+ *
+ * The client owns nothing but its terminal: it puts it in raw mode and
+ * passes it to the server with the attach request, which then reads the
+ * keys and draws there itself (as tmux's server does); the client sends
+ * the terminal's size when it changes and gives the terminal back when
+ * the server says the console ended (detached, exited) or when it is told
+ * to go (SIGHUP: the terminal closed; SIGTERM).  Where the terminal
+ * cannot be passed (a socket ssh forwards), the client carries what is
+ * typed and what is drawn itself, as frames (control/console.c).  Its
+ * death is a detach: every session lives in the server.
+ */
+#include "cli/commands.h"
+#include "cli/cli.h"
+#include "cli/term.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "control/client.h"
+#include "control/control.h"
+
+/* How long to wait for the server's answer to attach. */
+#define ATTACH_TIMEOUT_MS	10000
+
+/* One frame to the server: type, 4-byte big-endian length, payload. */
+static int
+attach_send(int fd, char type, const void *data, size_t len)
+{
+	unsigned char	head[5];
+
+	head[0] = (unsigned char)type;
+	head[1] = (unsigned char)(len >> 24);
+	head[2] = (unsigned char)(len >> 16);
+	head[3] = (unsigned char)(len >> 8);
+	head[4] = (unsigned char)len;
+	if (util_write_all(fd, head, sizeof head) != 0 ||
+	    (len > 0 && util_write_all(fd, data, len) != 0))
+		return -1;
+	return 0;
+}
+
+static int
+attach_send_size(int fd)
+{
+	struct winsize	ws;
+	unsigned char	p[4];
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 ||
+	    ws.ws_col == 0)
+		return 0;
+	p[0] = (unsigned char)(ws.ws_row >> 8);
+	p[1] = (unsigned char)ws.ws_row;
+	p[2] = (unsigned char)(ws.ws_col >> 8);
+	p[3] = (unsigned char)ws.ws_col;
+	return attach_send(fd, 'r', p, sizeof p);
+}
+
+/*
+ * Handle the frames in in: output to the terminal; an end frame's reason
+ * into *why.  -1 on a frame no server sends.
+ */
+static int
+attach_frames(struct buf *in, char **why)
+{
+	const unsigned char	*p;
+	uint32_t		 len;
+	size_t			 off = 0;
+
+	while (*why == NULL && in->len - off >= 5) {
+		p = (const unsigned char *)in->data + off;
+		len = (uint32_t)p[1] << 24 | (uint32_t)p[2] << 16 |
+		    (uint32_t)p[3] << 8 | p[4];
+		if (in->len - off < 5 + (size_t)len)
+			break;
+		if (p[0] == 'o')
+			(void)util_write_all(STDOUT_FILENO, p + 5, len);
+		else if (p[0] == 'x')
+			*why = xasprintf("%.*s", (int)(len > 200 ? 200 : len),
+			    (const char *)p + 5);
+		else
+			return -1;
+		off += 5 + len;
+	}
+	buf_consume(in, off);
+	return 0;
+}
+
+/* The terminal's name without /dev/ ("pts/3"), or NULL. */
+static const char *
+attach_tty(void)
+{
+	const char	*tty = ttyname(STDIN_FILENO);
+
+	if (tty != NULL && strncmp(tty, "/dev/", 5) == 0)
+		tty += 5;
+	return tty;
+}
+
+int
+cli_attach(const char *path, char *const *argv, bool new_session,
+    bool readonly)
+{
+	struct client	*cl;
+	struct winsize	 ws;
+	struct buf	 in = { 0 };
+	struct pollfd	 pfd[3];
+	sigset_t	 mask;
+	json_t		*req, *ev = NULL, *a;
+	const char	*term = getenv("TERM"), *tty = attach_tty();
+	char		*cause = NULL, *why = NULL, cwd[PATH_MAX], buf[65536];
+	int		 fd, sfd, i, rc = 0, ttyfds[2] = { STDIN_FILENO,
+			    STDOUT_FILENO };
+	bool		 relay;
+	ssize_t		 n;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		cli_error("attach", "a console needs a terminal on stdin and "
+		    "stdout");
+		return CLI_EXIT_ERROR;
+	}
+	if (term == NULL || *term == '\0') {
+		cli_error("attach", "TERM is not set: which terminal is this?");
+		return CLI_EXIT_ERROR;
+	}
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 ||
+	    ws.ws_col == 0) {
+		ws.ws_row = 24;
+		ws.ws_col = 80;
+	}
+	if ((cl = client_connect(path, 5000, &cause)) == NULL) {
+		cli_error("attach", "%s", cause);
+		free(cause);
+		return 1;
+	}
+	req = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:b, s:b}", "op",
+	    "attach", "id", "attach", "term", term, "cols", (int)ws.ws_col,
+	    "rows", (int)ws.ws_row, "readonly", readonly, "new", new_session,
+	    "pass_tty", 1);
+	if (tty != NULL && strlen(tty) <= 64)
+		json_object_set_new(req, "tty", json_string(tty));
+	if (new_session && getcwd(cwd, sizeof cwd) != NULL)
+		json_object_set_new(req, "cwd", json_string(cwd));
+	if (argv != NULL) {
+		a = json_array();
+		for (i = 0; argv[i] != NULL; i++)
+			json_array_append_new(a, json_string(argv[i]));
+		json_object_set_new(req, "argv", a);
+	}
+	/* Raw before the server reads the terminal; restored on every way out. */
+	if (term_raw(NULL) != 0) {
+		cli_error("attach", "terminal: %s", strerror(errno));
+		json_decref(req);
+		client_free(cl);
+		return CLI_EXIT_ERROR;
+	}
+	if (client_send_fds(cl, req, ttyfds, 2, &cause) != 0 ||
+	    client_wait_id(cl, "attach", ATTACH_TIMEOUT_MS, &ev,
+	    &cause) != 1) {
+		term_restore();
+		json_decref(req);
+		cli_error("attach", "%s", cause != NULL ? cause :
+		    "no answer from the server");
+		free(cause);
+		client_free(cl);
+		return 1;
+	}
+	json_decref(req);
+	if (strcmp(client_str(ev, "event"), "attached") != 0) {
+		term_restore();
+		cli_error("attach", "%s", client_str(ev, "message") != NULL ?
+		    client_str(ev, "message") : "refused");
+		json_decref(ev);
+		client_free(cl);
+		return 1;
+	}
+	/* The server took the terminal, or we carry keys and frames. */
+	relay = !json_is_true(json_object_get(ev, "tty"));
+	json_decref(ev);
+	fd = client_take_socket(cl, &in);
+	client_free(cl);
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGWINCH);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGQUIT);
+	sigaddset(&mask, SIGCONT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC)) < 0) {
+		term_restore();
+		cli_error("attach", "signalfd: %s", strerror(errno));
+		close(fd);
+		buf_free(&in);
+		return CLI_EXIT_ERROR;
+	}
+	/* The size may have changed since the request. */
+	(void)attach_send_size(fd);
+	if (attach_frames(&in, &why) != 0)
+		why = xstrdup("the server sent garbage");
+	while (why == NULL) {
+		pfd[0].fd = relay ? STDIN_FILENO : -1;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = fd;
+		pfd[1].events = POLLIN;
+		pfd[2].fd = sfd;
+		pfd[2].events = POLLIN;
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			why = xasprintf("poll: %s", strerror(errno));
+			break;
+		}
+		if (pfd[2].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+				if (si.ssi_signo == SIGWINCH)
+					(void)attach_send_size(fd);
+				else if (si.ssi_signo == SIGCONT)
+					(void)attach_send_size(fd);
+				else {
+					/* Told to go: the console detaches. */
+					why = xstrdup("");
+					break;
+				}
+			}
+		}
+		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			n = read(fd, buf, sizeof buf);
+			if (n == 0 || (n < 0 && errno != EINTR &&
+			    errno != EAGAIN)) {
+				why = xstrdup("lost");
+				rc = 1;
+				break;
+			}
+			if (n > 0) {
+				buf_add(&in, buf, (size_t)n);
+				if (attach_frames(&in, &why) != 0) {
+					why = xstrdup("the server sent "
+					    "garbage");
+					rc = 1;
+				}
+			}
+		}
+		if (why == NULL && (pfd[0].revents & (POLLIN | POLLHUP |
+		    POLLERR))) {
+			n = read(STDIN_FILENO, buf, sizeof buf);
+			if (n == 0 || (n < 0 && errno != EINTR &&
+			    errno != EAGAIN)) {
+				why = xstrdup("");	/* terminal gone */
+				break;
+			}
+			if (n > 0 && attach_send(fd, 'k', buf, (size_t)n) != 0) {
+				why = xstrdup("lost");
+				rc = 1;
+			}
+		}
+	}
+	term_restore();
+	close(fd);
+	close(sfd);
+	buf_free(&in);
+	if (strcmp(why, "detached") == 0 || strcmp(why, "gone") == 0)
+		printf("[detached from %s]\n", path != NULL ? path :
+		    "the server");
+	else if (strcmp(why, "lost") == 0)
+		fprintf(stderr, "[lost the server at %s]\n", path != NULL ?
+		    path : "its socket");
+	else if (*why != '\0')
+		printf("[%s]\n", strcmp(why, "exited") == 0 ? "exited" : why);
+	free(why);
+	return rc;
+}
+
+/* -L NAME: a name for a server's socket, as tmux's -L. */
+char *
+cli_socket_for(const char *name, const char *path)
+{
+	const char	*p;
+
+	if (path != NULL)
+		return xstrdup(path);
+	if (name == NULL)
+		return control_socket_path();
+	for (p = name; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
+		    *p == '.'))
+			break;
+	if (*name == '\0' || *name == '.' || *p != '\0' || p - name > 64)
+		return NULL;
+	return control_socket_named(name);
+}
+
+static void
+attach_usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: ptyvisor attach [-r] [-L NAME | --socket PATH]\n\n"
+	    "Show a running server's console on this terminal: the sessions,\n"
+	    "panes, focus and prompts as the last console left them.  C-g d\n"
+	    "detaches again (everything keeps running); closing the terminal\n"
+	    "or losing the ssh connection does the same.\n\n"
+	    "Options:\n"
+	    "  -r, --read-only   watch only: no keys reach a session, nothing\n"
+	    "                    is approved or started\n"
+	    "  -L NAME           the server named NAME (its socket NAME.sock\n"
+	    "                    in the default socket's directory)\n"
+	    "  --socket PATH     the server listening on PATH (default\n"
+	    "                    $PTYVISOR_SOCKET, else the default socket)\n"
+	    "  -h, --help        show this help\n");
+}
+
+/* Options shared by attach, ls and kill-server. */
+static int
+attach_opts(const char *cmd, int argc, char **argv, bool *readonly,
+    char **path, bool *named)
+{
+	static const struct option longopts[] = {
+		{ "read-only", no_argument, NULL, 'r' },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*name = NULL, *sock = NULL;
+	int		 c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, readonly != NULL ? "+rL:h" :
+	    "+L:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			if (readonly == NULL) {
+				cli_bad_option(cmd, 'r', argv[optind - 1]);
+				return CLI_EXIT_ERROR;
+			}
+			*readonly = true;
+			break;
+		case 'L':
+			name = optarg;
+			break;
+		case 'S':
+			sock = optarg;
+			break;
+		case 'h':
+			return 0;
+		default:
+			cli_bad_option(cmd, optopt, argv[optind - 1]);
+			return CLI_EXIT_ERROR;
+		}
+	}
+	if (optind < argc) {
+		cli_error(cmd, "unexpected argument '%s'", argv[optind]);
+		return CLI_EXIT_ERROR;
+	}
+	if (named != NULL)
+		*named = name != NULL || sock != NULL;
+	if ((*path = cli_socket_for(name, sock)) == NULL) {
+		cli_error(cmd, "-L '%s': a name is letters, digits, '-', '_' "
+		    "and '.' (not first), at most 64", name);
+		return CLI_EXIT_ERROR;
+	}
+	return -1;
+}
+
+int
+cmd_attach(int argc, char **argv)
+{
+	bool	 readonly = false;
+	char	*path = NULL;
+	int	 rc;
+
+	if ((rc = attach_opts("attach", argc, argv, &readonly, &path, NULL)) >= 0) {
+		if (rc == 0)
+			attach_usage(stdout);
+		return rc;
+	}
+	rc = cli_attach(path, NULL, false, readonly);
+	free(path);
+	return rc;
+}
+
+/* One server's line and its sessions'; -1 when nobody answers on path. */
+static int
+ls_server(const char *path)
+{
+	struct client	*cl;
+	json_t		*req, *ev = NULL, *v, *item, *av;
+	char		*cause = NULL;
+	size_t		 i, k, nrun = 0;
+
+	if ((cl = client_connect(path, 2000, &cause)) == NULL) {
+		free(cause);
+		return -1;
+	}
+	req = json_pack("{s:s, s:s}", "op", "list", "id", "ls");
+	if (client_send(cl, req, &cause) != 0 ||
+	    client_wait_id(cl, "ls", 5000, &ev, &cause) != 1) {
+		json_decref(req);
+		printf("%s: no answer (%s)\n", path, cause != NULL ? cause :
+		    "timeout");
+		free(cause);
+		client_free(cl);
+		return 0;
+	}
+	json_decref(req);
+	v = json_object_get(ev, "sessions");
+	json_array_foreach(v, i, item)
+		if (json_is_string(json_object_get(item, "state")) &&
+		    strcmp(json_string_value(json_object_get(item, "state")),
+		    "running") == 0)
+			nrun++;
+	printf("%s: pid %ld, %zu session%s (%zu running), %zu waiting for "
+	    "approval\n", path, client_server_pid(cl), json_array_size(v),
+	    json_array_size(v) == 1 ? "" : "s", nrun,
+	    json_array_size(json_object_get(ev, "pending")));
+	json_array_foreach(v, i, item) {
+		printf("  #%lld %-8s pid %-7lld %s", (long long)
+		    json_integer_value(json_object_get(item, "session")),
+		    json_is_string(json_object_get(item, "state")) ?
+		    json_string_value(json_object_get(item, "state")) : "?",
+		    (long long)json_integer_value(json_object_get(item, "pid")),
+		    json_is_true(json_object_get(item, "agent")) ? "agent " :
+		    "");
+		av = json_object_get(item, "argv");
+		for (k = 0; k < json_array_size(av) && k < 8; k++)
+			printf("%s%s", k > 0 ? " " : "", json_string_value(
+			    json_array_get(av, k)) != NULL ?
+			    json_string_value(json_array_get(av, k)) : "");
+		printf("%s\n", json_array_size(av) > 8 ? " ..." : "");
+	}
+	json_decref(ev);
+	client_free(cl);
+	return 0;
+}
+
+int
+cmd_ls(int argc, char **argv)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		*dir, *path = NULL, *p, *env;
+	size_t		 len;
+	bool		 named = false;
+	int		 rc, found = 0;
+
+	if ((rc = attach_opts("ls", argc, argv, NULL, &path, &named)) >= 0) {
+		if (rc == 0)
+			printf("usage: ptyvisor ls [-L NAME | --socket PATH]\n\n"
+			    "List the servers that answer in the sockets' "
+			    "directory (and on\n$PTYVISOR_SOCKET), each with "
+			    "its sessions; with -L or --socket,\nthat server "
+			    "only.  Exit status 1 when none answers.\n");
+		return rc;
+	}
+	/* One server named on the command line. */
+	if (named) {
+		found = ls_server(path) == 0;
+		if (!found)
+			fprintf(stderr, "ptyvisor ls: no server on %s\n", path);
+		free(path);
+		return found ? 0 : 1;
+	}
+	env = getenv("PTYVISOR_SOCKET");
+	dir = control_socket_dir();
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			len = strlen(de->d_name);
+			if (len < 6 || strcmp(de->d_name + len - 5, ".sock") != 0)
+				continue;
+			p = xasprintf("%s/%s", dir, de->d_name);
+			if (env == NULL || strcmp(env, p) != 0)
+				found += ls_server(p) == 0;
+			free(p);
+		}
+		closedir(d);
+	}
+	if (env != NULL && *env != '\0')
+		found += ls_server(env) == 0;
+	if (found == 0)
+		fprintf(stderr, "ptyvisor ls: no server answers (in %s%s%s)\n",
+		    dir, env != NULL ? " or on " : "", env != NULL ? env : "");
+	free(dir);
+	free(path);
+	return found > 0 ? 0 : 1;
+}
+
+int
+cmd_kill_server(int argc, char **argv)
+{
+	struct client	*cl;
+	json_t		*req, *ev = NULL;
+	char		*path = NULL, *cause = NULL;
+	long		 pid;
+	uint64_t	 until;
+	int		 rc;
+
+	if ((rc = attach_opts("kill-server", argc, argv, NULL, &path, NULL)) >= 0) {
+		if (rc == 0)
+			printf("usage: ptyvisor kill-server [-L NAME | --socket "
+			    "PATH]\n\nEnd a server: every session is killed "
+			    "and its recording\nflushed, every console and "
+			    "agent told, the socket removed.\n");
+		return rc;
+	}
+	if ((cl = client_connect(path, 5000, &cause)) == NULL) {
+		cli_error("kill-server", "%s", cause);
+		free(cause);
+		free(path);
+		return 1;
+	}
+	pid = client_server_pid(cl);
+	req = json_pack("{s:s, s:s}", "op", "shutdown", "id", "k");
+	rc = client_send(cl, req, &cause) != 0 ||
+	    client_wait_id(cl, "k", 10000, &ev, &cause) != 1;
+	json_decref(req);
+	if (rc != 0 || strcmp(client_str(ev, "event"), "ok") != 0) {
+		cli_error("kill-server", "%s", cause != NULL ? cause :
+		    client_str(ev, "message") != NULL ?
+		    client_str(ev, "message") : "refused");
+		free(cause);
+		json_decref(ev);
+		client_free(cl);
+		free(path);
+		return 1;
+	}
+	json_decref(ev);
+	client_free(cl);
+	/* Done when the server is gone (its sessions ended and flushed). */
+	until = util_now_ms() + 15000;
+	while (pid > 0 && kill((pid_t)pid, 0) == 0 && util_now_ms() < until)
+		usleep(20000);
+	rc = pid > 0 && kill((pid_t)pid, 0) == 0;
+	if (rc)
+		cli_error("kill-server", "pid %ld still runs after 15 s", pid);
+	free(path);
+	return rc;
+}
