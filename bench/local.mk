@@ -3,6 +3,7 @@
 # and dvtm and writes bench/results/latest.md; BENCH_FLAGS=-q for a quick
 # look, e.g. `make bench BENCH_FLAGS='-q -p "tmux ptyvisor"'`.
 EXTRA_DIST += bench/sandbox-spawn.sh bench/flood.sh bench/run.sh \
+	bench/net-proxy.sh bench/netcopy.py \
 	bench/work.sh bench/outerterm.c
 
 .PHONY: bench

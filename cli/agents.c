@@ -175,6 +175,13 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	    sandbox_profile_parse(r->sandbox, &sbo.profile, cause) != 0)
 		return NULL;
 	sbo.network = r->network;
+	/* A host on neither list is asked where the request came from. */
+	sbo.net_ask = o != NULL ? o->socket : NULL;
+	/* Hosts the request asked for, shown to whoever approved it. */
+	if (r->network_allow != NULL &&
+	    sandbox_opts_add_network(&sbo, false, r->network_allow,
+	    cause) != 0)
+		return NULL;
 	/*
 	 * Agents' commands run on our emulator, whatever our own TERM; with
 	 * the agent's own environment when it sent it (nothing of ours).  A

@@ -21,6 +21,7 @@
 #include "base/quote.h"
 #include "base/util.h"
 #include "control/approval.h"
+#include "net/hostlist.h"
 #include "policy/policy.h"
 #include "sandbox/sandbox.h"
 
@@ -61,6 +62,8 @@ check_usage(FILE *f)
 	    "  -c STRING        check 'sh -c STRING'\n"
 	    "  -e NAME=VALUE    the request sets a variable (repeatable)\n"
 	    "  --network        the request asks for the network\n"
+	    "  --network-allow LIST\n"
+	    "                   the request asks for these hosts (asked too)\n"
 	    "  --sandbox P      the request asks for profile P\n"
 	    "  --json           one JSON object: decision, source, why, rule,\n"
 	    "                   where, mode, argv, parts\n\n"
@@ -181,6 +184,7 @@ cmd_check(int argc, char **argv)
 		{ "cwd", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "network", no_argument, NULL, 'N' },
+		{ "network-allow", required_argument, NULL, 'A' },
 		{ "sandbox", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -233,6 +237,16 @@ cmd_check(int argc, char **argv)
 			env[nenv++] = optarg;
 			break;
 		case 'N':
+			network = true;
+			break;
+		case 'A':
+			/* Hosts are a way out too, as the queue counts them. */
+			if (hostlist_check(optarg, &cause) != 0) {
+				cli_error("check", "--network-allow: %s", cause);
+				free(cause);
+				cause = NULL;
+				goto out;
+			}
 			network = true;
 			break;
 		case 'S':

@@ -210,6 +210,9 @@ struct cli_agent_opts {
 	unsigned short			 cols;	/* 0: the request's size */
 	unsigned short			 rows;
 	size_t				 scrollback;	/* lines; 0: default */
+	const char			*socket;	/* the control socket, where
+							   a filtered network asks
+							   for hosts; NULL: none */
 };
 
 /*

@@ -44,6 +44,7 @@
 #include "policy/policy.h"
 #include "control/proto.h"
 #include "base/util.h"
+#include "net/hostlist.h"
 
 /* Exit status when the request is denied. */
 #define EXEC_EXIT_DENIED	126
@@ -55,6 +56,7 @@ struct exec_opts {
 	long		 timeout;
 	const char	*sandbox;
 	bool		 network;
+	char		*network_allow;	/* --network-allow lists, joined */
 	const char	*why;
 	const char	*socket;	/* --socket; NULL: the usual one */
 	int		 mode;		/* 'r' raw, 't' text, 0 by stdout */
@@ -385,6 +387,9 @@ exec_request(const struct exec_opts *o, struct pty_size size,
 		json_object_set_new(req, "sandbox", json_string(o->sandbox));
 	if (o->why != NULL)
 		json_object_set_new(req, "why", json_string(o->why));
+	if (o->network_allow != NULL)
+		json_object_set_new(req, "network_allow",
+		    json_string(o->network_allow));
 	mask = umask(0);
 	umask(mask);
 	json_object_set_new(req, "environ", exec_environ());
@@ -566,6 +571,10 @@ exec_usage(FILE *f)
 	    "  --sandbox P     read-only, workspace-write or "
 	    "danger-full-access\n"
 	    "  --network       allow network access\n"
+	    "  --network-allow LIST\n"
+	    "                  reach only these hosts, through ptyvisor's\n"
+	    "                  proxy (names, *.domain, ADDR/BITS, :PORT;\n"
+	    "                  comma-separated, repeatable; asked)\n"
 	    "  --why TEXT      the reason, shown to the person approving\n"
 	    "  --socket PATH   the server's socket (default $PTYVISOR_SOCKET,\n"
 	    "                  the settings file's, else the usual one)\n"
@@ -588,6 +597,7 @@ exec_parse(int argc, char **argv, struct exec_opts *o)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "sandbox", required_argument, NULL, 'S' },
 		{ "network", no_argument, NULL, 'N' },
+		{ "network-allow", required_argument, NULL, 'A' },
 		{ "why", required_argument, NULL, 'w' },
 		{ "socket", required_argument, NULL, 'P' },
 		{ "raw", no_argument, NULL, 'r' },
@@ -622,6 +632,20 @@ exec_parse(int argc, char **argv, struct exec_opts *o)
 		case 'N':
 			o->network = true;
 			break;
+		case 'A': {
+			char	*cause = NULL, *joined;
+
+			if (hostlist_check(optarg, &cause) != 0) {
+				cli_error("exec", "--network-allow: %s", cause);
+				free(cause);
+				return -1;
+			}
+			joined = o->network_allow == NULL ? xstrdup(optarg) :
+			    xasprintf("%s,%s", o->network_allow, optarg);
+			free(o->network_allow);
+			o->network_allow = joined;
+			break;
+		}
 		case 'w':
 			o->why = optarg;
 			break;
@@ -685,6 +709,7 @@ cmd_exec(int argc, char **argv)
 		rc = rc > 0 ? 0 : CLI_EXIT_ERROR;
 	strv_free(o.argv);
 	free(o.env);
+	free(o.network_allow);
 	return rc;
 }
 

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +298,8 @@ show_usage(FILE *f)
 	fprintf(f,
 	    "usage: ptyvisor show ID\n\n"
 	    "Print what the history knows of session ID (one field a line),\n"
+	    "each connection its filtered network made (decision, host:port,\n"
+	    "address, bytes sent and received, why) when it had one,\n"
 	    "then a line '--- output ---', then its output as plain text:\n"
 	    "the final screen with its scrollback, as 'ptyvisor replay --text'\n"
 	    "prints it.\n\n"
@@ -347,6 +350,71 @@ show_unfinished(const char *arg, unsigned long id)
 	free(warning);	/* a torn last line is the normal state here */
 	free(path);
 	return 0;
+}
+
+/* A string member of a log line, quoted for one line; "-" if absent. */
+static char *
+net_field(json_t *o, const char *name)
+{
+	const char	*s = json_string_value(json_object_get(o, name));
+
+	return quote_text(s != NULL && *s != '\0' ? s : "-");
+}
+
+/* An integer member of a log line. */
+static long long
+net_number(json_t *o, const char *name)
+{
+	return (long long)json_integer_value(json_object_get(o, name));
+}
+
+/*
+ * The connections of a session's filtered network, from the file next to
+ * its recording: one line each.  Nothing when there is no such file.
+ */
+static void
+show_network(const char *recording)
+{
+	json_error_t	 err;
+	json_t		*o;
+	FILE		*f;
+	char		*path, *line = NULL, *host, *addr, *why, *dec;
+	size_t		 cap = 0;
+	unsigned	 n = 0, bad = 0;
+
+	path = statedir_net_log_path(recording);
+	f = fopen(path, "re");
+	free(path);
+	if (f == NULL)
+		return;
+	printf("network:\n");
+	while (getline(&line, &cap, f) > 0) {
+		if ((o = json_loads(line, 0, &err)) == NULL ||
+		    !json_is_object(o)) {
+			json_decref(o);
+			bad++;
+			continue;
+		}
+		dec = net_field(o, "decision");
+		host = net_field(o, "host");
+		addr = net_field(o, "address");
+		why = net_field(o, "why");
+		printf("  %-5s %s:%lld via %s, sent %lld, received %lld: %s\n",
+		    dec, host, net_number(o, "port"), addr,
+		    net_number(o, "sent"), net_number(o, "received"), why);
+		free(dec);
+		free(host);
+		free(addr);
+		free(why);
+		json_decref(o);
+		n++;
+	}
+	if (n == 0 && bad == 0)
+		printf("  no connection\n");
+	if (bad > 0)
+		printf("  (%u damaged lines skipped)\n", bad);
+	free(line);
+	fclose(f);
 }
 
 int
@@ -437,6 +505,8 @@ cmd_show(int argc, char **argv)
 		printf("error:     %s\n", text_cwd);
 		free(text_cwd);
 	}
+	if (e->recording != NULL)
+		show_network(e->recording);
 	printf("--- output ---\n");
 	fflush(stdout);
 

@@ -372,6 +372,14 @@ mcpd_exec_request(json_t *args, bool with_timeout, char **command,
 		}
 		json_object_set(req, "network", v);
 	}
+	if ((v = json_object_get(args, "network_allow")) != NULL) {
+		if (!json_is_string(v)) {
+			*msg = xstrdup("'network_allow' must be a string of "
+			    "host patterns");
+			goto fail;
+		}
+		json_object_set(req, "network_allow", v);
+	}
 	if ((v = json_object_get(args, "env")) != NULL) {
 		if (!json_is_object(v)) {
 			*msg = xstrdup("'env' must be an object of strings");

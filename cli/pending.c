@@ -72,7 +72,8 @@ pending_print(json_t *p)
 {
 	json_t		*argv = json_object_get(p, "argv"), *w;
 	const char	*cwd = client_str(p, "cwd"), *why = client_str(p, "why");
-	char		**v, *cmd, *qcwd, *qwhy;
+	const char	*hosts = client_str(p, "network_allow");
+	char		**v, *cmd, *qcwd, *qwhy, *qhosts;
 	size_t		  i, n = json_array_size(argv);
 	bool		  hidden;
 
@@ -85,9 +86,16 @@ pending_print(json_t *p)
 	hidden = quote_argv_has_invisible(v) ||
 	    (cwd != NULL && quote_has_invisible(cwd)) ||
 	    (why != NULL && quote_has_invisible(why));
-	printf("%" JSON_INTEGER_FORMAT "\t%s\t%s\t%s%s\n",
-	    json_integer_value(json_object_get(p, "request")), cmd, qcwd, qwhy,
-	    hidden ? "\tWARNING: invisible characters, shown as \\uXXXX" : "");
+	printf("%" JSON_INTEGER_FORMAT "\t%s\t%s\t%s",
+	    json_integer_value(json_object_get(p, "request")), cmd, qcwd, qwhy);
+	/* The hosts it asks for: the person approves them with the command. */
+	if (hosts != NULL) {
+		qhosts = quote_text(hosts);
+		printf("\thosts: %s", qhosts);
+		free(qhosts);
+	}
+	printf("%s\n", hidden ? "\tWARNING: invisible characters, shown as "
+	    "\\uXXXX" : "");
 	free(cmd);
 	free(qcwd);
 	free(qwhy);

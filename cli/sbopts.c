@@ -13,7 +13,17 @@ const char sbopts_help[] =
 "                      danger-full-access (no sandbox at all)\n"
 "  --network           allow the network (default: AF_UNIX stream\n"
 "                      socketpairs only)\n"
-"  --no-network        no network, whatever the settings file says\n"
+"  --no-network        no network, whatever the settings file says (its\n"
+"                      host lists too)\n"
+"  --network-allow LIST\n"
+"                      reach only these hosts, through ptyvisor's proxy in\n"
+"                      a network namespace of the command's own: names,\n"
+"                      *.domain, *, addresses or ADDR/BITS, each with an\n"
+"                      optional :PORT, comma-separated (repeatable; added\n"
+"                      to the settings file's)\n"
+"  --network-deny LIST never these hosts (same syntax; wins over allow)\n"
+"  --network-log FILE  append a JSON line per proxied connection to FILE\n"
+"                      (sessions log next to their recording anyway)\n"
 "  --writable DIR      another writable root (repeatable; added to the\n"
 "                      settings file's)\n"
 "  --protect-git       keep .git under the writable roots read-only\n"
@@ -86,8 +96,29 @@ sbopts_parse(struct sandbox_opts *opts, int argc, char **argv, int *i,
 
 	if (strcmp(arg, "--network") == 0)
 		opts->network = true;
-	else if (strcmp(arg, "--no-network") == 0)
+	else if (strcmp(arg, "--no-network") == 0) {
 		opts->network = false;
+		sandbox_opts_clear_network(opts);
+	} else if (is_option(arg, "--network-allow") ||
+	    is_option(arg, "--network-deny")) {
+		bool	deny = is_option(arg, "--network-deny");
+		char	*why = NULL;
+
+		if ((v = option_value(deny ? "--network-deny" :
+		    "--network-allow", argc, argv, i, cause)) == NULL)
+			return -1;
+		if (sandbox_opts_add_network(opts, deny, v, &why) != 0) {
+			*cause = xasprintf("%s: %s", deny ? "--network-deny" :
+			    "--network-allow", why);
+			free(why);
+			return -1;
+		}
+	} else if (is_option(arg, "--network-log")) {
+		if ((v = option_value("--network-log", argc, argv, i,
+		    cause)) == NULL)
+			return -1;
+		opts->net_log = v;
+	}
 	else if (strcmp(arg, "--protect-git") == 0)
 		opts->protect_git = true;
 	else if (strcmp(arg, "--no-protect-git") == 0)

@@ -1,7 +1,7 @@
 /*
  * sbopts.h - the sandbox options every command that runs something shares
- * (run, exec, sandbox, the TUI): --sandbox, --network, --writable,
- * --protect-git, --shared-tmp and the resource limits.
+ * (run, exec, sandbox, the TUI): --sandbox, --network, the host lists,
+ * --writable, --protect-git, --shared-tmp and the resource limits.
  */
 #ifndef PTYVISOR_SBOPTS_H
 #define PTYVISOR_SBOPTS_H

@@ -332,6 +332,7 @@ cmd_serve(int argc, char **argv)
 	    &hooks, &sv, &cause);
 	if (sv.control == NULL)
 		goto fail;
+	sv.agents.socket = control_path(sv.control);
 	control_set_keep_on_disconnect(sv.control, keep);
 	cause = xasprintf("listening on %s (approval %s, rules %s, state %s, "
 	    "settings %s)", control_path(sv.control), policy_mode_name(so.mode),

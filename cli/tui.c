@@ -447,6 +447,7 @@ tui_server_run(struct tui_args *a, const char *path, int status_fd)
 	    &cause);
 	if (sv.control == NULL)
 		goto fail;
+	sv.agents.socket = control_path(sv.control);
 	sessions_subscribe(sv.ss, &tui_server_events, &sv);
 	follow = cli_follow_new(sv.loop, k.approval, &a->so, tui_report, &sv);
 	if (loop_add_signal(sv.loop, SIGTERM, tui_server_signal, &sv,

@@ -92,6 +92,7 @@ approval_request_free(struct approval_request *r)
 	strv_free(r->environ_differs);
 	free(r->sandbox);
 	free(r->why);
+	free(r->network_allow);
 	free(r->client_exe);
 	free(r->verdict_why);
 	free(r->verdict_by);
@@ -288,8 +289,9 @@ approval_judge(struct approval *a, struct approval_request *r)
 		r->verdict_by = xstrdup("shell string");
 		break;
 	}
-	if ((by = approval_raise(r->verdict, r->network, r->sandbox,
-	    r->env)) != NULL) {
+	/* Hosts asked for are a way out too: a person sees the list. */
+	if ((by = approval_raise(r->verdict, r->network ||
+	    r->network_allow != NULL, r->sandbox, r->env)) != NULL) {
 		r->verdict = POLICY_ASK;
 		free(r->verdict_by);
 		r->verdict_by = xstrdup(by);
@@ -325,6 +327,9 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	r->sandbox = xstrdup(spec->sandbox != NULL ? spec->sandbox :
 	    a->default_sandbox);
 	r->network = spec->network;
+	r->network_allow = spec->network_allow != NULL ?
+	    xstrdup(spec->network_allow) : NULL;
+	r->connect = spec->connect;
 	r->cols = spec->cols;
 	r->rows = spec->rows;
 	r->why = spec->why != NULL ? xstrdup(spec->why) : NULL;
@@ -340,7 +345,13 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	    xstrdup(spec->client_exe) : NULL;
 	r->owner = spec->owner;
 	r->queued_us = util_wall_us();
-	approval_judge(a, r);
+	if (r->connect) {
+		/* A host on neither list: only a person says yes. */
+		r->verdict = POLICY_ASK;
+		r->verdict_by = xstrdup("a host on neither list");
+		r->verdict_why = xstrdup("");
+	} else
+		approval_judge(a, r);
 	return r;
 }
 
@@ -362,6 +373,9 @@ approval_notify_json(const struct approval_request *r)
 		json_object_set_new(o, "cwd", json_string(r->cwd));
 	json_object_set_new(o, "sandbox", json_string(r->sandbox));
 	json_object_set_new(o, "network", json_boolean(r->network));
+	if (r->network_allow != NULL)
+		json_object_set_new(o, "network_allow",
+		    json_string(r->network_allow));
 	if (r->why != NULL)
 		json_object_set_new(o, "why", json_string(r->why));
 	if (r->client_pid > 0)
@@ -581,6 +595,11 @@ approval_remember(struct approval *a, uint64_t id, const char *rule,
 
 	if ((r = approval_get(a, id, cause)) == NULL)
 		return -1;
+	/* A host is no command: the proxy keeps it for its session. */
+	if (r->connect) {
+		approval_settle(a, r, APPROVAL_APPROVED, "user", NULL);
+		return 0;
+	}
 	line = rule != NULL ? xstrdup(rule) : approval_suggest_rule(r);
 	if (policy_remember_line(a->policy, line, cause) != 0) {
 		free(line);

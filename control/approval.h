@@ -47,6 +47,13 @@ struct approval_spec {
 	uint64_t	 timeout_ms;	/* 0: none */
 	const char	*sandbox;	/* profile name; NULL: default */
 	bool		 network;
+	const char	*network_allow;	/* hosts asked for; NULL: none */
+	/*
+	 * A filtered network's proxy asks for one host (argv names it:
+	 * "connect HOST:PORT"): always asked, never judged by the rules,
+	 * never remembered as one, nothing started when approved.
+	 */
+	bool		 connect;
 	unsigned int	 cols;
 	unsigned int	 rows;
 	const char	*why;		/* the agent's reason; may be NULL */
@@ -73,6 +80,8 @@ struct approval_request {
 	uint64_t		 timeout_ms;
 	char			*sandbox;	/* never NULL */
 	bool			 network;
+	char			*network_allow;	/* hosts asked for, or NULL */
+	bool			 connect;	/* a host, not a command */
 	unsigned int		 cols;
 	unsigned int		 rows;
 	char			*why;		/* NULL: none given */

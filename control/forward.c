@@ -321,6 +321,7 @@ control_pending_of(const struct approval_request *r, struct proto_pending *p)
 	p->cwd = r->cwd;
 	p->sandbox = r->sandbox;
 	p->network = r->network;
+	p->network_allow = r->network_allow;
 	p->why = r->why;
 	p->verdict = policy_decision_name(r->verdict);
 	p->by = r->verdict_by;
@@ -379,7 +380,8 @@ control_on_decided(void *user, struct approval_request *r)
 	    r->reason, edited);
 	control_broadcast(c, &b, cl);
 	buf_free(&b);
-	if (!ok || cr == NULL) {
+	/* A host asked for by a proxy: the answer is all it waits for. */
+	if (!ok || cr == NULL || r->connect) {
 		if (cr != NULL)
 			control_req_remove(c, cr);
 		return;

@@ -152,6 +152,7 @@ proto_set_pending(json_t *o, const struct proto_pending *p)
 	proto_set_str(o, "cwd", p->cwd);
 	proto_set_str(o, "sandbox", p->sandbox);
 	json_object_set_new(o, "network", json_boolean(p->network));
+	proto_set_str(o, "network_allow", p->network_allow);
 	proto_set_str(o, "why", p->why);
 	if (p->client_pid > 0)
 		proto_set_int(o, "client_pid", p->client_pid);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "net/hostlist.h"
 
 /* Fill *err (code and printf-style message); returns NULL for the caller. */
 static void *
@@ -39,7 +40,7 @@ proto_op_name(enum proto_op op)
 {
 	static const char	*names[] = { "hello", "exec", "input", "kill",
 				    "resize", "list", "subscribe", "decide",
-				    "attach", "shutdown" };
+				    "attach", "shutdown", "connect" };
 
 	if ((size_t)op >= sizeof names / sizeof names[0])
 		return "unknown";
@@ -72,6 +73,9 @@ proto_request_free(struct proto_request *req)
 	strv_free(req->exec.environ);
 	free(req->exec.sandbox);
 	free(req->exec.why);
+	free(req->exec.network_allow);
+	free(req->host);
+	free(req->why);
 	free(req->data);
 	free(req->reason);
 	free(req->term);
@@ -299,6 +303,7 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 	json_t		*t;
 	double		 secs;
 	int64_t		 n;
+	char		*cause = NULL;
 
 	if (proto_get_argv(o, ex, err) == -1)
 		return -1;
@@ -337,6 +342,15 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 	}
 	if (proto_get_bool(o, "network", &ex->network, err) == -1)
 		return -1;
+	if (proto_get_str(o, "network_allow", false, &ex->network_allow,
+	    err) == -1)
+		return -1;
+	if (ex->network_allow != NULL &&
+	    hostlist_check(ex->network_allow, &cause) != 0) {
+		proto_fail(err, PROTO_ERR_VALUE, "'network_allow': %s", cause);
+		free(cause);
+		return -1;
+	}
 	if (proto_get_int(o, "cols", false, 1, PROTO_SIZE_MAX,
 	    PROTO_DEFAULT_COLS, &n, err) == -1)
 		return -1;
@@ -465,6 +479,30 @@ proto_parse_decide(json_t *o, struct proto_request *req,
 	return proto_get_bool(o, "remember", &req->remember, err);
 }
 
+/* Validate the fields of a connect request (a host to be asked for). */
+static int
+proto_parse_connect(json_t *o, struct proto_request *req,
+    struct proto_error *err)
+{
+	char	*host, norm[HOSTLIST_NAME_MAX + 1];
+	int64_t	 n;
+
+	if (proto_get_str(o, "host", true, &host, err) == -1)
+		return -1;
+	if (hostlist_normalize(host, norm, sizeof norm) != 0) {
+		free(host);
+		proto_fail(err, PROTO_ERR_VALUE,
+		    "'host' must be a host name or an address");
+		return -1;
+	}
+	free(host);
+	req->host = xstrdup(norm);
+	if (proto_get_int(o, "port", true, 1, 65535, 0, &n, err) == -1)
+		return -1;
+	req->port = (unsigned int)n;
+	return proto_get_str(o, "why", false, &req->why, err);
+}
+
 /* Read the id (optional here) so that even errors can echo it. */
 static int
 proto_parse_id(json_t *o, struct proto_request *req, struct proto_error *err)
@@ -557,7 +595,7 @@ proto_parse(const char *line, size_t len, struct proto_error *err)
 {
 	static const char	*ops[] = { "hello", "exec", "input", "kill",
 				    "resize", "list", "subscribe", "decide",
-				    "attach", "shutdown", NULL };
+				    "attach", "shutdown", "connect", NULL };
 	struct proto_request	*req;
 	json_error_t		 jerr;
 	json_t			*o = NULL, *v;
@@ -658,6 +696,10 @@ proto_parse(const char *line, size_t len, struct proto_error *err)
 		break;
 	case PROTO_OP_ATTACH:
 		if (proto_parse_attach(o, req, err) == -1)
+			goto fail;
+		break;
+	case PROTO_OP_CONNECT:
+		if (proto_parse_connect(o, req, err) == -1)
 			goto fail;
 		break;
 	}

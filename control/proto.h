@@ -42,7 +42,8 @@ enum proto_op {
 	PROTO_OP_SUBSCRIBE,
 	PROTO_OP_DECIDE,
 	PROTO_OP_ATTACH,
-	PROTO_OP_SHUTDOWN
+	PROTO_OP_SHUTDOWN,
+	PROTO_OP_CONNECT	/* a filtered network's proxy asks for a host */
 };
 
 /* Error codes; proto_err_name gives the "code" string of an error event. */
@@ -77,6 +78,7 @@ struct proto_exec {
 	uint64_t		  timeout_ms;	/* 0: no timeout */
 	char			 *sandbox;	/* profile name; NULL: default */
 	bool			  network;
+	char			 *network_allow; /* host list (checked); NULL */
 	unsigned int		  cols;		/* 1..PROTO_SIZE_MAX */
 	unsigned int		  rows;
 	char			 *why;		/* agent's reason; may be NULL */
@@ -113,6 +115,9 @@ struct proto_request {
 	bool			 readonly;
 	bool			 new_session;
 	bool			 pass_tty;	/* its terminal passed with the line */
+	char			*host;		/* connect: normalized */
+	unsigned int		 port;		/* connect: 1..65535 */
+	char			*why;		/* connect; may be NULL */
 };
 
 /* Why a line was refused. */
@@ -141,6 +146,7 @@ struct proto_pending {
 	const char	*cwd;		/* NULL: omitted */
 	const char	*sandbox;	/* NULL: omitted */
 	bool		 network;
+	const char	*network_allow;	/* NULL: omitted */
 	const char	*why;		/* agent's reason; NULL: omitted */
 	const char	*verdict;	/* "allow", "ask", "deny" */
 	const char	*by;		/* what decided the verdict */

@@ -17,36 +17,18 @@
 #include "control/proto.h"
 #include "base/util.h"
 
-/* exec: judge, queue, and let the decision start it. */
+/* Queue what a request asks for: queued events, then the verdict acts. */
 static void
-control_op_exec(struct control_client *cl, struct proto_request *req)
+control_queue(struct control_client *cl, struct proto_request *req,
+    const struct approval_spec *spec)
 {
 	struct control		*c = cl->c;
-	struct approval_spec	 spec;
 	struct approval_request	*r;
 	struct control_req	*cr;
 	struct proto_pending	 p;
 	struct buf		 b = { 0 };
 
-	memset(&spec, 0, sizeof spec);
-	spec.argv = req->exec.argv;
-	spec.cwd = req->exec.cwd;
-	spec.env = req->exec.env;
-	spec.timeout_ms = req->exec.timeout_ms;
-	spec.sandbox = req->exec.sandbox;
-	spec.network = req->exec.network;
-	spec.cols = req->exec.cols;
-	spec.rows = req->exec.rows;
-	spec.why = req->exec.why;
-	spec.client_pid = cl->pid;
-	spec.client_exe = cl->exe;
-	spec.owner = cl;
-	memcpy(spec.pipes, req->exec.pipes, sizeof spec.pipes);
-	spec.environ = req->exec.environ;
-	spec.has_umask = req->exec.has_umask;
-	spec.umask = req->exec.umask;
-	r = approval_submit(c->a, &spec);
-
+	r = approval_submit(c->a, spec);
 	cr = xcalloc(1, sizeof *cr);
 	cr->request = r->id;
 	cr->client = cl;
@@ -63,6 +45,56 @@ control_op_exec(struct control_client *cl, struct proto_request *req)
 	control_broadcast(c, &b, cl);
 	buf_free(&b);
 	approval_dispatch(c->a, r);
+}
+
+/* exec: judge, queue, and let the decision start it. */
+static void
+control_op_exec(struct control_client *cl, struct proto_request *req)
+{
+	struct approval_spec	 spec;
+
+	memset(&spec, 0, sizeof spec);
+	spec.argv = req->exec.argv;
+	spec.cwd = req->exec.cwd;
+	spec.env = req->exec.env;
+	spec.timeout_ms = req->exec.timeout_ms;
+	spec.sandbox = req->exec.sandbox;
+	spec.network = req->exec.network;
+	spec.network_allow = req->exec.network_allow;
+	spec.cols = req->exec.cols;
+	spec.rows = req->exec.rows;
+	spec.why = req->exec.why;
+	spec.client_pid = cl->pid;
+	spec.client_exe = cl->exe;
+	spec.owner = cl;
+	memcpy(spec.pipes, req->exec.pipes, sizeof spec.pipes);
+	spec.environ = req->exec.environ;
+	spec.has_umask = req->exec.has_umask;
+	spec.umask = req->exec.umask;
+	control_queue(cl, req, &spec);
+}
+
+/* connect: a filtered network's proxy asks a person for one host. */
+static void
+control_op_connect(struct control_client *cl, struct proto_request *req)
+{
+	struct approval_spec	 spec;
+	char			*argv[3];
+
+	argv[0] = "connect";
+	argv[1] = xasprintf(strchr(req->host, ':') != NULL ? "[%s]:%u" :
+	    "%s:%u", req->host, req->port);
+	argv[2] = NULL;
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.network = true;
+	spec.connect = true;
+	spec.why = req->why;
+	spec.client_pid = cl->pid;
+	spec.client_exe = cl->exe;
+	spec.owner = cl;
+	control_queue(cl, req, &spec);
+	free(argv[1]);
 }
 
 /* The running session a request names, or NULL after an error event. */
@@ -251,6 +283,9 @@ control_handle(struct control_client *cl, struct proto_request *req)
 		control_send(cl, &b);
 		buf_free(&b);
 		cl->c->hooks.shutdown(cl->c->user);
+		return;
+	case PROTO_OP_CONNECT:
+		control_op_connect(cl, req);
 		return;
 	}
 	proto_ev_ok(&b, req->id);

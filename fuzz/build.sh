@@ -50,21 +50,23 @@ base="base/util.c base/utf8.c base/quote.c"
 policy="policy/policy.c policy/rules.c policy/shsplit.c policy/readonly.c
 policy/gitrepo.c"
 sandbox="sandbox/sandbox.c sandbox/child.c sandbox/ns.c sandbox/landlock.c
-sandbox/seccomp.c sandbox/limits.c sandbox/caps.c sandbox/stage.c"
+sandbox/seccomp.c sandbox/limits.c sandbox/caps.c sandbox/stage.c
+sandbox/net.c"
+net="net/hostlist.c net/resolve.c net/proxy.c net/ask.c base/loop.c"
 
 # shellcheck disable=SC2086
 target fuzz-cast record/cast.c record/cast-header.c record/cast-input.c \
     record/replay.c $base -- $(pkg-config --libs jansson) -lm
 # shellcheck disable=SC2086
 target fuzz-proto control/proto.c control/proto-encoding.c \
-    control/proto-events.c $base -- $(pkg-config --libs jansson)
+    control/proto-events.c net/hostlist.c $base -- $(pkg-config --libs jansson)
 # shellcheck disable=SC2086
 target fuzz-shsplit policy/shsplit.c $base --
 # shellcheck disable=SC2086
 target fuzz-rules $policy $base --
 # shellcheck disable=SC2086
-target fuzz-config policy/config.c $policy $sandbox $base -- \
-    $(pkg-config --libs inih libseccomp)
+target fuzz-config policy/config.c $policy $sandbox $net $base -- \
+    $(pkg-config --libs inih libseccomp jansson)
 # shellcheck disable=SC2086
 target fuzz-mcp mcp/mcp.c mcp/tools.c mcp/outcap.c $base -- \
     $(pkg-config --libs jansson)

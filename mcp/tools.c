@@ -44,6 +44,11 @@ const char mcp_instructions[] =
 	"workspace-write).  danger-full-access is always asked.\"}," \
 	"\"network\": {\"type\": \"boolean\", \"description\": \"Allow " \
 	"network access (always asked).\"}," \
+	"\"network_allow\": {\"type\": \"string\", \"maxLength\": 4096, " \
+	"\"description\": \"Hosts the command needs, comma-separated " \
+	"(pypi.org, *.pythonhosted.org, github.com:443): it reaches only " \
+	"those (and the server's own list), through a proxy the proxy " \
+	"variables name (always asked).\"}," \
 	"\"rows\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": " \
 	"1000, \"description\": \"Terminal rows (default 50).\"}," \
 	"\"cols\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": " \

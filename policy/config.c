@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "net/hostlist.h"
 
 /* What a key's value is and how it is checked. */
 enum config_type {
@@ -42,7 +43,8 @@ enum config_type {
 	CONFIG_CAP,		/* size_t, bytes with K/M, CONFIG_CAP_MIN..MAX */
 	CONFIG_PROGRAM,		/* char *, a program name or path */
 	CONFIG_PATH,		/* char *, absolute after "~/" */
-	CONFIG_PATH_LIST	/* writable: one more directory */
+	CONFIG_PATH_LIST,	/* writable: one more directory */
+	CONFIG_HOST_LIST	/* network_allow/deny: one more host list */
 };
 
 /* Every key; the index into set_line[]. */
@@ -53,6 +55,8 @@ enum config_key {
 	KEY_PROFILE,
 	KEY_NETWORK,
 	KEY_WRITABLE,
+	KEY_NETWORK_ALLOW,
+	KEY_NETWORK_DENY,
 	KEY_PROTECT_GIT,
 	KEY_PRIVATE_TMP,
 	KEY_ALLOW_NO_NAMESPACES,
@@ -82,6 +86,10 @@ struct config {
 	bool			 network;
 	char			*writable[SANDBOX_MAX_ROOTS];
 	int			 nwritable;
+	char			*net_allow[SANDBOX_MAX_NET_LISTS];
+	int			 nnet_allow;
+	char			*net_deny[SANDBOX_MAX_NET_LISTS];
+	int			 nnet_deny;
 	bool			 protect_git;
 	bool			 private_tmp;
 	bool			 allow_no_namespaces;
@@ -122,6 +130,8 @@ static const struct config_key_def config_keys[] = {
 	{ KEY_NETWORK, "sandbox", "network", CONFIG_BOOL,
 	  CONFIG_FIELD(network) },
 	{ KEY_WRITABLE, "sandbox", "writable", CONFIG_PATH_LIST, 0 },
+	{ KEY_NETWORK_ALLOW, "sandbox", "network_allow", CONFIG_HOST_LIST, 0 },
+	{ KEY_NETWORK_DENY, "sandbox", "network_deny", CONFIG_HOST_LIST, 0 },
 	{ KEY_PROTECT_GIT, "sandbox", "protect_git", CONFIG_BOOL,
 	  CONFIG_FIELD(protect_git) },
 	{ KEY_PRIVATE_TMP, "sandbox", "private_tmp", CONFIG_BOOL,
@@ -187,6 +197,10 @@ config_free(struct config *cfg)
 	free(cfg->rules);
 	for (i = 0; i < cfg->nwritable; i++)
 		free(cfg->writable[i]);
+	for (i = 0; i < cfg->nnet_allow; i++)
+		free(cfg->net_allow[i]);
+	for (i = 0; i < cfg->nnet_deny; i++)
+		free(cfg->net_deny[i]);
 	free(cfg->state_dir);
 	free(cfg->socket);
 	free(cfg);
@@ -460,6 +474,25 @@ config_set(struct config_parse *p, const struct config_key_def *d,
 			return -1;
 		cfg->writable[cfg->nwritable++] = s;
 		break;
+	case CONFIG_HOST_LIST: {
+		char	**v = d->key == KEY_NETWORK_DENY ? cfg->net_deny :
+		    cfg->net_allow;
+		int	 *nv = d->key == KEY_NETWORK_DENY ? &cfg->nnet_deny :
+		    &cfg->nnet_allow;
+
+		if (*nv == SANDBOX_MAX_NET_LISTS) {
+			config_error(p, "%s: more than %d lines", d->name,
+			    SANDBOX_MAX_NET_LISTS);
+			return -1;
+		}
+		if (hostlist_check(value, &cause) != 0) {
+			config_error(p, "%s: %s", d->name, cause);
+			free(cause);
+			return -1;
+		}
+		v[(*nv)++] = xstrdup(value);
+		break;
+	}
 	}
 	return 0;
 }
@@ -508,7 +541,8 @@ config_handler(void *user, const char *section, const char *name,
 		config_error(p, "%s: no value", name);
 		return 0;
 	}
-	if (p->cfg->set_line[d->key] != 0 && d->type != CONFIG_PATH_LIST) {
+	if (p->cfg->set_line[d->key] != 0 && d->type != CONFIG_PATH_LIST &&
+	    d->type != CONFIG_HOST_LIST) {
 		config_error(p, "%s: set twice (first on line %u)", name,
 		    p->cfg->set_line[d->key]);
 		return 0;
@@ -641,6 +675,14 @@ config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
 		opts->limits.file_size = cfg->max_file_size;
 	for (i = 0; i < cfg->nwritable; i++)
 		if (sandbox_opts_add_writable(opts, cfg->writable[i],
+		    cause) != 0)
+			return -1;
+	for (i = 0; i < cfg->nnet_allow; i++)
+		if (sandbox_opts_add_network(opts, false, cfg->net_allow[i],
+		    cause) != 0)
+			return -1;
+	for (i = 0; i < cfg->nnet_deny; i++)
+		if (sandbox_opts_add_network(opts, true, cfg->net_deny[i],
 		    cause) != 0)
 			return -1;
 	return 0;

@@ -122,6 +122,16 @@ statedir_cast_path(const char *dir, unsigned long id)
 }
 
 char *
+statedir_net_log_path(const char *cast_path)
+{
+	size_t	len = strlen(cast_path);
+
+	if (len > 5 && strcmp(cast_path + len - 5, ".cast") == 0)
+		len -= 5;
+	return xasprintf("%.*s.net.jsonl", (int)len, cast_path);
+}
+
+char *
 statedir_history_path(const char *dir)
 {
 	return xasprintf("%s/history.jsonl", dir);

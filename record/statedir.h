@@ -23,6 +23,12 @@ unsigned long	statedir_last_id(const char *dir);
 /* dir/sessions/<id>.cast; caller frees. */
 char	*statedir_cast_path(const char *dir, unsigned long id);
 
+/*
+ * The connections a session's filtered network made, one JSON line each,
+ * next to its recording: <id>.net.jsonl for <id>.cast.  Caller frees.
+ */
+char	*statedir_net_log_path(const char *cast_path);
+
 /* dir/history.jsonl; caller frees. */
 char	*statedir_history_path(const char *dir);
 

@@ -253,7 +253,8 @@ sandbox_landlock_apply(struct sandbox *sb)
 	size = sizeof attr.handled_access_fs;
 	if (abi >= 4) {
 		size = offsetof(struct ll_ruleset_attr, scoped);
-		if (!sb->opts.network)
+		/* A filtered network's namespace holds only loopback. */
+		if (!sb->opts.network && sb->hosts == NULL)
 			attr.handled_access_net = LL_NET_BIND_TCP |
 			    LL_NET_CONNECT_TCP;
 	}
@@ -332,7 +333,8 @@ sandbox_landlock_explain(int abi, bool network, struct buf *out)
 	for (i = 0; i < sizeof features / sizeof features[0]; i++) {
 		if (features[i].abi == 4 && network)
 			buf_printf(out, "    %-9s %s: not used (network "
-			    "allowed)\n", "", features[i].what);
+			    "allowed, or filtered by its own namespace)\n", "",
+			    features[i].what);
 		else
 			buf_printf(out, "    %-9s %s (ABI %d)\n",
 			    abi >= features[i].abi ? "in force" : "MISSING",

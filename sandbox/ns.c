@@ -151,9 +151,32 @@ end_like(int wstatus)
 	_exit(128 + sig);	/* a signal that does not kill */
 }
 
+/*
+ * Let a filtered network's proxy finish: EOF on its channel, then a short
+ * wait so its last log lines are written before the session ends; killed
+ * if it does not go (a session must end).
+ */
+static void
+stop_proxy(int channel, pid_t proxy)
+{
+	int	i;
+
+	if (proxy <= 0)
+		return;
+	close(channel);
+	/* 2 s in 10 ms steps: closing sockets and a few log lines. */
+	for (i = 0; i < 200; i++) {
+		if (waitpid(proxy, NULL, WNOHANG) != 0)
+			return;
+		usleep(10000);
+	}
+	kill(proxy, SIGKILL);
+	waitpid(proxy, NULL, 0);
+}
+
 /* The relay: wait for the init, forward signals, end like the command. */
 static void __attribute__((noreturn))
-run_relay(pid_t init, int status_fd)
+run_relay(pid_t init, int status_fd, int proxy_channel, pid_t proxy)
 {
 	union sigval	val;
 	siginfo_t	si;
@@ -178,6 +201,7 @@ run_relay(pid_t init, int status_fd)
 	do
 		n = read(status_fd, &cmd_status, sizeof cmd_status);
 	while (n < 0 && errno == EINTR);
+	stop_proxy(proxy_channel, proxy);
 	/* No status: the init itself was killed; pass that on. */
 	end_like(n == (ssize_t)sizeof cmd_status ? cmd_status : wstatus);
 }
@@ -247,6 +271,9 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 	bool		own_tty = getsid(0) == getpid();
 	bool		foreground = util_tty_foreground();
 
+	/* A filtered network's proxy, outside every namespace. */
+	if (sb->hosts != NULL && sandbox_net_start_proxy(sb, report_fd) != 0)
+		return -1;
 	if (!sb->is_root && enter_userns(sb) != 0) {
 		if (sb->stage[0] != '\0')
 			return -1;
@@ -255,6 +282,8 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 	if (unshare(ns_flags(sb->opts.network)) != 0)
 		goto unavailable;
 	sb->in_ns = true;
+	if (sb->hosts != NULL && sandbox_net_listen(sb) != 0)
+		return -1;
 
 	/* Block what relay and init wait for before the init exists. */
 	wait_set(&set);
@@ -271,7 +300,12 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 		close(report_fd);
 		close(life[0]);
 		close(status[1]);
-		run_relay(pid, status[0]);
+		run_relay(pid, status[0], sb->proxy_channel, sb->proxy_pid);
+	}
+	/* Only the relay holds the proxy's channel. */
+	if (sb->proxy_channel >= 0) {
+		close(sb->proxy_channel);
+		sb->proxy_channel = -1;
 	}
 
 	/* The init, PID 1: die with the relay, even if it is gone already. */
@@ -317,6 +351,11 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 	return 0;
 
 unavailable:
+	if (sb->hosts != NULL) {
+		sandbox_set_stage(sb, "namespaces (a host allow-list needs a "
+		    "network namespace)");
+		return -1;
+	}
 	if (sb->opts.allow_no_namespaces) {
 		sb->stage[0] = '\0';
 		return 0;

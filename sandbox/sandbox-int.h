@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 struct buf;
+struct hostlist;
 
 /* A prepared sandbox: everything the child needs, resolved in the parent. */
 struct sandbox {
@@ -38,6 +39,13 @@ struct sandbox {
 	void			*seccomp;	/* scmp_filter_ctx, built */
 	void			*seccomp_no_ns;	/* the one for a sandbox without
 						   namespaces, or NULL */
+	struct hostlist		*hosts;		/* a filtered network's lists,
+						   or NULL */
+	char			*hosts_file;	/* tests: the proxy's resolver */
+	char			*net_log;	/* the proxy's log, or NULL */
+	char			*net_ask;	/* where to ask, or NULL */
+	int			 proxy_channel;	/* child: to the proxy, or -1 */
+	pid_t			 proxy_pid;	/* child: the proxy, or 0 */
 	bool			 in_ns;		/* child: namespaces are on */
 	bool			 own_devpts;	/* child: a devpts of our own */
 	char			 stage[192];	/* child: the failed stage */
@@ -65,9 +73,10 @@ int	sandbox_landlock_apply(struct sandbox *sb);
 void	sandbox_landlock_explain(int abi, bool network, struct buf *out);
 
 /* seccomp.c: build the filter (parent); NULL with *cause on failure.
+ * filtered: internet sockets only (a filtered network's namespace);
  * no_namespaces adds what the missing read-only view no longer stops. */
-void	*sandbox_seccomp_build(bool network, bool no_namespaces,
-	    char **cause);
+void	*sandbox_seccomp_build(bool network, bool filtered,
+	    bool no_namespaces, char **cause);
 /* seccomp.c: load a built filter into this process. */
 int	sandbox_seccomp_apply(struct sandbox *sb);
 /* seccomp.c: release a built filter; NULL is a no-op. */
@@ -84,6 +93,21 @@ void	sandbox_cgroup_remove(struct sandbox *sb);
 /* limits.c: no core, RLIMIT_AS, RLIMIT_NOFILE, RLIMIT_FSIZE, RLIMIT_NPROC
  * (non-root). */
 int	sandbox_limits_apply(struct sandbox *sb);
+
+/* net.c: the host lists, the proxy's log and resolver (parent). */
+int	sandbox_net_prepare(struct sandbox *sb, const struct sandbox_opts *opts,
+	    char **cause);
+/* net.c: release what sandbox_net_prepare made. */
+void	sandbox_net_free(struct sandbox *sb);
+/* net.c: the proxy variables for the command, or NULL (unfiltered). */
+char	**sandbox_net_env(const struct sandbox *sb);
+/* net.c: the network plan, for --explain. */
+void	sandbox_net_explain(const struct sandbox_opts *opts, struct buf *out);
+/* net.c: child, before the namespaces: fork the proxy, outside them. */
+int	sandbox_net_start_proxy(struct sandbox *sb, int report_fd);
+/* net.c: child, in the new network namespace: loopback up, the proxy's
+ * listening socket on 127.0.0.1:SANDBOX_PROXY_PORT handed to the proxy. */
+int	sandbox_net_listen(struct sandbox *sb);
 
 /* caps.c: parent-death signal and re-check, no_new_privs, no capability. */
 int	sandbox_caps_apply(struct sandbox *sb);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "net/hostlist.h"
 
 /* Profile names, indexed by enum sandbox_profile. */
 static const char *const sandbox_profile_names[] = {
@@ -114,6 +115,38 @@ sandbox_opts_add_writable(struct sandbox_opts *opts, const char *dir,
 	}
 	opts->writable[opts->nwritable++] = dir;
 	return 0;
+}
+
+int
+sandbox_opts_add_network(struct sandbox_opts *opts, bool deny,
+    const char *list, char **cause)
+{
+	const char	**v = deny ? opts->net_deny : opts->net_allow;
+	int		 *n = deny ? &opts->nnet_deny : &opts->nnet_allow;
+
+	if (hostlist_check(list, cause) != 0)
+		return -1;
+	if (*n >= SANDBOX_MAX_NET_LISTS) {
+		*cause = xasprintf("too many host lists (at most %d of each)",
+		    SANDBOX_MAX_NET_LISTS);
+		return -1;
+	}
+	v[(*n)++] = list;
+	return 0;
+}
+
+void
+sandbox_opts_clear_network(struct sandbox_opts *opts)
+{
+	memset(opts->net_allow, 0, sizeof opts->net_allow);
+	memset(opts->net_deny, 0, sizeof opts->net_deny);
+	opts->nnet_allow = opts->nnet_deny = 0;
+}
+
+bool
+sandbox_opts_network_filtered(const struct sandbox_opts *opts)
+{
+	return !opts->network && (opts->nnet_allow > 0 || opts->nnet_deny > 0);
 }
 
 int
@@ -224,11 +257,21 @@ sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
 	sb->opts = *opts;
 	memset(sb->opts.writable, 0, sizeof sb->opts.writable);
 	sb->opts.nwritable = 0;
+	sandbox_opts_clear_network(&sb->opts);
+	sb->opts.net_log = NULL;
+	sb->opts.net_ask = NULL;
 	sb->parent = getpid();
 	sb->is_root = geteuid() == 0;
 	if ((sb->cwd = resolve_dir("cwd", cwd != NULL ? cwd : ".",
 	    cause)) == NULL)
 		goto fail;
+	if (opts->profile == SANDBOX_FULL_ACCESS &&
+	    sandbox_opts_network_filtered(opts)) {
+		*cause = xstrdup("a host allow-list needs the sandbox (not "
+		    "with danger-full-access): the command would reach "
+		    "every host");
+		goto fail;
+	}
 	if (opts->profile == SANDBOX_FULL_ACCESS)
 		return sb;
 	if ((size_t)opts->profile > SANDBOX_FULL_ACCESS) {
@@ -263,11 +306,17 @@ sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
 		goto fail;
 	}
 	sb->cap_last = sandbox_caps_last();
-	if ((sb->seccomp = sandbox_seccomp_build(opts->network, false,
-	    cause)) == NULL)
+	sb->proxy_channel = -1;
+	if (sandbox_opts_network_filtered(opts) &&
+	    sandbox_net_prepare(sb, opts, cause) != 0)
 		goto fail;
-	if (opts->allow_no_namespaces && (sb->seccomp_no_ns =
-	    sandbox_seccomp_build(opts->network, true, cause)) == NULL)
+	if ((sb->seccomp = sandbox_seccomp_build(opts->network,
+	    sb->hosts != NULL, false, cause)) == NULL)
+		goto fail;
+	/* A filtered network has no fallback: it needs its namespace. */
+	if (opts->allow_no_namespaces && sb->hosts == NULL &&
+	    (sb->seccomp_no_ns = sandbox_seccomp_build(opts->network, false,
+	    true, cause)) == NULL)
 		goto fail;
 	/* Best effort: RLIMIT_NPROC binds non-root users in any case. */
 	if (opts->limits.processes != 0)
@@ -290,6 +339,7 @@ sandbox_free(struct sandbox *sb)
 	if (sb == NULL)
 		return;
 	sandbox_cgroup_remove(sb);
+	sandbox_net_free(sb);
 	sandbox_seccomp_free(sb->seccomp);
 	sandbox_seccomp_free(sb->seccomp_no_ns);
 	for (i = 0; i < sb->nroots; i++)
@@ -300,6 +350,14 @@ sandbox_free(struct sandbox *sb)
 	free(sb->readonly);
 	free(sb->cwd);
 	free(sb);
+}
+
+void
+sandbox_set_network_log(struct sandbox *sb, const char *path)
+{
+	if (sb->hosts == NULL || sb->net_log != NULL || path == NULL)
+		return;
+	sb->net_log = xstrdup(path);
 }
 
 enum sandbox_profile
@@ -350,20 +408,26 @@ char **
 sandbox_env(const struct sandbox *sb, char *const *parent_env,
     char *const *extra)
 {
-	char	**env;
-	size_t	  n = 0;
+	char	**env, **proxy;
+	size_t	  n = 0, i;
 	bool	  full = sb->opts.profile == SANDBOX_FULL_ACCESS;
 
-	env = xcalloc(strv_len(parent_env) + strv_len(extra) + 1,
-	    sizeof *env);
+	proxy = sandbox_net_env(sb);
+	env = xcalloc(strv_len(parent_env) + strv_len(extra) +
+	    strv_len(proxy) + 1, sizeof *env);
 	for (; parent_env != NULL && *parent_env != NULL; parent_env++)
 		if (env_is_allowed(*parent_env, full) &&
-		    !env_is_overridden(*parent_env, extra))
+		    !env_is_overridden(*parent_env, extra) &&
+		    !env_is_overridden(*parent_env, proxy))
 			env[n++] = xstrdup(*parent_env);
 	for (; extra != NULL && *extra != NULL; extra++)
-		if (strchr(*extra, '=') != NULL)
+		if (strchr(*extra, '=') != NULL &&
+		    !env_is_overridden(*extra, proxy))
 			env[n++] = xstrdup(*extra);
+	for (i = 0; proxy != NULL && proxy[i] != NULL; i++)
+		env[n++] = xstrdup(proxy[i]);
 	env[n] = NULL;
+	strv_free(proxy);
 	return env;
 }
 
@@ -416,8 +480,15 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 		    "own rights (only LD_* is dropped from its environment)\n");
 		return 0;
 	}
-	buf_printf(out, "network: %s\n", opts->network ? "allowed" :
-	    "denied (AF_UNIX stream socketpairs only)");
+	if (sandbox_opts_network_filtered(opts))
+		sandbox_net_explain(opts, out);
+	else if (opts->network)
+		buf_printf(out, "network: allowed%s\n",
+		    opts->nnet_allow + opts->nnet_deny > 0 ? " (every host: "
+		    "the host lists have no effect with the network on)" : "");
+	else
+		buf_printf(out, "network: denied (AF_UNIX stream socketpairs "
+		    "only)\n");
 	sb = sandbox_new(opts, NULL, &cause);
 	if (sb == NULL) {
 		buf_printf(out, "error: %s\n", cause);
@@ -439,8 +510,12 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	    sb->is_root ? "mount pid ipc uts" : "user mount pid ipc uts",
 	    opts->network ? "" : " net", ns ? "available" : why,
 	    opts->allow_no_namespaces ? "best-effort" : "required");
-	if (!ns && !opts->allow_no_namespaces)
+	if (!ns && (!opts->allow_no_namespaces ||
+	    sandbox_opts_network_filtered(opts)))
 		ok = false;
+	if (!ns && sandbox_opts_network_filtered(opts))
+		buf_printf(out, "    a host allow-list needs them: the "
+		    "command will not run [required]\n");
 	if (ns)
 		buf_printf(out, "    terminals: a devpts of its own; of the "
 		    "person's terminals only the session's is reachable\n");
@@ -459,9 +534,13 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 		buf_printf(out, "  landlock        unavailable [%s]\n",
 		    opts->allow_no_landlock ? "best-effort: allowed off" :
 		    "required");
-	sandbox_landlock_explain(abi, opts->network, out);
+	sandbox_landlock_explain(abi, opts->network ||
+	    sandbox_opts_network_filtered(opts), out);
 	buf_printf(out, "  seccomp         native ABI only, %s [required]\n",
 	    opts->network ? "network allowed" :
+	    sandbox_opts_network_filtered(opts) ? "IPv4 and IPv6 sockets "
+	    "(the namespace holds only loopback and the proxy), UNIX "
+	    "sockets only as socketpairs" :
 	    "no socket but AF_UNIX stream/seqpacket, no "
 	    "connect/bind/listen/accept");
 	if (opts->limits.processes == 0)

@@ -44,6 +44,15 @@ struct sandbox_limits {
 /* Largest number of extra writable roots. */
 #define SANDBOX_MAX_ROOTS 32
 
+/* Largest number of host lists of each kind (each a list itself). */
+#define SANDBOX_MAX_NET_LISTS 16
+
+/*
+ * The port of the proxy inside a filtered network's namespace, on
+ * 127.0.0.1: HTTP (CONNECT and absolute URLs) and SOCKS5 on the one port.
+ */
+#define SANDBOX_PROXY_PORT 3128
+
 /*
  * The policy, a plain value.  writable[] points at strings the caller owns
  * for as long as the options are used; sandbox_new() copies what it keeps.
@@ -58,6 +67,21 @@ struct sandbox_opts {
 	bool			 allow_no_namespaces; /* fall back to LL+seccomp */
 	bool			 allow_no_landlock;   /* run without Landlock */
 	struct sandbox_limits	 limits;
+	/*
+	 * A filtered network (net/hostlist.h for the lists' syntax): with
+	 * an allow or a deny list and without network, the command gets a
+	 * network namespace of its own whose only way out is ptyvisor's
+	 * proxy, which lets through the hosts the lists allow.
+	 */
+	const char		*net_allow[SANDBOX_MAX_NET_LISTS];
+	int			 nnet_allow;
+	const char		*net_deny[SANDBOX_MAX_NET_LISTS];
+	int			 nnet_deny;
+	const char		*net_log;	/* the proxy's JSON lines, one
+						   per connection; NULL: none */
+	const char		*net_ask;	/* the control socket where a
+						   host on neither list is
+						   asked; NULL: refused */
 };
 
 /*
@@ -90,6 +114,22 @@ int	sandbox_opts_add_writable(struct sandbox_opts *opts, const char *dir,
 	    char **cause);
 
 /*
+ * Add a host list (borrowed) to the allow or the deny list, checked first;
+ * -1 with *cause when it is bad or there are too many.
+ */
+int	sandbox_opts_add_network(struct sandbox_opts *opts, bool deny,
+	    const char *list, char **cause);
+
+/* Drop every host list (--no-network). */
+void	sandbox_opts_clear_network(struct sandbox_opts *opts);
+
+/*
+ * Whether opts ask for a filtered network: a host list and no network
+ * otherwise (the network option lets every host through).
+ */
+bool	sandbox_opts_network_filtered(const struct sandbox_opts *opts);
+
+/*
  * Parse a size such as "512M", "2G", "65536" (bytes; K, M, G, T suffixes
  * are powers of 1024).  Returns 0, or -1 with *cause.
  */
@@ -103,6 +143,12 @@ int	sandbox_parse_size(const char *s, uint64_t *out, char **cause);
  */
 struct sandbox *sandbox_new(const struct sandbox_opts *opts, const char *cwd,
 	    char **cause);
+
+/*
+ * Where the proxy of a filtered network logs its connections, when opts
+ * did not say (the session's sidecar file).  The path is copied.
+ */
+void	sandbox_set_network_log(struct sandbox *sb, const char *path);
 
 /* Release a sandbox (and its cgroups, once empty).  NULL is a no-op. */
 void	sandbox_free(struct sandbox *sb);
@@ -129,7 +175,9 @@ int	sandbox_child(void *arg, int report_fd, const char **stage);
  * Build the command's environment in the parent: the allow-listed variables
  * of parent_env (PATH HOME USER LOGNAME SHELL TERM LANG LC_* TZ TMPDIR
  * COLORTERM; everything but LD_* under danger-full-access) plus extra
- * ("NAME=VALUE", which win).  Either list may be NULL.  The caller frees the
+ * ("NAME=VALUE", which win).  Either list may be NULL.  With a filtered
+ * network, HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and NO_PROXY (and their
+ * lower-case forms) name the proxy, whatever the other two say.  The caller frees the
  * result with strv_free().
  */
 char	**sandbox_env(const struct sandbox *sb, char *const *parent_env,

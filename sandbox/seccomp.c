@@ -229,8 +229,35 @@ deny_metadata(scmp_filter_ctx ctx, char **cause)
 	return 0;
 }
 
+/*
+ * A filtered network: sockets of the internet families only, reaching no
+ * further than the namespace's loopback (the proxy, or what the command
+ * serves itself).  No UNIX socket but socketpairs: with connect allowed,
+ * a named one would reach any listener of the host (a daemon's socket,
+ * ptyvisor's own control socket).  Netlink, packet and the other families
+ * see or touch what the namespace does not hold.
+ */
+static int
+allow_inet_only(scmp_filter_ctx ctx, char **cause)
+{
+	struct scmp_arg_cmp	cmp;
+	int			family;
+
+	for (family = 0; family < AF_MAX; family++) {
+		if (family == AF_INET || family == AF_INET6)
+			continue;
+		cmp = SCMP_CMP(0, SCMP_CMP_EQ, (scmp_datum_t)family);
+		if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &cmp,
+		    cause) != 0)
+			return -1;
+	}
+	cmp = SCMP_CMP(0, SCMP_CMP_GE, (scmp_datum_t)AF_MAX);
+	return add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &cmp, cause);
+}
+
 void *
-sandbox_seccomp_build(bool network, bool no_namespaces, char **cause)
+sandbox_seccomp_build(bool network, bool filtered, bool no_namespaces,
+    char **cause)
 {
 	scmp_filter_ctx		ctx;
 	struct scmp_arg_cmp	cmp[2];
@@ -299,7 +326,11 @@ sandbox_seccomp_build(bool network, bool no_namespaces, char **cause)
 	    cause) != 0)
 		goto fail;
 
-	if (!network) {
+	if (!network && filtered) {
+		if (allow_inet_only(ctx, cause) != 0 ||
+		    deny_unix_datagrams(ctx, cause) != 0)
+			goto fail;
+	} else if (!network) {
 		/* Only local, unnamed UNIX sockets without the network. */
 		cmp[0] = SCMP_CMP(0, SCMP_CMP_NE, AF_UNIX);
 		if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, cmp,

@@ -306,6 +306,12 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 			strv_free(extra);
 			return s;
 		}
+		if (s->record_path != NULL) {
+			char	*net_log = statedir_net_log_path(s->record_path);
+
+			sandbox_set_network_log(s->sandbox, net_log);
+			free(net_log);
+		}
 		env = sandbox_env(s->sandbox, o->envp ? o->envp : environ,
 		    extra);
 		spec.pre_exec = sandbox_child;

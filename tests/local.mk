@@ -61,23 +61,38 @@ check_PROGRAMS += tests/sandbox/probe
 tests_sandbox_probe_SOURCES = tests/sandbox/probe.c
 TESTS += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
-	tests/sandbox/no-namespaces.sh
+	tests/sandbox/no-namespaces.sh tests/sandbox/network.sh \
+	tests/sandbox/network-nobody.sh
 EXTRA_DIST += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/listeners.py \
-	tests/sandbox/ttyharness.py
+	tests/sandbox/ttyharness.py tests/sandbox/network.sh \
+	tests/sandbox/network-nobody.sh tests/sandbox/upstream.py \
+	tests/sandbox/netclient.py
 
 # Unit tests of the sandbox policy: parsing, defaults, environment, explain.
 check_PROGRAMS += tests/unit/test-sandbox
 tests_unit_test_sandbox_SOURCES = tests/unit/test-sandbox.c
 tests_unit_test_sandbox_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
-tests_unit_test_sandbox_LDADD = libsandbox.a libbase.a $(PV_EXT_LIBS)
+tests_unit_test_sandbox_LDADD = libsandbox.a libnet.a libbase.a $(PV_EXT_LIBS)
 TESTS += tests/unit/test-sandbox
 check_PROGRAMS += tests/unit/test-pty
 tests_unit_test_pty_SOURCES = tests/unit/test-pty.c
 tests_unit_test_pty_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_pty_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-pty
+
+check_PROGRAMS += tests/unit/test-hostlist
+tests_unit_test_hostlist_SOURCES = tests/unit/test-hostlist.c
+tests_unit_test_hostlist_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_hostlist_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-hostlist
+
+check_PROGRAMS += tests/unit/test-proxy
+tests_unit_test_proxy_SOURCES = tests/unit/test-proxy.c
+tests_unit_test_proxy_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_proxy_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-proxy
 
 check_PROGRAMS += tests/unit/test-utf8
 tests_unit_test_utf8_SOURCES = tests/unit/test-utf8.c

@@ -174,9 +174,19 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 	v[n].max = 1;
 	v[n++].attr = nosandbox ? A_BOLD | A_REVERSE : A_NORMAL;
 	v[n].label = "network";
-	v[n].text = xstrdup(r->network ? "YES (asked for)" : "no");
-	v[n].max = 1;
-	v[n++].attr = r->network ? A_BOLD | A_REVERSE : A_NORMAL;
+	if (r->network)
+		v[n].text = xstrdup("YES (asked for)");
+	else if (r->network_allow != NULL) {
+		/* The hosts asked for are approved with the command. */
+		char	*hosts = quote_text(r->network_allow);
+
+		v[n].text = xasprintf("only %s (asked for)", hosts);
+		free(hosts);
+	} else
+		v[n].text = xstrdup("no");
+	v[n].max = r->network_allow != NULL ? 2 : 1;
+	v[n++].attr = r->network || r->network_allow != NULL ?
+	    A_BOLD | A_REVERSE : A_NORMAL;
 	if (r->env != NULL && r->env[0] != NULL) {
 		struct buf	env = { 0 };
 		size_t		i;

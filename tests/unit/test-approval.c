@@ -349,6 +349,43 @@ main(void)
 		(void)take();
 	}
 
+	/* A host a proxy asks for: always asked, never a rule. */
+	{
+		struct approval_spec	 spec;
+		struct policy		*p2 = policy_new(POLICY_NEVER);
+		struct approval		*a2 = approval_new(NULL, p2);
+		char			*argv[] = { "connect", "x.test:443",
+					    NULL };
+		int			 owner3;
+
+		approval_subscribe(a2, &events, NULL);
+		memset(&spec, 0, sizeof spec);
+		spec.argv = argv;
+		spec.network = true;
+		spec.connect = true;
+		spec.owner = &owner3;
+		r = approval_submit(a2, &spec);
+		ok(r->verdict == POLICY_ASK && r->connect &&
+		    strcmp(r->verdict_by, "a host on neither list") == 0,
+		    "a host is asked even in mode never (%s)", r->verdict_by);
+		approval_dispatch(a2, r);
+		(void)take();
+		approval_free(a2);
+		policy_free(p2);
+
+		r = approval_submit(a, &spec);
+		approval_dispatch(a, r);
+		(void)take();
+		is_int(approval_remember(a, r->id, NULL, false, &cause), 0,
+		    "approve and remember a host");
+		ok(strstr(take(), "approved") != NULL, "... approved");
+		r = submit(a, "connect x.test:443", &owner3);
+		is_int(r->verdict, POLICY_ASK, "... and no rule remembered: a "
+		    "command of that name is still asked");
+		approval_dispatch(a, r);
+		(void)take();
+	}
+
 	approval_free(a);
 	approval_free(NULL);
 	policy_free(p);

@@ -62,6 +62,9 @@ static const char full[] =
     "network = yes\n"
     "writable = /srv/a\n"
     "writable = /srv/b c\n"
+    "network_allow = pypi.org, *.pythonhosted.org\n"
+    "network_allow = github.com:443\n"
+    "network_deny = evil.pythonhosted.org\n"
     "protect_git = on\n"
     "private_tmp = true\n"
     "allow_no_namespaces = 1\n"
@@ -116,6 +119,14 @@ test_full(void)
 	    "apply: first root");
 	is_str(o.nwritable > 1 ? o.writable[1] : NULL, "/srv/b c",
 	    "apply: second root keeps its space");
+	is_int(o.nnet_allow, 2, "apply: two network_allow lines");
+	is_str(o.nnet_allow > 0 ? o.net_allow[0] : NULL,
+	    "pypi.org, *.pythonhosted.org", "apply: the first as written");
+	is_str(o.nnet_allow > 1 ? o.net_allow[1] : NULL, "github.com:443",
+	    "apply: the second");
+	is_int(o.nnet_deny, 1, "apply: one network_deny line");
+	is_str(o.nnet_deny > 0 ? o.net_deny[0] : NULL,
+	    "evil.pythonhosted.org", "apply: network_deny");
 	ok(o.protect_git, "apply: protect_git");
 	ok(o.private_tmp, "apply: private_tmp");
 	ok(o.allow_no_namespaces, "apply: allow_no_namespaces");
@@ -417,6 +428,12 @@ struct bad_row {
     "0123456789012345678901234567890123456789012345678901234567890123456789"
 
 static const struct bad_row bad_rows[] = {
+	/* [sandbox] host lists */
+	{ "[sandbox]\nnetwork_allow = pypi.org,bad..name\n", 2,
+	  "network_allow: bad host pattern 'bad..name'" },
+	{ "[sandbox]\nnetwork_deny = *evil.com\n", 2,
+	  "network_deny: bad host pattern '*evil.com'" },
+	{ "[sandbox]\nnetwork_allow =\n", 2, "network_allow: no value" },
 	/* [approval] */
 	{ "[approval]\nmode = sometimes\n", 2,
 	  "mode: 'sometimes' is not untrusted, on-request or never" },
@@ -482,7 +499,8 @@ static const struct bad_row bad_rows[] = {
 	{ "[tui] junk\n", 1, "text after the section name: 'junk'" },
 	{ "[sandbox]\nnetwrk = yes\n", 2,
 	  "unknown key 'netwrk' in [sandbox] (known: profile, network, "
-	  "writable, protect_git, private_tmp, allow_no_namespaces, "
+	  "writable, network_allow, network_deny, protect_git, "
+	  "private_tmp, allow_no_namespaces, "
 	  "max_procs, max_files, max_memory, max_session_memory, "
 	  "max_file_size)" },
 	{ "[approval]\nMode = never\n", 2, "unknown key 'Mode' in [approval]" },

@@ -92,6 +92,18 @@ test_ops(void)
 	    strcmp(r->exec.environ[1], "X=a=b") == 0 &&
 	    r->exec.environ[2] == NULL, "exec with stdio, umask, environ");
 	proto_request_free(r);
+	r = parse("{\"op\":\"connect\",\"id\":\"4\",\"host\":\"PyPI.org.\","
+	    "\"port\":443,\"why\":\"w\"}", &err);
+	ok(r != NULL && r->op == PROTO_OP_CONNECT &&
+	    strcmp(r->host, "pypi.org") == 0 && r->port == 443 &&
+	    strcmp(r->why, "w") == 0, "connect: host normalized, port, why");
+	proto_request_free(r);
+	r = parse("{\"op\":\"exec\",\"id\":\"3\",\"argv\":[\"pip\"],"
+	    "\"network_allow\":\"pypi.org, *.pythonhosted.org\"}", &err);
+	ok(r != NULL && r->exec.network_allow != NULL &&
+	    strcmp(r->exec.network_allow, "pypi.org, *.pythonhosted.org") == 0
+	    && !r->exec.network, "exec with network_allow");
+	proto_request_free(r);
 	r = parse("{\"op\":\"exec\",\"id\":\"3\",\"argv\":[\"sh\"]}",
 	    &err);
 	ok(r != NULL && !r->exec.pipes[0] && !r->exec.pipes[1] &&
@@ -220,6 +232,18 @@ static const struct bad bads[] = {
 	    PROTO_ERR_TYPE, "e", "'stdio'" },
 	{ EX "\"argv\":[\"ls\"],\"umask\":512}", PROTO_ERR_VALUE, "e",
 	    "'umask'" },
+	{ "{\"op\":\"connect\",\"id\":\"e\",\"port\":443}", PROTO_ERR_MISSING,
+	    "e", "'host'" },
+	{ "{\"op\":\"connect\",\"id\":\"e\",\"host\":\"a b\",\"port\":1}",
+	    PROTO_ERR_VALUE, "e", "'host' must be a host name" },
+	{ "{\"op\":\"connect\",\"id\":\"e\",\"host\":\"a.org\"}",
+	    PROTO_ERR_MISSING, "e", "'port'" },
+	{ "{\"op\":\"connect\",\"id\":\"e\",\"host\":\"a.org\",\"port\":0}",
+	    PROTO_ERR_VALUE, "e", "'port'" },
+	{ EX "\"argv\":[\"ls\"],\"network_allow\":[\"a.org\"]}",
+	    PROTO_ERR_TYPE, "e", "'network_allow'" },
+	{ EX "\"argv\":[\"ls\"],\"network_allow\":\"a..org\"}",
+	    PROTO_ERR_VALUE, "e", "'network_allow': bad host pattern" },
 	{ EX "\"argv\":[\"ls\"],\"umask\":\"022\"}", PROTO_ERR_TYPE, "e",
 	    "'umask'" },
 	{ EX "\"argv\":[\"ls\"],\"environ\":[\"A=1\"]}", PROTO_ERR_TYPE,
@@ -398,8 +422,8 @@ test_events(void)
 	char			*argv[] = { "make", "caf\xc3\xa9", "\xff", NULL };
 	char			*differs[] = { "PATH=/tmp/bin:/bin", NULL };
 	struct proto_pending	 pend = { 12, argv, "/src", "workspace-write",
-				    true, "tests", "ask", "mode untrusted", 42, NULL,
-				    NULL };
+				    true, NULL, "tests", "ask", "mode untrusted",
+				    42, NULL, NULL };
 	struct proto_session	 sess = { 7, 1234, argv, "/src", "running",
 				    true };
 	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
@@ -463,6 +487,14 @@ test_events(void)
 	is_str(sget(o, "detail"), pend.detail, "queued detail");
 	json_decref(o);
 	pend.detail = NULL;
+
+	pend.network_allow = "pypi.org,github.com:443";
+	proto_ev_queued(&b, "1", &pend);
+	o = read_back(&b, "queued");
+	is_str(sget(o, "network_allow"), "pypi.org,github.com:443",
+	    "queued network_allow");
+	json_decref(o);
+	pend.network_allow = NULL;
 
 	proto_ev_decided(&b, "6", 12, true, "user", NULL, NULL);
 	o = read_back(&b, "approved");

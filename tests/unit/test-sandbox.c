@@ -169,5 +169,60 @@ main(void)
 	ok(strstr(buf_cstr(&out), "no sandbox") != NULL,
 	    "explain: full access is no sandbox");
 	buf_free(&out);
+
+	/* A filtered network: the lists, the plan, the variables. */
+	sandbox_opts_init(&opts);
+	ok(!sandbox_opts_network_filtered(&opts), "no list: not filtered");
+	is_int(sandbox_opts_add_network(&opts, false, "pypi.org,*.x.org",
+	    &cause), 0, "an allow list");
+	is_int(sandbox_opts_add_network(&opts, true, "evil.x.org", &cause),
+	    0, "a deny list");
+	ok(sandbox_opts_add_network(&opts, false, "a..b", &cause) == -1 &&
+	    strstr(cause, "bad host pattern") != NULL, "a bad list refused");
+	free(cause);
+	cause = NULL;
+	is_int(opts.nnet_allow, 1, "the bad list not added");
+	ok(sandbox_opts_network_filtered(&opts), "lists: filtered");
+	opts.network = true;
+	ok(!sandbox_opts_network_filtered(&opts), "the network on: not "
+	    "filtered");
+	opts.network = false;
+	memset(&out, 0, sizeof out);
+	sandbox_explain(&opts, &out);
+	ok(strstr(buf_cstr(&out), "network: filtered by host name") != NULL &&
+	    strstr(out.data, "allow: pypi.org,*.x.org") != NULL &&
+	    strstr(out.data, "deny:  evil.x.org") != NULL,
+	    "explain: the network plan and its lists");
+	buf_free(&out);
+	opts.allow_no_landlock = 1;
+	sb = sandbox_new(&opts, "/", &cause);
+	ok(sb != NULL, "a sandbox with a filtered network");
+	if (sb != NULL) {
+		char	*over[] = { "HTTPS_PROXY=http://elsewhere:1", NULL };
+
+		env = sandbox_env(sb, parent, over);
+		ok(has_entry(env, "HTTPS_PROXY=http://127.0.0.1:3128") &&
+		    !has_entry(env, "HTTPS_PROXY=http://elsewhere:1"),
+		    "env: the proxy wins over the request's own");
+		ok(has_entry(env, "http_proxy=http://127.0.0.1:3128") &&
+		    has_entry(env, "ALL_PROXY=socks5h://127.0.0.1:3128") &&
+		    has_entry(env, "no_proxy=localhost,127.0.0.1,::1"),
+		    "env: every proxy variable, both cases");
+		strv_free(env);
+	} else {
+		diag("%s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	sandbox_free(sb);
+	sandbox_opts_clear_network(&opts);
+	ok(!sandbox_opts_network_filtered(&opts), "cleared: not filtered");
+	opts.profile = SANDBOX_FULL_ACCESS;
+	is_int(sandbox_opts_add_network(&opts, false, "pypi.org", &cause), 0,
+	    "a list with full access");
+	ok(sandbox_new(&opts, "/", &cause) == NULL &&
+	    strstr(cause, "needs the sandbox") != NULL,
+	    "refused without the sandbox");
+	free(cause);
 	return tap_done();
 }

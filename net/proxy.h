@@ -1,0 +1,64 @@
+/*
+ * proxy.h - the filtering proxy, a sandboxed command's only way out to the
+ * network: HTTP (CONNECT, and plain requests in absolute form) and SOCKS5
+ * (CONNECT, names or addresses) on the same listening sockets, told apart
+ * by their first byte.
+ *
+ * Each connection's target is judged by name against a host list
+ * (net/hostlist.h) before anything is resolved; names are resolved here,
+ * outside the sandbox (net/resolve.h), and each address is checked again
+ * before it is connected to.  Everything is non-blocking on the loop, with
+ * bounded buffers per connection and a bound on connections.  A host on
+ * neither list is asked of a person over the control socket when the
+ * proxy has one (net/ask.h), else refused; an approved one is kept for
+ * the proxy's life.  A refusal
+ * answers with the reason (an HTTP 403 whose body and X-Ptyvisor-Refused
+ * header say why, or SOCKS5's "not allowed by ruleset").
+ *
+ * Every connection ends as one JSON line on the log fd: time, protocol,
+ * host, port, the address used, the decision and why, bytes each way.
+ */
+#ifndef PTYVISOR_PROXY_H
+#define PTYVISOR_PROXY_H
+
+#include <stdint.h>
+
+struct loop;
+struct hostlist;
+struct proxy;
+
+/* What a proxy needs; the caller keeps hosts alive as long as the proxy. */
+struct proxy_opts {
+	const struct hostlist	*hosts;
+	int			 log_fd;	/* -1: no log */
+	const char		*hosts_file;	/* tests only: see resolve.h */
+	const char		*ask_socket;	/* a host on neither list is
+						   asked there (net/ask.h);
+						   NULL: refused */
+};
+
+/* A proxy on l.  Free with proxy_free(). */
+struct proxy	*proxy_new(struct loop *l, const struct proxy_opts *opts);
+
+/* Serve connections accepted on a listening socket (the proxy owns it). */
+void		 proxy_add_listener(struct proxy *p, int fd);
+
+/* How many connections are open. */
+unsigned int	 proxy_connections(const struct proxy *p);
+
+/* Close every connection (each logged, as cut) and listener.  NULL: no-op. */
+void		 proxy_free(struct proxy *p);
+
+/*
+ * The proxy as a process of its own: receive listening sockets over the
+ * UNIX socket channel (SCM_RIGHTS), serve them until channel reaches EOF or
+ * SIGTERM arrives, then close everything (logged) and return 0; -1 with
+ * *cause when it cannot start.
+ */
+int		 proxy_serve(int channel, const struct proxy_opts *opts,
+		     char **cause);
+
+/* Send a listening socket over channel to proxy_serve(); 0 or -1. */
+int		 proxy_send_listener(int channel, int fd);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * net.c - a filtered network: the command's own network namespace holds
+ * only loopback, and its one way out is ptyvisor's proxy (net/proxy.h).
+ *
+ * The proxy runs as a process of its own, forked by the sandbox's child
+ * before it enters any namespace, so it stays in the host's network (and
+ * user) namespace; it leaves the session (setsid) and holds none of its
+ * terminal.  Once the child has made the new network namespace, it brings
+ * loopback up there, listens on 127.0.0.1:SANDBOX_PROXY_PORT and hands the
+ * listening socket to the proxy over a socketpair (SCM_RIGHTS): the proxy
+ * accepts connections made inside the namespace and connects out from
+ * outside.  No path of the host is bridged in, no forwarder runs inside,
+ * and every byte crosses one process.  An agent's command's proxy asks
+ * the server its request came through about a host on neither list
+ * (opts.net_ask).  The relay holds its end of the
+ * socketpair; when the sandbox ends the proxy sees EOF, logs what was
+ * still open and exits, and the relay waits for that (see ns.c).
+ */
+#include "sandbox/sandbox-int.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "net/hostlist.h"
+#include "net/proxy.h"
+
+int
+sandbox_net_prepare(struct sandbox *sb, const struct sandbox_opts *opts,
+    char **cause)
+{
+	const char	*hosts_file;
+	int		 i, fd;
+
+	sb->hosts = hostlist_new();
+	for (i = 0; i < opts->nnet_allow; i++)
+		if (hostlist_add(sb->hosts, false, opts->net_allow[i],
+		    cause) != 0)
+			return -1;
+	for (i = 0; i < opts->nnet_deny; i++)
+		if (hostlist_add(sb->hosts, true, opts->net_deny[i],
+		    cause) != 0)
+			return -1;
+	/* A log that cannot be written is found now, not lost later. */
+	if (opts->net_log != NULL) {
+		if ((fd = open(opts->net_log, O_WRONLY | O_APPEND | O_CREAT |
+		    O_CLOEXEC | O_NOFOLLOW, 0600)) < 0) {
+			*cause = xasprintf("network log: %s: %s",
+			    opts->net_log, strerror(errno));
+			return -1;
+		}
+		close(fd);
+		sb->net_log = xstrdup(opts->net_log);
+	}
+	if (opts->net_ask != NULL)
+		sb->net_ask = xstrdup(opts->net_ask);
+	/* For tests only: names mapped without the system's resolver. */
+	if ((hosts_file = getenv("PTYVISOR_TEST_HOSTS")) != NULL &&
+	    *hosts_file != '\0')
+		sb->hosts_file = xstrdup(hosts_file);
+	return 0;
+}
+
+void
+sandbox_net_free(struct sandbox *sb)
+{
+	hostlist_free(sb->hosts);
+	sb->hosts = NULL;
+	free(sb->hosts_file);
+	free(sb->net_log);
+	free(sb->net_ask);
+}
+
+char **
+sandbox_net_env(const struct sandbox *sb)
+{
+	static const char *const names[] = {
+		"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
+		"http_proxy", "https_proxy", "all_proxy", "no_proxy"
+	};
+	char	**env;
+	size_t	  i;
+
+	if (sb->hosts == NULL)
+		return NULL;
+	env = xcalloc(sizeof names / sizeof names[0] + 1, sizeof *env);
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strcasecmp(names[i], "ALL_PROXY") == 0)
+			/* socks5h: the proxy resolves the name. */
+			env[i] = xasprintf("%s=socks5h://127.0.0.1:%d",
+			    names[i], SANDBOX_PROXY_PORT);
+		else if (strcasecmp(names[i], "NO_PROXY") == 0)
+			/* What the command serves itself stays direct. */
+			env[i] = xasprintf("%s=localhost,127.0.0.1,::1",
+			    names[i]);
+		else
+			env[i] = xasprintf("%s=http://127.0.0.1:%d", names[i],
+			    SANDBOX_PROXY_PORT);
+	}
+	return env;
+}
+
+/* Print one kind of list, its entries as given. */
+static void
+explain_lists(struct buf *out, const char *what, const char *const *v,
+    int n)
+{
+	int	i;
+
+	buf_printf(out, "  %s", what);
+	if (n == 0)
+		buf_adds(out, " (none)");
+	for (i = 0; i < n; i++)
+		buf_printf(out, "%s%s", i == 0 ? " " : ", ", v[i]);
+	buf_adds(out, "\n");
+}
+
+void
+sandbox_net_explain(const struct sandbox_opts *opts, struct buf *out)
+{
+	buf_printf(out, "network: filtered by host name, through ptyvisor's "
+	    "proxy only\n");
+	explain_lists(out, "allow:", opts->net_allow, opts->nnet_allow);
+	explain_lists(out, "deny: ", opts->net_deny, opts->nnet_deny);
+	buf_printf(out, "  the deny list wins; a host on neither list is %s\n",
+	    opts->net_ask != NULL ? "asked of a person, like a command "
+	    "(ptyvisor pending/approve/deny, the console), and refused "
+	    "after 2 minutes without an answer" : "refused (an agent's "
+	    "command under the console or serve asks for it instead)");
+	buf_printf(out, "  IP addresses, and names that resolve to private, "
+	    "loopback or link-local addresses, are refused unless an "
+	    "address entry covers them (a name listed exactly may resolve "
+	    "to one)\n");
+	buf_printf(out, "  a network namespace with only loopback; the proxy "
+	    "listens on 127.0.0.1:%d in it (HTTP CONNECT, plain http:// "
+	    "and SOCKS5 on one port) and connects from outside; names are "
+	    "resolved by the proxy, there is no DNS inside\n",
+	    SANDBOX_PROXY_PORT);
+	buf_printf(out, "  HTTP_PROXY, HTTPS_PROXY, ALL_PROXY (socks5h) and "
+	    "their lower-case forms name it; NO_PROXY=localhost,127.0.0.1,"
+	    "::1\n");
+	buf_printf(out, "  a program that ignores them reaches nothing; "
+	    "UNIX sockets only as socketpairs\n");
+	buf_printf(out, "  connections logged: %s\n", opts->net_log != NULL ?
+	    opts->net_log : "next to the session's recording (none for "
+	    "`ptyvisor sandbox` without --network-log)");
+}
+
+/* The proxy process: outside every namespace, until the sandbox ends. */
+static void __attribute__((noreturn))
+run_proxy(struct sandbox *sb, int channel, pid_t parent)
+{
+	struct proxy_opts	 po;
+	char			*cause = NULL;
+	int			 fd, log_fd = -1;
+
+	/* Off the session's terminal: no signal of its, no EOF held up. */
+	setsid();
+	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) != 0 ||
+	    getppid() != parent)
+		_exit(125);
+	/* No connection goes unlogged: without its log the proxy ends, and
+	 * the sandbox cannot hand it the socket (fail closed). */
+	if (sb->net_log != NULL && (log_fd = open(sb->net_log, O_WRONLY |
+	    O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0)
+		_exit(125);
+	memset(&po, 0, sizeof po);
+	po.hosts = sb->hosts;
+	po.log_fd = log_fd;
+	po.hosts_file = sb->hosts_file;
+	po.ask_socket = sb->net_ask;
+	if (proxy_serve(channel, &po, &cause) != 0)
+		_exit(125);
+	_exit(0);
+}
+
+int
+sandbox_net_start_proxy(struct sandbox *sb, int report_fd)
+{
+	pid_t	pid, self = getpid();
+	int	sp[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0) {
+		sandbox_set_stage(sb, "network: proxy socketpair");
+		return -1;
+	}
+	if ((pid = fork()) < 0) {
+		sandbox_set_stage(sb, "network: fork the proxy");
+		close(sp[0]);
+		close(sp[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(report_fd);
+		close(sp[0]);
+		run_proxy(sb, sp[1], self);
+	}
+	close(sp[1]);
+	sb->proxy_channel = sp[0];
+	sb->proxy_pid = pid;
+	return 0;
+}
+
+/* Bring the namespace's loopback up. */
+static int
+loopback_up(void)
+{
+	struct ifreq	ifr;
+	int		fd, r = -1;
+
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	memset(&ifr, 0, sizeof ifr);
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr) == 0)
+			r = 0;
+	}
+	close(fd);
+	return r;
+}
+
+int
+sandbox_net_listen(struct sandbox *sb)
+{
+	struct sockaddr_in	sin;
+	int			fd, one = 1;
+
+	if (loopback_up() != 0) {
+		sandbox_set_stage(sb, "network: loopback up");
+		return -1;
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		sandbox_set_stage(sb, "network: the proxy's socket");
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(SANDBOX_PROXY_PORT);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
+	    listen(fd, SOMAXCONN) != 0) {
+		sandbox_set_stage(sb, "network: listen on 127.0.0.1:%d",
+		    SANDBOX_PROXY_PORT);
+		close(fd);
+		return -1;
+	}
+	if (proxy_send_listener(sb->proxy_channel, fd) != 0) {
+		sandbox_set_stage(sb, "network: hand the socket to the proxy");
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}

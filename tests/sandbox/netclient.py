@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""netclient.py - what a command inside a filtered network tries, one
+verdict line per probe: "NAME ok DETAIL" or "NAME failed DETAIL".
+
+  connect HOST PORT        CONNECT through $HTTPS_PROXY, then echo a line
+  bulk HOST PORT SIZE      CONNECT, then SIZE bytes echoed back, compared
+  socks HOST PORT          SOCKS5 through the proxy port, then echo a line
+  direct ADDR PORT         a TCP connection ignoring the proxy
+  unix PATH                a UNIX stream socket connected to PATH
+  urllib URL               urllib with the proxy variables
+"""
+import os
+import socket
+import struct
+import sys
+import urllib.parse
+import urllib.request
+
+
+def proxy_addr():
+    u = urllib.parse.urlsplit(os.environ["HTTPS_PROXY"])
+    return u.hostname, u.port
+
+
+def echo(s):
+    s.sendall(b"ping-through-proxy\n")
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = s.recv(100)
+        if not chunk:
+            break
+        data += chunk
+    return data.strip().decode()
+
+
+def connect(host, port):
+    s = socket.create_connection(proxy_addr(), timeout=10)
+    s.sendall(("CONNECT %s:%s HTTP/1.1\r\nHost: %s:%s\r\n\r\n" %
+               (host, port, host, port)).encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(1)
+        if not chunk:
+            break
+        head += chunk
+    status = head.split(b"\r\n", 1)[0].decode()
+    if " 200 " not in status:
+        rest = s.recv(4096).decode(errors="replace").strip()
+        return False, status + " | " + rest
+    connect.sock = s
+    if connect.raw:
+        return True, "tunnel"
+    return True, echo(s)
+
+
+connect.raw = False
+
+
+def bulk(host, port, size):
+    """CONNECT, then size pseudo-random bytes out and the same back."""
+    import hashlib
+    import threading
+    connect.raw = True
+    good, detail = connect(host, port)
+    if not good:
+        return good, detail
+    s = connect.sock
+    data = hashlib.sha256(b"seed").digest() * (int(size) // 32 + 1)
+    data = data[:int(size)]
+    sender = threading.Thread(target=lambda: (s.sendall(data),
+                                              s.shutdown(socket.SHUT_WR)))
+    sender.start()
+    got = bytearray()
+    while True:
+        chunk = s.recv(1 << 16)
+        if not chunk:
+            break
+        got += chunk
+    sender.join()
+    return got == data, "%d bytes back, %s" % (
+        len(got), "equal" if got == data else "different")
+
+
+def socks(host, port):
+    s = socket.create_connection(proxy_addr(), timeout=10)
+    s.sendall(b"\x05\x01\x00")
+    if s.recv(2) != b"\x05\x00":
+        return False, "no method"
+    name = host.encode()
+    s.sendall(b"\x05\x01\x00\x03" + bytes([len(name)]) + name +
+              struct.pack(">H", int(port)))
+    reply = s.recv(10)
+    if len(reply) < 2 or reply[1] != 0:
+        return False, "reply code %d" % (reply[1] if len(reply) > 1 else -1)
+    return True, echo(s)
+
+
+def direct(addr, port):
+    s = socket.create_connection((addr, int(port)), timeout=5)
+    return True, echo(s)
+
+
+def unix(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    return True, "connected"
+
+
+def fetch(url):
+    return True, urllib.request.urlopen(url, timeout=10).read().decode().strip()
+
+
+def main():
+    probes = {"connect": connect, "bulk": bulk, "socks": socks,
+              "direct": direct,
+              "unix": unix, "urllib": fetch}
+    name, args = sys.argv[1], sys.argv[2:]
+    try:
+        good, detail = probes[name](*args)
+    except Exception as e:  # every failure is a verdict
+        good, detail = False, "%s: %s" % (type(e).__name__, e)
+    print("%s %s %s" % (name, "ok" if good else "failed", detail))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""upstream.py - the servers a filtered network's tests reach through the
+proxy, on 127.0.0.1 only: an HTTP server (GET /hello answers
+"hello-from-upstream", GET /big?n=N answers N bytes) and a TCP echo
+server.  Writes "HTTP_PORT ECHO_PORT" to the file named first, then serves
+until killed."""
+import http.server
+import os
+import socket
+import socketserver
+import sys
+import threading
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.startswith("/big?n="):
+            n = int(self.path.split("=", 1)[1])
+            self.send_response(200)
+            self.send_header("Content-Length", str(n))
+            self.end_headers()
+            chunk = b"x" * 65536
+            while n > 0:
+                self.wfile.write(chunk[:n])
+                n -= min(n, len(chunk))
+            return
+        body = b"hello-from-upstream host=" + \
+            self.headers.get("Host", "").encode() + b"\n"
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+class Echo(socketserver.BaseRequestHandler):
+    def handle(self):
+        while True:
+            data = self.request.recv(65536)
+            if not data:
+                return
+            self.request.sendall(data)
+
+
+class Threaded(socketserver.ThreadingMixIn, socketserver.TCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def main():
+    http_srv = Threaded(("127.0.0.1", 0), Handler)
+    echo_srv = Threaded(("127.0.0.1", 0), Echo)
+    for srv in (http_srv, echo_srv):
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+    tmp = sys.argv[1] + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("%d %d\n" % (http_srv.server_address[1],
+                             echo_srv.server_address[1]))
+    os.rename(tmp, sys.argv[1])
+    threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,403 @@
+/*
+ * test-proxy.c - the filtering proxy as a process of its own (proxy_serve)
+ * against an upstream of the test's own on 127.0.0.1: what plain HTTP
+ * sends upstream (origin form, the URL's Host, no proxy headers, one
+ * request), CONNECT and SOCKS5 tunnels, every malformed request refused
+ * with its status or reply code, refusals with the reason, failed lookups
+ * and connects, the log.  No namespace needed: the proxy's listener is the
+ * test's.
+ */
+#include "net/proxy.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "net/hostlist.h"
+#include "tests/tap.h"
+
+static uint16_t	 upstream_port;		/* echoes what it gets */
+static uint16_t	 closed_port;		/* nobody listens */
+static uint16_t	 proxy_port;
+
+/* A listening socket on 127.0.0.1, any port; its port in *port. */
+static int
+listen_any(uint16_t *port)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			fd;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
+	    listen(fd, 64) != 0 ||
+	    getsockname(fd, (struct sockaddr *)&sin, &len) != 0)
+		exit(99);
+	*port = ntohs(sin.sin_port);
+	return fd;
+}
+
+/*
+ * The upstream: for each connection, read up to the first empty line and
+ * send back "ECHO\n" and those bytes, then close.
+ */
+static void __attribute__((noreturn))
+run_upstream(int lfd)
+{
+	char	buf[65536];
+	size_t	len;
+	ssize_t	n;
+	int	fd;
+
+	for (;;) {
+		if ((fd = accept(lfd, NULL, NULL)) < 0)
+			continue;
+		len = 0;
+		while (len < sizeof buf - 1 &&
+		    (n = read(fd, buf + len, sizeof buf - 1 - len)) > 0) {
+			len += (size_t)n;
+			buf[len] = '\0';
+			if (strstr(buf, "\r\n\r\n") != NULL)
+				break;
+		}
+		if (write(fd, "ECHO\n", 5) == 5 && len > 0)
+			(void)!write(fd, buf, len);
+		close(fd);
+	}
+}
+
+/* Connect to the proxy (blocking, 10 s timeouts). */
+static int
+connect_proxy(void)
+{
+	struct sockaddr_in	sin;
+	struct timeval		tv = { 10, 0 };
+	int			fd;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(proxy_port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0)
+		exit(98);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	return fd;
+}
+
+/* Send len bytes of data, read all until EOF into a new string. */
+static char *
+exchange(const void *data, size_t len, size_t *outlen)
+{
+	char	*out = malloc(1 << 20);
+	size_t	 got = 0;
+	ssize_t	 n;
+	int	 fd = connect_proxy();
+
+	if (len > 0 && write(fd, data, len) != (ssize_t)len)
+		exit(97);
+	while (got < (1 << 20) - 1 && (n = read(fd, out + got,
+	    (1 << 20) - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(fd);
+	if (outlen != NULL)
+		*outlen = got;
+	return out;
+}
+
+/* exchange() of a string. */
+static char *
+ask(const char *s)
+{
+	return exchange(s, strlen(s), NULL);
+}
+
+/* Whether s starts with prefix. */
+static int
+starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static void
+test_http(void)
+{
+	char	req[512], *r;
+
+	snprintf(req, sizeof req, "GET http://Allowed.Test:%u/a/b?q=1 "
+	    "HTTP/1.1\r\nHost: evil.example\r\nProxy-Authorization: Basic "
+	    "eA==\r\nProxy-Connection: keep-alive\r\nConnection: keep-alive"
+	    "\r\nKeep-Alive: 5\r\nUser-Agent: t\r\n\r\n", upstream_port);
+	r = ask(req);
+	snprintf(req, sizeof req, "ECHO\nGET /a/b?q=1 HTTP/1.1\r\nHost: "
+	    "Allowed.Test:%u\r\nConnection: close\r\nUser-Agent: t\r\n\r\n",
+	    upstream_port);
+	is_str(r, req, "plain HTTP: origin form, the URL's Host, one request, "
+	    "no proxy headers");
+	free(r);
+
+	snprintf(req, sizeof req, "GET http://allowed.test:%u HTTP/1.0\r\n"
+	    "\r\n", upstream_port);
+	r = ask(req);
+	ok(strstr(r, "GET / HTTP/1.0\r\n") != NULL, "no path: /");
+	free(r);
+
+	snprintf(req, sizeof req, "GET http://allowed.test:%u?x HTTP/1.1\r\n"
+	    "\r\n", upstream_port);
+	r = ask(req);
+	ok(strstr(r, "GET /?x HTTP/1.1\r\n") != NULL, "a query without a "
+	    "path: /?x");
+	free(r);
+}
+
+static void
+test_connect(void)
+{
+	char	req[256], *r;
+
+	snprintf(req, sizeof req, "CONNECT allowed.test:%u HTTP/1.1\r\nHost: "
+	    "x\r\n\r\nPING\r\n\r\n", upstream_port);
+	r = ask(req);
+	is_str(r, "HTTP/1.1 200 Connection established\r\n\r\nECHO\n"
+	    "PING\r\n\r\n", "CONNECT: established, then the bytes after the "
+	    "head go through");
+	free(r);
+}
+
+/* One refusal: the request, the status line's start, a piece of it. */
+static void
+refused(const char *req, const char *status, const char *piece,
+    const char *name)
+{
+	char	*r = ask(req);
+
+	ok(starts(r, status) && strstr(r, piece) != NULL &&
+	    strstr(r, "Connection: close\r\n") != NULL, "%s", name);
+	if (!starts(r, status) || strstr(r, piece) == NULL)
+		diag("got: %.200s", r);
+	free(r);
+}
+
+static void
+test_refusals(void)
+{
+	char	req[256], *big;
+	size_t	len = 20000;
+
+	refused("CONNECT denied.test:443 HTTP/1.1\r\n\r\n",
+	    "HTTP/1.1 403 ", "X-Ptyvisor-Refused: on the deny list "
+	    "(denied.test)\r\n", "a denied host: 403 with the reason");
+	refused("CONNECT other.test:443 HTTP/1.1\r\n\r\n",
+	    "HTTP/1.1 403 ", "ptyvisor: other.test:443: refused: not on the "
+	    "allow list", "a host on neither list: 403");
+	refused("CONNECT 127.0.0.1:443 HTTP/1.1\r\n\r\n", "HTTP/1.1 403 ",
+	    "loopback", "an IP literal: 403");
+	refused("CONNECT [::1]:443 HTTP/1.1\r\n\r\n", "HTTP/1.1 403 ",
+	    "loopback", "an IPv6 literal: 403");
+	refused("CONNECT allowed.test HTTP/1.1\r\n\r\n", "HTTP/1.1 400 ",
+	    "bad CONNECT target", "CONNECT without a port: 400");
+	refused("CONNECT allowed.test:0 HTTP/1.1\r\n\r\n", "HTTP/1.1 400 ",
+	    "bad CONNECT target", "CONNECT to port 0: 400");
+	refused("CONNECT ::1:443 HTTP/1.1\r\n\r\n", "HTTP/1.1 400 ",
+	    "bad CONNECT target", "IPv6 without brackets: 400");
+	refused("GET https://allowed.test/ HTTP/1.1\r\n\r\n", "HTTP/1.1 400 ",
+	    "https:// needs CONNECT", "https:// in plain form: 400");
+	refused("GET /local HTTP/1.1\r\nHost: allowed.test\r\n\r\n",
+	    "HTTP/1.1 400 ", "absolute http:// URL", "origin form: 400");
+	refused("GET http://user@allowed.test/ HTTP/1.1\r\n\r\n",
+	    "HTTP/1.1 400 ", "bad host in the URL", "user info: 400");
+	refused("GET http://a b/ HTTP/1.1\r\n\r\n", "HTTP/1.1 400 ",
+	    "not an HTTP proxy request", "a space in the URL: 400");
+	refused("hello\r\n\r\n", "HTTP/1.1 400 ", "not an HTTP proxy request",
+	    "garbage: 400");
+	refused("GET http://allowed.test/ HTTP/2.0\r\n\r\n", "HTTP/1.1 400 ",
+	    "not an HTTP proxy request", "not HTTP/1.x: 400");
+	refused("CONNECT nosuch.test:80 HTTP/1.1\r\n\r\n", "HTTP/1.1 502 ",
+	    "name lookup failed: no such host", "a name not found: 502");
+	snprintf(req, sizeof req, "CONNECT allowed.test:%u HTTP/1.1\r\n\r\n",
+	    closed_port);
+	refused(req, "HTTP/1.1 502 ", "Connection refused",
+	    "nobody listening: 502");
+
+	big = malloc(len);
+	memset(big, 'a', len);
+	memcpy(big, "GET http://allowed.test/ HTTP/1.1\r\nX: ", 38);
+	{
+		char	*r = exchange(big, len, NULL);
+
+		ok(starts(r, "HTTP/1.1 431 "), "a head over 16 KiB: 431");
+		free(r);
+	}
+	free(big);
+}
+
+static void
+test_socks(void)
+{
+	unsigned char	req[64], *r;
+	size_t		n, len;
+
+	/* No acceptable method. */
+	r = (unsigned char *)exchange("\x05\x01\x02", 3, &len);
+	ok(len == 2 && r[0] == 5 && r[1] == 0xff, "SOCKS5: no method we "
+	    "take: 0xff");
+	free(r);
+
+	/* BIND is refused. */
+	n = 0;
+	memcpy(req, "\x05\x01\x00" "\x05\x02\x00\x01\x7f\x00\x00\x01\x00\x50",
+	    13);
+	n = 13;
+	r = (unsigned char *)exchange(req, n, &len);
+	ok(len == 12 && r[2] == 5 && r[3] == 7, "SOCKS5 BIND: command not "
+	    "supported");
+	free(r);
+
+	/* An unknown address type. */
+	memcpy(req, "\x05\x01\x00" "\x05\x01\x00\x09\x00\x00", 9);
+	r = (unsigned char *)exchange(req, 9, &len);
+	ok(len == 12 && r[3] == 8, "SOCKS5: address type not supported");
+	free(r);
+
+	/* A denied name. */
+	n = 0;
+	memcpy(req, "\x05\x01\x00\x05\x01\x00\x03", 7);
+	n = 7;
+	req[n++] = 11;
+	memcpy(req + n, "denied.test", 11);
+	n += 11;
+	req[n++] = 1;
+	req[n++] = 0xbb;
+	r = (unsigned char *)exchange(req, n, &len);
+	ok(len == 12 && r[3] == 2, "SOCKS5: a denied host, not allowed by "
+	    "ruleset");
+	free(r);
+
+	/* An IPv4 literal. */
+	memcpy(req, "\x05\x01\x00\x05\x01\x00\x01\xa9\xfe\xa9\xfe\x00\x50",
+	    13);
+	r = (unsigned char *)exchange(req, 13, &len);
+	ok(len == 12 && r[3] == 2, "SOCKS5: the metadata address refused");
+	free(r);
+
+	/* An allowed name: the tunnel. */
+	n = 0;
+	memcpy(req, "\x05\x01\x00\x05\x01\x00\x03", 7);
+	n = 7;
+	req[n++] = 12;
+	memcpy(req + n, "allowed.test", 12);
+	n += 12;
+	req[n++] = (unsigned char)(upstream_port >> 8);
+	req[n++] = (unsigned char)upstream_port;
+	memcpy(req + n, "PING\r\n\r\n", 8);
+	n += 8;
+	r = (unsigned char *)exchange(req, n, &len);
+	ok(len == 2 + 10 + 13 && r[3] == 0 &&
+	    memcmp(r + 12, "ECHO\nPING\r\n\r\n", 13) == 0,
+	    "SOCKS5: an allowed name, then the bytes after the request");
+	free(r);
+}
+
+/* The log's lines: how many, and how many with decision d. */
+static void
+test_log(const char *path)
+{
+	FILE	*f = fopen(path, "r");
+	char	 line[2048];
+	int	 n = 0, allow = 0, deny = 0, bad = 0;
+
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		n++;
+		if (line[0] != '{' || line[strlen(line) - 1] != '\n')
+			bad++;
+		if (strstr(line, "\"decision\":\"allow\"") != NULL)
+			allow++;
+		if (strstr(line, "\"decision\":\"deny\"") != NULL)
+			deny++;
+	}
+	if (f != NULL)
+		fclose(f);
+	ok(n > 20 && bad == 0, "the log: one JSON line per connection (%d)",
+	    n);
+	is_int(allow, 5, "the log: five allowed");
+	is_int(deny, 6, "the log: six denied");
+}
+
+int
+main(void)
+{
+	struct proxy_opts	 po;
+	struct hostlist		*hl = hostlist_new();
+	char			 dir[] = "/tmp/test-proxy.XXXXXX", path[256];
+	char			 log[256], *cause = NULL;
+	pid_t			 up, px;
+	int			 ufd, cfd, lfd, sp[2], status, logfd;
+	FILE			*f;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (mkdtemp(dir) == NULL)
+		return 99;
+	snprintf(path, sizeof path, "%s/hosts", dir);
+	snprintf(log, sizeof log, "%s/log", dir);
+	f = fopen(path, "w");
+	fprintf(f, "# test names\n127.0.0.1 allowed.test denied.test "
+	    "other.test\n");
+	fclose(f);
+	hostlist_add(hl, false, "allowed.test,nosuch.test", &cause);
+	hostlist_add(hl, true, "denied.test", &cause);
+
+	ufd = listen_any(&upstream_port);
+	cfd = listen_any(&closed_port);
+	close(cfd);
+	if ((up = fork()) == 0)
+		run_upstream(ufd);
+	close(ufd);
+
+	lfd = listen_any(&proxy_port);
+	logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp);
+	if ((px = fork()) == 0) {
+		close(sp[0]);
+		memset(&po, 0, sizeof po);
+		po.hosts = hl;
+		po.log_fd = logfd;
+		po.hosts_file = path;
+		_exit(proxy_serve(sp[1], &po, &cause) == 0 ? 0 : 1);
+	}
+	close(sp[1]);
+	ok(proxy_send_listener(sp[0], lfd) == 0, "the listener handed over");
+	close(lfd);
+
+	test_http();
+	test_connect();
+	test_refusals();
+	test_socks();
+
+	/* EOF on the channel ends the proxy, cleanly. */
+	close(sp[0]);
+	ok(waitpid(px, &status, 0) == px && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0, "EOF on the channel: the proxy ends");
+	test_log(log);
+
+	kill(up, SIGKILL);
+	waitpid(up, NULL, 0);
+	close(logfd);
+	unlink(log);
+	unlink(path);
+	rmdir(dir);
+	hostlist_free(hl);
+	return tap_done();
+}
