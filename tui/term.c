@@ -182,6 +182,15 @@ tui_term_remote(const char *type, int rows, int cols, char **cause)
 	return tt;
 }
 
+bool
+tui_enter(struct tui *t)
+{
+	if (t->term == NULL)
+		return false;
+	tui_term_enter(t->term);
+	return true;
+}
+
 void
 tui_term_enter(struct tui_term *tt)
 {

@@ -5,7 +5,8 @@
  *
  * Calls go one way: tui.c (the object, its subscriptions, the keys) calls
  * views.c, panes.c and draw.c; views.c calls panes.c and draw.c; panes.c
- * calls draw.c; draw.c calls none of them.
+ * calls draw.c; draw.c calls none of them; all of them may call term.c
+ * (the terminals), which calls none of them.
  *
  * Invariants: every session of the set has exactly one pane (created
  * adds it, closing a finished pane forgets the session); a pane has
@@ -157,7 +158,7 @@ int		 tui_term_keys(struct tui_term *tt, const void *data,
 /* What curses wrote on a remote console since the last call. */
 void		 tui_term_take(struct tui_term *tt, struct buf *out);
 
-/* tui.c: draw on t's terminal from now on; false: it has none (detached). */
+/* term.c: draw on t's terminal from now on; false: it has none (detached). */
 bool	tui_enter(struct tui *t);
 
 /* draw.c: put text on the terminal's clipboard (OSC 52). */

@@ -67,15 +67,6 @@ tui_restore_terminal(void)
 	}
 }
 
-bool
-tui_enter(struct tui *t)
-{
-	if (t->term == NULL)
-		return false;
-	tui_term_enter(t->term);
-	return true;
-}
-
 /* The bell, on t's terminal only. */
 static void
 tui_beep(struct tui *t)
