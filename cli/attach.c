@@ -409,7 +409,10 @@ ls_server(const char *path)
 	char		*cause = NULL;
 	size_t		 i, k, nrun = 0;
 
-	if ((cl = client_connect(path, 2000, &cause)) == NULL) {
+	/* A busy server may take a while to say hello; a stale socket not. */
+	if ((cl = client_connect(path, 5000, &cause)) == NULL) {
+		if (strstr(cause, "no hello") != NULL)
+			printf("%s: not answering (%s)\n", path, cause);
 		free(cause);
 		return -1;
 	}

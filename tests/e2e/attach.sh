@@ -212,6 +212,7 @@ noxdg="env -u XDG_RUNTIME_DIR -u PTYVISOR_SOCKET"
 $noxdg $PTYVISOR ls > "$pv_dir/ls2" 2>&1
 other=$(sed -n "s|^\\(/[^:]*/other-$$\\.sock\\): pid .*|\\1|p" "$pv_dir/ls2")
 [ -n "$other" ]; ok $? "ls lists it in the sockets' directory ($other)"
+[ -n "$other" ] || diag "ls said: $(cat "$pv_dir/ls2")"
 $noxdg $PTYVISOR kill-server -L "other-$$"
 is "$?" 0 "kill-server -L NAME ends it"
 pv2_see "[server exited]"; ok $? "and its console hears so"
