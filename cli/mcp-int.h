@@ -1,10 +1,13 @@
 /*
  * mcp-int.h - what the files of `ptyvisor mcp` share: its bounds, a job
  * (one command on its own control connection), a call (a tools/call being
- * carried out) and the server.  mcp.c runs them on the loop; mcp-results.c
- * turns a call's arguments into an exec request and a job's state into a
- * tool's answer (no I/O); mcp-config.c prints the snippets that plug the
- * server into an agent.  Not for use outside cli/mcp*.c.
+ * carried out) and the server.  mcp.c reads stdin's lines and runs the
+ * loop; mcp-tools.c carries each tool out; mcp-jobs.c follows the jobs
+ * and answers the calls waiting on them; mcp-results.c turns a call's
+ * arguments into an exec request and a job's state into a tool's answer
+ * (no I/O); mcp-config.c prints the snippets that plug the server into an
+ * agent.  Calls go one way: mcp.c, mcp-tools.c, mcp-jobs.c, mcp-results.c.
+ * Not for use outside cli/mcp*.c.
  */
 #ifndef PTYVISOR_CLI_MCP_INT_H
 #define PTYVISOR_CLI_MCP_INT_H
@@ -146,6 +149,34 @@ int		 mcpd_arg_number(json_t *args, const char *key, double lo,
  */
 json_t		*mcpd_exec_request(json_t *args, bool with_timeout,
 		    char **command, char **msg);
+
+/* mcp-jobs.c: write out's lines to stdout, all of them, and empty it. */
+void		 mcpd_flush(struct mcpd *d, struct buf *out);
+/* mcp-jobs.c: answer call with result (consumed), then forget the call. */
+void		 mcpd_answer(struct mcpd *d, struct call *c, json_t *result);
+/* mcp-jobs.c: an isError answer with a message and structured content. */
+void		 mcpd_fail(struct mcpd *d, struct call *c, const char *msg,
+		    json_t *sc);
+/* mcp-jobs.c: forget an answered or abandoned call. */
+void		 mcpd_call_done(struct mcpd *d, struct call *c);
+/* mcp-jobs.c: free a job (its connection closed: its command killed). */
+void		 job_free(struct job *j);
+/* mcp-jobs.c: whether a job has stopped (ended, denied or failed). */
+bool		 job_over(const struct job *j);
+/* mcp-jobs.c: the job changed: answer the calls that can be answered. */
+void		 mcpd_check_job(struct mcpd *d, struct job *j);
+/* mcp-jobs.c: the loop callback of a job's socket. */
+void		 job_readable(struct loop *loop, int fd, short revents,
+		    void *arg);
+/* mcp-jobs.c: whether session_output has something to say now. */
+bool		 call_output_ready(const struct call *c);
+/* mcp-jobs.c: the timer of session_output's or session_kill's wait. */
+void		 call_waited(struct loop *loop, void *arg);
+
+/* mcp-tools.c: a tools/call from the client, carried out. */
+void		 mcpd_call(struct mcpd *d, struct mcp_call *mc);
+/* mcp-tools.c: notifications/cancelled: give the call up, stop its command. */
+void		 mcpd_cancel(struct mcpd *d, json_t *id);
 
 /* mcp-config.c: --print-config: the snippet for an agent's settings. */
 int		 mcpd_print_config(const char *agent);
