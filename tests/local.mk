@@ -63,7 +63,7 @@ TESTS += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/network.sh \
 	tests/sandbox/network-nobody.sh
-EXTRA_DIST += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
+EXTRA_DIST += tests/sandbox/lib.sh tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/listeners.py \
 	tests/sandbox/ttyharness.py tests/sandbox/network.sh \

@@ -4,23 +4,9 @@
 # The setuid-root copy of the probe is made here, while still root.
 
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/sandbox/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "not root: cannot switch to nobody (escape.sh already ran as $(id -un))"
-	done_testing
-fi
-if ! command -v setpriv > /dev/null; then
-	skip "setpriv (util-linux) is not installed"
-	done_testing
-fi
-if ! setpriv --reuid=nobody --regid=nogroup --clear-groups \
-	test -x "$PTYVISOR"; then
-	skip "nobody cannot reach the build directory $top_builddir"
-	done_testing
-fi
-D=$(mktemp -d "$OUTSIDE/ptyvisor-nobody.XXXXXX") || exit 1
-cleanup_cmd "rm -rf '$D'"
-chmod 755 "$D"
+nobody_prepare escape.sh ptyvisor-nobody
 cp "$top_builddir/tests/sandbox/probe" "$D/suid" && chmod 4755 "$D/suid"
 mkdir "$D/ws" "$D/out" && chown nobody:nogroup "$D/ws" "$D/out" || exit 1
 touch "$D/ports" && chown nobody:nogroup "$D" && chown root "$D/suid"

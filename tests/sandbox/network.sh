@@ -12,6 +12,7 @@
 # whoever starts it; network-nobody.sh runs it again as nobody.
 
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/sandbox/lib.sh"
 
 if [ -n "$NETWORK_DIR" ]; then
 	T=$NETWORK_DIR
@@ -275,13 +276,6 @@ grep -q "network log: $T/nodir/log: No such file or directory" "$T/err"
 ok $? "... with the reason ($(cat "$T/err"))"
 
 # Without namespaces: fail closed, even with --allow-no-namespaces.
-nons() {
-	unshare --user --map-root-user sh -c '
-		for f in /proc/sys/user/max_*_namespaces; do
-			echo 0 > "$f" || exit 97
-		done
-		exec "$@"' sh "$@"
-}
 if command -v unshare > /dev/null && nons true 2> /dev/null; then
 	nons "$PTYVISOR" sandbox --allow-no-namespaces --network-allow \
 	    allowed.test -- true 2> "$T/err"

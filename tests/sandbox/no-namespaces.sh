@@ -12,6 +12,7 @@
 # where such a user namespace cannot be made.
 
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/sandbox/lib.sh"
 
 PROBE="$top_builddir/tests/sandbox/probe"
 T=$(mktemp -d "$OUTSIDE/ptyvisor-nons.XXXXXX") || exit 1
@@ -21,14 +22,6 @@ export XDG_CONFIG_HOME="$T/config"
 cd "$T/ws" || exit 1
 diag "running as $(id -un)"
 
-# nons CMD...: run CMD where no namespace can be made.
-nons() {
-	unshare --user --map-root-user sh -c '
-		for f in /proc/sys/user/max_*_namespaces; do
-			echo 0 > "$f" || exit 97
-		done
-		exec "$@"' sh "$@"
-}
 if ! command -v unshare > /dev/null || ! nons true 2> "$T/why"; then
 	skip "cannot make a user namespace without namespaces here: \
 $(head -1 "$T/why")"
