@@ -35,6 +35,7 @@
 #include "base/util.h"
 #include "control/client.h"
 #include "control/control.h"
+#include "control/proto.h"
 
 /* How long to wait for the server's answer to attach. */
 #define ATTACH_TIMEOUT_MS	10000
@@ -43,13 +44,9 @@
 static int
 attach_send(int fd, char type, const void *data, size_t len)
 {
-	unsigned char	head[5];
+	unsigned char	head[PROTO_FRAME_HEAD];
 
-	head[0] = (unsigned char)type;
-	head[1] = (unsigned char)(len >> 24);
-	head[2] = (unsigned char)(len >> 16);
-	head[3] = (unsigned char)(len >> 8);
-	head[4] = (unsigned char)len;
+	proto_frame_head(head, type, (uint32_t)len);
 	if (util_write_all(fd, head, sizeof head) != 0 ||
 	    (len > 0 && util_write_all(fd, data, len) != 0))
 		return -1;
@@ -65,10 +62,7 @@ attach_send_size(int fd)
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 ||
 	    ws.ws_col == 0)
 		return 0;
-	p[0] = (unsigned char)(ws.ws_row >> 8);
-	p[1] = (unsigned char)ws.ws_row;
-	p[2] = (unsigned char)(ws.ws_col >> 8);
-	p[3] = (unsigned char)ws.ws_col;
+	proto_frame_size(p, ws.ws_row, ws.ws_col);
 	return attach_send(fd, 'r', p, sizeof p);
 }
 
@@ -79,24 +73,24 @@ attach_send_size(int fd)
 static int
 attach_frames(struct buf *in, char **why)
 {
-	const unsigned char	*p;
-	uint32_t		 len;
-	size_t			 off = 0;
+	const char	*p;
+	uint32_t	 len;
+	size_t		 off = 0;
+	char		 type;
 
-	while (*why == NULL && in->len - off >= 5) {
-		p = (const unsigned char *)in->data + off;
-		len = (uint32_t)p[1] << 24 | (uint32_t)p[2] << 16 |
-		    (uint32_t)p[3] << 8 | p[4];
-		if (in->len - off < 5 + (size_t)len)
+	while (*why == NULL && proto_frame_peek(in->data + off, in->len - off,
+	    &type, &len)) {
+		if (in->len - off < PROTO_FRAME_HEAD + (size_t)len)
 			break;
-		if (p[0] == 'o')
-			(void)util_write_all(STDOUT_FILENO, p + 5, len);
-		else if (p[0] == 'x')
+		p = in->data + off + PROTO_FRAME_HEAD;
+		if (type == 'o')
+			(void)util_write_all(STDOUT_FILENO, p, len);
+		else if (type == 'x')
 			*why = xasprintf("%.*s", (int)(len > 200 ? 200 : len),
-			    (const char *)p + 5);
+			    p);
 		else
 			return -1;
-		off += 5 + len;
+		off += PROTO_FRAME_HEAD + len;
 	}
 	buf_consume(in, off);
 	return 0;

@@ -20,7 +20,6 @@
 
 /* The largest frame a client may send (keys come in far smaller ones). */
 #define CONTROL_FRAME_MAX	(64 * 1024)
-#define CONTROL_FRAME_HEAD	5
 
 void
 control_op_attach(struct control_client *cl, struct proto_request *req)
@@ -74,42 +73,40 @@ control_console_frames(struct control_client *cl)
 {
 	struct control		*c = cl->c;
 	const unsigned char	*p;
+	unsigned int		 rows, cols;
 	uint32_t		 len;
 	size_t			 off = 0;
+	char			 type;
 
 	while (!cl->dead && !cl->closing && cl->console != NULL &&
-	    cl->in.len - off >= CONTROL_FRAME_HEAD) {
-		p = (const unsigned char *)cl->in.data + off;
-		len = (uint32_t)p[1] << 24 | (uint32_t)p[2] << 16 |
-		    (uint32_t)p[3] << 8 | p[4];
+	    proto_frame_peek(cl->in.data + off, cl->in.len - off, &type,
+	    &len)) {
 		if (len > CONTROL_FRAME_MAX) {
 			control_console_bad(cl, "frame too long");
 			return;
 		}
-		if (cl->in.len - off < CONTROL_FRAME_HEAD + len)
+		if (cl->in.len - off < PROTO_FRAME_HEAD + len)
 			break;
-		off += CONTROL_FRAME_HEAD + len;
-		switch (p[0]) {
+		p = (const unsigned char *)cl->in.data + off +
+		    PROTO_FRAME_HEAD;
+		off += PROTO_FRAME_HEAD + len;
+		switch (type) {
 		case 'k':
 			if (len > 0)
-				c->hooks.console_input(cl->console,
-				    p + CONTROL_FRAME_HEAD, len);
+				c->hooks.console_input(cl->console, p, len);
 			break;
 		case 'r':
 			if (len != 4) {
 				control_console_bad(cl, "bad resize frame");
 				return;
 			}
-			p += CONTROL_FRAME_HEAD;
-			if ((p[0] << 8 | p[1]) < 1 || (p[2] << 8 | p[3]) < 1 ||
-			    (p[0] << 8 | p[1]) > PROTO_SIZE_MAX ||
-			    (p[2] << 8 | p[3]) > PROTO_SIZE_MAX) {
+			proto_frame_size_read(p, &rows, &cols);
+			if (rows < 1 || cols < 1 || rows > PROTO_SIZE_MAX ||
+			    cols > PROTO_SIZE_MAX) {
 				control_console_bad(cl, "bad size");
 				return;
 			}
-			c->hooks.console_resize(cl->console,
-			    (unsigned int)(p[0] << 8 | p[1]),
-			    (unsigned int)(p[2] << 8 | p[3]));
+			c->hooks.console_resize(cl->console, rows, cols);
 			break;
 		default:
 			control_console_bad(cl, "unknown frame");
@@ -125,13 +122,9 @@ static void
 control_console_frame(struct control_client *cl, char type, const void *data,
     size_t len)
 {
-	unsigned char	head[CONTROL_FRAME_HEAD];
+	unsigned char	head[PROTO_FRAME_HEAD];
 
-	head[0] = (unsigned char)type;
-	head[1] = (unsigned char)(len >> 24);
-	head[2] = (unsigned char)(len >> 16);
-	head[3] = (unsigned char)(len >> 8);
-	head[4] = (unsigned char)len;
+	proto_frame_head(head, type, (uint32_t)len);
 	buf_add(&cl->out, head, sizeof head);
 	buf_add(&cl->out, data, len);
 }

@@ -132,3 +132,44 @@ bad:
 	out->data[out->len] = '\0';
 	return -1;
 }
+
+void
+proto_frame_head(unsigned char head[PROTO_FRAME_HEAD], char type,
+    uint32_t len)
+{
+	head[0] = (unsigned char)type;
+	head[1] = (unsigned char)(len >> 24);
+	head[2] = (unsigned char)(len >> 16);
+	head[3] = (unsigned char)(len >> 8);
+	head[4] = (unsigned char)len;
+}
+
+bool
+proto_frame_peek(const void *p, size_t n, char *type, uint32_t *len)
+{
+	const unsigned char	*h = p;
+
+	if (n < PROTO_FRAME_HEAD)
+		return false;
+	*type = (char)h[0];
+	*len = (uint32_t)h[1] << 24 | (uint32_t)h[2] << 16 |
+	    (uint32_t)h[3] << 8 | h[4];
+	return true;
+}
+
+void
+proto_frame_size(unsigned char p[4], unsigned int rows, unsigned int cols)
+{
+	p[0] = (unsigned char)(rows >> 8);
+	p[1] = (unsigned char)rows;
+	p[2] = (unsigned char)(cols >> 8);
+	p[3] = (unsigned char)cols;
+}
+
+void
+proto_frame_size_read(const unsigned char p[4], unsigned int *rows,
+    unsigned int *cols)
+{
+	*rows = (unsigned int)(p[0] << 8 | p[1]);
+	*cols = (unsigned int)(p[2] << 8 | p[3]);
+}

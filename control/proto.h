@@ -241,6 +241,21 @@ size_t	proto_utf8_complete(const void *p, size_t n);
 
 /* RFC 4648 base64 with padding.  Decode is strict: -1 on any bad input. */
 void	proto_base64_encode(struct buf *out, const void *p, size_t n);
+
+/*
+ * Console frames after attach (doc/protocol.md §5b): a type byte, the
+ * payload's length (4 bytes, big-endian), the payload.  A size frame's
+ * payload is rows then columns, 2 bytes each, big-endian.
+ */
+#define PROTO_FRAME_HEAD	5
+void	proto_frame_head(unsigned char head[PROTO_FRAME_HEAD], char type,
+	    uint32_t len);
+/* The header at p (n bytes there): false until it is whole. */
+bool	proto_frame_peek(const void *p, size_t n, char *type, uint32_t *len);
+void	proto_frame_size(unsigned char p[4], unsigned int rows,
+	    unsigned int cols);
+void	proto_frame_size_read(const unsigned char p[4], unsigned int *rows,
+	    unsigned int *cols);
 int	proto_base64_decode(struct buf *out, const char *s, size_t n);
 
 #endif

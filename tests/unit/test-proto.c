@@ -698,6 +698,29 @@ test_names(void)
 	ok(1, "proto_request_free(NULL) is a no-op");
 }
 
+/* Console frames: header and size payload, both ways. */
+static void
+test_frames(void)
+{
+	unsigned char	h[PROTO_FRAME_HEAD + 1], sz[4];
+	unsigned int	rows, cols;
+	uint32_t	len;
+	char		type;
+
+	proto_frame_head(h, 'o', 0x01020304);
+	ok(memcmp(h, "o\x01\x02\x03\x04", 5) == 0,
+	    "a frame's header: type, then the length big-endian");
+	ok(!proto_frame_peek(h, PROTO_FRAME_HEAD - 1, &type, &len),
+	    "four bytes are not a header yet");
+	ok(proto_frame_peek(h, PROTO_FRAME_HEAD, &type, &len) && type == 'o' &&
+	    len == 0x01020304, "five are: type and length read back");
+	proto_frame_size(sz, 48, 1000);
+	proto_frame_size_read(sz, &rows, &cols);
+	ok(sz[0] == 0 && sz[1] == 48 && sz[2] == 0x03 && sz[3] == 0xe8 &&
+	    rows == 48 && cols == 1000, "a size frame: rows, columns, 2 bytes "
+	    "each, big-endian");
+}
+
 int
 main(void)
 {
@@ -707,6 +730,7 @@ main(void)
 	test_events();
 	test_utf8();
 	test_base64();
+	test_frames();
 	test_names();
 	return tap_done();
 }
