@@ -53,16 +53,10 @@ struct consoles	*consoles_new(struct loop *loop, struct sessions *ss,
 		    const struct tui_opts *o, void (*end)(void *),
 		    void *end_arg);
 /*
- * The front end for a client's attach request (the control server's
- * console_open hook calls it), or NULL with *cause; *tty true when it
- * draws on the client's own terminal, passed with the request.
+ * Set the control server's console hooks to these consoles': a client's
+ * attach gets a front end (drawn on its own terminal when it passed it).
  */
-struct control_client;
-struct proto_request;
-void		*consoles_open(struct consoles *cs, struct control_client *cl,
-		    const struct proto_request *req, bool *tty, char **cause);
-/* The console hooks that take a console (input, resize, gone). */
-void		 consoles_hooks(struct control_hooks *h);
+void		 consoles_hooks(struct consoles *cs, struct control_hooks *h);
 size_t		 consoles_attached(const struct consoles *cs);
 /* Front ends kept, attached or not. */
 size_t		 consoles_count(const struct consoles *cs);

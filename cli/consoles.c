@@ -286,10 +286,11 @@ consoles_pick(struct consoles *cs)
 	return best;
 }
 
-void *
-consoles_open(struct consoles *cs, struct control_client *cl,
+static void *
+consoles_open(void *user, struct control_client *cl,
     const struct proto_request *req, bool *tty, char **cause)
 {
+	struct consoles		*cs = user;
 	struct console		*c;
 	struct tui_console	 tc;
 	char			*name;
@@ -400,8 +401,10 @@ consoles_new(struct loop *loop, struct sessions *ss,
 }
 
 void
-consoles_hooks(struct control_hooks *h)
+consoles_hooks(struct consoles *cs, struct control_hooks *h)
 {
+	h->console_open = consoles_open;
+	h->console_user = cs;
 	h->console_input = consoles_input;
 	h->console_resize = consoles_resize;
 	h->console_gone = consoles_gone;

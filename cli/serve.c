@@ -116,15 +116,6 @@ static const struct session_events serve_session_events = {
 	.trouble = serve_trouble,
 };
 
-static void *
-serve_console_open(void *user, struct control_client *cl,
-    const struct proto_request *req, bool *tty, char **cause)
-{
-	struct serve	*sv = user;
-
-	return consoles_open(sv->consoles, cl, req, tty, cause);
-}
-
 /* A console's person quit it and chose to end the server, or kill-server. */
 static void
 serve_end(void *user)
@@ -210,9 +201,8 @@ cmd_serve(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct control_hooks	 hooks = { serve_spawn, serve_log,
-				    serve_console_open, NULL, NULL, NULL,
-				    serve_end };
+	struct control_hooks	 hooks = { .spawn = serve_spawn,
+				    .log = serve_log, .shutdown = serve_end };
 	struct tui_opts		 to;
 	struct serve		 sv;
 	const struct config	*cfg;
@@ -327,7 +317,7 @@ cmd_serve(int argc, char **argv)
 	to.history_path = history;
 	sv.consoles = consoles_new(sv.loop, sv.sessions, &to, serve_end, &sv);
 	free(history);
-	consoles_hooks(&hooks);
+	consoles_hooks(sv.consoles, &hooks);
 	sv.control = control_new(sv.loop, sv.sessions, sv.approval, so.socket,
 	    &hooks, &sv, &cause);
 	if (sv.control == NULL)

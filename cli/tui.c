@@ -349,15 +349,6 @@ static const struct session_events tui_server_events = {
 	.trouble = tui_server_trouble,
 };
 
-static void *
-tui_console_open(void *user, struct control_client *cl,
-    const struct proto_request *req, bool *tty, char **cause)
-{
-	struct tui_server	*sv = user;
-
-	return consoles_open(sv->consoles, cl, req, tty, cause);
-}
-
 static void
 tui_shutdown(void *user)
 {
@@ -418,8 +409,8 @@ tui_core_close(struct tui_server *sv, struct tui_core *k)
 static int
 tui_server_run(struct tui_args *a, const char *path, int status_fd)
 {
-	struct control_hooks	 hooks = { tui_spawn, tui_log, tui_console_open,
-				    NULL, NULL, NULL, tui_shutdown };
+	struct control_hooks	 hooks = { .spawn = tui_spawn, .log = tui_log,
+				    .shutdown = tui_shutdown };
 	struct tui_server	 sv;
 	struct tui_core		 k;
 	struct cli_follow	*follow = NULL;
@@ -428,7 +419,6 @@ tui_server_run(struct tui_args *a, const char *path, int status_fd)
 
 	memset(&sv, 0, sizeof sv);
 	sv.log_fd = -1;
-	consoles_hooks(&hooks);
 	if (tui_core_open(a, &sv, &k, &cause) != 0)
 		goto fail;
 	logpath = xasprintf("%s/ptyvisor.log", k.state_dir);
@@ -443,6 +433,7 @@ tui_server_run(struct tui_args *a, const char *path, int status_fd)
 	sv.quit_when_done = a->o.quit_when_done;
 	a->o.agents = true;
 	sv.consoles = consoles_new(sv.loop, sv.ss, &a->o, tui_server_end, &sv);
+	consoles_hooks(sv.consoles, &hooks);
 	sv.control = control_new(sv.loop, sv.ss, k.approval, path, &hooks, &sv,
 	    &cause);
 	if (sv.control == NULL)

@@ -40,7 +40,7 @@ control_op_attach(struct control_client *cl, struct proto_request *req)
 		    "the connection's only request after hello");
 		return;
 	}
-	if ((console = c->hooks.console_open(c->user, cl, req, &tty,
+	if ((console = c->hooks.console_open(c->hooks.console_user, cl, req, &tty,
 	    &cause)) == NULL) {
 		control_drop_fds(cl);
 		control_error(cl, req->id, PROTO_ERR_STATE, cause);

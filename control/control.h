@@ -43,7 +43,8 @@ struct control_hooks {
 	void		 (*log)(void *user, const char *line);
 
 	/*
-	 * Consoles (attach; all NULL: this server has none).  console_open
+	 * Consoles (attach; all NULL: this server has none), called with
+	 * console_user, not user.  console_open
 	 * makes the front end of client cl from the attach request and
 	 * returns it (NULL with *cause: refused), *tty true when it took the
 	 * client's terminal (control_console_take_fds) and draws on it
@@ -58,6 +59,7 @@ struct control_hooks {
 	void		 (*console_resize)(void *console, unsigned int rows,
 			    unsigned int cols);
 	void		 (*console_gone)(void *console);
+	void		*console_user;
 	/* shutdown (kill-server): end every session, then the server. */
 	void		 (*shutdown)(void *user);
 };
