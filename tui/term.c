@@ -41,6 +41,7 @@ struct tui_term {
 	bool		 in_use;
 	int		 rows, cols;
 	int		 ncolors;	/* render_init()'s choice */
+	bool		 written;	/* maybe written since the last take */
 	int		 out_fd;	/* curses writes here */
 	int		 keys_fd;	/* remote: we write keys here */
 	FILE		*out, *in;
@@ -194,6 +195,7 @@ tui_enter(struct tui *t)
 void
 tui_term_enter(struct tui_term *tt)
 {
+	tt->written = true;	/* curses may write from here on */
 	set_term(tt->scr);
 	LINES = tt->rows;
 	COLS = tt->cols;
@@ -251,8 +253,9 @@ tui_term_cols(const struct tui_term *tt)
 }
 
 int
-tui_term_out_fd(const struct tui_term *tt)
+tui_term_out_fd(struct tui_term *tt)
 {
+	tt->written = true;	/* the caller writes there */
 	return tt->out_fd;
 }
 
@@ -293,8 +296,10 @@ tui_term_take(struct tui_term *tt, struct buf *out)
 	off_t	end, off = 0;
 	ssize_t	n;
 
-	if (tt->own)
+	/* Nothing entered it since: no system call every loop turn. */
+	if (tt->own || !tt->written)
 		return;
+	tt->written = false;
 	if ((end = lseek(tt->out_fd, 0, SEEK_CUR)) <= 0)
 		return;
 	while (off < end) {

@@ -149,7 +149,8 @@ void		 tui_term_own_size(struct tui_term *tt);
 void		 tui_term_release(struct tui_term *tt);
 int		 tui_term_rows(const struct tui_term *tt);
 int		 tui_term_cols(const struct tui_term *tt);
-int		 tui_term_out_fd(const struct tui_term *tt);
+/* Where to write to the terminal directly (marks it written). */
+int		 tui_term_out_fd(struct tui_term *tt);
 int		 tui_term_in_fd(const struct tui_term *tt);
 bool		 tui_term_is_own(const struct tui_term *tt);
 /* Keys typed at a remote console, for curses to read; -1: no room. */
