@@ -1,7 +1,9 @@
 /*
  * proxy-int.h - what the proxy's files share, never seen outside net/:
  * a request head as parsed (net/proxy-request.c) for the connections that
- * act on it (net/proxy.c), and the SOCKS5 reply codes both speak.
+ * act on it (net/proxy.c), the SOCKS5 reply codes both speak, and the
+ * proxy's and its connections' state with what ends a connection
+ * (net/proxy-conn.c), which the phases in net/proxy.c call.
  */
 #ifndef PTYVISOR_PROXY_INT_H
 #define PTYVISOR_PROXY_INT_H
@@ -10,7 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include "net/hostlist.h"
+#include "net/proxy.h"
+#include "net/relay.h"
+#include "net/resolve.h"
 
 /* SOCKS5 reply codes. */
 #define SOCKS_OK		0x00
@@ -68,5 +76,110 @@ enum proxy_parsed proxy_request_parse(struct proxy_request *r, char *head,
 
 /* Free what a request holds (its rewritten head). */
 void		 proxy_request_free(struct proxy_request *r);
+
+struct ask;
+struct loop_timer;
+
+/* Most connections at once; the listeners pause beyond (backlog waits). */
+#define PROXY_MAX_CONNS 128
+
+/* Most listening sockets. */
+#define PROXY_MAX_LISTENERS 4
+
+/* Deadline for the request head, the lookup and the connect each, in ms. */
+#define PROXY_PHASE_MS 30000
+
+/* Where a connection is (see proxy.c). */
+enum conn_state {
+	CONN_HEAD,
+	CONN_ASK,
+	CONN_RESOLVE,
+	CONN_CONNECT,
+	CONN_RELAY
+};
+
+struct proxy_question;
+
+/* One client's connection, from its request to the end of its relay. */
+struct proxy_conn {
+	struct proxy		*p;
+	struct proxy_conn	*prev, *next;
+	int			 cfd;		/* the client (sandbox side) */
+	int			 ufd;		/* upstream; -1 before */
+	enum conn_state		 state;
+	char			*head;		/* PROXY_HEAD_MAX bytes */
+	size_t			 headlen;
+	struct proxy_request	 req;		/* what the head asks for */
+	struct hostlist_judgement j;
+	struct resolve		*resolve;
+	struct proxy_question	*question;	/* CONN_ASK: what it waits for */
+	struct sockaddr_storage	 addrs[RESOLVE_MAX_ADDRS];
+	int			 naddrs, next_addr;
+	char			 addr_text[INET6_ADDRSTRLEN];
+	char			 last_error[200];
+	struct loop_timer	*timer;
+	struct relay		 up;		/* client -> upstream */
+	struct relay		 down;		/* upstream -> client */
+	int64_t			 started;
+};
+
+/* The proxy: its listeners, connections, and the hosts asked or approved. */
+struct proxy {
+	struct loop		*loop;
+	struct proxy_opts	 opts;
+	int			 listeners[PROXY_MAX_LISTENERS];
+	int			 nlisteners;
+	bool			 paused;
+	struct proxy_conn	*conns;
+	unsigned int		 nconns;
+	struct {
+		char		 host[HOSTLIST_NAME_MAX + 1];
+		uint16_t	 port;
+	}			*approved;	/* by a person, asked */
+	size_t			 napproved;
+	struct proxy_question	*questions;	/* being asked */
+};
+
+/* A host being asked of a person, and who waits for the answer. */
+struct proxy_question {
+	struct proxy		*p;
+	struct proxy_question	*next;
+	char			 host[HOSTLIST_NAME_MAX + 1];
+	uint16_t		 port;
+	struct ask		*ask;
+};
+
+/* Whether the listeners should take connections again. */
+void	proxy_update_listeners(struct proxy *p);
+
+/* Close and free a connection (logged by the caller). */
+void	proxy_conn_free(struct proxy_conn *c);
+
+/* End a connection that was relayed or failed, logged as decided. */
+void	proxy_conn_end(struct proxy_conn *c, const char *decision,
+	    const char *why);
+
+/* Write a short answer to the client, best effort (it is non-blocking). */
+void	proxy_conn_answer(struct proxy_conn *c, const void *data, size_t len);
+
+/* Send a SOCKS5 reply with an unspecified bound address. */
+void	proxy_socks_reply(struct proxy_conn *c, int code);
+
+/*
+ * Refuse or fail a connection: the client is told why in its protocol
+ * (an HTTP status, or a SOCKS5 reply code), the log says decision and
+ * why, and the connection ends.
+ */
+void	proxy_conn_refuse(struct proxy_conn *c, int status, int socks_code,
+	    const char *decision, const char *why);
+
+/* A phase took too long: refused as its state says (a loop timer). */
+void	proxy_conn_timeout(struct loop *l, void *arg);
+
+/* Start a phase's deadline (PROXY_PHASE_MS). */
+void	proxy_conn_deadline(struct proxy_conn *c);
+
+/* Free a question nobody waits for any more (withdrawn if unanswered). */
+void	proxy_question_free(struct proxy_question *q);
 
 #endif
