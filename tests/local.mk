@@ -94,6 +94,18 @@ tests_unit_test_proxy_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_proxy_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-proxy
 
+check_PROGRAMS += tests/unit/test-proxy-request
+tests_unit_test_proxy_request_SOURCES = tests/unit/test-proxy-request.c
+tests_unit_test_proxy_request_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_proxy_request_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-proxy-request
+
+check_PROGRAMS += tests/unit/test-relay
+tests_unit_test_relay_SOURCES = tests/unit/test-relay.c
+tests_unit_test_relay_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_relay_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-relay
+
 check_PROGRAMS += tests/unit/test-utf8
 tests_unit_test_utf8_SOURCES = tests/unit/test-utf8.c
 tests_unit_test_utf8_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
