@@ -204,9 +204,9 @@ wait_for "! pv_cap | grep -qF 'detach (d)'" 10; ok $? "n keeps the console"
 
 # Another server by name, as tmux -L (ended at exit if the test fails).
 cleanup_cmd "env -u XDG_RUNTIME_DIR -u PTYVISOR_SOCKET $PTYVISOR kill-server -L other-$$ > /dev/null 2>&1"
-pv2_type "$PTYVISOR -L other-$$ -- sh -c 'echo in-other; exec sleep 300'"
+pv2_type "$PTYVISOR -L other-$$ -- sh -c 'echo in-\$((2+3))-other; exec sleep 300'"
 pv2_keys Enter
-pv2_see "in-other"; ok $? "-L NAME starts a second server"
+pv2_see "in-5-other"; ok $? "-L NAME starts a second server"
 # (The consoles' environment has no $XDG_RUNTIME_DIR: nor do these.)
 noxdg="env -u XDG_RUNTIME_DIR -u PTYVISOR_SOCKET"
 $noxdg $PTYVISOR ls > "$pv_dir/ls2" 2>&1
