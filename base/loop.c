@@ -35,6 +35,7 @@ struct loop_watch {
 
 struct loop_timer {
 	uint64_t		deadline_ms;
+	uint64_t		seq;		/* order of insertion */
 	loop_timer_fn		fn;
 	void			*arg;
 	struct loop_timer	*next;
@@ -66,6 +67,7 @@ struct loop {
 	int			 timerfd;
 	uint64_t		 armed_ms;	/* timerfd's deadline, 0: none */
 	struct loop_timer	*timers;
+	uint64_t		 timer_seq;	/* the next timer's seq */
 
 	int			 sigfd;
 	sigset_t		 sigmask;
@@ -301,6 +303,7 @@ timer_insert(struct loop *l, uint64_t deadline_ms, loop_timer_fn fn,
 	struct loop_timer	*t = xcalloc(1, sizeof *t), **pp;
 
 	t->deadline_ms = deadline_ms;
+	t->seq = l->timer_seq++;
 	t->fn = fn;
 	t->arg = arg;
 	/* Equal deadlines keep insertion order. */
@@ -374,11 +377,21 @@ loop_timer_cancel(struct loop *l, struct loop_timer *t)
 static void
 dispatch_timers(struct loop *l)
 {
-	uint64_t	now = util_now_ms(), expirations;
+	uint64_t	now = util_now_ms(), expirations, last = l->timer_seq;
 
 	while (read(l->timerfd, &expirations, sizeof expirations) > 0)
 		;
-	while (l->timers != NULL && l->timers->deadline_ms <= now)
+	l->armed_ms = 0;	/* it expired: a one-shot timerfd is disarmed */
+	/*
+	 * Only the timers that were due when this began (and urgent ones):
+	 * one that a callback adds for now waits for the next turn, after
+	 * the poll.  Otherwise work done in slices by a timer that adds
+	 * itself again at once (a flooding pane's feed, which stops when the
+	 * person's keys wait) ran again and again until the millisecond
+	 * changed, and the keys waited for it.
+	 */
+	while (l->timers != NULL && (l->timers->deadline_ms == 0 ||
+	    (l->timers->deadline_ms <= now && l->timers->seq < last)))
 		fire_first(l);
 	arm_timerfd(l);
 }

@@ -45,6 +45,17 @@ chain_timer(struct loop *l, void *arg)
 	loop_timer_add(l, 0, stop_timer, (void *)(intptr_t)2);
 }
 
+static int	again_left;
+
+/* A timer that adds itself again for now, as a feed done in slices does. */
+static void
+again_timer(struct loop *l, void *arg)
+{
+	record_timer(l, arg);
+	if (--again_left > 0)
+		loop_timer_add(l, 0, again_timer, arg);
+}
+
 /* Run turns until n timers fired or the bound is hit. */
 static void
 run_until(struct loop *l, int n)
@@ -102,6 +113,24 @@ test_timers(struct loop *l)
 	    "before a due ordinary one");
 	run_until(l, 2);
 	is_int(nfired, 2, "and the ordinary one still fires");
+
+	/*
+	 * Between two runs of a timer that adds itself again at once, the
+	 * loop polls (keys get their turn): it fired until the millisecond
+	 * changed before.
+	 */
+	nfired = 0;
+	again_left = 1000;
+	loop_timer_add(l, 0, again_timer, (void *)7);
+	loop_once(l, 1000);
+	is_int(nfired, 1, "a timer that adds itself again for now runs once "
+	    "a turn");
+	run_until(l, 3);
+	is_int(nfired, 3, "and once in each later turn (the timer is armed "
+	    "again for the same millisecond)");
+	again_left = 0;
+	run_until(l, 4);
+	is_int(nfired, 4, "its last run adds no other");
 }
 
 struct fd_test {
