@@ -59,8 +59,22 @@ tui_term_setup(struct tui_term *tt)
 	noecho();
 	nonl();
 	intrflush(stdscr, FALSE);
+	/*
+	 * Our loop reads the keys: curses must not poll for them in the
+	 * middle of a frame (and flush what it has so far each time).
+	 */
+	typeahead(-1);
 	keys_init();
 	tt->ncolors = render_init();
+	/*
+	 * ncurses 6.4 flushes its output after every cursor movement until a
+	 * screen has been through endwin() once, so a frame went out as one
+	 * write(2) per row, each waking the terminal's reader.  Leaving and
+	 * coming back at once, before anything is drawn, ends that: a frame
+	 * is then written whole from curses' buffer.
+	 */
+	endwin();
+	refresh();
 }
 
 struct tui_term *

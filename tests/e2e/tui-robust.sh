@@ -64,4 +64,19 @@ pv_type "$PTYVISOR --prefix x; echo rc3=\$?"
 pv_keys Enter
 pv_see "rc3=125"; ok $? "a bad --prefix is refused with 125"
 
+# A frame reaches the terminal in one write(2), not a write per row (which
+# woke the terminal's reader for each): 40 lines printed at once, the 23
+# shown come in one write that holds the 25th, 35th and 40th.
+if command -v strace >/dev/null 2>&1; then
+	seq 1 40 > "$pv_dir/forty"
+	pv_type "strace -f -qq -s 4096 -e trace=write -o '$pv_dir/writes' $PTYVISOR --no-socket --quit-when-done --sandbox none -- sh -c 'cat $pv_dir/forty; sleep 1'; echo rc4=\$?"
+	pv_keys Enter
+	pv_see "rc4=0" 30
+	pid=$(head -1 "$pv_dir/writes" | awk '{print $1}')
+	grep "^$pid  *write(1," "$pv_dir/writes" | grep -q '25.*35.*40'
+	ok $? "a frame of 23 changed rows is one write to the terminal"
+else
+	skip "strace is missing: cannot count the console's writes"
+fi
+
 done_testing
