@@ -13,7 +13,9 @@
  *   screen has a backlog, which is fed in slices for a bounded time (the
  *   bounds and why are in session-int.h);
  * - the feed yields to the person (keys, the watched pane) between slices;
- *   the watched session's PTY is a high-priority fd of the loop;
+ *   the watched session's PTY is a high-priority fd of the loop; after a
+ *   key reaches a watched session, the others are not read or fed until
+ *   its output comes or SESSION_ECHO_WAIT_MS passed (session_held);
  * - what the recorder holds reaches the file within SESSION_FLUSH_MS, from
  *   a timer that exists only while something waits;
  * - writes to the PTY never block; input the program does not read is
@@ -76,6 +78,13 @@ const struct screen_events session_screen_events = {
 	.props = screen_props,
 };
 
+/* Whether s waits for a watched session's echo: not read, not fed. */
+static bool
+session_held(const struct session *s)
+{
+	return s->set->echo_timer != NULL && s->watchers == 0;
+}
+
 /*
  * Poll for input unless the screen has a backlog or a consumer holds the
  * output (session_stdio_hold), for output if queued.
@@ -87,7 +96,8 @@ session_watch(struct session *s)
 
 	if (s->eof || s->done || s->child.master < 0)
 		return;
-	want = (s->feed.len == 0 && !s->stdio_held ? POLLIN : 0) |
+	want = (s->feed.len == 0 && !s->stdio_held && !session_held(s) ?
+	    POLLIN : 0) |
 	    (s->input.len > 0 ? POLLOUT : 0);
 	if (want != s->events) {
 		s->events = want;
@@ -107,6 +117,8 @@ session_feed(struct session *s, bool all)
 	uint64_t	start = util_now_us(), now, asked = start;
 	size_t		off = 0, n;
 
+	if (!all && session_held(s))
+		return;		/* sessions_echo_done() comes back */
 	while (s->screen != NULL && off < s->feed.len) {
 		n = s->feed.len - off;
 		if (n > SESSION_FEED_SLICE)
@@ -144,6 +156,63 @@ session_feed_timer(struct loop *l, void *arg)
 	session_feed(s, false);
 }
 
+/* The wait for an echo is over (its timer gone): everyone goes on. */
+static void
+sessions_echo_release(struct sessions *ss)
+{
+	struct session	*s;
+	size_t		 i;
+
+	for (i = 0; i < ss->n; i++) {
+		s = ss->v[i];
+		if (s->done)
+			continue;
+		if (s->feed.len > 0 && s->feed_timer == NULL)
+			s->feed_timer = loop_timer_add(ss->loop, 0,
+			    session_feed_timer, s);
+		session_watch(s);
+	}
+}
+
+/* The watched session answered: the others go on at once. */
+static void
+sessions_echo_done(struct sessions *ss)
+{
+	if (ss->echo_timer == NULL)
+		return;
+	loop_timer_cancel(ss->loop, ss->echo_timer);
+	ss->echo_timer = NULL;
+	sessions_echo_release(ss);
+}
+
+static void
+sessions_echo_timer(struct loop *l, void *arg)
+{
+	struct sessions	*ss = arg;
+
+	(void)l;
+	ss->echo_timer = NULL;		/* fired: the loop freed it */
+	sessions_echo_release(ss);
+}
+
+/*
+ * Input reached a watched session: hold the others until its output
+ * comes (session_read) or SESSION_ECHO_WAIT_MS passed.
+ */
+static void
+sessions_echo_wait(struct sessions *ss)
+{
+	size_t	i;
+
+	if (ss->echo_timer != NULL)
+		return;
+	ss->echo_timer = loop_timer_add(ss->loop, SESSION_ECHO_WAIT_MS,
+	    sessions_echo_timer, ss);
+	for (i = 0; i < ss->n; i++)
+		if (!ss->v[i]->done)
+			session_watch(ss->v[i]);
+}
+
 /* The recording has bytes to write: make sure they are flushed soon. */
 void
 session_flush_soon(struct session *s)
@@ -175,25 +244,36 @@ void
 session_read(struct session *s, size_t budget, bool all)
 {
 	struct sessions	*ss = s->set;
-	ssize_t		 n = 1;
+	ssize_t		 n;
 	size_t		 got = 0, have;
+	bool		 drained = false;
 
 	if (s->feed.len > 0)
 		session_feed(s, all);
-	while (!s->eof && n != 0 && got < budget && (all || s->feed.len == 0)) {
+	while (!s->eof && !drained && got < budget &&
+	    (all || s->feed.len == 0)) {
 		/* One chunk: what the PTY has now, up to its size. */
 		for (have = 0; have < sizeof ss->readbuf; have += (size_t)n) {
 			n = pty_read(s->child.master, ss->readbuf + have,
 			    sizeof ss->readbuf - have);
-			if (n == 0)
+			if (n == 0) {
+				drained = true;
 				break;
+			}
 			if (n == PTY_EOF || n < 0) {
 				s->eof = true;
+				break;
+			}
+			if (!all && (size_t)n < SESSION_READ_SHORT) {
+				have += (size_t)n;
+				drained = true;
 				break;
 			}
 		}
 		if (have == 0)
 			break;
+		if (s->watchers > 0)
+			sessions_echo_done(ss);
 		session_take(s, ss->readbuf, have);
 		got += have;
 		session_feed(s, all);
@@ -235,6 +315,8 @@ session_write(struct session *s, const void *data, size_t len)
 	}
 	buf_add(&s->input, data, len);
 	session_pump_input(s);
+	if (s->watchers > 0)
+		sessions_echo_wait(s->set);
 }
 
 void
@@ -320,9 +402,11 @@ session_set_watched(struct session *s, bool watched)
 		s->watchers--;
 	if ((s->watchers > 0) == was)
 		return;
-	if (!s->eof && !s->done && s->child.master >= 0)
+	if (!s->eof && !s->done && s->child.master >= 0) {
 		loop_set_prio(s->set->loop, s->child.master,
 		    s->watchers > 0 ? LOOP_PRIO_HIGH : LOOP_PRIO_NORMAL);
+		session_watch(s);	/* held or not, while an echo waits */
+	}
 }
 
 /* The recording's bytes of the last SESSION_FLUSH_MS to the file. */

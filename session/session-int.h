@@ -30,6 +30,24 @@
 #define SESSION_READ_BUDGET	(64 * 1024)
 #define SESSION_READ_CHUNK	(64 * 1024)
 /*
+ * A read shorter than this (a PTY gives up to 4 KiB when it has a
+ * backlog) means the PTY was drained: the rest of the turn is left to the
+ * loop.  Reading on would wait on the producer's next writes with nothing
+ * else served: `seq` writes a line per write(2) to a terminal, so a 64 KiB
+ * chunk of it took milliseconds to gather while the person's key waited.
+ */
+#define SESSION_READ_SHORT	1024
+/*
+ * After input reaches a watched session (the person typed), the other
+ * sessions are neither read nor fed until its output comes, for at most
+ * this long.  Under a flood on a two-core machine the echo had to wait
+ * for a CPU (the program, then the kernel's PTY flush) beside ptyvisor
+ * busy with the flood: 3-8 ms at the 99th percentile, where ptyvisor
+ * asleep in poll leaves the CPU to them.  A flood loses at most this
+ * much per key typed.
+ */
+#define SESSION_ECHO_WAIT_MS	3
+/*
  * The terminal emulator is the expensive part (libvterm 0.1.4 moves the
  * whole screen for every scrolled line: `yes` in a 160x48 pane costs
  * ~30 us a line), so bytes are fed to it in slices, for at most this long
@@ -178,6 +196,8 @@ struct sessions {
 	struct subscriber	 subs[SESSIONS_MAX_SUBSCRIBERS];
 	size_t			 nsubs;
 	unsigned long		 last_id;
+	/* A key went to a watched session: the others wait (io.c). */
+	struct loop_timer	*echo_timer;
 	char			 readbuf[SESSION_READ_CHUNK];
 };
 

@@ -104,6 +104,7 @@ sessions_free(struct sessions *ss)
 		session_read(s, SIZE_MAX, true);
 		session_finish(s);
 	}
+	loop_timer_cancel(ss->loop, ss->echo_timer);
 	for (i = 0; i < ss->n; i++)
 		session_free(ss->v[i]);
 	free(ss->v);

@@ -447,6 +447,60 @@ test_watched(void)
 }
 
 /*
+ * A key sent to a watched session holds the other sessions (neither read
+ * nor fed) until it answers or a few milliseconds passed, so the echo gets
+ * the CPU: the other's output, ready before the key, is not read in the
+ * turns right after it, and is read once the wait is over.
+ */
+static void
+test_echo_wait(void)
+{
+	char *const	 a_argv[] = { "sh", "-c",
+	    "stty -echo; echo ready-a; read x; echo other-$x; sleep 5", NULL };
+	char *const	 b_argv[] = { "sh", "-c",
+	    "stty -echo; echo ready-b; read x; sleep 5", NULL };
+	struct session	*a, *b;
+	uint64_t	 t0, took;
+	int		 i, tries = 0;
+	bool		 held;
+
+	a = start(a_argv, 0);
+	if (!ok(a != NULL && run_until_output("ready-a"), "start a session"))
+		return;
+	b = start(b_argv, 0);
+	if (!ok(b != NULL && run_until_output("ready-b"), "and a watched one"))
+		return;
+	session_set_watched(b, true);
+	/* a's answer is in its PTY (watched for a moment, to see it). */
+	session_write(a, "go\n", 3);
+	session_set_watched(a, true);
+	while (!loop_high_pending(loop) && tries++ < 200)
+		usleep(10000);
+	session_set_watched(a, false);
+	output.len = 0;
+	t0 = util_now_us();
+	session_write(b, "k", 1);	/* b does not answer */
+	for (i = 0; i < 3; i++)
+		loop_once(loop, 0);
+	held = output.len == 0;
+	took = util_now_us() - t0;
+	if (took < 2000)
+		ok(held, "right after a key to the watched session, the other "
+		    "session's ready output waits (%d bytes read)",
+		    (int)output.len);
+	else
+		tap_skip(1, "this machine took over 2 ms for three loop turns, "
+		    "past the wait");
+	ok(run_until_output("other-go"), "and is read once the wait is over");
+	session_kill(a);
+	session_kill(b);
+	run_until_done(a);
+	run_until_done(b);
+	sessions_forget(ss, a);
+	sessions_forget(ss, b);
+}
+
+/*
  * Several consoles show one session: it takes the smallest rows and the
  * smallest columns of those showing it; one leaving lets the others
  * decide; nobody left keeps the size.  Forgetting a finished session
@@ -564,6 +618,7 @@ main(void)
 	test_input();
 	test_pipes();
 	test_watched();
+	test_echo_wait();
 	test_views();
 	test_free_kills();
 	sessions_free(ss);
