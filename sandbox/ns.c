@@ -44,11 +44,18 @@ static const int ns_forwarded[] = {
 };
 
 /*
- * The value the relay queues its forwarded signals with.  The init passes
- * on only those: the init is also in the relay's process group, so a signal
- * to that group reaches it directly too, and would reach the command twice.
+ * The relay passes a signal on to the init as a real-time signal
+ * (NS_RELAY_SIG) whose value is NS_RELAYED_TAG << 8 | the signal, and the
+ * init passes on only those.  The init is also in the relay's process
+ * group, so a signal to that group reaches it directly too: passing that
+ * on as well would reach the command twice.  And it must be another
+ * signal: a standard signal is pending once at most, so the relay's
+ * SIGHUP queued while the group's own SIGHUP was still pending at the
+ * init was merged into it and lost, and the command lived on until the
+ * session's SIGKILL (control.sh saw 137 about one run in five).
  */
-#define NS_RELAYED 0x70747976
+#define NS_RELAY_SIG	(SIGRTMIN)
+#define NS_RELAYED_TAG	0x707479
 
 /* Job-control stops: the command gets them itself; relay and init never stop. */
 static const int ns_ignored[] = { SIGTSTP, SIGTTIN, SIGTTOU };
@@ -107,6 +114,7 @@ wait_set(sigset_t *set)
 
 	sigemptyset(set);
 	sigaddset(set, SIGCHLD);
+	sigaddset(set, NS_RELAY_SIG);
 	for (i = 0; i < sizeof ns_forwarded / sizeof ns_forwarded[0]; i++)
 		sigaddset(set, ns_forwarded[i]);
 	for (i = 0; i < sizeof ns_ignored / sizeof ns_ignored[0]; i++)
@@ -193,9 +201,9 @@ run_relay(pid_t init, int status_fd, int proxy_channel, pid_t proxy)
 				break;
 			continue;
 		}
-		if (is_forwarded(&si)) {
-			val.sival_int = NS_RELAYED;
-			sigqueue(init, si.si_signo, val);
+		if (si.si_signo != NS_RELAY_SIG && is_forwarded(&si)) {
+			val.sival_int = NS_RELAYED_TAG << 8 | si.si_signo;
+			sigqueue(init, NS_RELAY_SIG, val);
 		}
 	}
 	do
@@ -229,10 +237,10 @@ run_init(pid_t cmd, int status_fd)
 				}
 			continue;
 		}
-		/* Only what the relay passed on (see NS_RELAYED). */
-		if (is_forwarded(&si) && si.si_code == SI_QUEUE &&
-		    si.si_value.sival_int == NS_RELAYED)
-			kill(cmd, si.si_signo);
+		/* Only what the relay passed on (see NS_RELAY_SIG). */
+		if (si.si_signo == NS_RELAY_SIG && si.si_code == SI_QUEUE &&
+		    si.si_value.sival_int >> 8 == NS_RELAYED_TAG)
+			kill(cmd, si.si_value.sival_int & 0xff);
 	}
 	/* Nothing the command started outlives it. */
 	kill(-1, SIGKILL);
