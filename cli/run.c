@@ -295,6 +295,7 @@ cmd_run(int argc, char **argv)
 	so.timeout_s = (unsigned)timeout;
 	so.term = getenv("TERM");
 	so.passthrough = r.tty;
+	so.queries_only = !r.tty;
 	if (r.tty && term_raw(NULL) != 0) {
 		cause = xasprintf("cannot set the terminal to raw mode: %s",
 		    strerror(errno));

@@ -82,6 +82,13 @@ struct session_opts {
 	 * attributes) would reach the program besides the terminal's own.
 	 */
 	bool		 passthrough;
+	/*
+	 * Nobody looks at the session and no terminal answers for it (`run`
+	 * with stdout not a terminal): its screen only answers the program's
+	 * queries, keeping the cursor but no cells and no scrollback, which
+	 * were most of the cost of each byte.
+	 */
+	bool		 queries_only;
 };
 
 /* Subscriber callbacks; any may be NULL. */

@@ -275,7 +275,10 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		session_free(s);
 		return NULL;
 	}
-	if (!o->passthrough)
+	if (o->queries_only)
+		s->screen = screen_new_bare(s->size.rows, s->size.cols,
+		    &session_screen_events, s);
+	else if (!o->passthrough)
 		s->screen = screen_new(s->size.rows, s->size.cols,
 		    o->scrollback ? o->scrollback : SESSION_SCROLLBACK_DEFAULT,
 		    &session_screen_events, s);

@@ -369,9 +369,97 @@ fit_margins(struct screen *s, int rows, int cols)
 	vterm_input_write(s->vt, seq, (size_t)n);
 }
 
-struct screen *
-screen_new(int rows, int cols, size_t sb_lines, const struct screen_events *ev,
-    void *user)
+/*
+ * A bare screen's state callbacks: libvterm 0.1.4 calls some of them
+ * without checking for NULL, so each is there and does nothing, and
+ * saying it handled a scroll spares libvterm the fallback of moving and
+ * erasing rectangles.
+ */
+static int
+bare_glyph(VTermGlyphInfo *info, VTermPos pos, void *user)
+{
+	(void)info;
+	(void)pos;
+	(void)user;
+	return 1;
+}
+
+static int
+bare_scrollrect(VTermRect r, int downward, int rightward, void *user)
+{
+	(void)r;
+	(void)downward;
+	(void)rightward;
+	(void)user;
+	return 1;
+}
+
+static int
+bare_erase(VTermRect r, int selective, void *user)
+{
+	(void)r;
+	(void)selective;
+	(void)user;
+	return 1;
+}
+
+static int
+bare_pen(void *user)
+{
+	(void)user;
+	return 1;
+}
+
+static int
+bare_value(VTermAttr attr, VTermValue *val, void *user)
+{
+	(void)attr;
+	(void)val;
+	(void)user;
+	return 1;
+}
+
+static int
+bare_prop(VTermProp prop, VTermValue *val, void *user)
+{
+	(void)prop;
+	(void)val;
+	(void)user;
+	return 1;
+}
+
+static int
+bare_lineinfo(int row, const VTermLineInfo *newinfo,
+    const VTermLineInfo *oldinfo, void *user)
+{
+	(void)row;
+	(void)newinfo;
+	(void)oldinfo;
+	(void)user;
+	return 1;
+}
+
+/*
+ * What a bare screen keeps of libvterm's state: the cursor (fit_margins
+ * puts it back) and the size; the rest libvterm keeps itself.
+ */
+static const VTermStateCallbacks bare_callbacks = {
+	.putglyph = bare_glyph,
+	.movecursor = cb_movecursor,
+	.scrollrect = bare_scrollrect,
+	.erase = bare_erase,
+	.initpen = bare_pen,
+	.setpenattr = bare_value,
+	.settermprop = bare_prop,
+	.bell = bare_pen,
+	.resize = cb_resize,
+	.setlineinfo = bare_lineinfo,
+};
+
+/* A screen whose state reports to callbacks. */
+static struct screen *
+screen_make(int rows, int cols, size_t sb_lines, const struct screen_events *ev,
+    void *user, const VTermStateCallbacks *callbacks)
 {
 	struct screen	*s = xcalloc(1, sizeof *s);
 
@@ -393,9 +481,23 @@ screen_new(int rows, int cols, size_t sb_lines, const struct screen_events *ev,
 	vterm_set_utf8(s->vt, 1);
 	vterm_output_set_callback(s->vt, cb_output, s);
 	s->st = vterm_obtain_state(s->vt);
-	vterm_state_set_callbacks(s->st, &state_callbacks, s);
+	vterm_state_set_callbacks(s->st, callbacks, s);
 	vterm_state_reset(s->st, 1);
 	return s;
+}
+
+struct screen *
+screen_new(int rows, int cols, size_t sb_lines, const struct screen_events *ev,
+    void *user)
+{
+	return screen_make(rows, cols, sb_lines, ev, user, &state_callbacks);
+}
+
+struct screen *
+screen_new_bare(int rows, int cols, const struct screen_events *ev,
+    void *user)
+{
+	return screen_make(rows, cols, 0, ev, user, &bare_callbacks);
 }
 
 void

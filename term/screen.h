@@ -45,6 +45,13 @@ enum screen_key {
 /* A rows x cols screen keeping sb_lines of scrollback; events may be NULL. */
 struct screen	*screen_new(int rows, int cols, size_t sb_lines,
 		    const struct screen_events *ev, void *user);
+/*
+ * A bare rows x cols screen: it answers the program's queries (cursor
+ * position, device attributes) but keeps no cells, no scrollback and no
+ * title; its rows read as blank.
+ */
+struct screen	*screen_new_bare(int rows, int cols,
+		    const struct screen_events *ev, void *user);
 void		 screen_free(struct screen *s);
 
 /* Feed bytes the program wrote. */

@@ -194,6 +194,36 @@ test_replies_and_keys(void)
 	screen_free(s);
 }
 
+/*
+ * A bare screen answers queries from the cursor libvterm tracks (after
+ * text, wrapping, scrolling and a resize) and keeps no cells.
+ */
+static void
+test_bare(void)
+{
+	struct screen	*s = screen_new_bare(5, 10, &events, NULL);
+
+	replies.len = 0;
+	feed(s, "hello\r\nworld, wrapped\x1b[6n");
+	is_str(buf_cstr(&replies), "\x1b[3;5R", "a bare screen answers DSR 6 "
+	    "where the text left the cursor (wrapped: row 3, column 5)");
+	replies.len = 0;
+	feed(s, "\r\n\r\n\r\n\r\n\r\nx\x1b[6n");
+	is_str(buf_cstr(&replies), "\x1b[5;2R", "and after scrolling");
+	replies.len = 0;
+	feed(s, "\x1b[c");
+	ok(replies.len > 3 && strncmp(replies.data, "\x1b[?", 3) == 0,
+	    "it answers DA");
+	is_str(row(s, 0), "", "its rows read blank");
+	is_int(screen_scrollback_count(s), 0, "it keeps no scrollback");
+	screen_resize(s, 3, 8);
+	replies.len = 0;
+	feed(s, "\x1b[9;9H\x1b[6n");
+	is_str(buf_cstr(&replies), "\x1b[3;8R", "resized: the cursor is "
+	    "held within 3x8");
+	screen_free(s);
+}
+
 static void
 test_damage(void)
 {
@@ -386,6 +416,7 @@ main(void)
 	test_text_and_attrs();
 	test_scrollback();
 	test_replies_and_keys();
+	test_bare();
 	test_damage();
 	test_wide_overwrite();
 	test_reflow();
