@@ -37,8 +37,8 @@ const char sbopts_help[] =
 "                      cgroup; default half the RAM; 0: no bound)\n"
 "  --max-memory SIZE   address-space limit per process, e.g. 4G\n"
 "  --max-file-size SIZE\n"
-"                      largest file the command may write (default 16G;\n"
-"                      0: inherited)\n"
+"                      largest file the command may write (default 16G,\n"
+"                      1G under read-only; 0: inherited)\n"
 "  --max-files N       at most N open files per process\n"
 "  --allow-no-namespaces\n"
 "                      if the kernel refuses namespaces, run with Landlock\n"
@@ -88,11 +88,53 @@ parse_count(const char *name, const char *s, uint64_t *out, char **cause)
 	return 0;
 }
 
+/* The bounds' options: a count or a size each, the command line's own. */
+static const struct {
+	const char		*name;
+	enum sandbox_limit	 k;
+	bool			 size;
+} limit_options[] = {
+	{ "--max-procs", SANDBOX_LIMIT_PROCESSES, false },
+	{ "--max-files", SANDBOX_LIMIT_OPEN_FILES, false },
+	{ "--max-session-memory", SANDBOX_LIMIT_MEMORY, true },
+	{ "--max-file-size", SANDBOX_LIMIT_FILE_SIZE, true },
+	{ "--max-memory", SANDBOX_LIMIT_ADDRESS_SPACE, true },
+};
+
+/*
+ * If argv[*i] is a bound's option, set the bound in opts: 1, or -1 with
+ * *cause when its value is wrong; 0 when it is no such option.
+ */
+static int
+limit_option(struct sandbox_opts *opts, int argc, char **argv, int *i,
+    char **cause)
+{
+	const char	*v;
+	uint64_t	 n;
+	size_t		 j;
+
+	for (j = 0; j < sizeof limit_options / sizeof limit_options[0]; j++)
+		if (is_option(argv[*i], limit_options[j].name))
+			break;
+	if (j == sizeof limit_options / sizeof limit_options[0])
+		return 0;
+	if ((v = option_value(limit_options[j].name, argc, argv, i,
+	    cause)) == NULL)
+		return -1;
+	if (limit_options[j].size ? sandbox_parse_size(v, &n, cause) != 0 :
+	    parse_count(limit_options[j].name, v, &n, cause) != 0)
+		return -1;
+	sandbox_opts_set_limit(opts, limit_options[j].k, n,
+	    SANDBOX_FROM_OPTION, 0);
+	return 1;
+}
+
 int
 sbopts_parse(struct sandbox_opts *opts, int argc, char **argv, int *i,
     char **cause)
 {
 	const char	*arg = argv[*i], *v;
+	int		 r;
 
 	if (strcmp(arg, "--network") == 0)
 		opts->network = true;
@@ -141,30 +183,8 @@ sbopts_parse(struct sandbox_opts *opts, int argc, char **argv, int *i,
 		    cause)) == NULL ||
 		    sandbox_opts_add_writable(opts, v, cause) != 0)
 			return -1;
-	} else if (is_option(arg, "--max-procs")) {
-		if ((v = option_value("--max-procs", argc, argv, i,
-		    cause)) == NULL || parse_count("--max-procs", v,
-		    &opts->limits.processes, cause) != 0)
-			return -1;
-	} else if (is_option(arg, "--max-files")) {
-		if ((v = option_value("--max-files", argc, argv, i,
-		    cause)) == NULL || parse_count("--max-files", v,
-		    &opts->limits.open_files, cause) != 0)
-			return -1;
-	} else if (is_option(arg, "--max-session-memory")) {
-		if ((v = option_value("--max-session-memory", argc, argv, i,
-		    cause)) == NULL || sandbox_parse_size(v,
-		    &opts->limits.memory, cause) != 0)
-			return -1;
-	} else if (is_option(arg, "--max-file-size")) {
-		if ((v = option_value("--max-file-size", argc, argv, i,
-		    cause)) == NULL || sandbox_parse_size(v,
-		    &opts->limits.file_size, cause) != 0)
-			return -1;
-	} else if (is_option(arg, "--max-memory")) {
-		if ((v = option_value("--max-memory", argc, argv, i,
-		    cause)) == NULL || sandbox_parse_size(v,
-		    &opts->limits.address_space, cause) != 0)
+	} else if ((r = limit_option(opts, argc, argv, i, cause)) != 0) {
+		if (r < 0)
 			return -1;
 	} else
 		return 0;

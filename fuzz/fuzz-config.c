@@ -4,7 +4,8 @@
  * be), loaded and its sandbox settings applied.  Besides memory errors, it
  * checks the promises: an error is "FILE:LINE: ..." or "FILE: ...", never
  * empty; a loaded file applies cleanly or with a cause; every getter
- * answers.
+ * answers; under each profile every bound comes from the settings with
+ * its line, or from the default without one, never from a flag.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -27,7 +28,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sandbox_opts	 opts;
 	enum policy_mode	 mode;
 	enum sandbox_profile	 profile;
+	struct sandbox_limits	 limits;
+	enum sandbox_origin	 from[SANDBOX_NLIMITS];
+	unsigned		 line[SANDBOX_NLIMITS];
 	char			*cause = NULL;
+	int			 p, k;
 
 	if (fd < 0) {
 		if ((fd = memfd_create("fuzz-config", MFD_CLOEXEC)) < 0)
@@ -63,6 +68,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(cause);
 	} else
 		assert(opts.nwritable <= SANDBOX_MAX_ROOTS);
+	for (p = 0; p <= SANDBOX_FULL_ACCESS; p++) {
+		opts.profile = (enum sandbox_profile)p;
+		sandbox_opts_limits(&opts, &limits, from, line);
+		for (k = 0; k < SANDBOX_NLIMITS; k++)
+			assert(from[k] != SANDBOX_FROM_OPTION &&
+			    (from[k] == SANDBOX_FROM_DEFAULT) == (line[k] == 0));
+	}
 	config_free(cfg);
 	return 0;
 }

@@ -9,8 +9,9 @@
  * section without keys), and stops at the first error.
  *
  * Invariants: every key is described once in config_keys[]; a setting is
- * "set" exactly when set_line[key] is non-zero (the line it came from);
- * every string in a struct config is owned by it.
+ * "set" exactly when set_line[key] is non-zero (the line it came from), a
+ * bound when its line in bounds[] of its section is; every string in a
+ * struct config is owned by it.
  */
 #include "policy/config.h"
 
@@ -36,8 +37,8 @@ enum config_type {
 	CONFIG_MODE,		/* enum policy_mode */
 	CONFIG_PROFILE,		/* enum sandbox_profile */
 	CONFIG_BOOL,		/* bool */
-	CONFIG_COUNT,		/* uint64_t, any non-negative number */
-	CONFIG_SIZE,		/* uint64_t, bytes with K/M/G/T */
+	CONFIG_COUNT,		/* a bound: any non-negative number */
+	CONFIG_SIZE,		/* a bound: bytes with K/M/G/T */
 	CONFIG_PREFIX,		/* char, 'a' to 'z' */
 	CONFIG_LINES,		/* size_t, 1 to CONFIG_SCROLLBACK_MAX */
 	CONFIG_CAP,		/* size_t, bytes with K/M, CONFIG_CAP_MIN..MAX */
@@ -93,11 +94,8 @@ struct config {
 	bool			 protect_git;
 	bool			 private_tmp;
 	bool			 allow_no_namespaces;
-	uint64_t		 max_procs;
-	uint64_t		 max_files;
-	uint64_t		 max_memory;
-	uint64_t		 max_session_memory;
-	uint64_t		 max_file_size;
+	/* [sandbox], then [sandbox.PROFILE] of each bounded profile. */
+	struct sandbox_given_limits bounds[1 + SANDBOX_NBOUNDED];
 
 	char			 prefix;
 	size_t			 scrollback;
@@ -109,16 +107,23 @@ struct config {
 	char			*socket;
 };
 
-/* One key: where it lives in the file and in struct config. */
+/*
+ * One key: where it lives in the file and in struct config (a bound, of
+ * type CONFIG_COUNT or CONFIG_SIZE, in bounds[] as its limit instead).
+ */
 struct config_key_def {
 	enum config_key		 key;
 	const char		*section;
 	const char		*name;
 	enum config_type	 type;
 	size_t			 offset;
+	enum sandbox_limit	 limit;
 };
 
-#define CONFIG_FIELD(f) offsetof(struct config, f)
+/* A row's last two: a field of struct config, a bound, or a list's. */
+#define CONFIG_FIELD(f) offsetof(struct config, f), SANDBOX_NLIMITS
+#define CONFIG_BOUND(k) 0, k
+#define CONFIG_LIST 0, SANDBOX_NLIMITS
 
 static const struct config_key_def config_keys[] = {
 	{ KEY_MODE, "approval", "mode", CONFIG_MODE, CONFIG_FIELD(mode) },
@@ -129,9 +134,11 @@ static const struct config_key_def config_keys[] = {
 	  CONFIG_FIELD(profile) },
 	{ KEY_NETWORK, "sandbox", "network", CONFIG_BOOL,
 	  CONFIG_FIELD(network) },
-	{ KEY_WRITABLE, "sandbox", "writable", CONFIG_PATH_LIST, 0 },
-	{ KEY_NETWORK_ALLOW, "sandbox", "network_allow", CONFIG_HOST_LIST, 0 },
-	{ KEY_NETWORK_DENY, "sandbox", "network_deny", CONFIG_HOST_LIST, 0 },
+	{ KEY_WRITABLE, "sandbox", "writable", CONFIG_PATH_LIST, CONFIG_LIST },
+	{ KEY_NETWORK_ALLOW, "sandbox", "network_allow", CONFIG_HOST_LIST,
+	  CONFIG_LIST },
+	{ KEY_NETWORK_DENY, "sandbox", "network_deny", CONFIG_HOST_LIST,
+	  CONFIG_LIST },
 	{ KEY_PROTECT_GIT, "sandbox", "protect_git", CONFIG_BOOL,
 	  CONFIG_FIELD(protect_git) },
 	{ KEY_PRIVATE_TMP, "sandbox", "private_tmp", CONFIG_BOOL,
@@ -139,15 +146,15 @@ static const struct config_key_def config_keys[] = {
 	{ KEY_ALLOW_NO_NAMESPACES, "sandbox", "allow_no_namespaces",
 	  CONFIG_BOOL, CONFIG_FIELD(allow_no_namespaces) },
 	{ KEY_MAX_PROCS, "sandbox", "max_procs", CONFIG_COUNT,
-	  CONFIG_FIELD(max_procs) },
+	  CONFIG_BOUND(SANDBOX_LIMIT_PROCESSES) },
 	{ KEY_MAX_FILES, "sandbox", "max_files", CONFIG_COUNT,
-	  CONFIG_FIELD(max_files) },
+	  CONFIG_BOUND(SANDBOX_LIMIT_OPEN_FILES) },
 	{ KEY_MAX_MEMORY, "sandbox", "max_memory", CONFIG_SIZE,
-	  CONFIG_FIELD(max_memory) },
+	  CONFIG_BOUND(SANDBOX_LIMIT_ADDRESS_SPACE) },
 	{ KEY_MAX_SESSION_MEMORY, "sandbox", "max_session_memory",
-	  CONFIG_SIZE, CONFIG_FIELD(max_session_memory) },
+	  CONFIG_SIZE, CONFIG_BOUND(SANDBOX_LIMIT_MEMORY) },
 	{ KEY_MAX_FILE_SIZE, "sandbox", "max_file_size", CONFIG_SIZE,
-	  CONFIG_FIELD(max_file_size) },
+	  CONFIG_BOUND(SANDBOX_LIMIT_FILE_SIZE) },
 	{ KEY_PREFIX, "tui", "prefix", CONFIG_PREFIX, CONFIG_FIELD(prefix) },
 	{ KEY_SCROLLBACK, "tui", "scrollback", CONFIG_LINES,
 	  CONFIG_FIELD(scrollback) },
@@ -160,8 +167,10 @@ static const struct config_key_def config_keys[] = {
 };
 #define CONFIG_NDEFS (sizeof config_keys / sizeof config_keys[0])
 
+/* Our sections; a bounded profile's own holds only the bounds' keys. */
 static const char *const config_sections[] = {
-	"approval", "sandbox", "tui", "mcp", "paths"
+	"approval", "sandbox", "sandbox.read-only", "sandbox.workspace-write",
+	"tui", "mcp", "paths"
 };
 #define CONFIG_NSECTIONS \
 	(sizeof config_sections / sizeof config_sections[0])
@@ -175,6 +184,8 @@ struct config_parse {
 	size_t		 cap;
 	unsigned	 lineno;	/* of the line last handed to libinih */
 	int		 read_errno;	/* a read failed: its errno */
+	int		 bounds;	/* the key's bounds[] (CONFIG_COUNT,
+					   CONFIG_SIZE) */
 	char		*err;		/* first error found by us, with line */
 	unsigned	 err_line;
 };
@@ -253,7 +264,8 @@ config_check_section(struct config_parse *p, const char *start)
 	}
 	if (!config_is_section(start + 1, (size_t)(end - start - 1))) {
 		config_error(p, "unknown section [%.*s] (known: [approval], "
-		    "[sandbox], [tui], [paths])", (int)(end - start - 1),
+		    "[sandbox], [sandbox.read-only], [sandbox.workspace-write], "
+		    "[tui], [mcp], [paths])", (int)(end - start - 1),
 		    start + 1);
 		return -1;
 	}
@@ -413,7 +425,7 @@ config_set(struct config_parse *p, const struct config_key_def *d,
 			    value);
 			return -1;
 		}
-		*(uint64_t *)field = n;
+		sandbox_limit_set(&cfg->bounds[p->bounds].limits, d->limit, n);
 		break;
 	case CONFIG_SIZE:
 		if (sandbox_parse_size(value, &n, &cause) != 0) {
@@ -421,7 +433,7 @@ config_set(struct config_parse *p, const struct config_key_def *d,
 			free(cause);
 			return -1;
 		}
-		*(uint64_t *)field = n;
+		sandbox_limit_set(&cfg->bounds[p->bounds].limits, d->limit, n);
 		break;
 	case CONFIG_PREFIX:
 		/* C-a .. C-z, as tmux names them (and as --prefix takes). */
@@ -497,6 +509,54 @@ config_set(struct config_parse *p, const struct config_key_def *d,
 	return 0;
 }
 
+/* Whether d is a bound's key (in [sandbox] and each profile's section). */
+static bool
+config_is_bound(const struct config_key_def *d)
+{
+	return d->type == CONFIG_COUNT || d->type == CONFIG_SIZE;
+}
+
+/*
+ * The bounds[] a section's bounds go to: 0 for [sandbox], 1 + the profile
+ * for [sandbox.PROFILE]; -1 for the other sections.
+ */
+static int
+config_bounds_index(const char *section)
+{
+	int	i;
+
+	if (strcmp(section, "sandbox") == 0)
+		return 0;
+	if (strncmp(section, "sandbox.", 8) != 0)
+		return -1;
+	for (i = 0; i < SANDBOX_NBOUNDED; i++)
+		if (strcmp(section + 8,
+		    sandbox_profile_name((enum sandbox_profile)i)) == 0)
+			return 1 + i;
+	return -1;
+}
+
+/* Whether key d may be given in section. */
+static bool
+config_key_in(const struct config_key_def *d, const char *section)
+{
+	if (config_bounds_index(section) > 0)
+		return config_is_bound(d);
+	return strcmp(d->section, section) == 0;
+}
+
+/* The line that set d already (in p's section for a bound), or 0. */
+static unsigned
+config_set_before(const struct config_parse *p,
+    const struct config_key_def *d)
+{
+	if (config_is_bound(d))
+		return p->cfg->bounds[p->bounds].line[d->limit];
+	if (d->type == CONFIG_PATH_LIST || d->type == CONFIG_HOST_LIST)
+		return 0;
+	return p->cfg->set_line[d->key];
+}
+
 /* The libinih handler: one "name = value" of a section; 0 on error. */
 static int
 config_handler(void *user, const char *section, const char *name,
@@ -506,6 +566,7 @@ config_handler(void *user, const char *section, const char *name,
 	const struct config_key_def	*d = NULL;
 	struct buf			 known;
 	size_t				 i;
+	unsigned			 before;
 
 	if (p->err != NULL)
 		return 0;
@@ -518,7 +579,7 @@ config_handler(void *user, const char *section, const char *name,
 		return 0;
 	}
 	for (i = 0; i < CONFIG_NDEFS; i++) {
-		if (strcmp(config_keys[i].section, section) == 0 &&
+		if (config_key_in(&config_keys[i], section) &&
 		    strcmp(config_keys[i].name, name) == 0) {
 			d = &config_keys[i];
 			break;
@@ -527,7 +588,7 @@ config_handler(void *user, const char *section, const char *name,
 	if (d == NULL) {
 		memset(&known, 0, sizeof known);
 		for (i = 0; i < CONFIG_NDEFS; i++) {
-			if (strcmp(config_keys[i].section, section) != 0)
+			if (!config_key_in(&config_keys[i], section))
 				continue;
 			buf_printf(&known, "%s%s", known.len == 0 ? "" : ", ",
 			    config_keys[i].name);
@@ -541,15 +602,17 @@ config_handler(void *user, const char *section, const char *name,
 		config_error(p, "%s: no value", name);
 		return 0;
 	}
-	if (p->cfg->set_line[d->key] != 0 && d->type != CONFIG_PATH_LIST &&
-	    d->type != CONFIG_HOST_LIST) {
+	p->bounds = config_bounds_index(section);
+	if ((before = config_set_before(p, d)) != 0) {
 		config_error(p, "%s: set twice (first on line %u)", name,
-		    p->cfg->set_line[d->key]);
+		    before);
 		return 0;
 	}
 	if (config_set(p, d, value) != 0)
 		return 0;
-	if (p->cfg->set_line[d->key] == 0)
+	if (config_is_bound(d))
+		p->cfg->bounds[p->bounds].line[d->limit] = p->lineno;
+	else if (p->cfg->set_line[d->key] == 0)
 		p->cfg->set_line[d->key] = p->lineno;
 	return 1;
 }
@@ -650,8 +713,9 @@ int
 config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
     char **cause)
 {
-	const unsigned	*set = cfg->set_line;
-	int		 i;
+	const unsigned		*set = cfg->set_line;
+	enum sandbox_limit	 k;
+	int			 i;
 
 	if (set[KEY_PROFILE] != 0)
 		opts->profile = cfg->profile;
@@ -663,16 +727,15 @@ config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
 		opts->private_tmp = cfg->private_tmp;
 	if (set[KEY_ALLOW_NO_NAMESPACES] != 0)
 		opts->allow_no_namespaces = cfg->allow_no_namespaces;
-	if (set[KEY_MAX_PROCS] != 0)
-		opts->limits.processes = cfg->max_procs;
-	if (set[KEY_MAX_FILES] != 0)
-		opts->limits.open_files = cfg->max_files;
-	if (set[KEY_MAX_MEMORY] != 0)
-		opts->limits.address_space = cfg->max_memory;
-	if (set[KEY_MAX_SESSION_MEMORY] != 0)
-		opts->limits.memory = cfg->max_session_memory;
-	if (set[KEY_MAX_FILE_SIZE] != 0)
-		opts->limits.file_size = cfg->max_file_size;
+	for (k = 0; k < SANDBOX_NLIMITS; k++)
+		if (cfg->bounds[0].line[k] != 0)
+			sandbox_opts_set_limit(opts, k,
+			    sandbox_limit_get(&cfg->bounds[0].limits, k),
+			    SANDBOX_FROM_SETTINGS, cfg->bounds[0].line[k]);
+	/* Each profile's own, for sandbox_opts_limits() to pick. */
+	for (i = 0; i < SANDBOX_NBOUNDED; i++)
+		opts->profile_limits[i] = cfg->bounds[1 + i];
+	opts->settings = cfg->path;
 	for (i = 0; i < cfg->nwritable; i++)
 		if (sandbox_opts_add_writable(opts, cfg->writable[i],
 		    cause) != 0)

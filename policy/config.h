@@ -13,6 +13,9 @@
  *               writable = DIR (repeatable: one directory per line)
  *               max_procs, max_files = COUNT; max_memory,
  *               max_session_memory, max_file_size = SIZE (4G)
+ *   [sandbox.read-only], [sandbox.workspace-write]
+ *               the bounds (max_*) of that profile alone, which beat
+ *               [sandbox]'s; each key once a section
  *   [tui]       prefix = C-a .. C-z
  *               scrollback = LINES (1 to CONFIG_SCROLLBACK_MAX)
  *   [mcp]       max_bytes = SIZE (CONFIG_CAP_MIN to CONFIG_CAP_MAX, 64K)
@@ -27,7 +30,9 @@
  *
  * A struct config remembers which settings the file gave, so that the
  * command line can override just those: a getter reports "not set" for
- * the others and config_apply_sandbox() leaves their fields alone.
+ * the others and config_apply_sandbox() leaves their fields alone.  The
+ * profiles' bounds go to the options as they are, for the sandbox to pick
+ * by the profile the command finally runs under.
  * This module never prints and never exits.
  */
 #ifndef PTYVISOR_CONFIG_H
@@ -89,9 +94,11 @@ bool		 config_sandbox_profile(const struct config *cfg,
 
 /*
  * Overwrite in opts each sandbox setting the file gives, leaving the
- * others as they are; writable roots are appended after opts' own.  The
- * strings stay owned by cfg, which must outlive opts.  Returns 0, or -1
- * with *cause when opts cannot take all the writable roots.
+ * others as they are (a bound marked as the settings', with its line);
+ * writable roots are appended after opts' own; each profile's bounds and
+ * the file's path are copied in.  The strings stay owned by cfg, which
+ * must outlive opts.  Returns 0, or -1 with *cause when opts cannot take
+ * all the writable roots.
  */
 int		 config_apply_sandbox(const struct config *cfg,
 		     struct sandbox_opts *opts, char **cause);

@@ -2,7 +2,12 @@
  * lost.c - sessions a ptyvisor process left running when it died (see
  * lost.h).
  *
- * Marker: "<pid> <starttime>\n" then the history line.  It is written to a
+ * Marker: "<pid> <starttime> pidns:<dev>:<ino>\n" then the history line.
+ * The pid and start time are as the owner's PID namespace sees them, so
+ * they say whether the owner lives only to a reader in that namespace
+ * (the device and inode of /proc/self/ns/pid, or "pidns:unknown" when the
+ * owner could not tell its own).  A marker without the field (older
+ * ptyvisors) is judged by pid and start time alone.  It is written to a
  * temporary name and renamed, so a reader sees all of it or nothing.
  */
 #include "record/lost.h"
@@ -67,16 +72,40 @@ lost_starttime(long pid)
 	return start;
 }
 
+/*
+ * Our own PID namespace, as "pidns:<dev>:<ino>"; "pidns:unknown" when it
+ * cannot be read, or when /proc is not our namespace's (its "self" is not
+ * our pid), so that its pids would not be ours.
+ */
+static char *
+lost_own_pidns(void)
+{
+	struct stat	 st;
+	char		 self[32];
+	ssize_t		 n;
+
+	n = readlink("/proc/self", self, sizeof self - 1);
+	if (n <= 0 || stat("/proc/self/ns/pid", &st) != 0)
+		return xstrdup("pidns:unknown");
+	self[n] = '\0';
+	if (strtol(self, NULL, 10) != (long)getpid())
+		return xstrdup("pidns:unknown");
+	return xasprintf("pidns:%llu:%llu", (unsigned long long)st.st_dev,
+	    (unsigned long long)st.st_ino);
+}
+
 int
 lost_mark(const char *dir, const struct history_entry *e, char **cause)
 {
-	char	*path = lost_path(dir, e->id), *tmp, *line, *head;
+	char	*path = lost_path(dir, e->id), *tmp, *line, *head, *ns;
 	int	 fd, rc = -1;
 
 	tmp = xasprintf("%s.tmp", path);
 	line = history_encode(e);
-	head = xasprintf("%ld %llu\n", (long)getpid(),
-	    lost_starttime((long)getpid()));
+	ns = lost_own_pidns();
+	head = xasprintf("%ld %llu %s\n", (long)getpid(),
+	    lost_starttime((long)getpid()), ns);
+	free(ns);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || util_write_all(fd, head, strlen(head)) != 0 ||
 	    util_write_all(fd, line, strlen(line)) != 0 ||
@@ -185,32 +214,59 @@ lost_end_recording(const char *path, int64_t start_us)
 	close(fd);
 }
 
+/*
+ * Whether the owner named by a marker's first line (pid, start time, PID
+ * namespace) is gone.  One of another namespace, or of one that cannot be
+ * compared with ours, is never gone to us: its pid is not ours to look up.
+ */
+static bool
+lost_owner_gone(const char *head, size_t len)
+{
+	unsigned long long	 start;
+	long			 pid;
+	char			*ns, *mine;
+	int			 used = 0;
+	bool			 same;
+
+	if (sscanf(head, "%ld %llu%n", &pid, &start, &used) != 2 ||
+	    pid <= 0 || (size_t)used > len)
+		return false;
+	if ((size_t)used < len) {
+		/* " pidns:DEV:INO", compared whole with our own. */
+		if (head[used] != ' ')
+			return false;
+		ns = xstrndup(head + used + 1, len - (size_t)used - 1);
+		mine = lost_own_pidns();
+		same = strcmp(ns, mine) == 0 &&
+		    strcmp(mine, "pidns:unknown") != 0;
+		free(mine);
+		free(ns);
+		if (!same)
+			return false;
+	}
+	/* Alive and the same process (a reused pid starts later). */
+	return !(lost_starttime(pid) == start && start != 0);
+}
+
 /* Record one marker's session if its owner is gone. */
 static bool
 lost_recover_one(const char *dir, const char *path)
 {
 	struct history_entry	 e;
 	struct stat		 st;
-	unsigned long long	 start;
 	char			*data, *line, *hist, *cause = NULL;
-	long			 pid;
 	int64_t			 end_us;
 	bool			 ok;
 
 	if ((data = lost_read(path)) == NULL)
 		return false;
-	if (sscanf(data, "%ld %llu", &pid, &start) != 2 || pid <= 0 ||
-	    (line = strchr(data, '\n')) == NULL ||
+	if ((line = strchr(data, '\n')) == NULL ||
+	    !lost_owner_gone(data, (size_t)(line - data)) ||
 	    history_decode(line + 1, &e) != 0) {
 		free(data);
 		return false;
 	}
 	free(data);
-	/* Alive and the same process (a reused pid starts later). */
-	if (lost_starttime(pid) == start && start != 0) {
-		history_entry_clear(&e);
-		return false;
-	}
 	if (unlink(path) != 0) {	/* another process took it */
 		history_entry_clear(&e);
 		return false;

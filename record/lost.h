@@ -3,11 +3,14 @@
  *
  * While a session runs, a marker sessions/<id>.running holds its owner
  * (pid and the kernel's start time of that pid, so a reused pid is not
- * taken for the owner) and its history entry as known at the start.  The
- * marker goes when the session's history line is written.  A marker whose
- * owner is gone is a session lost with its process (SIGKILL, a crash, a
- * power cut): lost_recover() ends its recording with a marker event and
- * writes its history line, ending "server died".
+ * taken for the owner, and the owner's PID namespace) and its history
+ * entry as known at the start.  The marker goes when the session's history
+ * line is written.  A marker whose owner is gone is a session lost with
+ * its process (SIGKILL, a crash, a power cut): lost_recover() ends its
+ * recording with a marker event and writes its history line, ending
+ * "server died".  A marker of another PID namespace (a ptyvisor in a
+ * container sharing the state directory), or of one that cannot be
+ * compared with ours, is never taken for lost: its pid means nothing here.
  */
 #ifndef PTYVISOR_LOST_H
 #define PTYVISOR_LOST_H

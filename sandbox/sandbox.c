@@ -10,8 +10,10 @@
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox-int.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,86 @@ sandbox_opts_init(struct sandbox_opts *opts)
 	opts->limits.processes = SANDBOX_DEFAULT_PROCESSES;
 	opts->limits.memory = sandbox_default_memory();
 	opts->limits.file_size = SANDBOX_DEFAULT_FILE_SIZE;
+}
+
+/* Where each bound lives in struct sandbox_limits, by number. */
+static const size_t sandbox_limit_offsets[SANDBOX_NLIMITS] = {
+	[SANDBOX_LIMIT_ADDRESS_SPACE] =
+	    offsetof(struct sandbox_limits, address_space),
+	[SANDBOX_LIMIT_OPEN_FILES] = offsetof(struct sandbox_limits, open_files),
+	[SANDBOX_LIMIT_PROCESSES] = offsetof(struct sandbox_limits, processes),
+	[SANDBOX_LIMIT_MEMORY] = offsetof(struct sandbox_limits, memory),
+	[SANDBOX_LIMIT_FILE_SIZE] = offsetof(struct sandbox_limits, file_size),
+};
+
+uint64_t
+sandbox_limit_get(const struct sandbox_limits *l, enum sandbox_limit k)
+{
+	assert((size_t)k < SANDBOX_NLIMITS);
+	return *(const uint64_t *)(const void *)((const char *)l +
+	    sandbox_limit_offsets[k]);
+}
+
+void
+sandbox_limit_set(struct sandbox_limits *l, enum sandbox_limit k, uint64_t v)
+{
+	assert((size_t)k < SANDBOX_NLIMITS);
+	*(uint64_t *)(void *)((char *)l + sandbox_limit_offsets[k]) = v;
+}
+
+void
+sandbox_opts_set_limit(struct sandbox_opts *opts, enum sandbox_limit k,
+    uint64_t v, enum sandbox_origin from, unsigned line)
+{
+	sandbox_limit_set(&opts->limits, k, v);
+	opts->limit_from[k] = from;
+	opts->limit_line[k] = line;
+}
+
+/*
+ * A profile's own default for bound k, where it has one: read-only writes
+ * only scratch files and its caller's output, so its files stay smaller.
+ */
+static bool
+sandbox_profile_default(enum sandbox_profile profile, enum sandbox_limit k,
+    uint64_t *v)
+{
+	if (profile == SANDBOX_READ_ONLY && k == SANDBOX_LIMIT_FILE_SIZE) {
+		*v = SANDBOX_READ_ONLY_FILE_SIZE;
+		return true;
+	}
+	return false;
+}
+
+void
+sandbox_opts_limits(const struct sandbox_opts *opts,
+    struct sandbox_limits *out, enum sandbox_origin *from, unsigned *line)
+{
+	const struct sandbox_given_limits	*section = NULL;
+	enum sandbox_origin			 f;
+	enum sandbox_limit			 k;
+	unsigned				 n;
+	uint64_t				 v;
+
+	if ((size_t)opts->profile < SANDBOX_NBOUNDED)
+		section = &opts->profile_limits[opts->profile];
+	for (k = 0; k < SANDBOX_NLIMITS; k++) {
+		f = opts->limit_from[k];
+		n = opts->limit_line[k];
+		v = sandbox_limit_get(&opts->limits, k);
+		if (f != SANDBOX_FROM_OPTION && section != NULL &&
+		    section->line[k] != 0) {
+			f = SANDBOX_FROM_PROFILE;
+			n = section->line[k];
+			v = sandbox_limit_get(&section->limits, k);
+		} else if (f == SANDBOX_FROM_DEFAULT)
+			(void)sandbox_profile_default(opts->profile, k, &v);
+		sandbox_limit_set(out, k, v);
+		if (from != NULL)
+			from[k] = f;
+		if (line != NULL)
+			line[k] = n;
+	}
 }
 
 int
@@ -255,11 +337,13 @@ sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
 
 	sb = xcalloc(1, sizeof *sb);
 	sb->opts = *opts;
+	sandbox_opts_limits(opts, &sb->opts.limits, NULL, NULL);
 	memset(sb->opts.writable, 0, sizeof sb->opts.writable);
 	sb->opts.nwritable = 0;
 	sandbox_opts_clear_network(&sb->opts);
 	sb->opts.net_log = NULL;
 	sb->opts.net_ask = NULL;
+	sb->opts.settings = NULL;
 	sb->parent = getpid();
 	sb->is_root = geteuid() == 0;
 	if ((sb->cwd = resolve_dir("cwd", cwd != NULL ? cwd : ".",
@@ -319,10 +403,10 @@ sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
 	    true, cause)) == NULL)
 		goto fail;
 	/* Best effort: RLIMIT_NPROC binds non-root users in any case. */
-	if (opts->limits.processes != 0)
+	if (sb->opts.limits.processes != 0)
 		sandbox_cgroup_create(sb, why, sizeof why);
 	/* Best effort too, stated by --explain: memory where delegated. */
-	if (opts->limits.memory != 0)
+	if (sb->opts.limits.memory != 0)
 		sandbox_memcg_create(sb, sb->memcg_why, sizeof sb->memcg_why);
 	return sb;
 
@@ -431,38 +515,81 @@ sandbox_env(const struct sandbox *sb, char *const *parent_env,
 	return env;
 }
 
-/* Print the resource bounds of opts. */
+/* How --explain shows each bound: its name, its unit, what 0 means. */
+static const struct {
+	enum sandbox_limit	 k;
+	const char		*name;
+	bool			 bytes;		/* shown in MiB */
+	const char		*suffix;	/* after the value */
+	const char		*unset;		/* when it is 0 */
+} explain_rows[] = {
+	{ SANDBOX_LIMIT_PROCESSES, "processes", false, "", "inherited" },
+	{ SANDBOX_LIMIT_OPEN_FILES, "open files", false, "", "inherited" },
+	{ SANDBOX_LIMIT_MEMORY, "memory", true,
+	  " for the whole sandbox, no swap", "not bounded" },
+	{ SANDBOX_LIMIT_FILE_SIZE, "file size", true, " per file",
+	  "inherited" },
+	{ SANDBOX_LIMIT_ADDRESS_SPACE, "address space", true, "",
+	  "inherited" },
+};
+
+/* Where a bound in force came from, in words, after its value. */
+static void
+explain_origin(const struct sandbox_opts *opts, enum sandbox_limit k,
+    enum sandbox_origin from, unsigned line, struct buf *out)
+{
+	const char	*file = opts->settings != NULL ? opts->settings :
+	    "the settings file";
+	uint64_t	 v;
+
+	switch (from) {
+	case SANDBOX_FROM_DEFAULT:
+		if (sandbox_profile_default(opts->profile, k, &v))
+			buf_printf(out, " (%s's default)",
+			    sandbox_profile_name(opts->profile));
+		else
+			buf_printf(out, " (default)");
+		break;
+	case SANDBOX_FROM_SETTINGS:
+		buf_printf(out, " ([sandbox], %s:%u)", file, line);
+		break;
+	case SANDBOX_FROM_PROFILE:
+		buf_printf(out, " ([sandbox.%s], %s:%u)",
+		    sandbox_profile_name(opts->profile), file, line);
+		break;
+	case SANDBOX_FROM_OPTION:
+		buf_printf(out, " (command line)");
+		break;
+	}
+}
+
+/* Print the resource bounds in force for opts, each with its origin. */
 static void
 explain_limits(const struct sandbox_opts *opts, struct buf *out)
 {
-	const struct sandbox_limits	*l = &opts->limits;
+	struct sandbox_limits	 l;
+	enum sandbox_origin	 from[SANDBOX_NLIMITS];
+	unsigned		 line[SANDBOX_NLIMITS];
+	unsigned long long	 v;
+	size_t			 i;
 
+	sandbox_opts_limits(opts, &l, from, line);
 	buf_printf(out, "limits:\n");
-	if (l->processes != 0)
-		buf_printf(out, "  processes       %llu\n",
-		    (unsigned long long)l->processes);
-	else
-		buf_printf(out, "  processes       inherited\n");
-	if (l->open_files != 0)
-		buf_printf(out, "  open files      %llu\n",
-		    (unsigned long long)l->open_files);
-	else
-		buf_printf(out, "  open files      inherited\n");
-	if (l->memory != 0)
-		buf_printf(out, "  memory          %llu MiB for the whole "
-		    "sandbox, no swap\n", (unsigned long long)(l->memory >> 20));
-	else
-		buf_printf(out, "  memory          not bounded\n");
-	if (l->file_size != 0)
-		buf_printf(out, "  file size       %llu MiB\n",
-		    (unsigned long long)(l->file_size >> 20));
-	else
-		buf_printf(out, "  file size       inherited\n");
-	if (l->address_space != 0)
-		buf_printf(out, "  address space   %llu MiB\n",
-		    (unsigned long long)(l->address_space >> 20));
-	else
-		buf_printf(out, "  address space   inherited (--max-memory)\n");
+	for (i = 0; i < sizeof explain_rows / sizeof explain_rows[0]; i++) {
+		v = sandbox_limit_get(&l, explain_rows[i].k);
+		buf_printf(out, "  %-15s %s", explain_rows[i].name,
+		    v == 0 ? explain_rows[i].unset : "");
+		if (v != 0 && explain_rows[i].bytes && v % (1ULL << 20) != 0)
+			buf_printf(out, "%llu bytes%s", v,
+			    explain_rows[i].suffix);
+		else if (v != 0)
+			buf_printf(out, "%llu%s%s", explain_rows[i].bytes ?
+			    v >> 20 : v, explain_rows[i].bytes ? " MiB" : "",
+			    explain_rows[i].suffix);
+		explain_origin(opts, explain_rows[i].k, from[explain_rows[i].k],
+		    line[explain_rows[i].k], out);
+		buf_printf(out, "\n");
+	}
 	buf_printf(out, "  core dumps      none\n");
 }
 
@@ -543,7 +670,7 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	    "sockets only as socketpairs" :
 	    "no socket but AF_UNIX stream/seqpacket, no "
 	    "connect/bind/listen/accept");
-	if (opts->limits.processes == 0)
+	if (sb->opts.limits.processes == 0)
 		buf_printf(out, "  process bound   none configured\n");
 	else if (sb->cgroup != NULL)
 		buf_printf(out, "  pids cgroup     %s [best-effort]\n",
@@ -554,7 +681,7 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 		    "[best-effort]\n");
 	else
 		buf_printf(out, "  process bound   RLIMIT_NPROC [required]\n");
-	if (opts->limits.memory == 0)
+	if (sb->opts.limits.memory == 0)
 		buf_printf(out, "  memory bound    none configured\n");
 	else if (sb->memcg != NULL)
 		buf_printf(out, "  memory cgroup   v%d %s [best-effort]\n",

@@ -38,8 +38,41 @@ struct sandbox_limits {
 	uint64_t	file_size;	/* RLIMIT_FSIZE, bytes */
 };
 
+/* The bounds by number, for where each comes from (plain values). */
+enum sandbox_limit {
+	SANDBOX_LIMIT_ADDRESS_SPACE,
+	SANDBOX_LIMIT_OPEN_FILES,
+	SANDBOX_LIMIT_PROCESSES,
+	SANDBOX_LIMIT_MEMORY,
+	SANDBOX_LIMIT_FILE_SIZE,
+	SANDBOX_NLIMITS
+};
+
+/* Where a bound comes from, weakest first: a stronger one wins. */
+enum sandbox_origin {
+	SANDBOX_FROM_DEFAULT,	/* built in (the profile's own, if it has one) */
+	SANDBOX_FROM_SETTINGS,	/* [sandbox] of the settings file */
+	SANDBOX_FROM_PROFILE,	/* [sandbox.PROFILE] of the settings file */
+	SANDBOX_FROM_OPTION	/* the command line */
+};
+
+/* The profiles with a sandbox, so with bounds: read-only, workspace-write. */
+#define SANDBOX_NBOUNDED 2
+
+/* The bounds one section of the settings file gives, each with its line. */
+struct sandbox_given_limits {
+	struct sandbox_limits	limits;
+	unsigned		line[SANDBOX_NLIMITS];	/* 0: not given */
+};
+
 /* Default bound on the size of a file the command writes: 16 GiB. */
 #define SANDBOX_DEFAULT_FILE_SIZE (16ULL << 30)
+
+/*
+ * The read-only profile's own default file size, 1 GiB: it writes only to a
+ * private /tmp (memory) and to the files its caller hands it as output.
+ */
+#define SANDBOX_READ_ONLY_FILE_SIZE (1ULL << 30)
 
 /* Largest number of extra writable roots. */
 #define SANDBOX_MAX_ROOTS 32
@@ -66,7 +99,19 @@ struct sandbox_opts {
 	bool			 private_tmp;	/* fresh /tmp and /dev/shm */
 	bool			 allow_no_namespaces; /* fall back to LL+seccomp */
 	bool			 allow_no_landlock;   /* run without Landlock */
+	/*
+	 * The bounds: flag > the profile's section > [sandbox] > default.
+	 * limits holds the default, [sandbox] and flags, each marked in
+	 * limit_from (with its settings line); profile_limits the sections
+	 * of each bounded profile, applied by sandbox_opts_limits() once the
+	 * profile is known (an agent's request may change it).
+	 */
 	struct sandbox_limits	 limits;
+	enum sandbox_origin	 limit_from[SANDBOX_NLIMITS];
+	unsigned		 limit_line[SANDBOX_NLIMITS];
+	struct sandbox_given_limits profile_limits[SANDBOX_NBOUNDED];
+	const char		*settings;	/* the settings file, for
+						   --explain; NULL: none */
 	/*
 	 * A filtered network (net/hostlist.h for the lists' syntax): with
 	 * an allow or a deny list and without network, the command gets a
@@ -88,10 +133,33 @@ struct sandbox_opts {
  * Fill opts with the defaults: workspace-write, no network, the shared
  * /tmp writable (private_tmp off), .git not kept read-only (protect_git
  * off), limits as inherited but the process count (1024), the memory (half
- * the machine's RAM) and the file size (SANDBOX_DEFAULT_FILE_SIZE).
+ * the machine's RAM) and the file size (SANDBOX_DEFAULT_FILE_SIZE, and
+ * SANDBOX_READ_ONLY_FILE_SIZE under read-only), each from the default.
  * --explain states the same.
  */
 void	sandbox_opts_init(struct sandbox_opts *opts);
+
+/* Bound k of l. */
+uint64_t sandbox_limit_get(const struct sandbox_limits *l,
+	    enum sandbox_limit k);
+
+/* Set bound k of l to v. */
+void	sandbox_limit_set(struct sandbox_limits *l, enum sandbox_limit k,
+	    uint64_t v);
+
+/* Set bound k of opts to v, from a source (its settings line, or 0). */
+void	sandbox_opts_set_limit(struct sandbox_opts *opts, enum sandbox_limit k,
+	    uint64_t v, enum sandbox_origin from, unsigned line);
+
+/*
+ * The bounds in force for opts' profile into *out, and where each came from
+ * into from[] and line[] (either may be NULL): a flag, else the profile's
+ * section, else [sandbox], else the profile's own default, else the
+ * built-in one.
+ */
+void	sandbox_opts_limits(const struct sandbox_opts *opts,
+	    struct sandbox_limits *out, enum sandbox_origin *from,
+	    unsigned *line);
 
 /*
  * Parse a profile name ("read-only", "workspace-write",

@@ -142,6 +142,12 @@ tests_unit_test_ending_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_ending_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-ending
 
+check_PROGRAMS += tests/unit/test-lost
+tests_unit_test_lost_SOURCES = tests/unit/test-lost.c
+tests_unit_test_lost_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_lost_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-lost
+
 check_PROGRAMS += tests/unit/test-history
 tests_unit_test_history_SOURCES = tests/unit/test-history.c
 tests_unit_test_history_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)

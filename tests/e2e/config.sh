@@ -55,14 +55,18 @@ $PTYVISOR sandbox --explain > "$T/explain" 2>&1
 grep -q '^network: allowed' "$T/explain"; ok $? "explain: network = on"
 grep -q "^  $T/extra\$" "$T/explain"; ok $? "explain: the file's writable root"
 grep -q '^private /tmp and /dev/shm: yes' "$T/explain"; ok $? "explain: private_tmp"
-grep -q '^  processes  *77$' "$T/explain"; ok $? "explain: max_procs"
-grep -q '^  open files  *99$' "$T/explain"; ok $? "explain: max_files"
-grep -q '^  address space  *1024 MiB$' "$T/explain"; ok $? "explain: max_memory"
+grep -q "^  processes  *77 (\[sandbox\], $CONF:7)\$" "$T/explain"
+ok $? "explain: max_procs, and where it came from"
+grep -q "^  open files  *99 (\[sandbox\], $CONF:8)\$" "$T/explain"
+ok $? "explain: max_files"
+grep -q "^  address space  *1024 MiB (\[sandbox\], $CONF:9)\$" "$T/explain"
+ok $? "explain: max_memory"
 $PTYVISOR sandbox --no-network --shared-tmp --max-procs 5 --writable "$T/work" \
 	--explain > "$T/explain" 2>&1
 grep -q '^network: denied' "$T/explain"; ok $? "--no-network beats network = on"
 grep -q '^private /tmp and /dev/shm: no' "$T/explain"; ok $? "--shared-tmp beats private_tmp"
-grep -q '^  processes  *5$' "$T/explain"; ok $? "--max-procs beats max_procs"
+grep -q '^  processes  *5 (command line)$' "$T/explain"
+ok $? "--max-procs beats max_procs"
 grep -q "^  $T/extra\$" "$T/explain" && grep -q "^  $T/work\$" "$T/explain"
 ok $? "--writable adds to the file's roots"
 

@@ -6,6 +6,8 @@
 # new server starts on the same socket path, which records the lost
 # session as ended ("server died") and ends its recording.  The same for
 # the server a console started (killing the console itself is a detach).
+# A live session owned by a ptyvisor in another PID namespace is never
+# taken for lost (skipped where unshare is refused).
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/e2e/serve-lib.sh"
 
@@ -148,6 +150,64 @@ exec sh -c 'while :; do sleep 1; done' $mark2" > "$T/exec2.out" 2>&1 \
 	ok $? "and ends its recording"
 else
 	for i in 1 2 3 4 5; do skip "tmux is missing: the console is not tried"; done
+fi
+
+# A ptyvisor in another PID namespace sharing the state directory (a
+# container, say): its marker's pid (1 there) means nothing here, so its
+# live session is never recorded as lost; a truly dead owner of our own
+# namespace still is.
+ns_run=""
+for u in "" "--user --map-root-user"; do
+	# shellcheck disable=SC2086
+	if unshare $u --pid --fork --mount-proc true 2> "$T/unshare.err"; then
+		ns_run="unshare $u --pid --fork --mount-proc"
+		break
+	fi
+done
+if [ -z "$ns_run" ]; then
+	for i in 1 2 3 4 5 6; do
+		skip "unshare --pid --fork --mount-proc refused here:" \
+		    "$(head -n 1 "$T/unshare.err")"
+	done
+else
+	mark3="pidns-$mark"
+	$ns_run $PTYVISOR run --sandbox none -- sh -c "echo started-$mark3; \
+exec sleep 60" > "$T/ns.out" 2>&1 < /dev/null &
+	NSRUN=$!
+	cleanup_pid $NSRUN
+	wait_for "grep -q started-$mark3 '$T/ns.out'" 20
+	ok $? "a session runs under a ptyvisor in another PID namespace"
+	nsmarker=$(grep -l "$mark3" "$PTYVISOR_STATE_DIR"/sessions/*.running \
+	    2> /dev/null)
+	head -n 1 "$nsmarker" 2> /dev/null > "$T/ns.head"
+	ours="pidns:$(stat -L -c '%d:%i' /proc/self/ns/pid)"
+	grep -q '^1 [0-9]* pidns:[0-9]*:[0-9]*$' "$T/ns.head" &&
+	    ! grep -q " $ours\$" "$T/ns.head"
+	ok $? "its marker names pid 1 and that namespace ($(cat "$T/ns.head"))"
+
+	mark4="ourns-$mark"
+	$PTYVISOR run -- sh -c "echo started-$mark4; exec sleep 60" \
+	    > "$T/our.out" 2>&1 < /dev/null &
+	OURRUN=$!
+	cleanup_pid $OURRUN
+	wait_for "grep -q started-$mark4 '$T/our.out'" 20
+	kill -9 $OURRUN
+	wait $OURRUN 2> /dev/null
+	timeout 30 $PTYVISOR run -- true > /dev/null 2>&1 < /dev/null
+	[ -f "$nsmarker" ] && ! grep -q "$mark3" \
+	    "$PTYVISOR_STATE_DIR/history.jsonl"
+	ok $? "the live session of the other namespace is not taken for lost"
+	grep -q "started-$mark3" "$T/ns.out" && kill -0 $NSRUN 2> /dev/null
+	ok $? "and it still runs"
+	line=$(lost_line "$mark4")
+	is "$(echo "$line" | cut -d' ' -f1-3)" "lost server died" \
+	    "a dead owner of our own namespace is still recorded as lost"
+	# The other namespace's server ends with its session: its own
+	# history line, written there.
+	kill $(pgrep -P $NSRUN) 2> /dev/null
+	wait_for "! kill -0 $NSRUN 2> /dev/null" 10
+	grep "$mark3" "$PTYVISOR_STATE_DIR/history.jsonl" | grep -qv '"lost"'
+	ok $? "a server ending in the other namespace writes its line itself"
 fi
 
 done_testing

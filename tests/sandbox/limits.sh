@@ -2,7 +2,10 @@
 # limits.sh - the bounds every sandbox gets by default: the size of a file
 # the command writes (RLIMIT_FSIZE) and the memory of the whole sandbox (a
 # memory cgroup, not RLIMIT_AS); each from its option and from the settings
-# file; a session killed for its memory says "memory limit" in the history.
+# file; the file size per profile (read-only's own default, the sections
+# [sandbox.read-only] and [sandbox.workspace-write], for run, sandbox and an
+# agent's request); a session killed for its memory says "memory limit" in
+# the history.
 #
 # The memory half needs a memory cgroup this user may make (cgroup v2 with
 # the memory controller delegated, or the v1 memory hierarchy): where
@@ -20,7 +23,18 @@ export XDG_CONFIG_HOME="$T/config"
 export PTYVISOR_STATE_DIR="$T/state"
 diag "running as $(id -un)"
 
+CONF="$T/config/ptyvisor/config"
+
 verdict() { awk -v s="$2" '$1 == s { print $2 " " $3; exit }' "$1"; }
+
+# A settings file with a bad line: 125, the error naming file:line and key.
+refused() {	# $1: the file's text; $2: the error after "config FILE:"
+	printf "$1" > "$CONF"
+	"$PTYVISOR" sandbox -- true 2> "$T/err"
+	is "$?" 125 "a bad line is refused (line $2)"
+	grep -q "config $CONF:$2" "$T/err"
+	ok $? "the error names file:line and the key ($(cat "$T/err"))"
+}
 
 # --- file size ---------------------------------------------------------------
 # A sparse file 17 GiB long takes no disk but is over the 16 GiB default.
@@ -45,12 +59,91 @@ is "$(verdict "$T/cfg.txt" fsize=2)" "denied EFBIG" \
 	> "$T/zero.txt" 2>&1
 is "$(verdict "$T/zero.txt" fsize=17408)" "allowed " \
 	"--max-file-size 0 overrides the settings file: inherited"
-printf '[sandbox]\nmax_file_size = lots\n' > "$T/config/ptyvisor/config"
-"$PTYVISOR" sandbox -- true 2> "$T/err"
-is "$?" 125 "a bad max_file_size is refused"
-grep -q 'config:2: max_file_size' "$T/err"
-ok $? "the error names file:line and the key ($(cat "$T/err"))"
+refused '[sandbox]\nmax_file_size = lots\n' "2: max_file_size"
 rm -f "$T/config/ptyvisor/config"
+
+# --- file size per profile ----------------------------------------------------
+# read-only writes only to a private /tmp (and to what its caller hands it),
+# so it has a default of its own, 1 GiB; [sandbox.PROFILE] sets one profile's
+# bound, over [sandbox] and under the command line.
+ro() {	# the probe under read-only, in its private /tmp
+	"$PTYVISOR" sandbox --sandbox read-only --private-tmp "$@"
+}
+ro -- sh -c "cd /tmp && exec '$PROBE' fsize=2048 fsize=100" > "$T/ro.txt" 2>&1
+is "$(verdict "$T/ro.txt" fsize=2048)" "denied EFBIG" \
+	"read-only: not past its own default file size (1 GiB)"
+is "$(verdict "$T/ro.txt" fsize=100)" "allowed " "read-only: 100 MiB is fine"
+"$PTYVISOR" sandbox -- "$PROBE" fsize=2048 > "$T/ww.txt" 2>&1
+is "$(verdict "$T/ww.txt" fsize=2048)" "allowed " \
+	"workspace-write: 2 GiB is under its default (16 GiB)"
+"$PTYVISOR" sandbox --sandbox read-only --explain > "$T/explain.txt" 2>&1
+grep -q "^  file size  *1024 MiB per file (read-only's default)\$" \
+	"$T/explain.txt"
+ok $? "--explain: read-only's own default, said so"
+
+printf '[sandbox]\nmax_file_size = 3M\n\n[sandbox.read-only]\n# scratch only\nmax_file_size = 1M\n' \
+	> "$CONF"
+ro -- sh -c "cd /tmp && exec '$PROBE' fsize=2" > "$T/ro.txt" 2>&1
+is "$(verdict "$T/ro.txt" fsize=2)" "denied EFBIG" \
+	"[sandbox.read-only] max_file_size = 1M: not 2 MiB under read-only"
+ro -- sh -c 'head -c 2M /dev/zero > /tmp/big' 2> /dev/null
+is "$?" 153 "a writer that does not ignore it dies of SIGXFSZ (128+25)"
+"$PTYVISOR" sandbox -- "$PROBE" fsize=2 fsize=4 > "$T/ww.txt" 2>&1
+is "$(verdict "$T/ww.txt" fsize=2)" "allowed " \
+	"workspace-write: read-only's section does not bind it"
+is "$(verdict "$T/ww.txt" fsize=4)" "denied EFBIG" \
+	"workspace-write: [sandbox] max_file_size = 3M binds it"
+ro --explain > "$T/explain.txt" 2>&1
+grep -q "^  file size  *1 MiB per file (\[sandbox.read-only\], $CONF:6)\$" \
+	"$T/explain.txt"
+ok $? "--explain: the bound in force and its file:line"
+ro --max-file-size 10M -- sh -c "cd /tmp && exec '$PROBE' fsize=2" \
+	> "$T/ro.txt" 2>&1
+is "$(verdict "$T/ro.txt" fsize=2)" "allowed " \
+	"--max-file-size 10M beats [sandbox.read-only]"
+printf '[sandbox]\nprofile = read-only\nprivate_tmp = yes\n[sandbox.read-only]\nmax_file_size = 1M\n' \
+	> "$CONF"
+"$PTYVISOR" run -- sh -c "cd /tmp && exec '$PROBE' fsize=2" \
+	> "$T/run.txt" 2>&1 < /dev/null
+grep -q '^fsize=2 denied EFBIG' "$T/run.txt"
+ok $? "run under the settings' profile = read-only: its section's bound"
+printf '[sandbox]\nmax_file_size = 3M\n[sandbox.workspace-write]\nmax_file_size = 5M\n' \
+	> "$CONF"
+"$PTYVISOR" sandbox -- "$PROBE" fsize=4 fsize=6 > "$T/ww.txt" 2>&1
+is "$(verdict "$T/ww.txt" fsize=4)" "allowed " \
+	"[sandbox.workspace-write] max_file_size = 5M beats [sandbox]'s 3M"
+is "$(verdict "$T/ww.txt" fsize=6)" "denied EFBIG" "and binds at 5 MiB"
+printf '[sandbox]\nmax_file_size = 4G\n' > "$CONF"
+ro -- sh -c "cd /tmp && exec '$PROBE' fsize=2048" > "$T/ro.txt" 2>&1
+is "$(verdict "$T/ro.txt" fsize=2048)" "allowed " \
+	"[sandbox] max_file_size = 4G beats read-only's own default"
+refused '[sandbox]\n[sandbox.read-only]\nmax_file_size = huge\n' \
+	"3: max_file_size: bad size 'huge'"
+
+# An agent's request names its profile: the server's settings bind it by
+# that profile's section.
+export PTYVISOR_CONFIG="$T/config/ptyvisor" PTYVISOR_SOCKET="$T/pv.sock"
+printf 'allow sh -c **\n' > "$T/config/ptyvisor/rules"
+printf '[sandbox]\nprivate_tmp = yes\n[sandbox.read-only]\nmax_file_size = 1M\n' \
+	> "$CONF"
+"$PTYVISOR" serve --approval on-request 2> "$T/serve.log" < /dev/null &
+SERVE=$!
+cleanup_pid $SERVE
+wait_for "'$PTYVISOR' pending > /dev/null 2>&1" 20
+ok $? "a server with [sandbox.read-only] listens"
+agent() {	# $1: profile; the probe in /tmp under it, through the server
+	timeout 30 "$PTYVISOR" exec --sandbox "$1" -- \
+		sh -c "cd /tmp && exec '$PROBE' fsize=2" < /dev/null 2>&1 |
+		tr -d '\r'
+}
+is "$(agent read-only)" "fsize=2 denied EFBIG" \
+	"an agent's read-only request: its profile's bound (1M)"
+is "$(agent workspace-write)" "fsize=2 allowed" \
+	"an agent's workspace-write request: not read-only's"
+kill $SERVE
+wait $SERVE 2> /dev/null
+unset PTYVISOR_CONFIG PTYVISOR_SOCKET
+rm -f "$CONF"
 
 # --- memory ------------------------------------------------------------------
 "$PTYVISOR" sandbox --explain > "$T/explain.txt" 2>&1

@@ -466,6 +466,24 @@ static const struct bad_row bad_rows[] = {
 	{ "[sandbox]\nmax_memory = 4X\n", 2, "max_memory: bad size '4X'" },
 	{ "[sandbox]\nmax_memory = -1\n", 2, "max_memory: bad size '-1'" },
 	{ "[sandbox]\nmax_memory = 4GB\n", 2, "max_memory: bad size '4GB'" },
+	/* [sandbox.PROFILE]: the bounds only, each once a section. */
+	{ "[sandbox.read-only]\nmax_file_size = big\n", 2,
+	  "max_file_size: bad size 'big'" },
+	{ "[sandbox]\n[sandbox.workspace-write]\nmax_procs = -1\n", 3,
+	  "max_procs: '-1' is not a number" },
+	{ "[sandbox.read-only]\nmax_file_size = 1M\n\nmax_file_size = 2M\n",
+	  4, "max_file_size: set twice (first on line 2)" },
+	{ "[sandbox.read-only]\nmax_files = 9\n[sandbox.read-only]\n"
+	  "max_files = 9\n", 4, "max_files: set twice (first on line 2)" },
+	{ "[sandbox.read-only]\nnetwork = yes\n", 2,
+	  "unknown key 'network' in [sandbox.read-only] (known: max_procs, "
+	  "max_files, max_memory, max_session_memory, max_file_size)" },
+	{ "[sandbox.workspace-write]\nprofile = read-only\n", 2,
+	  "unknown key 'profile' in [sandbox.workspace-write]" },
+	{ "[sandbox.danger-full-access]\nmax_file_size = 1G\n", 1,
+	  "unknown section [sandbox.danger-full-access]" },
+	{ "[sandbox.none]\n", 1, "unknown section [sandbox.none]" },
+	{ "[sandbox.Read-Only]\n", 1, "unknown section [sandbox.Read-Only]" },
 	/* [tui] */
 	{ "[tui]\nprefix = C-A\n", 2, "prefix: 'C-A' is not C-a to C-z" },
 	{ "[tui]\nprefix = C-ab\n", 2, "prefix: 'C-ab' is not C-a to C-z" },
@@ -492,7 +510,8 @@ static const struct bad_row bad_rows[] = {
 	  "socket: './s.sock' is not an absolute path" },
 	/* Structure. */
 	{ "[approval]\nmode = never\n\n[sandbx]\n", 4,
-	  "unknown section [sandbx] (known: [approval], [sandbox], [tui], "
+	  "unknown section [sandbx] (known: [approval], [sandbox], "
+	  "[sandbox.read-only], [sandbox.workspace-write], [tui], [mcp], "
 	  "[paths])" },
 	{ "[Approval]\nmode = never\n", 1, "unknown section [Approval]" },
 	{ "[ tui ]\n", 1, "unknown section [ tui ]" },
@@ -635,6 +654,91 @@ test_limits(void)
 	config_free(cfg);
 }
 
+/*
+ * Bounds per profile: [sandbox.PROFILE] beats [sandbox] for that profile
+ * only, a flag beats both, read-only has its own default file size; each
+ * bound says where it came from.
+ */
+static void
+test_profiles(void)
+{
+	struct config		*cfg;
+	struct sandbox_opts	 o;
+	struct sandbox_limits	 l;
+	enum sandbox_origin	 from[SANDBOX_NLIMITS];
+	unsigned		 line[SANDBOX_NLIMITS];
+	char			*cause, *path;
+	int			 rc;
+
+	cfg = load("[sandbox]\nmax_file_size = 2G\nmax_procs = 50\n"
+	    "[sandbox.read-only]\nmax_file_size = 5M\n"
+	    "max_session_memory = 1G\n"
+	    "[sandbox.workspace-write]\nmax_file_size = 8G\n", &rc, &cause,
+	    &path);
+	is_int(rc, 0, "[sandbox.read-only] and [sandbox.workspace-write] load");
+	sandbox_opts_init(&o);
+	is_int(config_apply_sandbox(cfg, &o, &cause), 0, "and apply");
+	is_str(o.settings, path, "apply: the file, for --explain");
+	is_int(o.limits.file_size, 2ULL << 30,
+	    "apply: [sandbox] goes to the options as before");
+
+	o.profile = SANDBOX_READ_ONLY;
+	sandbox_opts_limits(&o, &l, from, line);
+	ok(l.file_size == 5ULL << 20 && from[SANDBOX_LIMIT_FILE_SIZE] ==
+	    SANDBOX_FROM_PROFILE && line[SANDBOX_LIMIT_FILE_SIZE] == 5,
+	    "read-only: its section's max_file_size, line 5, beats [sandbox]");
+	ok(l.memory == 1ULL << 30 && from[SANDBOX_LIMIT_MEMORY] ==
+	    SANDBOX_FROM_PROFILE && line[SANDBOX_LIMIT_MEMORY] == 6,
+	    "read-only: its max_session_memory, line 6");
+	ok(l.processes == 50 && from[SANDBOX_LIMIT_PROCESSES] ==
+	    SANDBOX_FROM_SETTINGS && line[SANDBOX_LIMIT_PROCESSES] == 3,
+	    "read-only: [sandbox] max_procs where its section has none");
+	ok(l.open_files == 0 && from[SANDBOX_LIMIT_OPEN_FILES] ==
+	    SANDBOX_FROM_DEFAULT, "read-only: the default where no one says");
+
+	o.profile = SANDBOX_WORKSPACE_WRITE;
+	sandbox_opts_limits(&o, &l, from, line);
+	ok(l.file_size == 8ULL << 30 && line[SANDBOX_LIMIT_FILE_SIZE] == 8,
+	    "workspace-write: its own section's max_file_size, line 8");
+	ok(l.memory == o.limits.memory && from[SANDBOX_LIMIT_MEMORY] ==
+	    SANDBOX_FROM_DEFAULT,
+	    "workspace-write: read-only's section does not reach it");
+
+	o.profile = SANDBOX_FULL_ACCESS;
+	sandbox_opts_limits(&o, &l, from, NULL);
+	ok(l.file_size == 2ULL << 30 && from[SANDBOX_LIMIT_FILE_SIZE] ==
+	    SANDBOX_FROM_SETTINGS, "no sandbox: no section, [sandbox] stands");
+
+	/* A flag, set after the file, wins over the profile's section. */
+	o.profile = SANDBOX_READ_ONLY;
+	sandbox_opts_set_limit(&o, SANDBOX_LIMIT_FILE_SIZE, 7,
+	    SANDBOX_FROM_OPTION, 0);
+	sandbox_opts_limits(&o, &l, from, line);
+	ok(l.file_size == 7 && from[SANDBOX_LIMIT_FILE_SIZE] ==
+	    SANDBOX_FROM_OPTION, "--max-file-size beats [sandbox.read-only]");
+	config_free(cfg);
+	free(path);
+
+	/* The built-in defaults: read-only's own file size, unless said. */
+	sandbox_opts_init(&o);
+	o.profile = SANDBOX_READ_ONLY;
+	sandbox_opts_limits(&o, &l, from, NULL);
+	ok(l.file_size == SANDBOX_READ_ONLY_FILE_SIZE &&
+	    from[SANDBOX_LIMIT_FILE_SIZE] == SANDBOX_FROM_DEFAULT,
+	    "read-only's own default file size (1 GiB)");
+	o.profile = SANDBOX_WORKSPACE_WRITE;
+	sandbox_opts_limits(&o, &l, NULL, NULL);
+	is_int(l.file_size, SANDBOX_DEFAULT_FILE_SIZE,
+	    "workspace-write: the default file size (16 GiB)");
+	cfg = load("[sandbox]\nmax_file_size = 32G\n", &rc, &cause, NULL);
+	config_apply_sandbox(cfg, &o, &cause);
+	o.profile = SANDBOX_READ_ONLY;
+	sandbox_opts_limits(&o, &l, NULL, NULL);
+	is_int(l.file_size, 32ULL << 30,
+	    "[sandbox] max_file_size beats read-only's own default");
+	config_free(cfg);
+}
+
 /* Missing and unreadable files. */
 static void
 test_files(void)
@@ -727,6 +831,7 @@ main(void)
 	test_home();
 	test_bad();
 	test_limits();
+	test_profiles();
 	test_files();
 	cleanup();
 	return tap_done();

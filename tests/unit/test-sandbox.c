@@ -163,6 +163,32 @@ main(void)
 	ok(strstr(out.data, "[required]") != NULL, "explain: required marks");
 	buf_free(&out);
 
+	/* Each bound in force with where it came from. */
+	opts.profile = SANDBOX_READ_ONLY;
+	opts.settings = "/cfg";
+	opts.profile_limits[SANDBOX_READ_ONLY].limits.open_files = 64;
+	opts.profile_limits[SANDBOX_READ_ONLY].line[SANDBOX_LIMIT_OPEN_FILES] =
+	    4;
+	sandbox_opts_set_limit(&opts, SANDBOX_LIMIT_PROCESSES, 99,
+	    SANDBOX_FROM_SETTINGS, 2);
+	sandbox_opts_set_limit(&opts, SANDBOX_LIMIT_ADDRESS_SPACE,
+	    (1ULL << 20) + 1, SANDBOX_FROM_OPTION, 0);
+	memset(&out, 0, sizeof out);
+	sandbox_explain(&opts, &out);
+	buf_cstr(&out);
+	ok(strstr(out.data, "  file size       1024 MiB per file "
+	    "(read-only's default)\n") != NULL,
+	    "explain: read-only's own default file size, said so");
+	ok(strstr(out.data, "  open files      64 ([sandbox.read-only], "
+	    "/cfg:4)\n") != NULL, "explain: a bound from the profile's section");
+	ok(strstr(out.data, "  processes       99 ([sandbox], /cfg:2)\n") !=
+	    NULL, "explain: a bound from [sandbox]");
+	ok(strstr(out.data, "  address space   1048577 bytes (command "
+	    "line)\n") != NULL, "explain: a flag's, in bytes when not MiB");
+	if (strstr(out.data, "read-only's default") == NULL)
+		diag("%s", out.data);
+	buf_free(&out);
+
 	opts.profile = SANDBOX_FULL_ACCESS;
 	memset(&out, 0, sizeof out);
 	is_int(sandbox_explain(&opts, &out), 0, "explain full access");
