@@ -279,6 +279,13 @@ head -1 "$T/ask.out" | grep -q "^connect ok ping-through-proxy"
 ok $? "... the approved connection went through"
 sed -n 2p "$T/ask.out" | grep -q "^connect failed HTTP/1.1 403 .*just once"
 ok $? "... the next one was denied with the reason ($(sed -n 2p "$T/ask.out" | cut -c1-120))"
+# The session's history line sums up its connections; show prints it.
+"$PTYVISOR" history --json | grep 'once.test' | grep '"network"' > "$T/hist"
+grep -q '"network":{"connections":2,"allowed":1,"denied":1,"asked":2,"sent":[1-9][0-9]*,"received":[1-9][0-9]*}' "$T/hist"
+ok $? "history --json: the session's connections summed ($(grep -o '"network":{[^}]*}' "$T/hist"))"
+"$PTYVISOR" show "$(sed 's/^{"id":\([0-9]*\),.*/\1/' "$T/hist")" > "$T/show"
+grep -q '^connections: 2: 1 allowed, 1 denied, 2 asked; sent [1-9][0-9]*, received [1-9][0-9]* bytes$' "$T/show"
+ok $? "show: the same summary ($(grep '^connections:' "$T/show"))"
 "$PTYVISOR" approve --once --remember 1 2> "$T/err"
 is "$?" 125 "--once and --remember together are refused ($(cat "$T/err"))"
 
