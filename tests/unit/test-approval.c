@@ -173,8 +173,8 @@ test_hosts(void)
 
 	scope_seen = APPROVAL_SCOPE_NONE;
 	r = ask_host(a, "x.test", 443);
-	ok(r == NULL && scope_seen == APPROVAL_SCOPE_RULE, "the same host again: allowed "
-	    "by the rule, unasked");
+	ok(r == NULL && scope_seen == APPROVAL_SCOPE_RULE, "the same host "
+	    "again: allowed by the rule, unasked");
 	is_int(approval_pending_count(a), 0, "... nothing waits");
 	r = ask_host(a, "x.test", 8443);
 	ok(r != NULL, "another port is asked");
