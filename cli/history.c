@@ -505,6 +505,15 @@ cmd_show(int argc, char **argv)
 		printf("error:     %s\n", text_cwd);
 		free(text_cwd);
 	}
+	if (e->has_net)
+		printf("connections: %llu: %llu allowed, %llu denied, %llu "
+		    "asked; sent %llu, received %llu bytes\n",
+		    (unsigned long long)e->net.connections,
+		    (unsigned long long)e->net.allowed,
+		    (unsigned long long)e->net.denied,
+		    (unsigned long long)e->net.asked,
+		    (unsigned long long)e->net.sent,
+		    (unsigned long long)e->net.received);
 	if (e->recording != NULL)
 		show_network(e->recording);
 	printf("--- output ---\n");

@@ -88,6 +88,10 @@ pending_print(json_t *p)
 	    (why != NULL && quote_has_invisible(why));
 	printf("%" JSON_INTEGER_FORMAT "\t%s\t%s\t%s",
 	    json_integer_value(json_object_get(p, "request")), cmd, qcwd, qwhy);
+	/* A host asked for by a sandbox's proxy: the four answers. */
+	if (json_is_true(json_object_get(p, "connect")))
+		printf("\thost: approve --once (this connection), approve (the "
+		    "session), approve --remember (a rule), deny");
 	/* The hosts it asks for: the person approves them with the command. */
 	if (hosts != NULL) {
 		qhosts = quote_text(hosts);
@@ -182,7 +186,7 @@ pending_number(const char *cmd, const char *arg, json_int_t *out)
 /* Send a decide request; 0 when done, 1 when refused, 125 on error. */
 static int
 pending_decide(const char *cmd, json_int_t n, bool approve, bool remember,
-    const char *reason)
+    bool once, const char *reason)
 {
 	json_t	*req, *ev;
 	int	 rc = 0;
@@ -190,6 +194,8 @@ pending_decide(const char *cmd, json_int_t n, bool approve, bool remember,
 	req = json_pack("{s:s, s:s, s:I, s:s, s:b}", "op", "decide", "id",
 	    "1", "request", n, "decision", approve ? "approve" : "deny",
 	    "remember", remember);
+	if (once)
+		json_object_set_new(req, "once", json_true());
 	if (reason != NULL)
 		json_object_set_new(req, "reason", json_string(reason));
 	ev = pending_ask(cmd, req);
@@ -211,12 +217,13 @@ cmd_approve(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "remember", no_argument, NULL, 'r' },
+		{ "once", no_argument, NULL, 'o' },
 		{ "socket", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	json_int_t	n;
-	bool		remember = false;
+	bool		remember = false, once = false;
 	int		c;
 
 	opterr = 0;
@@ -226,16 +233,27 @@ cmd_approve(int argc, char **argv)
 		case 'r':
 			remember = true;
 			break;
+		case 'o':
+			once = true;
+			break;
 		case 'S':
 			pending_socket = optarg;
 			break;
 		case 'h':
-			printf("usage: ptyvisor approve ID [--remember] "
+			printf("usage: ptyvisor approve ID [--once|--remember] "
 			    "[--socket PATH]\n\n"
 			    "Approve waiting request ID (see 'ptyvisor "
 			    "pending').  With --remember, also\nallow the "
 			    "same command line from now on (until the server "
-			    "stops).\nExit status: 0 done, 1 no such request "
+			    "stops).\n"
+			    "A host a sandbox's proxy asks for (connect "
+			    "HOST:PORT) is approved for the\nrest of that "
+			    "sandbox's life; with --once for this one "
+			    "connection only (the\nnext one is asked again); "
+			    "with --remember as the rule 'allow connect\n"
+			    "HOST:PORT' saved to the rules file, so later "
+			    "sandboxes reach it unasked.\n"
+			    "Exit status: 0 done, 1 no such request "
 			    "waiting, 125 no server.\n");
 			return 0;
 		default:
@@ -244,14 +262,14 @@ cmd_approve(int argc, char **argv)
 			return CLI_EXIT_ERROR;
 		}
 	}
-	if (optind + 1 != argc) {
-		cli_error("approve", "usage: ptyvisor approve ID [--remember] "
-		    "[--socket PATH]");
+	if (optind + 1 != argc || (once && remember)) {
+		cli_error("approve", "usage: ptyvisor approve ID "
+		    "[--once|--remember] [--socket PATH]");
 		return CLI_EXIT_ERROR;
 	}
 	if (pending_number("approve", argv[optind], &n) != 0)
 		return CLI_EXIT_ERROR;
-	return pending_decide("approve", n, true, remember, NULL);
+	return pending_decide("approve", n, true, remember, once, NULL);
 }
 
 int
@@ -298,5 +316,5 @@ cmd_deny(int argc, char **argv)
 	}
 	if (pending_number("deny", argv[optind], &n) != 0)
 		return CLI_EXIT_ERROR;
-	return pending_decide("deny", n, false, false, reason);
+	return pending_decide("deny", n, false, false, false, reason);
 }

@@ -99,6 +99,7 @@ approval_request_free(struct approval_request *r)
 	free(r->decided_by);
 	free(r->reason);
 	free(r->remembered);
+	free(r->host);
 	free(r);
 }
 
@@ -214,6 +215,52 @@ approval_state_name(enum approval_state st)
 	return "unknown";
 }
 
+const char *
+approval_scope_name(enum approval_scope sc)
+{
+	switch (sc) {
+	case APPROVAL_SCOPE_NONE:
+		break;
+	case APPROVAL_SCOPE_ONCE:
+		return "once";
+	case APPROVAL_SCOPE_SESSION:
+		return "session";
+	case APPROVAL_SCOPE_RULE:
+		return "rule";
+	}
+	return NULL;
+}
+
+/* What a rule's verdict names: "rule 'TEXT' (WHERE)". */
+static char *
+approval_rule_by(const struct policy_verdict *v)
+{
+	return xasprintf("rule '%s'%s%s%s", v->rule != NULL ? v->rule : "?",
+	    v->where != NULL ? " (" : "", v->where != NULL ? v->where : "",
+	    v->where != NULL ? ")" : "");
+}
+
+/*
+ * A host on neither list: a rule of the person's ("allow connect
+ * HOST:PORT", remembered or written) decides, else only a person does.
+ */
+static void
+approval_judge_host(struct approval *a, struct approval_request *r)
+{
+	struct policy_verdict	v;
+
+	if (policy_check_host(a->policy, r->argv[1], &v) &&
+	    v.decision != POLICY_ASK) {
+		r->verdict = v.decision;
+		r->verdict_by = approval_rule_by(&v);
+		r->verdict_why = xstrdup(v.why != NULL ? v.why : "");
+		return;
+	}
+	r->verdict = POLICY_ASK;
+	r->verdict_by = xstrdup("a host on neither list");
+	r->verdict_why = xstrdup("");
+}
+
 /* "environment differs: A, B": the names of the variables in v. */
 static char *
 approval_env_by(char *const *v)
@@ -274,9 +321,7 @@ approval_judge(struct approval *a, struct approval_request *r)
 	r->verdict_why = xstrdup(v.why != NULL ? v.why : "");
 	switch (v.source) {
 	case POLICY_BY_RULE:
-		r->verdict_by = xasprintf("rule '%s'%s%s%s", v.rule != NULL ?
-		    v.rule : "?", v.where != NULL ? " (" : "",
-		    v.where != NULL ? v.where : "", v.where != NULL ? ")" : "");
+		r->verdict_by = approval_rule_by(&v);
 		break;
 	case POLICY_BY_MODE:
 		r->verdict_by = xasprintf("mode %s",
@@ -330,6 +375,8 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	r->network_allow = spec->network_allow != NULL ?
 	    xstrdup(spec->network_allow) : NULL;
 	r->connect = spec->connect;
+	r->host = spec->host != NULL ? xstrdup(spec->host) : NULL;
+	r->port = spec->port;
 	r->cols = spec->cols;
 	r->rows = spec->rows;
 	r->why = spec->why != NULL ? xstrdup(spec->why) : NULL;
@@ -345,12 +392,9 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	    xstrdup(spec->client_exe) : NULL;
 	r->owner = spec->owner;
 	r->queued_us = util_wall_us();
-	if (r->connect) {
-		/* A host on neither list: only a person says yes. */
-		r->verdict = POLICY_ASK;
-		r->verdict_by = xstrdup("a host on neither list");
-		r->verdict_why = xstrdup("");
-	} else
+	if (r->connect)
+		approval_judge_host(a, r);
+	else
 		approval_judge(a, r);
 	return r;
 }
@@ -510,6 +554,8 @@ approval_dispatch(struct approval *a, struct approval_request *r)
 {
 	switch (r->verdict) {
 	case POLICY_ALLOW:
+		if (r->connect)
+			r->scope = APPROVAL_SCOPE_RULE;
 		approval_settle(a, r, APPROVAL_APPROVED, r->verdict_by, NULL);
 		return APPROVAL_APPROVED;
 	case POLICY_DENY:
@@ -562,27 +608,104 @@ approval_get(const struct approval *a, uint64_t id, char **cause)
 	return r;
 }
 
-int
-approval_approve(struct approval *a, uint64_t id, const char *by,
-    char **cause)
+/* Approve a pending request; a host for scope. */
+static int
+approval_approve_scope(struct approval *a, uint64_t id, const char *by,
+    enum approval_scope scope, char **cause)
 {
 	struct approval_request	*r;
 
 	if ((r = approval_get(a, id, cause)) == NULL)
 		return -1;
+	if (r->connect)
+		r->scope = scope;
 	approval_settle(a, r, APPROVAL_APPROVED, by != NULL ? by : "user",
 	    NULL);
 	return 0;
 }
 
+int
+approval_approve(struct approval *a, uint64_t id, const char *by,
+    char **cause)
+{
+	return approval_approve_scope(a, id, by, APPROVAL_SCOPE_SESSION,
+	    cause);
+}
+
+int
+approval_approve_once(struct approval *a, uint64_t id, const char *by,
+    char **cause)
+{
+	return approval_approve_scope(a, id, by, APPROVAL_SCOPE_ONCE, cause);
+}
+
+/* The one rule a host is remembered as: "allow connect HOST:PORT". */
+static char *
+approval_host_rule(const struct approval_request *r)
+{
+	return xasprintf("allow connect %s:%u", r->host != NULL ? r->host :
+	    "?", r->port);
+}
+
 char *
 approval_suggest_rule(const struct approval_request *r)
 {
-	char	*q = quote_argv(r->argv), *s;
+	char	*q, *s;
 
+	if (r->connect)
+		return approval_host_rule(r);
+	q = quote_argv(r->argv);
 	s = xasprintf("allow %s", q);
 	free(q);
 	return s;
+}
+
+/*
+ * Approve host r and remember it as its rule, saved alone to the rules
+ * file.  The host was normalized by whoever asked; it is checked again
+ * here, word by word, because the line goes into a file a person's
+ * policy is read from: a name only (no glob, space, quote, newline).
+ */
+static int
+approval_remember_host(struct approval *a, struct approval_request *r,
+    const char *rule, char **cause)
+{
+	char	*line, *why = NULL;
+	int	 rc;
+
+	if (r->host == NULL || r->host[0] == '\0' || r->port < 1 ||
+	    r->port > 65535 || strspn(r->host, "abcdefghijklmnopqrstuvwxyz"
+	    "0123456789.-_") != strlen(r->host)) {
+		*cause = xstrdup("only a host name (letters, digits, '.', '-', "
+		    "'_') and a port can be remembered");
+		return -1;
+	}
+	line = approval_host_rule(r);
+	if (rule != NULL && strcmp(rule, line) != 0) {
+		*cause = xasprintf("a host is remembered as '%s' exactly",
+		    line);
+		free(line);
+		return -1;
+	}
+	if (a->rules_path == NULL) {
+		if (policy_remember_line(a->policy, line, cause) != 0) {
+			free(line);
+			return -1;
+		}
+		*cause = xstrdup("no rules file to save to");
+		rc = 1;
+	} else if ((rc = policy_remember_saved(a->policy, line,
+	    a->rules_path, &why)) < 0) {
+		*cause = why;
+		free(line);
+		return -1;
+	} else if (rc > 0)
+		*cause = why;
+	free(r->remembered);
+	r->remembered = line;
+	r->scope = APPROVAL_SCOPE_RULE;
+	approval_settle(a, r, APPROVAL_APPROVED, "user", NULL);
+	return rc;
 }
 
 int
@@ -595,11 +718,8 @@ approval_remember(struct approval *a, uint64_t id, const char *rule,
 
 	if ((r = approval_get(a, id, cause)) == NULL)
 		return -1;
-	/* A host is no command: the proxy keeps it for its session. */
-	if (r->connect) {
-		approval_settle(a, r, APPROVAL_APPROVED, "user", NULL);
-		return 0;
-	}
+	if (r->connect)
+		return approval_remember_host(a, r, rule, cause);
 	line = rule != NULL ? xstrdup(rule) : approval_suggest_rule(r);
 	if (policy_remember_line(a->policy, line, cause) != 0) {
 		free(line);

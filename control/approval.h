@@ -39,6 +39,15 @@ enum approval_state {
 	APPROVAL_WITHDRAWN
 };
 
+/* How far an approved host (a "connect" request) reaches. */
+enum approval_scope {
+	APPROVAL_SCOPE_NONE,	/* a command, or not approved */
+	APPROVAL_SCOPE_ONCE,	/* this one connection */
+	APPROVAL_SCOPE_SESSION,	/* the host and port while the sandbox lives */
+	APPROVAL_SCOPE_RULE	/* a rule (remembered, or in the rules file):
+				   this sandbox and later ones */
+};
+
 /* What an agent asks for.  Pointers are borrowed by approval_submit. */
 struct approval_spec {
 	char *const	*argv;		/* non-empty */
@@ -50,10 +59,13 @@ struct approval_spec {
 	const char	*network_allow;	/* hosts asked for; NULL: none */
 	/*
 	 * A filtered network's proxy asks for one host (argv names it:
-	 * "connect HOST:PORT"): always asked, never judged by the rules,
-	 * never remembered as one, nothing started when approved.
+	 * "connect HOST:PORT"; host normalized, port 1-65535): judged only
+	 * by the rules whose first word is "connect" (policy_check_host),
+	 * else asked; nothing started when approved.
 	 */
 	bool		 connect;
+	const char	*host;
+	unsigned int	 port;
 	unsigned int	 cols;
 	unsigned int	 rows;
 	const char	*why;		/* the agent's reason; may be NULL */
@@ -82,6 +94,9 @@ struct approval_request {
 	bool			 network;
 	char			*network_allow;	/* hosts asked for, or NULL */
 	bool			 connect;	/* a host, not a command */
+	char			*host;		/* connect: the host, */
+	unsigned int		 port;		/* and its port */
+	enum approval_scope	 scope;		/* connect, once approved */
 	unsigned int		 cols;
 	unsigned int		 rows;
 	char			*why;		/* NULL: none given */
@@ -192,11 +207,25 @@ int	approval_approve(struct approval *a, uint64_t id, const char *by,
 	    char **cause);
 
 /*
+ * Approve a pending request for this once: a host (a connect request) for
+ * its one connection only, the next one asked again; a command as
+ * approval_approve (it runs once anyway).
+ */
+int	approval_approve_once(struct approval *a, uint64_t id, const char *by,
+	    char **cause);
+
+/*
  * Approve and remember a rule written as in the rules file (NULL: the
  * suggestion of approval_suggest_rule); with save, also write the
  * remembered rules to the rules file.  Returns 0 when approved; 1 when
  * approved but the save failed (*cause says why); -1 with *cause when
  * nothing happened (no such request, a rule that does not parse).
+ *
+ * A host (a connect request) is remembered as exactly "allow connect
+ * HOST:PORT" (rule must be NULL or that line), saved alone to the rules
+ * file whatever save says, so that later sandboxes reach it unasked; a
+ * host that is not a plain name (letters, digits, '.', '-', '_') is
+ * refused (-1), so nothing but that one rule can reach the file.
  */
 int	approval_remember(struct approval *a, uint64_t id, const char *rule,
 	    bool save, char **cause);
@@ -219,6 +248,9 @@ void	approval_withdraw_owner(struct approval *a, void *owner);
 char	*approval_suggest_rule(const struct approval_request *r);
 
 const char	*approval_state_name(enum approval_state st);
+
+/* "once", "session", "rule"; NULL for APPROVAL_SCOPE_NONE. */
+const char	*approval_scope_name(enum approval_scope sc);
 
 /* The JSON argument given to the notify program for r.  Caller frees. */
 char	*approval_notify_json(const struct approval_request *r);

@@ -322,6 +322,7 @@ control_pending_of(const struct approval_request *r, struct proto_pending *p)
 	p->sandbox = r->sandbox;
 	p->network = r->network;
 	p->network_allow = r->network_allow;
+	p->connect = r->connect;
 	p->why = r->why;
 	p->verdict = policy_decision_name(r->verdict);
 	p->by = r->verdict_by;
@@ -363,21 +364,25 @@ control_on_decided(void *user, struct approval_request *r)
 	struct session		*s;
 	char			*cmd, *cause = NULL;
 	char *const		*edited;
+	const char		*scope;
 
 	cmd = quote_argv(r->argv);
-	control_log(c, "request %llu %s by %s%s%s%s%s: %s",
+	control_log(c, "request %llu %s by %s%s%s%s%s%s%s: %s",
 	    (unsigned long long)r->id, ok ? "approved" : "denied",
 	    r->decided_by, r->reason != NULL ? " (" : "",
 	    r->reason != NULL ? r->reason : "", r->reason != NULL ? ")" : "",
-	    r->remembered != NULL ? ", remembered" : "", cmd);
+	    r->remembered != NULL ? ", remembered" : "",
+	    ok && r->connect ? ", for " : "", ok && r->connect ?
+	    approval_scope_name(r->scope) : "", cmd);
 	free(cmd);
 	edited = ok && r->edited ? r->argv : NULL;
+	scope = ok ? approval_scope_name(r->scope) : NULL;
 	proto_ev_decided(&b, cr != NULL ? cr->id : NULL, (int64_t)r->id, ok,
-	    r->decided_by, r->reason, edited);
+	    r->decided_by, r->reason, edited, scope);
 	control_send(cl, &b);
 	b.len = 0;
 	proto_ev_decided(&b, NULL, (int64_t)r->id, ok, r->decided_by,
-	    r->reason, edited);
+	    r->reason, edited, scope);
 	control_broadcast(c, &b, cl);
 	buf_free(&b);
 	/* A host asked for by a proxy: the answer is all it waits for. */

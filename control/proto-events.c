@@ -152,6 +152,8 @@ proto_set_pending(json_t *o, const struct proto_pending *p)
 	proto_set_str(o, "cwd", p->cwd);
 	proto_set_str(o, "sandbox", p->sandbox);
 	json_object_set_new(o, "network", json_boolean(p->network));
+	if (p->connect)
+		json_object_set_new(o, "connect", json_true());
 	proto_set_str(o, "network_allow", p->network_allow);
 	proto_set_str(o, "why", p->why);
 	if (p->client_pid > 0)
@@ -170,7 +172,8 @@ proto_ev_queued(struct buf *b, const char *id,
 
 void
 proto_ev_decided(struct buf *b, const char *id, int64_t request,
-    bool approved, const char *by, const char *reason, char *const *argv)
+    bool approved, const char *by, const char *reason, char *const *argv,
+    const char *scope)
 {
 	json_t	*o = proto_ev_new(approved ? "approved" : "denied", id);
 
@@ -179,6 +182,7 @@ proto_ev_decided(struct buf *b, const char *id, int64_t request,
 	proto_set_str(o, "reason", reason);
 	if (argv != NULL)
 		proto_set_argv(o, "argv", argv);
+	proto_set_str(o, "scope", scope);
 	proto_ev_emit(b, o);
 }
 

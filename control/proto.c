@@ -476,7 +476,15 @@ proto_parse_decide(json_t *o, struct proto_request *req,
 	free(d);
 	if (proto_get_str(o, "reason", false, &req->reason, err) == -1)
 		return -1;
-	return proto_get_bool(o, "remember", &req->remember, err);
+	if (proto_get_bool(o, "remember", &req->remember, err) == -1 ||
+	    proto_get_bool(o, "once", &req->once, err) == -1)
+		return -1;
+	if (req->approve && req->remember && req->once) {
+		proto_fail(err, PROTO_ERR_VALUE,
+		    "'once' and 'remember' exclude each other");
+		return -1;
+	}
+	return 0;
 }
 
 /* Validate the fields of a connect request (a host to be asked for). */

@@ -104,6 +104,7 @@ struct proto_request {
 	int64_t			 request;	/* decide: >= 1 */
 	bool			 approve;	/* decide */
 	bool			 remember;	/* decide */
+	bool			 once;		/* decide: a host, this once */
 	char			*reason;	/* decide; may be NULL */
 	/*
 	 * attach: the console's TERM and size (cols, rows), watch only, its
@@ -158,6 +159,7 @@ struct proto_pending {
 	char *const	*environ_differs;
 	/* The verdict for a person ("... sets core.fsmonitor"); NULL: omitted. */
 	const char	*detail;
+	bool		 connect;	/* a host asked for ("connect") */
 };
 
 /* A session, for list results. */
@@ -200,11 +202,13 @@ void	proto_ev_queued(struct buf *b, const char *id,
 	    const struct proto_pending *pending);
 /*
  * "approved" or "denied"; by is "user" or the rule; reason may be NULL;
- * argv, when not NULL, is the command as a person edited it (what runs).
+ * argv, when not NULL, is the command as a person edited it (what runs);
+ * scope, when not NULL, how far an approved host reaches ("once",
+ * "session", "rule").
  */
 void	proto_ev_decided(struct buf *b, const char *id, int64_t request,
 	    bool approved, const char *by, const char *reason,
-	    char *const *argv);
+	    char *const *argv, const char *scope);
 /* A pending request its client gave up on (for subscribers). */
 void	proto_ev_withdrawn(struct buf *b, int64_t request);
 void	proto_ev_started(struct buf *b, const char *id, int64_t request,

@@ -89,6 +89,8 @@ control_op_connect(struct control_client *cl, struct proto_request *req)
 	spec.argv = argv;
 	spec.network = true;
 	spec.connect = true;
+	spec.host = req->host;
+	spec.port = req->port;
 	spec.why = req->why;
 	spec.client_pid = cl->pid;
 	spec.client_exe = cl->exe;
@@ -186,7 +188,11 @@ control_op_list(struct control_client *cl, struct proto_request *req)
 	free(pp);
 }
 
-/* decide: approve (maybe remembering) or deny a waiting request. */
+/*
+ * decide: approve (once, or remembering) or deny a waiting request.  A
+ * remembered host whose rule could not be saved is approved all the same
+ * (1 from approval_remember), and the log says why it was not saved.
+ */
 static void
 control_op_decide(struct control_client *cl, struct proto_request *req)
 {
@@ -208,6 +214,9 @@ control_op_decide(struct control_client *cl, struct proto_request *req)
 	else if (req->remember)
 		rc = approval_remember(c->a, (uint64_t)req->request, NULL,
 		    false, &cause);
+	else if (req->once)
+		rc = approval_approve_once(c->a, (uint64_t)req->request,
+		    "user", &cause);
 	else
 		rc = approval_approve(c->a, (uint64_t)req->request, "user",
 		    &cause);
@@ -216,6 +225,9 @@ control_op_decide(struct control_client *cl, struct proto_request *req)
 		free(cause);
 		return;
 	}
+	if (rc > 0)
+		control_log(c, "request %lld: the rule is not saved: %s",
+		    (long long)req->request, cause);
 	free(cause);
 	if (!cl->dead) {
 		proto_ev_ok(&b, req->id);

@@ -47,13 +47,13 @@ ask_free(struct ask *a)
 
 /* Answer once and free. */
 static void
-ask_done(struct ask *a, bool approved, const char *why)
+ask_done(struct ask *a, enum ask_answer answer, const char *why)
 {
 	ask_fn	 fn = a->fn;
 	void	*arg = a->arg;
 
 	ask_free(a);
-	fn(arg, approved, why);
+	fn(arg, answer, why);
 }
 
 /*
@@ -65,12 +65,12 @@ ask_line(struct ask *a, const char *line, size_t len)
 {
 	json_error_t	 jerr;
 	json_t		*o;
-	const char	*ev, *id, *by, *reason, *msg;
+	const char	*ev, *id, *by, *reason, *msg, *scope;
 	char		 why[256];
 	int		 r = 0;
 
 	if ((o = json_loadb(line, len, 0, &jerr)) == NULL) {
-		ask_done(a, false, "the server sent a broken line");
+		ask_done(a, ASK_DENIED, "the server sent a broken line");
 		return 1;
 	}
 	ev = json_string_value(json_object_get(o, "event"));
@@ -79,10 +79,14 @@ ask_line(struct ask *a, const char *line, size_t len)
 		by = json_string_value(json_object_get(o, "by"));
 		reason = json_string_value(json_object_get(o, "reason"));
 		msg = json_string_value(json_object_get(o, "message"));
+		scope = json_string_value(json_object_get(o, "scope"));
 		if (strcmp(ev, "approved") == 0) {
-			snprintf(why, sizeof why, "approved by %s",
-			    by != NULL ? by : "a person");
-			ask_done(a, true, why);
+			/* Once only when it says so; older servers kept it. */
+			snprintf(why, sizeof why, "approved by %s%s%s",
+			    by != NULL ? by : "a person", scope != NULL ?
+			    ", for " : "", scope != NULL ? scope : "");
+			ask_done(a, scope != NULL && strcmp(scope, "once") ==
+			    0 ? ASK_ONCE : ASK_SESSION, why);
 			r = 1;
 		} else if (strcmp(ev, "denied") == 0) {
 			snprintf(why, sizeof why, "denied by %s%s%s%s",
@@ -90,12 +94,12 @@ ask_line(struct ask *a, const char *line, size_t len)
 			    reason != NULL ? " (" : "",
 			    reason != NULL ? reason : "",
 			    reason != NULL ? ")" : "");
-			ask_done(a, false, why);
+			ask_done(a, ASK_DENIED, why);
 			r = 1;
 		} else if (strcmp(ev, "error") == 0) {
 			snprintf(why, sizeof why, "the server refused to ask: "
 			    "%s", msg != NULL ? msg : "?");
-			ask_done(a, false, why);
+			ask_done(a, ASK_DENIED, why);
 			r = 1;
 		}
 	}
@@ -118,7 +122,7 @@ ask_on_read(struct loop *l, int fd, short revents, void *arg)
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
-		ask_done(a, false, "the server went away before anyone "
+		ask_done(a, ASK_DENIED, "the server went away before anyone "
 		    "answered");
 		return;
 	}
@@ -130,7 +134,7 @@ ask_on_read(struct loop *l, int fd, short revents, void *arg)
 		buf_consume(&a->in, len + 1);
 	}
 	if (a->in.len > ASK_LINE_MAX)
-		ask_done(a, false, "the server sent too long a line");
+		ask_done(a, ASK_DENIED, "the server sent too long a line");
 }
 
 struct ask *

@@ -14,8 +14,16 @@
 struct loop;
 struct ask;
 
-/* The answer: approved, or not with why (the person's reason, or ours). */
-typedef void	(*ask_fn)(void *arg, bool approved, const char *why);
+/* The answer, from the approved event's scope (doc/protocol.md). */
+enum ask_answer {
+	ASK_DENIED,	/* no: why is the person's reason, or ours */
+	ASK_ONCE,	/* this one connection */
+	ASK_SESSION	/* the host and port from now on ("session", or a
+			   rule that also reaches later sandboxes) */
+};
+
+/* The answer, and why (who approved, or the reason it is no). */
+typedef void	(*ask_fn)(void *arg, enum ask_answer answer, const char *why);
 
 /*
  * Ask the server listening on socket_path about host:port; fn is called

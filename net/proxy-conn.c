@@ -48,6 +48,8 @@ proxy_conn_log(struct proxy_conn *c, const char *decision, const char *why)
 	buf_add_json_string(&b, decision, strlen(decision));
 	buf_adds(&b, ",\"why\":");
 	buf_add_json_string(&b, why, strlen(why));
+	if (c->asked)
+		buf_adds(&b, ",\"asked\":true");
 	buf_printf(&b, ",\"sent\":%llu,\"received\":%llu,\"ms\":%lld}\n",
 	    (unsigned long long)c->up.bytes,
 	    (unsigned long long)c->down.bytes,
@@ -217,18 +219,24 @@ proxy_conn_deadline(struct proxy_conn *c)
 }
 
 
-/* Free a question nobody waits for any more (withdrawn if unanswered). */
+/* Take q off the proxy's questions (no new connection joins it). */
 void
-proxy_question_free(struct proxy_question *q)
+proxy_question_unlink(struct proxy_question *q)
 {
-	struct proxy		 *p = q->p;
 	struct proxy_question	**pp;
 
-	for (pp = &p->questions; *pp != NULL; pp = &(*pp)->next)
+	for (pp = &q->p->questions; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == q) {
 			*pp = q->next;
 			break;
 		}
+}
+
+/* Free a question nobody waits for any more (withdrawn if unanswered). */
+void
+proxy_question_free(struct proxy_question *q)
+{
+	proxy_question_unlink(q);
 	ask_cancel(q->ask);
 	free(q);
 }

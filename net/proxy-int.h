@@ -112,6 +112,7 @@ struct proxy_conn {
 	struct hostlist_judgement j;
 	struct resolve		*resolve;
 	struct proxy_question	*question;	/* CONN_ASK: what it waits for */
+	bool			 asked;		/* a person was asked for it */
 	struct sockaddr_storage	 addrs[RESOLVE_MAX_ADDRS];
 	int			 naddrs, next_addr;
 	char			 addr_text[INET6_ADDRSTRLEN];
@@ -177,6 +178,9 @@ void	proxy_conn_timeout(struct loop *l, void *arg);
 
 /* Start a phase's deadline (PROXY_PHASE_MS). */
 void	proxy_conn_deadline(struct proxy_conn *c);
+
+/* Take q off the proxy's questions (no new connection joins it). */
+void	proxy_question_unlink(struct proxy_question *q);
 
 /* Free a question nobody waits for any more (withdrawn if unanswered). */
 void	proxy_question_free(struct proxy_question *q);

@@ -193,10 +193,11 @@ socks_parse(struct proxy_request *r, char *head, size_t *headlen)
 		consume(head, headlen, 2 + (size_t)h[1]);
 		r->socks_greeted = true;
 	}
+	/* Greeted: whatever follows is a SOCKS5 request, or refused as one. */
+	if (*headlen > 0 && h[0] != 5)
+		return refuse(r, 400, SOCKS_FAILURE, "bad SOCKS5 request");
 	if (*headlen < 5)
 		return PROXY_PARSE_MORE;
-	if (h[0] != 5)
-		return refuse(r, 400, SOCKS_FAILURE, "bad SOCKS5 request");
 	switch (h[3]) {
 	case 1:	need = 4 + 4 + 2; break;
 	case 3:	need = 4 + 1 + (size_t)h[4] + 2; break;
@@ -235,7 +236,8 @@ proxy_request_parse(struct proxy_request *r, char *head, size_t *len,
 	char	*end;
 
 	r->answerlen = 0;
-	if ((unsigned char)head[0] == 5)
+	/* After a greeting, even a request in a read of its own is SOCKS5. */
+	if (r->socks_greeted || (unsigned char)head[0] == 5)
 		return socks_parse(r, head, len);
 	end = memmem(head, *len, "\r\n\r\n", 4);
 	if (end == NULL) {

@@ -46,12 +46,13 @@
  */
 #define PROXY_ASK_MS 120000
 
-/* Most hosts a person approved, kept for the sandbox's life. */
+/* Most hosts approved for the session, kept for the sandbox's life. */
 #define PROXY_MAX_APPROVED 256
 
 static void	conn_update(struct proxy_conn *c);
 static void	conn_try_next(struct proxy_conn *c);
 static void	conn_go(struct proxy_conn *c);
+static void	conn_ask(struct proxy_conn *c);
 
 /* Make fd non-blocking and close-on-exec. */
 static void
@@ -97,17 +98,39 @@ proxy_is_approved(const struct proxy *p, const char *host, uint16_t port)
 	return false;
 }
 
-/* A person answered: every connection waiting for that host goes on. */
+/*
+ * The connection that asked first among those waiting for q (the list
+ * is newest first): the one an answer for this once lets through.
+ */
+static struct proxy_conn *
+question_first(struct proxy_question *q)
+{
+	struct proxy_conn	*c, *first = NULL;
+
+	for (c = q->p->conns; c != NULL; c = c->next)
+		if (c->question == q)
+			first = c;
+	return first;
+}
+
+/*
+ * A person answered: the connections waiting for that host go on (with
+ * "once", only the first to ask; the others are asked again), or are
+ * refused.
+ */
 static void
-question_answered(void *arg, bool approved, const char *why)
+question_answered(void *arg, enum ask_answer answer, const char *why)
 {
 	struct proxy_question	*q = arg;
 	struct proxy		*p = q->p;
-	struct proxy_conn	*c;
+	struct proxy_conn	*c, *first;
 
 	q->ask = NULL;
-	/* Asked once: the host stays allowed while the sandbox lives. */
-	if (approved && !proxy_is_approved(p, q->host, q->port) &&
+	/* Asked again below: a new question, never this answered one. */
+	proxy_question_unlink(q);
+	first = answer == ASK_ONCE ? question_first(q) : NULL;
+	/* For the session: the host stays allowed while the sandbox lives. */
+	if (answer == ASK_SESSION && !proxy_is_approved(p, q->host, q->port) &&
 	    p->napproved < PROXY_MAX_APPROVED) {
 		p->approved = xreallocarray(p->approved, p->napproved + 1,
 		    sizeof *p->approved);
@@ -121,9 +144,11 @@ again:
 		if (c->question != q)
 			continue;
 		c->question = NULL;
-		if (!approved)
+		if (answer == ASK_DENIED)
 			proxy_conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny",
 			    why);
+		else if (answer == ASK_ONCE && c != first)
+			conn_ask(c);
 		else {
 			c->j.verdict = HOSTLIST_ALLOW;
 			snprintf(c->j.why, sizeof c->j.why, "%s", why);
@@ -166,6 +191,7 @@ conn_ask(struct proxy_conn *c)
 		if (q->port == c->req.port &&
 		    strcmp(q->host, c->req.host) == 0) {
 			c->question = q;
+			c->asked = true;
 			return;
 		}
 	q = xcalloc(1, sizeof *q);
@@ -185,6 +211,7 @@ conn_ask(struct proxy_conn *c)
 	q->next = c->p->questions;
 	c->p->questions = q;
 	c->question = q;
+	c->asked = true;
 }
 
 /* The target is judged; go on to resolve, or ask, or refuse. */

@@ -10,13 +10,15 @@
  * before it is connected to.  Everything is non-blocking on the loop, with
  * bounded buffers per connection and a bound on connections.  A host on
  * neither list is asked of a person over the control socket when the
- * proxy has one (net/ask.h), else refused; an approved one is kept for
- * the proxy's life.  A refusal
+ * proxy has one (net/ask.h), else refused; one approved for the session
+ * (or by a rule) is kept for the proxy's life, one approved once lets
+ * that connection through and the next is asked again.  A refusal
  * answers with the reason (an HTTP 403 whose body and X-Ptyvisor-Refused
  * header say why, or SOCKS5's "not allowed by ruleset").
  *
  * Every connection ends as one JSON line on the log fd: time, protocol,
- * host, port, the address used, the decision and why, bytes each way.
+ * host, port, the address used, the decision and why, whether a person
+ * was asked, bytes each way.
  */
 #ifndef PTYVISOR_PROXY_H
 #define PTYVISOR_PROXY_H

@@ -207,6 +207,34 @@ policy_match_rules(const struct policy *p, char *const *argv)
 	return best;
 }
 
+bool
+policy_check_host(const struct policy *p, const char *hostport,
+    struct policy_verdict *v)
+{
+	char *const		 argv[] = { (char *)"connect", (char *)hostport,
+				    NULL };
+	const struct policy_rule *r, *best = NULL;
+	size_t			 i;
+
+	for (i = 0; i < p->nrules; i++) {
+		r = p->rules[i];
+		/* A glob in the first word must not turn a rule into one. */
+		if (r->npats == 0 || strcmp(r->pats[0], "connect") != 0 ||
+		    !policy_rule_matches(r, argv, 2))
+			continue;
+		if (best == NULL || r->action > best->action)
+			best = r;
+	}
+	if (best == NULL)
+		return false;
+	v->decision = best->action;
+	v->source = POLICY_BY_RULE;
+	v->why = best->why;
+	v->rule = best->text;
+	v->where = best->where;
+	return true;
+}
+
 /* A reason kept by the policy until policy_free(), once per text. */
 static const char *
 policy_text(const struct policy *p, const char *s)

@@ -197,6 +197,25 @@ int		 policy_remember(struct policy *p, char *const *prefix,
 int		 policy_remember_line(struct policy *p, const char *line,
 		     char **cause);
 
+/*
+ * Remember the rule line (as policy_remember_line) and append that rule
+ * alone to the rules file at path (as policy_save_remembered), other
+ * remembered rules left unsaved.  0 when remembered and saved, 1 when
+ * remembered but not saved (*cause says why), -1 with *cause when the
+ * line does not parse.
+ */
+int		 policy_remember_saved(struct policy *p, const char *line,
+		     const char *path, char **cause);
+
+/*
+ * The rules' verdict on a filtered network's connection to hostport
+ * ("HOST:PORT", as a "connect" request names it): only rules whose first
+ * word is literally "connect" count, deny beating ask beating allow; no
+ * mode, no other rule.  False (v untouched) when none matches.
+ */
+bool		 policy_check_host(const struct policy *p,
+		     const char *hostport, struct policy_verdict *v);
+
 /* How many remembered rules policy_save_remembered has yet to write. */
 int		 policy_unsaved(const struct policy *p);
 

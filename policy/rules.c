@@ -335,8 +335,13 @@ policy_mkdirs(const char *path, char **cause)
 	return 0;
 }
 
-int
-policy_save_remembered(struct policy *p, const char *path, char **cause)
+/*
+ * Append the remembered rules not yet saved (only that one when only is
+ * not NULL) to the rules file at path, in one write; their count or -1.
+ */
+static int
+policy_save_rules(struct policy *p, const char *path,
+    const struct policy_rule *only, char **cause)
 {
 	struct buf	 b;
 	struct stat	 sb;
@@ -348,7 +353,8 @@ policy_save_remembered(struct policy *p, const char *path, char **cause)
 	memset(&b, 0, sizeof b);
 	buf_adds(&b, "\n");	/* dropped below unless needed */
 	for (i = 0; i < p->nrules; i++) {
-		if (!p->rules[i]->remembered || p->rules[i]->saved)
+		if (!p->rules[i]->remembered || p->rules[i]->saved ||
+		    (only != NULL && p->rules[i] != only))
 			continue;
 		buf_printf(&b, "%s\n", p->rules[i]->text);
 		count++;
@@ -388,7 +394,8 @@ policy_save_remembered(struct policy *p, const char *path, char **cause)
 		return -1;
 	}
 	for (i = 0; i < p->nrules; i++) {
-		if (p->rules[i]->remembered)
+		if (p->rules[i]->remembered &&
+		    (only == NULL || p->rules[i] == only))
 			p->rules[i]->saved = 1;
 	}
 	buf_free(&b);
@@ -399,4 +406,21 @@ fail_fd:
 fail:
 	buf_free(&b);
 	return -1;
+}
+
+int
+policy_save_remembered(struct policy *p, const char *path, char **cause)
+{
+	return policy_save_rules(p, path, NULL, cause);
+}
+
+int
+policy_remember_saved(struct policy *p, const char *line, const char *path,
+    char **cause)
+{
+	if (policy_remember_line(p, line, cause) != 0)
+		return -1;
+	/* policy_remember_line appended it last. */
+	return policy_save_rules(p, path, p->rules[p->nrules - 1], cause) < 0 ?
+	    1 : 0;
 }

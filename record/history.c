@@ -24,6 +24,26 @@ set_str(json_t *o, const char *key, const char *s)
 		json_object_set_new(o, key, json_string(s));
 }
 
+/* A count in a JSON value: a non-negative integer, else 0. */
+static uint64_t
+history_uint(json_t *v)
+{
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+	    (uint64_t)json_integer_value(v) : 0;
+}
+
+/* The "network" object of a history line. */
+static void
+history_net_decode(json_t *v, struct history_net *n)
+{
+	n->connections = history_uint(json_object_get(v, "connections"));
+	n->allowed = history_uint(json_object_get(v, "allowed"));
+	n->denied = history_uint(json_object_get(v, "denied"));
+	n->asked = history_uint(json_object_get(v, "asked"));
+	n->sent = history_uint(json_object_get(v, "sent"));
+	n->received = history_uint(json_object_get(v, "received"));
+}
+
 char *
 history_encode(const struct history_entry *e)
 {
@@ -58,6 +78,14 @@ history_encode(const struct history_entry *e)
 	set_str(o, "error", e->error);
 	if (e->agent)
 		json_object_set_new(o, "agent", json_true());
+	if (e->has_net)
+		json_object_set_new(o, "network", json_pack("{s:I, s:I, s:I, "
+		    "s:I, s:I, s:I}", "connections",
+		    (json_int_t)e->net.connections, "allowed",
+		    (json_int_t)e->net.allowed, "denied",
+		    (json_int_t)e->net.denied, "asked",
+		    (json_int_t)e->net.asked, "sent", (json_int_t)e->net.sent,
+		    "received", (json_int_t)e->net.received));
 	/* Raw UTF-8 out; invalid strings were already refused by jansson. */
 	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
@@ -188,7 +216,47 @@ history_decode(const char *line, struct history_entry *e)
 	e->bytes = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
 	e->error = get_str(o, "error");
 	e->agent = json_is_true(json_object_get(o, "agent"));
+	if ((v = json_object_get(o, "network")) != NULL && json_is_object(v)) {
+		e->has_net = true;
+		history_net_decode(v, &e->net);
+	}
 	json_decref(o);
+	return 0;
+}
+
+int
+history_net_sum(const char *path, struct history_net *out)
+{
+	json_error_t	 err;
+	json_t		*o;
+	const char	*d;
+	FILE		*f;
+	char		*line = NULL;
+	size_t		 cap = 0;
+
+	memset(out, 0, sizeof *out);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		if ((o = json_loads(line, 0, &err)) == NULL ||
+		    !json_is_object(o)) {
+			json_decref(o);
+			continue;
+		}
+		out->connections++;
+		d = json_string_value(json_object_get(o, "decision"));
+		if (d != NULL && strcmp(d, "allow") == 0)
+			out->allowed++;
+		else if (d != NULL && strcmp(d, "deny") == 0)
+			out->denied++;
+		if (json_is_true(json_object_get(o, "asked")))
+			out->asked++;
+		out->sent += history_uint(json_object_get(o, "sent"));
+		out->received += history_uint(json_object_get(o, "received"));
+		json_decref(o);
+	}
+	free(line);
+	fclose(f);
 	return 0;
 }
 

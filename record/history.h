@@ -19,6 +19,16 @@
  * or withdrawn before anyone answered: id 0).  Strings are owned by the
  * entry.
  */
+/* A filtered network's connections, summed from its log (history_net_sum). */
+struct history_net {
+	uint64_t	connections;	/* every line of the log */
+	uint64_t	allowed;	/* decision "allow" */
+	uint64_t	denied;		/* decision "deny" */
+	uint64_t	asked;		/* a person was asked (either way) */
+	uint64_t	sent;		/* bytes to the hosts */
+	uint64_t	received;	/* bytes from them */
+};
+
 struct history_entry {
 	unsigned long	  id;		/* session id; 0: it never ran */
 	unsigned long	  request;	/* the agent's request, or 0 */
@@ -37,7 +47,16 @@ struct history_entry {
 	uint64_t	  bytes;	/* output bytes */
 	char		 *error;	/* why it failed to start, may be NULL */
 	bool		  agent;	/* submitted by an agent */
+	bool		  has_net;	/* it had a filtered network: */
+	struct history_net net;		/* its connections */
 };
+
+/*
+ * Sum the proxy's log at path (one JSON line per connection) into *out.
+ * -1 when there is no such file (no filtered network); lines that do not
+ * parse are not counted.
+ */
+int	history_net_sum(const char *path, struct history_net *out);
 
 /* Append e to path (created 0600).  -1 with *cause on failure. */
 int	history_append(const char *path, const struct history_entry *e,

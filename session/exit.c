@@ -28,6 +28,7 @@
 #include "record/history.h"
 #include "record/lost.h"
 #include "record/record.h"
+#include "record/statedir.h"
 
 /* Grace over: the group did not end on SIGTERM; SIGKILL it. */
 static void
@@ -305,6 +306,13 @@ session_finish(struct session *s)
 	e.error = s->error;
 	if (s->kill_error != NULL && e.error == NULL)
 		e.error = s->kill_error;
+	/* The proxy has ended with the sandbox: its log is whole. */
+	if (s->record_path != NULL) {
+		char	*net_log = statedir_net_log_path(s->record_path);
+
+		e.has_net = history_net_sum(net_log, &e.net) == 0;
+		free(net_log);
+	}
 	if (history_append(ss->history_path, &e, &cause) != 0) {
 		/* Both the recording and the history may fail (a full disk). */
 		prev = s->error;

@@ -1,7 +1,7 @@
 # Unit tests: one TAP program per module, no curses.
 # Every library but the front end's and the command line's, in link order.
 PV_TEST_LIBS = $(PV_CORE_LIBS) $(PV_EXT_LIBS)
-EXTRA_DIST += tests/tap.h tests/tap.sh
+EXTRA_DIST += tests/tap.h tests/tap.sh tests/unit/ask-host.h
 
 # The folders depend one way: every include checked against the table.
 TESTS += tests/layout.sh

@@ -320,9 +320,12 @@ askbox_draw(struct askbox *b, struct layout_rect area)
 			pos = i + 1;
 	switch (b->stage) {
 	case ASKBOX_CHOOSE:
-		hint = n > 1 ? "y approve  a approve+remember  n deny  e edit  "
-		    "Esc later  Tab next" : "y approve  a approve+remember  "
-		    "n deny  e edit  Esc later";
+		if (r->connect)
+			hint = ASKBOX_HOST_KEYS;
+		else
+			hint = n > 1 ? "y approve  a approve+remember  n deny  "
+			    "e edit  Esc later  Tab next" : "y approve  a "
+			    "approve+remember  n deny  e edit  Esc later";
 		break;
 	case ASKBOX_RULE:
 		hint = b->save ? "[x] save to the rules file (Tab)  Enter "
@@ -337,8 +340,10 @@ askbox_draw(struct askbox *b, struct layout_rect area)
 		break;
 	default:
 		hint = b->confirm_of == ASKBOX_EDIT ? "y approve this edited "
-		    "command  e edit again  Esc back" : "y approve and "
-		    "remember this rule  e edit again  Esc back";
+		    "command  e edit again  Esc back" : r->connect ? "y allow "
+		    "and save this rule: later sandboxes reach the host "
+		    "unasked  Esc back" : "y approve and remember this rule  "
+		    "e edit again  Esc back";
 		break;
 	}
 

@@ -13,6 +13,10 @@
 #include "tui/askbox.h"
 #include "tui/prompt.h"
 
+/* The keys for a host asked for (connect), each saying what it does. */
+#define ASKBOX_HOST_KEYS "o allow this connection  y allow for the session  " \
+	"a remember (rules file)  n deny  Esc later"
+
 /* At most this many rows for the command, and for a text field. */
 #define ASKBOX_COMMAND_ROWS	6
 #define ASKBOX_FIELD_ROWS	4

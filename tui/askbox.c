@@ -279,10 +279,13 @@ askbox_choose_key(struct askbox *b, struct approval_request *r,
 		askbox_cycle(b, -1);
 		return ASKBOX_NONE;
 	}
-	if (ch != 'y' && ch != 'a' && ch != 'n' && ch != 'e') {
+	/* A host: o this once, y the session, a a rule, n; no edit. */
+	if (r->connect ? ch != 'o' && ch != 'y' && ch != 'a' && ch != 'n' :
+	    ch != 'y' && ch != 'a' && ch != 'n' && ch != 'e') {
 		if (ev->type == KEYS_CHAR || ev->type == KEYS_KEY)
-			*message = xstrdup("y approve  a approve and remember  "
-			    "n deny  e edit  Esc later");
+			*message = xstrdup(r->connect ? ASKBOX_HOST_KEYS :
+			    "y approve  a approve and remember  n deny  e edit  "
+			    "Esc later");
 		return ASKBOX_NONE;
 	}
 	if (now_ms < b->shown_ms + ASKBOX_GUARD_MS) {
@@ -291,12 +294,16 @@ askbox_choose_key(struct askbox *b, struct approval_request *r,
 		return ASKBOX_NONE;
 	}
 	switch (ch) {
+	case 'o':
 	case 'y':
-		if (approval_approve(b->a, id, b->by, &cause) != 0) {
+		if ((ch == 'o' ? approval_approve_once : approval_approve)(b->a,
+		    id, b->by, &cause) != 0) {
 			askbox_fail(b, cause);
 			return ASKBOX_NONE;
 		}
-		*message = xasprintf("approved #%llu", (unsigned long long)id);
+		*message = xasprintf("approved #%llu%s", (unsigned long long)id,
+		    !r->connect ? "" : ch == 'o' ? " for this connection" :
+		    " for this sandbox's session");
 		askbox_sync(b);
 		return ASKBOX_APPROVED;
 	case 'a':
@@ -304,6 +311,12 @@ askbox_choose_key(struct askbox *b, struct approval_request *r,
 		askbox_field(b, ASKBOX_RULE, text);
 		free(text);
 		b->save = false;
+		/* A host's rule is exact and saved: shown, never edited. */
+		if (r->connect && b->stage == ASKBOX_RULE) {
+			b->save = true;
+			b->confirm_of = ASKBOX_RULE;
+			b->stage = ASKBOX_CONFIRM;
+		}
 		return ASKBOX_NONE;
 	case 'n':
 		askbox_field(b, ASKBOX_REASON, NULL);
@@ -368,30 +381,31 @@ askbox_field_done(struct askbox *b, uint64_t id, char **message)
 
 /* A key in the CONFIRM stage: y approves what is shown, nothing else. */
 static enum askbox_action
-askbox_confirm_key(struct askbox *b, uint64_t id,
+askbox_confirm_key(struct askbox *b, struct approval_request *r,
     const struct keys_event *ev, char **message)
 {
 	char		*cause = NULL;
 	uint32_t	 ch = ev->type == KEYS_CHAR && ev->mods == 0 ? ev->ch : 0;
+	uint64_t	 id = r->id;
 	int		 rc;
 
-	if (ch == 'e' || (ev->type == KEYS_KEY &&
+	if ((ch == 'e' && !r->connect) || (ev->type == KEYS_KEY &&
 	    ev->key == SCREEN_KEY_ESCAPE)) {
 		b->stage = ch == 'e' ? b->confirm_of : ASKBOX_CHOOSE;
 		askbox_unconfirm(b);
 		return ASKBOX_NONE;
 	}
 	if (ch != 'y') {
-		*message = xasprintf("y approves #%llu %s, e edits again, Esc "
-		    "goes back", (unsigned long long)id,
-		    b->confirm_of == ASKBOX_RULE ? "and remembers the rule" :
-		    "as edited");
+		*message = xasprintf("y approves #%llu %s, %sEsc goes back",
+		    (unsigned long long)id, b->confirm_of == ASKBOX_RULE ?
+		    "and remembers the rule" : "as edited", r->connect ? "" :
+		    "e edits again, ");
 		return ASKBOX_NONE;
 	}
 	if (b->confirm_of == ASKBOX_RULE) {
 		rc = approval_remember(b->a, id, b->field.buf, b->save, &cause);
 		if (rc < 0) {
-			b->stage = ASKBOX_RULE;
+			b->stage = r->connect ? ASKBOX_CHOOSE : ASKBOX_RULE;
 			askbox_fail(b, cause);
 			return ASKBOX_NONE;
 		}
@@ -436,7 +450,7 @@ askbox_key(struct askbox *b, const struct keys_event *ev, uint64_t now_ms,
 	if (b->stage == ASKBOX_CHOOSE)
 		return askbox_choose_key(b, r, ev, now_ms, message);
 	if (b->stage == ASKBOX_CONFIRM)
-		return askbox_confirm_key(b, r->id, ev, message);
+		return askbox_confirm_key(b, r, ev, message);
 
 	if (b->stage == ASKBOX_RULE && ev->type == KEYS_CHAR &&
 	    ev->mods == 0 && ev->ch == '\t') {

@@ -41,7 +41,7 @@ read HP EP < "$T/ports"
 cat > "$T/hosts" <<EOF
 # the test's names, all on its own loopback servers
 127.0.0.1 allowed.test denied.test other.test a.wild.test ported.test asked.test
-127.0.0.1 twice.test
+127.0.0.1 twice.test once.test remember.test
 ::1 v6only.test
 EOF
 export PTYVISOR_TEST_HOSTS="$T/hosts"
@@ -248,6 +248,99 @@ wait_for '[ -n "$(pending_of "connect asked.test:$EP")" ]' 15
 wait $EX
 grep -q "^connect failed HTTP/1.1 403 .*denied by user (not that one)" "$T/ask.out"
 ok $? "denied from the shell: 403 with the person's reason ($(cut -c1-160 "$T/ask.out"))"
+
+# exec_hosts SCRIPT: an agent's sh -c SCRIPT naming the test's hosts (its
+# own request approved from the shell), output in $T/ask.out, pid in $EX.
+exec_hosts() {
+	"$PTYVISOR" exec --network-allow "allowed.test,127.0.0.1:$EP" -- \
+	    sh -c "$1" > "$T/ask.out" 2>&1 &
+	EX=$!
+	cleanup_pid $EX
+	wait_for '"$PTYVISOR" pending | grep -q "hosts: allowed.test,127"' 15
+	"$PTYVISOR" approve "$("$PTYVISOR" pending | awk -F '\t' '/hosts: allowed.test,127/ { print $1; exit }')"
+}
+
+# Allow once: that connection only, the next one is asked again.
+exec_hosts "python3 '$CLIENT' connect once.test $EP;
+    python3 '$CLIENT' connect once.test $EP"
+wait_for '[ -n "$(pending_of "connect once.test:$EP")" ]' 15
+id1=$(pending_of "connect once.test:$EP")
+"$PTYVISOR" pending | grep "connect once.test:$EP" | grep -q "approve --once (this connection), approve (the session), approve --remember (a rule), deny"
+ok $? "pending names a host's four answers"
+"$PTYVISOR" pending --json | grep "once.test" | grep -q '"connect":true'
+ok $? "... and pending --json marks it connect"
+"$PTYVISOR" approve --once "$id1"
+is "$?" 0 "approve --once"
+wait_for 'id2=$(pending_of "connect once.test:$EP"); [ -n "$id2" ] && [ "$id2" != "$id1" ]' 15
+ok $? "... the next connection to that host is asked again"
+"$PTYVISOR" deny "$(pending_of "connect once.test:$EP")" --reason "just once"
+wait $EX
+head -1 "$T/ask.out" | grep -q "^connect ok ping-through-proxy"
+ok $? "... the approved connection went through"
+sed -n 2p "$T/ask.out" | grep -q "^connect failed HTTP/1.1 403 .*just once"
+ok $? "... the next one was denied with the reason ($(sed -n 2p "$T/ask.out" | cut -c1-120))"
+# The session's history line sums up its connections; show prints it.
+"$PTYVISOR" history --json | grep 'once.test' | grep '"network"' > "$T/hist"
+grep -q '"network":{"connections":2,"allowed":1,"denied":1,"asked":2,"sent":[1-9][0-9]*,"received":[1-9][0-9]*}' "$T/hist"
+ok $? "history --json: the session's connections summed ($(grep -o '"network":{[^}]*}' "$T/hist"))"
+"$PTYVISOR" show "$(sed 's/^{"id":\([0-9]*\),.*/\1/' "$T/hist")" > "$T/show"
+grep -q '^connections: 2: 1 allowed, 1 denied, 2 asked; sent [1-9][0-9]*, received [1-9][0-9]* bytes$' "$T/show"
+ok $? "show: the same summary ($(grep '^connections:' "$T/show"))"
+"$PTYVISOR" approve --once --remember 1 2> "$T/err"
+is "$?" 125 "--once and --remember together are refused ($(cat "$T/err"))"
+
+# Remember: the rule saved to the rules file, later sandboxes unasked.
+RULES="$T/config/rules"
+cp "$RULES" "$T/rules.before"
+exec_hosts "python3 '$CLIENT' connect remember.test $EP"
+wait_for '[ -n "$(pending_of "connect remember.test:$EP")" ]' 15
+"$PTYVISOR" approve --remember "$(pending_of "connect remember.test:$EP")"
+is "$?" 0 "approve --remember a host"
+wait $EX
+is "$(cat "$T/ask.out")" "connect ok ping-through-proxy" "... reached"
+is "$(diff "$T/rules.before" "$RULES" | grep '^>')" \
+    "> allow connect remember.test:$EP" "... its rule, and only it, appended to the rules file"
+exec_hosts "python3 '$CLIENT' connect remember.test $EP"
+wait_for 'test -s "$T/ask.out"' 20
+ok $? "a later sandbox: the command ends without anyone asked"
+is "$(cat "$T/ask.out")" "connect ok ping-through-proxy" "... and reaches the remembered host"
+wait $EX
+grep "remember.test" "$T/serve.log" | grep -q "approved by rule 'allow connect remember.test:$EP'"
+ok $? "... approved by the rule (the server's log)"
+
+# A host that is no plain name is never written to the rules file, and a
+# crafted one never reaches the queue.
+cp "$RULES" "$T/rules.before"
+python3 - "$PTYVISOR_SOCKET" > "$T/raw.out" 2>&1 <<'PY' &
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(30)
+s.connect(sys.argv[1])
+f = s.makefile("rwb", buffering=0)
+def send(o):
+    f.write((json.dumps(o) + "\n").encode())
+send({"op": "hello", "version": 1})
+send({"op": "connect", "id": "x", "host": "evil.test\n[approval]\nmode = never", "port": 443})
+send({"op": "connect", "id": "1", "host": "::1", "port": 443})
+for line in f:
+    ev = json.loads(line)
+    print(ev.get("event"), ev.get("id"), ev.get("code", ""))
+    if ev.get("id") == "1" and ev.get("event") in ("approved", "denied"):
+        break
+PY
+RAW=$!
+cleanup_pid $RAW
+V6="connect '[::1]:443'"
+wait_for '[ -n "$(pending_of "$V6")" ]' 15
+ok $? "an address asked for is queued"
+"$PTYVISOR" approve --remember "$(pending_of "$V6")" 2> "$T/err"
+is "$?" 1 "... but not remembered ($(cat "$T/err"))"
+"$PTYVISOR" deny "$(pending_of "$V6")"
+wait $RAW
+grep -q "^error x bad-value" "$T/raw.out"
+ok $? "a host name with newlines is refused by the protocol"
+cmp -s "$T/rules.before" "$RULES"
+ok $? "... and the rules file is unchanged"
 
 "$PTYVISOR" exec --network-allow 'bad..host' -- true 2> "$T/err"
 is "$?" 125 "exec refuses a bad host list ($(cat "$T/err"))"

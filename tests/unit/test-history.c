@@ -217,6 +217,63 @@ test_decode(void)
 	free(line);
 }
 
+/*
+ * A filtered network's log summed for the history line: allowed, denied,
+ * asked, bytes each way; damaged lines not counted; round trip; no log,
+ * no summary.
+ */
+static void
+test_net(void)
+{
+	struct history_entry	 e;
+	struct history_net	 n;
+	char			*log = xasprintf("%s/1.net.jsonl", tmpdir);
+	char			*line;
+	FILE			*f;
+
+	ok(history_net_sum(log, &n) == -1, "no log: no summary");
+	if ((f = fopen(log, "w")) == NULL)
+		fatal("%s", log);
+	fputs("{\"host\":\"a.test\",\"decision\":\"allow\",\"why\":\"listed\","
+	    "\"sent\":10,\"received\":2000}\n"
+	    "{\"host\":\"b.test\",\"decision\":\"allow\",\"why\":\"approved\","
+	    "\"asked\":true,\"sent\":5,\"received\":7}\n"
+	    "{\"host\":\"c.test\",\"decision\":\"deny\",\"asked\":true,"
+	    "\"sent\":0,\"received\":0}\n"
+	    "{\"host\":\"d.test\",\"decision\":\"deny\",\"sent\":0}\n"
+	    "{\"host\":\"e.test\",\"decision\":\"error\",\"sent\":1,"
+	    "\"received\":-4}\n"
+	    "{broken\n", f);
+	fclose(f);
+	ok(history_net_sum(log, &n) == 0 && n.connections == 5 &&
+	    n.allowed == 2 && n.denied == 2 && n.asked == 2 && n.sent == 16 &&
+	    n.received == 2007, "summed: 5 connections, 2 allowed, 2 denied, "
+	    "2 asked, 16 sent, 2007 received (a damaged line not counted)");
+
+	memset(&e, 0, sizeof e);
+	e.id = 9;
+	e.argv = (char **)(char *const[]){ "x", NULL };
+	e.has_net = true;
+	e.net = n;
+	line = history_encode(&e);
+	ok(strstr(line, "\"network\":{\"connections\":5,\"allowed\":2,"
+	    "\"denied\":2,\"asked\":2,\"sent\":16,\"received\":2007}") !=
+	    NULL, "the history line's network object: %s", line);
+	memset(&e, 0, sizeof e);
+	ok(history_decode(line, &e) == 0 && e.has_net &&
+	    memcmp(&e.net, &n, sizeof n) == 0, "... read back");
+	history_entry_clear(&e);
+	free(line);
+	memset(&e, 0, sizeof e);
+	e.id = 9;
+	e.argv = (char **)(char *const[]){ "x", NULL };
+	line = history_encode(&e);
+	ok(strstr(line, "network") == NULL, "no filtered network: no field");
+	free(line);
+	unlink(log);
+	free(log);
+}
+
 int
 main(void)
 {
@@ -231,6 +288,7 @@ main(void)
 	test_damaged(path);
 	test_missing();
 	test_decode();
+	test_net();
 	unlink(path);
 	free(path);
 	rmdir(tmpdir);

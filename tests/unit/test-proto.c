@@ -177,6 +177,12 @@ test_ops(void)
 	    r->reason != NULL && strcmp(r->reason, "not now") == 0,
 	    "decide deny with reason");
 	proto_request_free(r);
+
+	r = parse("{\"op\":\"decide\",\"id\":\"6\",\"request\":12,"
+	    "\"decision\":\"approve\",\"once\":true}", &err);
+	ok(r != NULL && r->approve && r->once && !r->remember,
+	    "decide approve once");
+	proto_request_free(r);
 }
 
 struct bad {
@@ -303,6 +309,10 @@ static const struct bad bads[] = {
 	    PROTO_ERR_TYPE, "d", "'reason'" },
 	{ DE "\"request\":1,\"decision\":\"approve\",\"remember\":1}",
 	    PROTO_ERR_TYPE, "d", "'remember'" },
+	{ DE "\"request\":1,\"decision\":\"approve\",\"once\":\"yes\"}",
+	    PROTO_ERR_TYPE, "d", "'once'" },
+	{ DE "\"request\":1,\"decision\":\"approve\",\"once\":true,"
+	    "\"remember\":true}", PROTO_ERR_VALUE, "d", "'once'" },
 #define AT "{\"op\":\"attach\",\"id\":\"a\","
 	{ AT "\"cols\":80,\"rows\":24}", PROTO_ERR_MISSING, "a", "'term'" },
 	{ AT "\"term\":\"xterm\",\"rows\":24}", PROTO_ERR_MISSING, "a",
@@ -423,7 +433,7 @@ test_events(void)
 	char			*differs[] = { "PATH=/tmp/bin:/bin", NULL };
 	struct proto_pending	 pend = { 12, argv, "/src", "workspace-write",
 				    true, NULL, "tests", "ask", "mode untrusted",
-				    42, NULL, NULL };
+				    42, NULL, NULL, false };
 	struct proto_session	 sess = { 7, 1234, argv, "/src", "running",
 				    true };
 	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
@@ -496,18 +506,29 @@ test_events(void)
 	json_decref(o);
 	pend.network_allow = NULL;
 
-	proto_ev_decided(&b, "6", 12, true, "user", NULL, NULL);
+	proto_ev_decided(&b, "6", 12, true, "user", NULL, NULL, NULL);
 	o = read_back(&b, "approved");
 	ok(strcmp(sget(o, "event"), "approved") == 0 &&
 	    iget(o, "request") == 12 && strcmp(sget(o, "by"), "user") == 0 &&
 	    json_object_get(o, "reason") == NULL &&
-	    json_object_get(o, "argv") == NULL, "approved event");
+	    json_object_get(o, "argv") == NULL &&
+	    json_object_get(o, "scope") == NULL, "approved event");
 	json_decref(o);
+	proto_ev_decided(&b, "6", 12, true, "user", NULL, NULL, "once");
+	o = read_back(&b, "approved");
+	is_str(sget(o, "scope"), "once", "approved event of a host: its scope");
+	json_decref(o);
+	pend.connect = true;
+	proto_ev_queued(&b, "1", &pend);
+	o = read_back(&b, "queued");
+	ok(json_is_true(json_object_get(o, "connect")), "queued host: connect");
+	json_decref(o);
+	pend.connect = false;
 	{
 		char *const edited[] = { "make", "check", NULL };
 
 		proto_ev_decided(&b, "6", 12, true, "user (edited)", NULL,
-		    edited);
+		    edited, NULL);
 		o = read_back(&b, "approved");
 		a = json_object_get(o, "argv");
 		ok(json_array_size(a) == 2 && strcmp(json_string_value(
@@ -516,7 +537,7 @@ test_events(void)
 		json_decref(o);
 	}
 	proto_ev_decided(&b, "1", 12, false, "rule 'deny rm **' (rules:1)",
-	    "no \"rm\"\nplease", NULL);
+	    "no \"rm\"\nplease", NULL, NULL);
 	o = read_back(&b, "denied");
 	ok(strcmp(sget(o, "event"), "denied") == 0 &&
 	    strcmp(sget(o, "reason"), "no \"rm\"\nplease") == 0,

@@ -243,6 +243,39 @@ test_socks(void)
 	    SOCKS_BAD_ADDRESS, "a name with a space: bad address");
 }
 
+/*
+ * The greeting in a read of its own, then a request that is not SOCKS5:
+ * still SOCKS (never the HTTP parser), refused with a failure reply code.
+ */
+static void
+test_socks_after_greeting(void)
+{
+	static const char *const	 junk[] = {
+		"GET / HTTP/1.1\r\n\r\n", "garbage\r\n\r\n", "\x04",
+		"X"
+	};
+	struct proxy_request		 r;
+	enum proxy_parsed		 got;
+	size_t				 i;
+
+	for (i = 0; i < sizeof junk / sizeof junk[0]; i++) {
+		memset(&r, 0, sizeof r);
+		memcpy(head, "\x05\x01\x00", 3);
+		headlen = 3;
+		got = proxy_request_parse(&r, head, &headlen, HEAD_MAX);
+		ok(got == PROXY_PARSE_MORE && r.socks_greeted &&
+		    headlen == 0, "greeting alone (%zu): answered, more", i);
+		memcpy(head, junk[i], strlen(junk[i]));
+		headlen = strlen(junk[i]);
+		got = proxy_request_parse(&r, head, &headlen, HEAD_MAX);
+		ok(got == PROXY_PARSE_BAD && r.kind == KIND_SOCKS &&
+		    r.socks_code == SOCKS_FAILURE && r.answerlen == 0,
+		    "then %zu bytes not starting with 5: a SOCKS5 failure "
+		    "(code %d)", strlen(junk[i]), r.socks_code);
+		proxy_request_free(&r);
+	}
+}
+
 int
 main(void)
 {
@@ -250,5 +283,6 @@ main(void)
 	test_connect();
 	test_http_refusals();
 	test_socks();
+	test_socks_after_greeting();
 	return tap_done();
 }

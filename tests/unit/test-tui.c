@@ -15,6 +15,7 @@
 #include "term/screen.h"
 #include "base/util.h"
 #include "tests/tap.h"
+#include "tests/unit/ask-host.h"
 #include "tui/askbox.h"
 #include "tui/help.h"
 #include "tui/keys.h"
@@ -274,6 +275,106 @@ ask_type(struct askbox *b, const char *text, uint64_t now, char **message)
 		ask_press(b, (unsigned char)*text, 0, now, message);
 }
 
+/* Queue a host a proxy asks for; its number, 0 when it does not wait. */
+static uint64_t
+ask_host(struct approval *a, const char *host, unsigned int port)
+{
+	struct approval_request	*r = ask_host_request(a, host, port);
+
+	return r != NULL ? r->id : 0;
+}
+
+/* The scope of the last host decided. */
+static enum approval_scope host_scope;
+
+static void
+host_decided(void *user, struct approval_request *r)
+{
+	(void)user;
+	host_scope = r->scope;
+}
+
+static const struct approval_events host_events = {
+	.decided = host_decided,
+};
+
+/*
+ * A host in the prompt: o once, y the session, a its exact rule shown
+ * then saved with y (never edited, e does nothing), n denies; a paste
+ * decides nothing.
+ */
+static void
+test_askbox_host(void)
+{
+	struct policy		*p = policy_new(POLICY_ON_REQUEST);
+	struct approval		*a = approval_new(NULL, p);
+	struct askbox		*b = askbox_new(a);
+	char			*msg = NULL, dir[] = "/tmp/pv-askhost.XXXXXX";
+	char			*rules, text[256] = "";
+	uint64_t		 id, later = util_now_ms() + 10000;
+	FILE			*f;
+
+	if (mkdtemp(dir) == NULL)
+		fatal("mkdtemp");
+	rules = xasprintf("%s/rules", dir);
+	approval_set_rules_path(a, rules);
+	approval_subscribe(a, &host_events, NULL);
+
+	id = ask_host(a, "files.test", 443);
+	askbox_arrived(b, id);
+	is_int(ask_press(b, 'o', 0, util_now_ms(), &msg), ASKBOX_NONE,
+	    "host: o at once is ignored (the guard)");
+	ask_paste(b, "oya\r");
+	ok(approval_find(a, id) != NULL, "host: a pasted o, y, a decide "
+	    "nothing");
+	is_int(ask_press(b, 'e', 0, later, &msg), ASKBOX_NONE, "host: e "
+	    "does not edit a host");
+	ok(askbox_stage(b) == ASKBOX_CHOOSE && msg != NULL &&
+	    strstr(msg, "o allow this connection") != NULL, "... the keys are "
+	    "told instead: %s", msg);
+	is_int(ask_press(b, 'o', 0, later, &msg), ASKBOX_APPROVED, "host: o "
+	    "approves");
+	is_int(host_scope, APPROVAL_SCOPE_ONCE, "... for this connection");
+
+	id = ask_host(a, "files.test", 443);
+	askbox_arrived(b, id);
+	is_int(ask_press(b, 'y', 0, later, &msg), ASKBOX_APPROVED, "host: y "
+	    "approves");
+	is_int(host_scope, APPROVAL_SCOPE_SESSION, "... for the session");
+
+	id = ask_host(a, "files.test", 443);
+	askbox_arrived(b, id);
+	ask_press(b, 'a', 0, later, &msg);
+	ok(askbox_stage(b) == ASKBOX_CONFIRM && approval_find(a, id) != NULL,
+	    "host: a shows the rule, nothing decided yet");
+	ask_press(b, 'e', 0, later, &msg);
+	ok(askbox_stage(b) == ASKBOX_CONFIRM, "... e does not edit it");
+	is_int(ask_press(b, 'y', 0, later, &msg), ASKBOX_APPROVED, "... y "
+	    "approves");
+	is_int(host_scope, APPROVAL_SCOPE_RULE, "... and remembers");
+	if ((f = fopen(rules, "r")) != NULL) {
+		if (fgets(text, sizeof text, f) == NULL)
+			text[0] = '\0';
+		fclose(f);
+	}
+	is_str(text, "allow connect files.test:443\n", "... saved to the "
+	    "rules file");
+
+	id = ask_host(a, "other.test", 443);
+	askbox_arrived(b, id);
+	ask_press(b, 'n', 0, later, &msg);
+	is_int(ask_press(b, '\r', 0, later, &msg), ASKBOX_DENIED, "host: n "
+	    "then Enter denies");
+
+	free(msg);
+	askbox_free(b);
+	approval_free(a);
+	policy_free(p);
+	unlink(rules);
+	rmdir(dir);
+	free(rules);
+}
+
 /* The approval prompt's keys decide real requests of a real queue. */
 static void
 test_askbox(void)
@@ -505,6 +606,7 @@ main(void)
 	test_help();
 	test_replay_state();
 	test_askbox();
+	test_askbox_host();
 	test_scroll_anchor();
 	return tap_done();
 }

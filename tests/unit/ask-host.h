@@ -1,0 +1,37 @@
+/*
+ * ask-host.h - for the unit tests of the approval queue and the prompt:
+ * a host a filtered network's proxy asks for, queued as a "connect"
+ * request the way control/requests.c queues one.
+ */
+#ifndef PTYVISOR_TESTS_ASK_HOST_H
+#define PTYVISOR_TESTS_ASK_HOST_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "control/approval.h"
+
+/* Submit and dispatch host:port: the request waiting, NULL if decided. */
+static inline struct approval_request *
+ask_host_request(struct approval *a, const char *host, unsigned int port)
+{
+	struct approval_spec	 spec;
+	struct approval_request	*r;
+	char			*argv[3];
+
+	argv[0] = "connect";
+	argv[1] = xasprintf("%s:%u", host, port);
+	argv[2] = NULL;
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.network = true;
+	spec.connect = true;
+	spec.host = host;
+	spec.port = port;
+	r = approval_submit(a, &spec);
+	free(argv[1]);
+	return approval_dispatch(a, r) == APPROVAL_PENDING ? r : NULL;
+}
+
+#endif
