@@ -18,6 +18,10 @@ T=$(mktemp -d "$OUTSIDE/ptyvisor-limits.XXXXXX") || exit 1
 cleanup_cmd "rm -rf '$T'"
 mkdir -p "$T/ws" "$T/config/ptyvisor" "$T/state" || exit 1
 cd "$T/ws" || exit 1
+# A copy of the probe outside /tmp, for commands under --private-tmp: the
+# build may be under /tmp, which the private one hides.
+cp "$PROBE" "$T/probe" || exit 1
+TPROBE="$T/probe"
 # Our own settings file only, so the defaults are the program's.
 export XDG_CONFIG_HOME="$T/config"
 export PTYVISOR_STATE_DIR="$T/state"
@@ -69,7 +73,7 @@ rm -f "$T/config/ptyvisor/config"
 ro() {	# the probe under read-only, in its private /tmp
 	"$PTYVISOR" sandbox --sandbox read-only --private-tmp "$@"
 }
-ro -- sh -c "cd /tmp && exec '$PROBE' fsize=2048 fsize=100" > "$T/ro.txt" 2>&1
+ro -- sh -c "cd /tmp && exec '$TPROBE' fsize=2048 fsize=100" > "$T/ro.txt" 2>&1
 is "$(verdict "$T/ro.txt" fsize=2048)" "denied EFBIG" \
 	"read-only: not past its own default file size (1 GiB)"
 is "$(verdict "$T/ro.txt" fsize=100)" "allowed " "read-only: 100 MiB is fine"
@@ -83,7 +87,7 @@ ok $? "--explain: read-only's own default, said so"
 
 printf '[sandbox]\nmax_file_size = 3M\n\n[sandbox.read-only]\n# scratch only\nmax_file_size = 1M\n' \
 	> "$CONF"
-ro -- sh -c "cd /tmp && exec '$PROBE' fsize=2" > "$T/ro.txt" 2>&1
+ro -- sh -c "cd /tmp && exec '$TPROBE' fsize=2" > "$T/ro.txt" 2>&1
 is "$(verdict "$T/ro.txt" fsize=2)" "denied EFBIG" \
 	"[sandbox.read-only] max_file_size = 1M: not 2 MiB under read-only"
 ro -- sh -c 'head -c 2M /dev/zero > /tmp/big' 2> /dev/null
@@ -97,13 +101,13 @@ ro --explain > "$T/explain.txt" 2>&1
 grep -q "^  file size  *1 MiB per file (\[sandbox.read-only\], $CONF:6)\$" \
 	"$T/explain.txt"
 ok $? "--explain: the bound in force and its file:line"
-ro --max-file-size 10M -- sh -c "cd /tmp && exec '$PROBE' fsize=2" \
+ro --max-file-size 10M -- sh -c "cd /tmp && exec '$TPROBE' fsize=2" \
 	> "$T/ro.txt" 2>&1
 is "$(verdict "$T/ro.txt" fsize=2)" "allowed " \
 	"--max-file-size 10M beats [sandbox.read-only]"
 printf '[sandbox]\nprofile = read-only\nprivate_tmp = yes\n[sandbox.read-only]\nmax_file_size = 1M\n' \
 	> "$CONF"
-"$PTYVISOR" run -- sh -c "cd /tmp && exec '$PROBE' fsize=2" \
+"$PTYVISOR" run -- sh -c "cd /tmp && exec '$TPROBE' fsize=2" \
 	> "$T/run.txt" 2>&1 < /dev/null
 grep -q '^fsize=2 denied EFBIG' "$T/run.txt"
 ok $? "run under the settings' profile = read-only: its section's bound"
@@ -114,7 +118,7 @@ is "$(verdict "$T/ww.txt" fsize=4)" "allowed " \
 	"[sandbox.workspace-write] max_file_size = 5M beats [sandbox]'s 3M"
 is "$(verdict "$T/ww.txt" fsize=6)" "denied EFBIG" "and binds at 5 MiB"
 printf '[sandbox]\nmax_file_size = 4G\n' > "$CONF"
-ro -- sh -c "cd /tmp && exec '$PROBE' fsize=2048" > "$T/ro.txt" 2>&1
+ro -- sh -c "cd /tmp && exec '$TPROBE' fsize=2048" > "$T/ro.txt" 2>&1
 is "$(verdict "$T/ro.txt" fsize=2048)" "allowed " \
 	"[sandbox] max_file_size = 4G beats read-only's own default"
 refused '[sandbox]\n[sandbox.read-only]\nmax_file_size = huge\n' \
@@ -133,7 +137,7 @@ wait_for "'$PTYVISOR' pending > /dev/null 2>&1" 20
 ok $? "a server with [sandbox.read-only] listens"
 agent() {	# $1: profile; the probe in /tmp under it, through the server
 	timeout 30 "$PTYVISOR" exec --sandbox "$1" -- \
-		sh -c "cd /tmp && exec '$PROBE' fsize=2" < /dev/null 2>&1 |
+		sh -c "cd /tmp && exec '$TPROBE' fsize=2" < /dev/null 2>&1 |
 		tr -d '\r'
 }
 is "$(agent read-only)" "fsize=2 denied EFBIG" \
