@@ -264,7 +264,9 @@ session_read(struct session *s, size_t budget, bool all)
 				s->eof = true;
 				break;
 			}
-			if (!all && (size_t)n < SESSION_READ_SHORT) {
+			if (!all && (size_t)n < SESSION_READ_SHORT &&
+			    (session_held(s) ||
+			    loop_high_pending(ss->loop))) {
 				have += (size_t)n;
 				drained = true;
 				break;

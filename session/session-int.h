@@ -31,10 +31,12 @@
 #define SESSION_READ_CHUNK	(64 * 1024)
 /*
  * A read shorter than this (a PTY gives up to 4 KiB when it has a
- * backlog) means the PTY was drained: the rest of the turn is left to the
- * loop.  Reading on would wait on the producer's next writes with nothing
- * else served: `seq` writes a line per write(2) to a terminal, so a 64 KiB
- * chunk of it took milliseconds to gather while the person's key waited.
+ * backlog) means the PTY was drained: when the person's keys or the
+ * watched pane wait, the rest of the turn is left to the loop.  Reading on
+ * would wait on the producer's next writes with nothing else served: `seq`
+ * writes a line per write(2) to a terminal, so a 64 KiB chunk of it took
+ * milliseconds to gather while the person's key waited.  Otherwise the
+ * chunk is gathered whole (fewer, larger events: throughput).
  */
 #define SESSION_READ_SHORT	1024
 /*
