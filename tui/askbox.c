@@ -260,6 +260,7 @@ askbox_choose_key(struct askbox *b, struct approval_request *r,
 	char		*cause = NULL, *text;
 	uint32_t	 ch = ev->type == KEYS_CHAR && ev->mods == 0 ? ev->ch : 0;
 	uint64_t	 id = r->id;
+	bool		 host;
 
 	if (ev->type == KEYS_KEY && ev->key == SCREEN_KEY_ESCAPE) {
 		b->deferred = xreallocarray(b->deferred, b->ndeferred + 1,
@@ -296,13 +297,15 @@ askbox_choose_key(struct askbox *b, struct approval_request *r,
 	switch (ch) {
 	case 'o':
 	case 'y':
+		/* Approving frees the request: what the message needs first. */
+		host = r->connect;
 		if ((ch == 'o' ? approval_approve_once : approval_approve)(b->a,
 		    id, b->by, &cause) != 0) {
 			askbox_fail(b, cause);
 			return ASKBOX_NONE;
 		}
 		*message = xasprintf("approved #%llu%s", (unsigned long long)id,
-		    !r->connect ? "" : ch == 'o' ? " for this connection" :
+		    !host ? "" : ch == 'o' ? " for this connection" :
 		    " for this sandbox's session");
 		askbox_sync(b);
 		return ASKBOX_APPROVED;
