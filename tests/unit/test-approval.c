@@ -106,7 +106,7 @@ static char *
 slurp(const char *path)
 {
 	struct buf	 b = { 0 };
-	char		 chunk[4096];
+	char		 chunk[4096], *text;
 	FILE		*f = fopen(path, "r");
 	size_t		 n;
 
@@ -115,7 +115,9 @@ slurp(const char *path)
 			buf_add(&b, chunk, n);
 		fclose(f);
 	}
-	return xstrdup(b.len > 0 ? buf_cstr(&b) : "");
+	text = xstrdup(b.len > 0 ? buf_cstr(&b) : "");
+	buf_free(&b);
+	return text;
 }
 
 /*
