@@ -118,7 +118,7 @@ session_feed(struct session *s, bool all)
 	size_t		off = 0, n;
 
 	if (!all && session_held(s))
-		return;		/* sessions_echo_done() comes back */
+		return;		/* sessions_echo_release() feeds it */
 	while (s->screen != NULL && off < s->feed.len) {
 		n = s->feed.len - off;
 		if (n > SESSION_FEED_SLICE)
