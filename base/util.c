@@ -284,6 +284,13 @@ buf_free(struct buf *b)
 	b->len = b->cap = 0;
 }
 
+void
+buf_trim(struct buf *b, size_t max)
+{
+	if (b->len == 0 && b->cap > max)
+		buf_free(b);
+}
+
 uint64_t
 util_now_ms(void)
 {

@@ -55,6 +55,11 @@ void	buf_consume(struct buf *b, size_t n);
 /* NUL-terminate without counting the NUL in len; returns data. */
 char	*buf_cstr(struct buf *b);
 void	buf_free(struct buf *b);
+/*
+ * An empty buffer holding more than max bytes gives them back (a burst's
+ * high-water mark is not kept for the rest of a long, quiet life).
+ */
+void	buf_trim(struct buf *b, size_t max);
 
 /* Milliseconds and microseconds on CLOCK_MONOTONIC. */
 uint64_t	util_now_ms(void);

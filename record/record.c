@@ -21,6 +21,8 @@
 
 /* Write to the file once this much is buffered (bounded memory per session). */
 #define RECORD_HIGH_WATER (256 * 1024)
+/* Room kept between flushes; more is given back (ten sessions' bursts). */
+#define RECORD_KEEP (16 * 1024)
 
 struct record {
 	int			fd;
@@ -174,6 +176,10 @@ int
 record_flush(struct record *r, char **cause)
 {
 	write_pending(r);
+	/* A burst's room is not kept while the session idles. */
+	buf_trim(&r->pending, RECORD_KEEP);
+	r->text.len = 0;	/* scratch: each chunk starts it afresh */
+	buf_trim(&r->text, RECORD_KEEP);
 	if (r->error != 0) {
 		*cause = xasprintf("%s: %s", r->path, strerror(r->error));
 		return -1;

@@ -420,6 +420,7 @@ session_flush_timer(struct loop *l, void *arg)
 
 	(void)l;
 	s->flush_timer = NULL;
+	buf_trim(&s->feed, SESSION_FEED_KEEP);	/* a burst's room, when fed */
 	if (s->record != NULL && record_flush(s->record, &cause) != 0) {
 		/* The first failure is news (a full disk): say it at once. */
 		if (s->error == NULL) {

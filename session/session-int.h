@@ -30,6 +30,11 @@
 #define SESSION_READ_BUDGET	(64 * 1024)
 #define SESSION_READ_CHUNK	(64 * 1024)
 /*
+ * Room the screen's feed keeps once it is empty; a burst's is given back
+ * at the recording's next flush (ten quiet sessions keep ~2.5 MB less).
+ */
+#define SESSION_FEED_KEEP	(16 * 1024)
+/*
  * A read shorter than this (a PTY gives up to 4 KiB when it has a
  * backlog) means the PTY was drained: when the person's keys or the
  * watched pane wait, the rest of the turn is left to the loop.  Reading on

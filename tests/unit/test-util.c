@@ -91,6 +91,15 @@ main(void)
 	buf_printf(&b, "%d-%s", 7, "x");
 	buf_add(&b, "yz", 2);
 	is_str(buf_cstr(&b), "7-xyz", "buffer printf and add");
+	buf_trim(&b, 0);
+	ok(b.data != NULL && b.len == 5, "a buffer with bytes is not trimmed");
+	b.len = 0;
+	buf_trim(&b, b.cap);
+	ok(b.data != NULL, "an empty buffer within the bound keeps its room");
+	buf_trim(&b, b.cap - 1);
+	ok(b.data == NULL && b.cap == 0, "an empty buffer over the bound gives it back");
+	buf_add(&b, "again", 5);
+	is_str(buf_cstr(&b), "again", "and takes bytes again");
 	buf_free(&b);
 	write_all();
 	return tap_done();
