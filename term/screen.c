@@ -745,19 +745,37 @@ cells_text(const struct cell *cells, int n, bool trim, struct buf *out)
 	}
 }
 
+/*
+ * Append the text of row (negative: scrollback), trailing blanks dropped
+ * when trim; a scrollback line is read from its stored text when it can be.
+ */
+static void
+row_text(const struct screen *s, int row, bool trim, struct buf *out)
+{
+	size_t		 n = scrollback_count(s->sb);
+	struct cell	*line;
+
+	if (row >= 0 && row < s->rows) {
+		cells_text(grid_line(s->cur, row), s->cols, trim, out);
+		return;
+	}
+	if (row < 0 && (size_t)-row <= n &&
+	    scrollback_text(s->sb, n - (size_t)-row, s->cols, trim, out))
+		return;
+	line = xcalloc((size_t)s->cols, sizeof *line);
+	cells_text(row_cells(s, row, line), s->cols, trim, out);
+	free(line);
+}
+
 void
 screen_row_text(const struct screen *s, int row, struct buf *out)
 {
-	struct cell	*line = xcalloc((size_t)s->cols, sizeof *line);
-
-	cells_text(row_cells(s, row, line), s->cols, true, out);
-	free(line);
+	row_text(s, row, true, out);
 }
 
 bool
 screen_row_text_wrapped(const struct screen *s, int row, struct buf *out)
 {
-	struct cell	*line = xcalloc((size_t)s->cols, sizeof *line);
 	size_t		 n = scrollback_count(s->sb);
 	bool		 wrapped = false;
 
@@ -765,28 +783,25 @@ screen_row_text_wrapped(const struct screen *s, int row, struct buf *out)
 		wrapped = grid_wrapped(s->cur, row);
 	else if (row < 0 && (size_t)-row <= n)
 		wrapped = scrollback_is_wrapped(s->sb, n - (size_t)-row);
-	cells_text(row_cells(s, row, line), s->cols, !wrapped, out);
-	free(line);
+	row_text(s, row, !wrapped, out);
 	return wrapped;
 }
 
 void
 screen_text(const struct screen *s, bool with_scrollback, struct buf *out)
 {
-	struct cell	*line = xcalloc((size_t)s->cols, sizeof *line);
 	int		 row = with_scrollback ?
 			    -(int)scrollback_count(s->sb) : 0;
 	size_t		 start = out->len, keep = out->len;
 
 	for (; row < s->rows; row++) {
-		cells_text(row_cells(s, row, line), s->cols, true, out);
+		row_text(s, row, true, out);
 		if (out->len > start)
 			keep = out->len + 1;	/* this line has text */
 		buf_addc(out, '\n');
 		start = out->len;
 	}
 	out->len = keep;	/* drop trailing empty lines */
-	free(line);
 }
 
 uint64_t

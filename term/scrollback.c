@@ -358,6 +358,30 @@ scrollback_get(const struct scrollback *sb, size_t idx, struct cell *cells,
 	return decode(sb->lines[(sb->head + idx) % sb->max], cells, ncols);
 }
 
+bool
+scrollback_text(const struct scrollback *sb, size_t idx, int ncols,
+    bool trim, struct buf *out)
+{
+	const struct sb_line	*l;
+	const char		*text;
+	size_t			 len;
+
+	if (idx >= sb->count)
+		return false;
+	l = sb->lines[(sb->head + idx) % sb->max];
+	if (l->has_counts || l->ncells > ncols)
+		return false;
+	/* One character per glyph, none over the edge: the text as stored. */
+	text = (const char *)((const struct sb_run *)(l + 1) + l->nruns);
+	len = l->textlen;
+	while (trim && len > 0 && text[len - 1] == ' ')
+		len--;		/* a space byte is a whole glyph in UTF-8 */
+	buf_add(out, text, len);
+	for (int pad = trim ? 0 : ncols - l->ncells; pad > 0; pad--)
+		buf_addc(out, ' ');	/* blank cells are not stored */
+	return true;
+}
+
 size_t
 scrollback_memory(const struct scrollback *sb)
 {

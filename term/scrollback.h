@@ -13,6 +13,8 @@
 
 #include "term/cell.h"
 
+struct buf;
+
 struct scrollback;
 
 /* A ring of at most max_lines lines (0: keep none). */
@@ -53,6 +55,17 @@ size_t	scrollback_max(const struct scrollback *sb);
  */
 int	scrollback_get(const struct scrollback *sb, size_t idx,
 	    struct cell *cells, int ncols);
+
+/*
+ * Append line idx's text as shown in ncols columns (a glyph's characters,
+ * a space for an empty cell; trailing spaces dropped when trim), straight
+ * from its stored text: what decoding it into cells and reading them back
+ * would give.  False, with nothing appended, when idx is out of range or
+ * the line cannot be read that way (a cell with combining characters, a
+ * line wider than ncols): the caller decodes it (scrollback_get).
+ */
+bool	scrollback_text(const struct scrollback *sb, size_t idx, int ncols,
+	    bool trim, struct buf *out);
 
 /* Bytes of memory used by the stored lines (for tests and benchmarks). */
 size_t	scrollback_memory(const struct scrollback *sb);

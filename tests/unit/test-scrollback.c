@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
+#include "base/util.h"
 #include "tests/tap.h"
 
 #define COLS 100
@@ -325,6 +327,98 @@ test_memory(void)
 	scrollback_free(sb);
 }
 
+/*
+ * The text of n decoded cells as a front end reads it: a space for an
+ * empty cell, right halves skipped, trailing spaces dropped when trim.
+ */
+static void
+cells_ref_text(const struct cell *c, int n, bool trim, struct buf *out)
+{
+	char	u[4];
+	int	end = n;
+
+	while (trim && end > 0 && (c[end - 1].chars[0] == 0 ||
+	    c[end - 1].chars[0] == ' ') && c[end - 1].width != 0)
+		end--;
+	for (int i = 0; i < end; i++) {
+		if (c[i].width == 0)
+			continue;
+		if (c[i].chars[0] == 0)
+			buf_addc(out, ' ');
+		for (int k = 0; k < CELL_MAX_CHARS && c[i].chars[k]; k++)
+			buf_add(out, u, utf8_encode(c[i].chars[k], u));
+	}
+}
+
+/* scrollback_text of line idx against decoding it: true when they agree. */
+static int
+text_agrees(const struct scrollback *sb, size_t idx, int ncols, bool trim)
+{
+	struct cell	cells[COLS];
+	struct buf	fast = { 0 }, ref = { 0 };
+	int		same;
+
+	if (!scrollback_text(sb, idx, ncols, trim, &fast)) {
+		diag("line %zu: not read from its text", idx);
+		return 0;
+	}
+	scrollback_get(sb, idx, cells, ncols);
+	cells_ref_text(cells, ncols, trim, &ref);
+	same = fast.len == ref.len && memcmp(fast.data, ref.data, ref.len) == 0;
+	if (!same)
+		diag("line %zu: \"%.*s\" vs \"%.*s\"", idx, (int)fast.len,
+		    fast.data, (int)ref.len, ref.data);
+	buf_free(&fast);
+	buf_free(&ref);
+	return same;
+}
+
+static void
+test_text(void)
+{
+	struct scrollback	*sb = scrollback_new(10);
+	struct cell		 in[COLS];
+	struct cell_attr	 plain = { 0, 0, 0 };
+	struct cell_attr	 blue = { 0, 0, CELL_COLOR_INDEXED | 4 };
+	struct buf		 b = { 0 };
+	int			 col;
+
+	blank(in, COLS);
+	col = put(in, 0, "  two  spaces  ", plain);
+	scrollback_push(sb, in, COLS);			/* 0 */
+	blank(in, COLS);
+	col = put(in, 0, "x", plain);
+	in[col].chars[0] = 0x65e5;	/* a wide glyph, then blanks on blue */
+	in[col].width = 2;
+	in[col + 1].width = 0;
+	col = put(in, col + 2, "  ", blue);
+	in[col].attr = blue;		/* an empty cell on blue */
+	scrollback_push(sb, in, COLS);			/* 1 */
+	blank(in, COLS);
+	scrollback_push(sb, in, COLS);			/* 2: empty */
+	blank(in, COLS);
+	put(in, 0, "wrapped", plain);
+	scrollback_push_line(sb, in, COLS, true);	/* 3 */
+	for (size_t i = 0; i < 4; i++) {
+		ok(text_agrees(sb, i, COLS, true) &&
+		    text_agrees(sb, i, COLS, false),
+		    "line %zu: its stored text is what its cells read", i);
+	}
+	ok(text_agrees(sb, 1, 6, true) && text_agrees(sb, 1, 6, false),
+	    "in just as many columns as it has");
+	ok(!scrollback_text(sb, 1, 5, true, &b) && b.len == 0,
+	    "a line wider than the screen is left to decoding");
+	blank(in, COLS);
+	in[0].chars[0] = 'e';
+	in[0].chars[1] = 0x301;
+	scrollback_push(sb, in, COLS);			/* 4 */
+	ok(!scrollback_text(sb, 4, COLS, true, &b) && b.len == 0,
+	    "a cell with combining characters is left to decoding");
+	ok(!scrollback_text(sb, 5, COLS, true, &b) && b.len == 0,
+	    "past the end: nothing");
+	scrollback_free(sb);
+}
+
 int
 main(void)
 {
@@ -333,5 +427,6 @@ main(void)
 	test_wrapped_and_copy();
 	test_ring();
 	test_memory();
+	test_text();
 	return tap_done();
 }
