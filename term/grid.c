@@ -271,10 +271,10 @@ grid_put(struct grid *g, int row, int col, const uint32_t *chars, int width,
 	if (cells[last].width == 2 && last + 1 < g->cols)
 		blank(&cells[last + 1], CELL_COLOR_DEFAULT);
 	c = &cells[col];
+	/* Cleared whole (a few stores), then the usual one character. */
+	memset(c->chars, 0, sizeof c->chars);
 	for (i = 0; i < CELL_MAX_CHARS && chars[i] != 0; i++)
 		c->chars[i] = chars[i];
-	for (; i < CELL_MAX_CHARS; i++)
-		c->chars[i] = 0;
 	c->width = (uint8_t)width;
 	c->attr = *attr;
 	if (width == 2) {

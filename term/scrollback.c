@@ -181,6 +181,14 @@ encode(struct scrollback *sb, const struct cell *cells, int ncols)
 			r->bg = c->attr.bg;
 		}
 		r->nglyphs++;
+		if (c->chars[0] == 0 ||
+		    (c->chars[0] < 0x80 && c->chars[1] == 0)) {
+			/* The usual cell: one ASCII character, or none. */
+			nch = c->chars[0] != 0;
+			text[textlen++] = nch ? (char)c->chars[0] : ' ';
+			counts[nglyphs++] = 1;
+			continue;
+		}
 		nch = cell_nchars(c);
 		if (nch == 0)
 			text[textlen++] = ' ';
