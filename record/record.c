@@ -20,7 +20,7 @@
 #include "base/util.h"
 
 /* Write to the file once this much is buffered (bounded memory per session). */
-#define RECORD_HIGH_WATER (256 * 1024)
+#define RECORD_HIGH_WATER (64 * 1024)
 /* Room kept between flushes; more is given back (ten sessions' bursts). */
 #define RECORD_KEEP (16 * 1024)
 
