@@ -390,6 +390,19 @@ ok $? "sandbox: a host no rule decides is asked of the server on the socket"
 wait $EX
 is "$(cat "$T/sbask.out")" "connect ok ping-through-proxy" "... approved, it is reached"
 
+# A rules file that cannot be written (a directory in its place): the
+# host approved all the same, approve --remember exits 2 saying why.
+mv "$RULES" "$T/rules.saved" && mkdir "$RULES"
+exec_hosts "python3 '$CLIENT' connect unsaved.test $EP"
+wait_for '[ -n "$(pending_of "connect unsaved.test:$EP")" ]' 15
+"$PTYVISOR" approve --remember "$(pending_of "connect unsaved.test:$EP")" 2> "$T/err"
+is "$?" 2 "approve --remember: the rule cannot be written, exit 2"
+grep -q "^ptyvisor approve: request [0-9]* approved, but its rule is not saved: .*$RULES.*directory" "$T/err"
+ok $? "... the reason on stderr ($(cat "$T/err"))"
+wait $EX
+is "$(cat "$T/ask.out")" "connect ok ping-through-proxy" "... the host approved all the same"
+rmdir "$RULES" && mv "$T/rules.saved" "$RULES"
+
 # A host that is no plain name is never written to the rules file, and a
 # crafted one never reaches the queue.
 cp "$RULES" "$T/rules.before"
