@@ -9,22 +9,11 @@
 # sandboxes, ptyvisor sandbox's too, reach it unasked), n with a reason
 # refuses the connection with the proxy's error.
 . "$top_srcdir/tests/e2e/tui-lib.sh"
+. "$top_srcdir/tests/sandbox/lib.sh"
 
 T=$pv_dir
 CLIENT="$top_srcdir/tests/sandbox/netclient.py"
-if ! command -v python3 > /dev/null; then
-	skip "python3 is not installed"
-	done_testing
-fi
-if ! "$PTYVISOR" sandbox --network-allow x.test -- true 2> "$T/why"; then
-	skip "no network namespace for the sandbox here: $(cat "$T/why")"
-	done_testing
-fi
-
-python3 "$top_srcdir/tests/sandbox/upstream.py" "$T/ports" &
-cleanup_pid $!
-wait_for "test -s '$T/ports'" 20 || { echo "Bail out! no upstream"; exit 1; }
-read HP EP < "$T/ports"
+net_upstream "$T"
 printf '127.0.0.1 once.test session.test remember.test\n' > "$T/hosts"
 mkdir -p "$T/config"
 RULES="$T/config/rules"
@@ -64,6 +53,12 @@ answer() {
 # reachable by an approved name, its output in $T/N.out; its own request
 # (it asks for hosts, so it is asked) approved with y as request #$req.
 req=0
+# host_asked NAME: the next request is the proxy's question for NAME, and
+# the prompt opens on it.
+host_asked() {
+	req=$((req + 1))
+	prompt $req && pv_cap | grep -qF "connect $1:$EP"
+}
 agent() {
 	ag_run "$PTYVISOR exec --network-allow 127.0.0.1:$EP -- sh -c \"$2\" > '$T/$1.out' 2>&1; echo rc-$1=\$?"
 	req=$((req + 1))
@@ -74,21 +69,16 @@ agent() {
 # n with a reason refuses it with the proxy's error.
 agent once "python3 $CLIENT connect once.test $EP; python3 $CLIENT connect once.test $EP"
 ok $? "the agent's request naming hosts is approved with y"
-req=$((req + 1))
-prompt $req
-ok $? "a connection to a host on neither list is announced, and asked"
+host_asked once.test
+ok $? "a connection to a host on neither list is announced, and the prompt shows the host and port"
 pv_cap > "$T/cap-once"
-grep -qF "connect once.test:$EP" "$T/cap-once"
-ok $? "the prompt shows the host and port"
 grep -qF "o allow this connection  y allow for the session  a remember (rules file)  n deny" "$T/cap-once"
 ok $? "... and a host's four answers"
 [ ! -s "$T/once.out" ]; ok $? "the connection waits for the answer"
 answer o "approved #$req for this connection|PENDING: #$((req + 1)) "
 ok $? "o approves this connection"
-req=$((req + 1))
-prompt $req
+host_asked once.test
 ok $? "o: the next connection to the host is asked again (request #$req)"
-pv_cap | grep -qF "connect once.test:$EP"; ok $? "... for the same host"
 answer n "Enter deny"; ok $? "n asks for a reason"
 pv_type "just once"
 pv_keys Enter
@@ -101,8 +91,7 @@ ok $? "n: the next failed with the proxy's error and the reason ($(sed -n 2p "$T
 # y: the host for the rest of the sandbox's life, asked once.
 agent session "python3 $CLIENT connect session.test $EP; python3 $CLIENT connect session.test $EP"
 ok $? "a second agent's request is approved"
-req=$((req + 1))
-prompt $req && pv_cap | grep -qF "connect session.test:$EP"
+host_asked session.test
 ok $? "its host is asked"
 answer y "approved #$req for this sandbox's session|rc-session="
 ok $? "y approves it for the session"
@@ -116,8 +105,7 @@ pv_cap | grep -q "PENDING"; ok $(( ! $? )) "... and nothing waits"
 # a: the rule, shown once more, then written to the rules file.
 agent remember "python3 $CLIENT connect remember.test $EP"
 ok $? "a third agent's request is approved"
-req=$((req + 1))
-prompt $req && pv_cap | grep -qF "connect remember.test:$EP"
+host_asked remember.test
 ok $? "its host is asked"
 answer a "y allow and save this rule"
 ok $? "a shows the rule to be saved"

@@ -27,19 +27,7 @@ export PTYVISOR_SOCKET="$T/no-server.sock"
 diag "running as $(id -un)"
 CLIENT="$top_srcdir/tests/sandbox/netclient.py"
 
-if ! command -v python3 > /dev/null; then
-	skip "python3 is not installed"
-	done_testing
-fi
-if ! "$PTYVISOR" sandbox --network-allow x.test -- true 2> "$T/why"; then
-	skip "no network namespace for the sandbox here: $(cat "$T/why")"
-	done_testing
-fi
-
-python3 "$top_srcdir/tests/sandbox/upstream.py" "$T/ports" &
-cleanup_pid $!
-wait_for "test -s '$T/ports'" 20 || { echo "Bail out! no upstream"; exit 1; }
-read HP EP < "$T/ports"
+net_upstream "$T"
 cat > "$T/hosts" <<EOF
 # the test's names, all on its own loopback servers
 127.0.0.1 allowed.test denied.test other.test a.wild.test ported.test asked.test
