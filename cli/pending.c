@@ -183,7 +183,10 @@ pending_number(const char *cmd, const char *arg, json_int_t *out)
 	return 0;
 }
 
-/* Send a decide request; 0 when done, 1 when refused, 125 on error. */
+/*
+ * Send a decide request; 0 when done, 1 when refused, 2 when approved but
+ * the rule remembered could not be saved, 125 on error.
+ */
 static int
 pending_decide(const char *cmd, json_int_t n, bool approve, bool remember,
     bool once, const char *reason)
@@ -207,6 +210,11 @@ pending_decide(const char *cmd, json_int_t n, bool approve, bool remember,
 		cli_error(cmd, "%s", client_str(ev, "message") != NULL ?
 		    client_str(ev, "message") : "refused");
 		rc = 1;
+	} else if (client_str(ev, "not_saved") != NULL) {
+		cli_error(cmd, "request %lld approved, but its rule is not "
+		    "saved: %s (it holds until the server stops)",
+		    (long long)n, client_str(ev, "not_saved"));
+		rc = 2;
 	}
 	json_decref(ev);
 	return rc;
@@ -254,7 +262,8 @@ cmd_approve(int argc, char **argv)
 			    "HOST:PORT' saved to the rules file, so later "
 			    "sandboxes reach it unasked.\n"
 			    "Exit status: 0 done, 1 no such request "
-			    "waiting, 125 no server.\n");
+			    "waiting, 2 approved but the rule\nnot saved "
+			    "(the reason on stderr), 125 no server.\n");
 			return 0;
 		default:
 			cli_error("approve", "unknown option '%s'",

@@ -25,6 +25,7 @@
 #include "base/loop.h"
 #include "session/session.h"
 #include "base/util.h"
+#include "cli/netrules.h"
 #include "cli/sbopts.h"
 #include "cli/term.h"
 
@@ -129,7 +130,7 @@ run_usage(FILE *f)
 	    "  --timeout S     kill the command after S seconds (exit 124)\n"
 	    "  -v, --verbose   say where the recording went\n"
 	    "  -h, --help      show this help\n"
-	    "%s\n"
+	    "%s%s\n"
 	    "Exit status: the command's own; 128+N if killed by signal N;\n"
 	    "124 timed out; 125 ptyvisor error; 126 not executable;\n"
 	    "127 command not found.\n"
@@ -138,7 +139,7 @@ run_usage(FILE *f)
 	    "v2) and history.jsonl.  The [sandbox] settings of the file\n"
 	    "($PTYVISOR_CONFIG/config, else $XDG_CONFIG_HOME/ptyvisor/config) are\n"
 	    "the defaults of the sandbox options.\n",
-	    sbopts_help);
+	    sbopts_help, netrules_help);
 }
 
 /* Parse a number in [lo, hi] for option name. */
@@ -196,7 +197,8 @@ cmd_run(int argc, char **argv)
 	const struct config	*cfg;
 	struct run		 r;
 	struct pty_size		 size = { 80, 24 };
-	const char		*cwd = NULL, *val;
+	struct cli_netrules	*rules = NULL;
+	const char		*cwd = NULL, *val, *rules_flag = NULL;
 	char			*state_dir = NULL, *cause = NULL;
 	long			 v, timeout = 0;
 	bool			 verbose = false, size_given = false;
@@ -212,7 +214,10 @@ cmd_run(int argc, char **argv)
 		return CLI_EXIT_ERROR;
 	}
 	while (i < argc && strcmp(argv[i], "--") != 0) {
-		if ((k = sbopts_parse(&sbo, argc, argv, &i, &cause)) < 0) {
+		if ((k = netrules_option(argc, argv, &i, &rules_flag,
+		    &cause)) == 0)
+			k = sbopts_parse(&sbo, argc, argv, &i, &cause);
+		if (k < 0) {
 			cli_error("run", "%s", cause);
 			free(cause);
 			return CLI_EXIT_ERROR;
@@ -267,6 +272,12 @@ cmd_run(int argc, char **argv)
 		return CLI_EXIT_ERROR;
 	}
 	i++;	/* past -- */
+	/* A filtered network's rules, read as the server reads them. */
+	if ((rules = netrules_new(cfg, rules_flag, &sbo, &cause)) == NULL) {
+		cli_error("run", "%s", cause);
+		free(cause);
+		return CLI_EXIT_ERROR;
+	}
 
 	memset(&r, 0, sizeof r);
 	r.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
@@ -325,6 +336,7 @@ cmd_run(int argc, char **argv)
 	sessions_free(r.sessions);
 	loop_free(r.loop);
 	free(state_dir);
+	netrules_free(rules);
 	return rc;
 
 fail:
@@ -334,5 +346,6 @@ fail:
 	sessions_free(r.sessions);
 	loop_free(r.loop);
 	free(state_dir);
+	netrules_free(rules);
 	return CLI_EXIT_ERROR;
 }

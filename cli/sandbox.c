@@ -5,6 +5,7 @@
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
+#include "cli/netrules.h"
 #include "cli/sbopts.h"
 
 #include <errno.h>
@@ -66,11 +67,11 @@ sandbox_usage(FILE *f)
 "namespaces with a read-only filesystem; Landlock; seccomp; no\n"
 "capabilities; resource bounds; a scrubbed environment.  The [sandbox]\n"
 "settings of the settings file are the defaults of the options.\n\n"
-"Options:\n%s"
+"Options:\n%s%s"
 "  --explain           show the effective policy and which layers this\n"
 "                      kernel puts in force, then exit\n"
 "  -h, --help          show this help\n",
-	    cli_progname, cli_progname, sbopts_help);
+	    cli_progname, cli_progname, sbopts_help, netrules_help);
 }
 
 int
@@ -85,6 +86,8 @@ cmd_sandbox(int argc, char **argv)
 	struct pty_status	 st;
 	struct sigaction	 sa, old_int, old_quit, old_term, old_hup;
 	struct buf		 out;
+	struct cli_netrules	*rules;
+	const char		*rules_flag = NULL;
 	char			*cause = NULL, **env, msg[512];
 	bool			 explain = false;
 	int			 i = 1, r, status;
@@ -115,7 +118,9 @@ cmd_sandbox(int argc, char **argv)
 			i++;
 			continue;
 		}
-		r = sbopts_parse(&opts, argc, argv, &i, &cause);
+		r = netrules_option(argc, argv, &i, &rules_flag, &cause);
+		if (r == 0)
+			r = sbopts_parse(&opts, argc, argv, &i, &cause);
 		if (r < 0) {
 			cli_error("sandbox", "sandbox: %s", cause);
 			free(cause);
@@ -129,22 +134,30 @@ cmd_sandbox(int argc, char **argv)
 			return CLI_EXIT_ERROR;
 		}
 	}
+	if (!explain && i >= argc) {
+		cli_error("sandbox", "no command (see '%s sandbox --help')",
+		    cli_progname);
+		return CLI_EXIT_ERROR;
+	}
+	/* A filtered network's rules, read as the server reads them. */
+	if ((rules = netrules_new(cfg, rules_flag, &opts, &cause)) == NULL) {
+		cli_error("sandbox", "%s", cause);
+		free(cause);
+		return CLI_EXIT_ERROR;
+	}
 	if (explain) {
 		memset(&out, 0, sizeof out);
 		r = sandbox_explain(&opts, &out);
 		fputs(buf_cstr(&out), stdout);
 		buf_free(&out);
+		netrules_free(rules);
 		return r == 0 ? 0 : CLI_EXIT_ERROR;
-	}
-	if (i >= argc) {
-		cli_error("sandbox", "no command (see '%s sandbox --help')",
-		    cli_progname);
-		return CLI_EXIT_ERROR;
 	}
 
 	if ((sb = sandbox_new(&opts, NULL, &cause)) == NULL) {
 		cli_error("sandbox", "sandbox: %s", cause);
 		free(cause);
+		netrules_free(rules);
 		return CLI_EXIT_ERROR;
 	}
 	env = sandbox_env(sb, environ, NULL);
@@ -219,5 +232,6 @@ cmd_sandbox(int argc, char **argv)
 	sigaction(SIGHUP, &old_hup, NULL);
 	strv_free(env);
 	sandbox_free(sb);
+	netrules_free(rules);
 	return status;
 }

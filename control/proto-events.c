@@ -137,6 +137,15 @@ proto_ev_ok(struct buf *b, const char *id)
 	proto_ev_emit(b, proto_ev_new("ok", id));
 }
 
+void
+proto_ev_ok_not_saved(struct buf *b, const char *id, const char *why)
+{
+	json_t	*o = proto_ev_new("ok", id);
+
+	proto_set_str(o, "not_saved", why);
+	proto_ev_emit(b, o);
+}
+
 /* Add the fields of a pending request to o. */
 static void
 proto_set_pending(json_t *o, const struct proto_pending *p)

@@ -193,6 +193,11 @@ void	proto_ev_error(struct buf *b, const char *id, enum proto_err code,
 /* A bare acknowledgement for requests with nothing else to say. */
 void	proto_ev_ok(struct buf *b, const char *id);
 /*
+ * ok to an approval whose rule was remembered but could not be written to
+ * the rules file: not_saved says why.
+ */
+void	proto_ev_ok_not_saved(struct buf *b, const char *id, const char *why);
+/*
  * The answer to attach: the console's number.  After this line the
  * connection carries frames, not lines (doc/protocol.md, "Consoles").
  */

@@ -191,7 +191,8 @@ control_op_list(struct control_client *cl, struct proto_request *req)
 /*
  * decide: approve (once, or remembering) or deny a waiting request.  A
  * remembered host whose rule could not be saved is approved all the same
- * (1 from approval_remember), and the log says why it was not saved.
+ * (1 from approval_remember); the answer (not_saved) and the log say why
+ * it was not saved.
  */
 static void
 control_op_decide(struct control_client *cl, struct proto_request *req)
@@ -228,12 +229,15 @@ control_op_decide(struct control_client *cl, struct proto_request *req)
 	if (rc > 0)
 		control_log(c, "request %lld: the rule is not saved: %s",
 		    (long long)req->request, cause);
-	free(cause);
 	if (!cl->dead) {
-		proto_ev_ok(&b, req->id);
+		if (rc > 0)
+			proto_ev_ok_not_saved(&b, req->id, cause);
+		else
+			proto_ev_ok(&b, req->id);
 		control_send(cl, &b);
 		buf_free(&b);
 	}
+	free(cause);
 }
 
 /* Answer one parsed request. */

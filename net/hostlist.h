@@ -82,6 +82,15 @@ bool	hostlist_address_ok(const struct hostlist *hl,
 	    const struct hostlist_judgement *j, const struct sockaddr *sa,
 	    uint16_t port, char *why, size_t len);
 
+/*
+ * Rules of the caller's, consulted for a host on neither list before a
+ * person is asked (the rules file's "connect" rules): true when one
+ * decides, with j's verdict (HOSTLIST_ALLOW or HOSTLIST_DENY) and why
+ * set; false, j untouched, when none does.
+ */
+typedef bool	(*hostlist_rules_fn)(void *arg, const char *host,
+		    uint16_t port, struct hostlist_judgement *j);
+
 /* Whether an address is private, loopback, link-local or special. */
 bool	hostlist_is_special(const struct sockaddr *sa);
 

@@ -160,6 +160,27 @@ again:
 }
 
 /*
+ * A host on neither list that nobody can be asked about (what stands in
+ * the way: nobody, no server...): refused, with how to allow it.
+ */
+static void
+conn_refuse_unasked(struct proxy_conn *c, const char *nobody)
+{
+	char	*why, *rule = NULL;
+
+	if (c->p->opts.rules_file != NULL)
+		rule = xasprintf(", or the rule 'allow connect %s:%u' in %s",
+		    c->req.host, (unsigned)c->req.port,
+		    c->p->opts.rules_file);
+	why = xasprintf("%s, and %s; allow it with --network-allow %s:%u%s",
+	    c->j.why, nobody, c->req.host, (unsigned)c->req.port,
+	    rule != NULL ? rule : "");
+	proxy_conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", why);
+	free(why);
+	free(rule);
+}
+
+/*
  * A host on neither list: allowed already by a person, else asked when
  * there is a server to ask (once, however many connections wait for the
  * same host and port), else refused.
@@ -168,7 +189,7 @@ static void
 conn_ask(struct proxy_conn *c)
 {
 	struct proxy_question	*q;
-	char			*cause = NULL, why[sizeof c->j.why + 64];
+	char			*cause = NULL;
 
 	if (proxy_is_approved(c->p, c->req.host, c->req.port)) {
 		c->j.verdict = HOSTLIST_ALLOW;
@@ -178,9 +199,7 @@ conn_ask(struct proxy_conn *c)
 		return;
 	}
 	if (c->p->opts.ask_socket == NULL) {
-		snprintf(why, sizeof why, "%s (nobody to ask here: add it "
-		    "with --network-allow)", c->j.why);
-		proxy_conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", why);
+		conn_refuse_unasked(c, "nobody to ask here");
 		return;
 	}
 	c->state = CONN_ASK;
@@ -203,9 +222,8 @@ conn_ask(struct proxy_conn *c)
 	    "list", question_answered, q, &cause);
 	if (q->ask == NULL) {
 		free(q);
-		snprintf(why, sizeof why, "%s (%s)", c->j.why, cause);
+		conn_refuse_unasked(c, cause);
 		free(cause);
-		proxy_conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", why);
 		return;
 	}
 	q->next = c->p->questions;
@@ -219,6 +237,10 @@ static void
 conn_judged(struct proxy_conn *c)
 {
 	hostlist_judge(c->p->opts.hosts, c->req.host, c->req.port, &c->j);
+	/* Neither list: the caller's rules (deny winning) before a person. */
+	if (c->j.verdict == HOSTLIST_ASK && c->p->opts.rules != NULL)
+		c->p->opts.rules(c->p->opts.rules_arg, c->req.host,
+		    c->req.port, &c->j);
 	if (c->j.verdict == HOSTLIST_DENY) {
 		proxy_conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", c->j.why);
 		return;

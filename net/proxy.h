@@ -9,10 +9,12 @@
  * outside the sandbox (net/resolve.h), and each address is checked again
  * before it is connected to.  Everything is non-blocking on the loop, with
  * bounded buffers per connection and a bound on connections.  A host on
- * neither list is asked of a person over the control socket when the
- * proxy has one (net/ask.h), else refused; one approved for the session
- * (or by a rule) is kept for the proxy's life, one approved once lets
- * that connection through and the next is asked again.  A refusal
+ * neither list is judged by the caller's rules when it has some (the
+ * rules file's "connect" rules), else asked of a person over the control
+ * socket when the proxy has one (net/ask.h), else refused with how to
+ * allow it; one approved for the session (or by a rule) is kept for the
+ * proxy's life, one approved once lets that connection through and the
+ * next is asked again.  A refusal
  * answers with the reason (an HTTP 403 whose body and X-Ptyvisor-Refused
  * header say why, or SOCKS5's "not allowed by ruleset").
  *
@@ -25,8 +27,9 @@
 
 #include <stdint.h>
 
+#include "net/hostlist.h"
+
 struct loop;
-struct hostlist;
 struct proxy;
 
 /* What a proxy needs; the caller keeps hosts alive as long as the proxy. */
@@ -37,6 +40,13 @@ struct proxy_opts {
 	const char		*ask_socket;	/* a host on neither list is
 						   asked there (net/ask.h);
 						   NULL: refused */
+	hostlist_rules_fn	 rules;		/* a host on neither list is
+						   judged by these first;
+						   NULL: none */
+	void			*rules_arg;
+	const char		*rules_file;	/* where a rule for a refused
+						   host would go, for the
+						   reason's hint; NULL: none */
 };
 
 /* A proxy on l.  Free with proxy_free(). */

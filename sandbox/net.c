@@ -10,11 +10,13 @@
  * listening socket to the proxy over a socketpair (SCM_RIGHTS): the proxy
  * accepts connections made inside the namespace and connects out from
  * outside.  No path of the host is bridged in, no forwarder runs inside,
- * and every byte crosses one process.  An agent's command's proxy asks
- * the server its request came through about a host on neither list
- * (opts.net_ask).  The relay holds its end of the
- * socketpair; when the sandbox ends the proxy sees EOF, logs what was
- * still open and exits, and the relay waits for that (see ns.c).
+ * and every byte crosses one process.  A host on neither list is judged
+ * by the rules the caller passes (opts.net_rules: run's and sandbox's
+ * rules file), else asked of the server on opts.net_ask (an agent's
+ * request's, or whichever runs on the control socket).  The relay holds
+ * its end of the socketpair; when the sandbox ends the proxy sees EOF,
+ * logs what was still open and exits, and the relay waits for that (see
+ * ns.c).
  */
 #include "sandbox/sandbox-int.h"
 
@@ -65,6 +67,8 @@ sandbox_net_prepare(struct sandbox *sb, const struct sandbox_opts *opts,
 	}
 	if (opts->net_ask != NULL)
 		sb->net_ask = xstrdup(opts->net_ask);
+	if (opts->net_rules_file != NULL)
+		sb->net_rules_file = xstrdup(opts->net_rules_file);
 	/* For tests only: names mapped without the system's resolver. */
 	if ((hosts_file = getenv("PTYVISOR_TEST_HOSTS")) != NULL &&
 	    *hosts_file != '\0')
@@ -80,6 +84,7 @@ sandbox_net_free(struct sandbox *sb)
 	free(sb->hosts_file);
 	free(sb->net_log);
 	free(sb->net_ask);
+	free(sb->net_rules_file);
 }
 
 char **
@@ -133,11 +138,20 @@ sandbox_net_explain(const struct sandbox_opts *opts, struct buf *out)
 	    "proxy only\n");
 	explain_lists(out, "allow:", opts->net_allow, opts->nnet_allow);
 	explain_lists(out, "deny: ", opts->net_deny, opts->nnet_deny);
-	buf_printf(out, "  the deny list wins; a host on neither list is %s\n",
-	    opts->net_ask != NULL ? "asked of a person, like a command "
-	    "(ptyvisor pending/approve/deny, the console), and refused "
-	    "after 2 minutes without an answer" : "refused (an agent's "
-	    "command under the console or serve asks for it instead)");
+	buf_adds(out, "  the deny list wins; a host on neither list is ");
+	if (opts->net_rules_file != NULL)
+		buf_printf(out, "judged by the rules file's connect rules "
+		    "(%s: 'allow connect HOST:PORT', 'deny connect ...'; deny "
+		    "wins), else ", opts->net_rules_file);
+	if (opts->net_ask != NULL)
+		buf_printf(out, "asked of a person through the server on %s, "
+		    "like a command (ptyvisor pending/approve/deny, the "
+		    "console), and refused after 2 minutes without an "
+		    "answer; refused at once when no server runs there\n",
+		    opts->net_ask);
+	else
+		buf_adds(out, "refused (an agent's command under the console "
+		    "or serve asks for it instead)\n");
 	buf_printf(out, "  IP addresses, and names that resolve to private, "
 	    "loopback or link-local addresses, are refused unless an "
 	    "address entry covers them (a name listed exactly may resolve "
@@ -187,6 +201,9 @@ run_proxy(struct sandbox *sb, int channel, pid_t parent)
 	po.log_fd = log_fd;
 	po.hosts_file = sb->hosts_file;
 	po.ask_socket = sb->net_ask;
+	po.rules = sb->opts.net_rules;
+	po.rules_arg = sb->opts.net_rules_arg;
+	po.rules_file = sb->net_rules_file;
 	if (proxy_serve(channel, &po, &cause) != 0)
 		_exit(125);
 	_exit(0);

@@ -44,6 +44,7 @@ struct sandbox {
 	char			*hosts_file;	/* tests: the proxy's resolver */
 	char			*net_log;	/* the proxy's log, or NULL */
 	char			*net_ask;	/* where to ask, or NULL */
+	char			*net_rules_file; /* the rules' file, or NULL */
 	int			 proxy_channel;	/* child: to the proxy, or -1 */
 	pid_t			 proxy_pid;	/* child: the proxy, or 0 */
 	bool			 in_ns;		/* child: namespaces are on */

@@ -343,6 +343,7 @@ sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
 	sandbox_opts_clear_network(&sb->opts);
 	sb->opts.net_log = NULL;
 	sb->opts.net_ask = NULL;
+	sb->opts.net_rules_file = NULL;
 	sb->opts.settings = NULL;
 	sb->parent = getpid();
 	sb->is_root = geteuid() == 0;

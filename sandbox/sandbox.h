@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "net/hostlist.h"
+
 struct buf;
 
 /* How much the command may touch. */
@@ -127,6 +129,15 @@ struct sandbox_opts {
 	const char		*net_ask;	/* the control socket where a
 						   host on neither list is
 						   asked; NULL: refused */
+	/*
+	 * A person's rules on a host on neither list, before anyone is
+	 * asked (the rules file's "connect" rules): called in the proxy's
+	 * process, so arg must live as long as the sandbox; NULL: none.
+	 * net_rules_file names the file in --explain and in a refusal.
+	 */
+	hostlist_rules_fn	 net_rules;
+	void			*net_rules_arg;
+	const char		*net_rules_file;
 };
 
 /*

@@ -33,3 +33,22 @@ nons() {
 		done
 		exec "$@"' sh "$@"
 }
+
+# net_upstream DIR: what a filtered network's tests need, or skip (and end
+# the test) with the reason: python3, and a network namespace for the
+# sandbox; then start upstream.py's servers on 127.0.0.1 (stopped at exit)
+# and set HP (HTTP) and EP (echo) to their ports.
+net_upstream() {
+	if ! command -v python3 > /dev/null; then
+		skip "python3 is not installed"
+		done_testing
+	fi
+	if ! "$PTYVISOR" sandbox --network-allow x.test -- true 2> "$1/why"; then
+		skip "no network namespace for the sandbox here: $(cat "$1/why")"
+		done_testing
+	fi
+	python3 "$top_srcdir/tests/sandbox/upstream.py" "$1/ports" &
+	cleanup_pid $!
+	wait_for "test -s '$1/ports'" 20 || { echo "Bail out! no upstream"; exit 1; }
+	read HP EP < "$1/ports"
+}

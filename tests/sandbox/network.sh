@@ -22,26 +22,17 @@ else
 fi
 mkdir -p "$T/ws" "$T/config" || exit 1
 export XDG_CONFIG_HOME="$T/config"
+# No server of anyone's is asked about the test's hosts until it starts its own.
+export PTYVISOR_SOCKET="$T/no-server.sock"
 diag "running as $(id -un)"
 CLIENT="$top_srcdir/tests/sandbox/netclient.py"
 
-if ! command -v python3 > /dev/null; then
-	skip "python3 is not installed"
-	done_testing
-fi
-if ! "$PTYVISOR" sandbox --network-allow x.test -- true 2> "$T/why"; then
-	skip "no network namespace for the sandbox here: $(cat "$T/why")"
-	done_testing
-fi
-
-python3 "$top_srcdir/tests/sandbox/upstream.py" "$T/ports" &
-cleanup_pid $!
-wait_for "test -s '$T/ports'" 20 || { echo "Bail out! no upstream"; exit 1; }
-read HP EP < "$T/ports"
+net_upstream "$T"
 cat > "$T/hosts" <<EOF
 # the test's names, all on its own loopback servers
 127.0.0.1 allowed.test denied.test other.test a.wild.test ported.test asked.test
 127.0.0.1 twice.test once.test remember.test
+127.0.0.1 ruled.test both.test unknown.test sbask.test unsaved.test
 ::1 v6only.test
 EOF
 export PTYVISOR_TEST_HOSTS="$T/hosts"
@@ -182,6 +173,69 @@ grep -q "^connect failed" "$T/out" && ! grep -q "403" "$T/out"
 ok $? "--no-network: no proxy at all ($(cat "$T/out"))"
 rm "$T/config/ptyvisor/config"
 
+# run and sandbox read the rules file as the server does: its connect
+# rules judge a host on neither list, a deny winning; with no server to
+# ask, any other host is refused at once, with how to allow it.  (The
+# address entry lets a name a rule allows reach the test's loopback.)
+RF="$T/config/ptyvisor/rules"
+printf 'allow connect ruled.test:%s\nallow connect both.test:%s\ndeny connect both.test:*\n' \
+    "$EP" "$EP" > "$RF"
+lo() {	# lo CMD...: under the sandbox, the test's loopback reachable
+	timeout 60 "$PTYVISOR" sandbox "$@"
+}
+is "$(lo --network-allow "allowed.test,127.0.0.1:$EP" -- \
+    python3 "$CLIENT" connect ruled.test "$EP")" "connect ok ping-through-proxy" \
+    "sandbox: a host an 'allow connect' rule of the rules file names is reached"
+lo --network-allow "allowed.test,127.0.0.1:$EP" -- \
+    python3 "$CLIENT" connect both.test "$EP" > "$T/out" 2>&1
+grep -q "^connect failed HTTP/1.1 403 .*denied by rule 'deny connect both.test:\\*' ($RF:3)" "$T/out"
+ok $? "... one a 'deny connect' rule names is refused, the deny winning ($(cut -c1-160 "$T/out"))"
+lo --network-allow "allowed.test,127.0.0.1:$EP" -- \
+    python3 "$CLIENT" connect unknown.test "$EP" > "$T/out" 2>&1
+grep -q "^connect failed HTTP/1.1 403 .*not on the allow list, and no server to ask .*; allow it with --network-allow unknown.test:$EP, or the rule 'allow connect unknown.test:$EP' in $RF" "$T/out"
+ok $? "... one no rule decides is refused at once, the reason naming both ways to allow it"
+lo --network-allow allowed.test --explain > "$T/explain" 2>&1
+grep -q "judged by the rules file's connect rules ($RF:" "$T/explain" &&
+    grep -q "asked of a person through the server on $T/no-server.sock" "$T/explain"
+ok $? "--explain names the rules file and the server asked"
+PTYVISOR_STATE_DIR="$T/state" timeout 60 "$PTYVISOR" run \
+    --network-allow "allowed.test,127.0.0.1:$EP" -- sh -c "
+    python3 '$CLIENT' connect ruled.test $EP;
+    python3 '$CLIENT' connect both.test $EP" < /dev/null > "$T/run.out" 2>&1
+head -1 "$T/run.out" | grep -q '^connect ok ping-through-proxy' &&
+    sed -n 2p "$T/run.out" | grep -q "403 .*denied by rule 'deny connect both.test"
+ok $? "run: the same rules, the allowed host reached and the denied refused"
+id=$(PTYVISOR_STATE_DIR="$T/state" "$PTYVISOR" history --json | tail -1 |
+    sed 's/^{"id":\([0-9]*\),.*/\1/')
+PTYVISOR_STATE_DIR="$T/state" "$PTYVISOR" show "$id" > "$T/show" 2>&1
+grep -q "^  allow ruled.test:$EP via 127.0.0.1, sent 19, received 19: allowed by rule 'allow connect ruled.test:$EP' ($RF:1)$" "$T/show"
+ok $? "... show names the rule that let it through"
+printf 'deny connect ruled.test:*\n' > "$T/other-rules"
+lo --rules "$T/other-rules" --network-allow "allowed.test,127.0.0.1:$EP" -- \
+    python3 "$CLIENT" connect ruled.test "$EP" > "$T/out" 2>&1
+grep -q "403 .*denied by rule 'deny connect ruled.test:\\*' ($T/other-rules:1)" "$T/out"
+ok $? "--rules chooses the file ($(cut -c1-140 "$T/out"))"
+printf '[approval]\nrules = %s\n' "$T/other-rules" > "$T/config/ptyvisor/config"
+lo --network-allow "allowed.test,127.0.0.1:$EP" -- \
+    python3 "$CLIENT" connect ruled.test "$EP" > "$T/out" 2>&1
+grep -q "403 .*denied by rule 'deny connect ruled.test:\\*' ($T/other-rules:1)" "$T/out"
+ok $? "... and so does the settings file's [approval] rules"
+rm "$T/config/ptyvisor/config"
+printf 'allow connect ruled.test:1\nallow-ish connect x.test:1\n' > "$T/bad-rules"
+for c in sandbox run; do
+	"$PTYVISOR" $c --rules "$T/bad-rules" --network-allow allowed.test \
+	    -- true < /dev/null 2> "$T/err"
+	r=$?
+	grep -q "^ptyvisor $c: $T/bad-rules:2: " "$T/err"
+	ok $(( $? + r - 125 )) "$c: a rules file that does not parse: exit 125, file:line ($(cat "$T/err"))"
+done
+"$PTYVISOR" sandbox --rules "$T/missing-rules" --network-allow allowed.test \
+    -- true 2> "$T/err"
+r=$?
+grep -q "^ptyvisor sandbox: rules file $T/missing-rules: No such file" "$T/err"
+ok $(( $? + r - 125 )) "a rules file named but missing: exit 125 ($(cat "$T/err"))"
+rm "$RF"
+
 # An agent's request names hosts: asked even where a rule allows the
 # command, pending shows them, approved it reaches them.
 . "$top_srcdir/tests/e2e/serve-lib.sh"
@@ -308,6 +362,35 @@ wait $EX
 grep "remember.test" "$T/serve.log" | grep -q "approved by rule 'allow connect remember.test:$EP'"
 ok $? "... approved by the rule (the server's log)"
 
+# run and sandbox read the rules file the server wrote: the remembered
+# host is reached without asking; a host no rule decides is asked of the
+# server running on the control socket.
+is "$(timeout 60 "$PTYVISOR" sandbox --network-allow "allowed.test,127.0.0.1:$EP" -- \
+    python3 "$CLIENT" connect remember.test "$EP")" "connect ok ping-through-proxy" \
+    "sandbox: the host remembered through the server is reached unasked"
+"$PTYVISOR" sandbox --network-allow "allowed.test,127.0.0.1:$EP" -- \
+    python3 "$CLIENT" connect sbask.test "$EP" > "$T/sbask.out" 2>&1 &
+EX=$!
+cleanup_pid $EX
+wait_for '[ -n "$(pending_of "connect sbask.test:$EP")" ]' 15
+ok $? "sandbox: a host no rule decides is asked of the server on the socket"
+"$PTYVISOR" approve "$(pending_of "connect sbask.test:$EP")"
+wait $EX
+is "$(cat "$T/sbask.out")" "connect ok ping-through-proxy" "... approved, it is reached"
+
+# A rules file that cannot be written (a directory in its place): the
+# host approved all the same, approve --remember exits 2 saying why.
+mv "$RULES" "$T/rules.saved" && mkdir "$RULES"
+exec_hosts "python3 '$CLIENT' connect unsaved.test $EP"
+wait_for '[ -n "$(pending_of "connect unsaved.test:$EP")" ]' 15
+"$PTYVISOR" approve --remember "$(pending_of "connect unsaved.test:$EP")" 2> "$T/err"
+is "$?" 2 "approve --remember: the rule cannot be written, exit 2"
+grep -q "^ptyvisor approve: request [0-9]* approved, but its rule is not saved: .*$RULES.*directory" "$T/err"
+ok $? "... the reason on stderr ($(cat "$T/err"))"
+wait $EX
+is "$(cat "$T/ask.out")" "connect ok ping-through-proxy" "... the host approved all the same"
+rmdir "$RULES" && mv "$T/rules.saved" "$RULES"
+
 # A host that is no plain name is never written to the rules file, and a
 # crafted one never reaches the queue.
 cp "$RULES" "$T/rules.before"
@@ -345,7 +428,8 @@ ok $? "... and the rules file is unchanged"
 "$PTYVISOR" exec --network-allow 'bad..host' -- true 2> "$T/err"
 is "$?" 125 "exec refuses a bad host list ($(cat "$T/err"))"
 kill "$SERVE"
-unset PTYVISOR_STATE_DIR PTYVISOR_CONFIG PTYVISOR_SOCKET
+unset PTYVISOR_STATE_DIR PTYVISOR_CONFIG
+export PTYVISOR_SOCKET="$T/no-server.sock"
 
 # The command's status passes through; the proxy does not outlive it.
 sb sh -c 'exit 7'

@@ -462,7 +462,15 @@ test_events(void)
 	proto_ev_ok(&b, "5");
 	o = read_back(&b, "ok");
 	ok(strcmp(sget(o, "event"), "ok") == 0 &&
-	    strcmp(sget(o, "id"), "5") == 0, "ok event");
+	    strcmp(sget(o, "id"), "5") == 0 &&
+	    json_object_get(o, "not_saved") == NULL, "ok event");
+	json_decref(o);
+
+	proto_ev_ok_not_saved(&b, "6", "rules: Not a directory");
+	o = read_back(&b, "ok");
+	ok(strcmp(sget(o, "id"), "6") == 0 &&
+	    strcmp(sget(o, "not_saved"), "rules: Not a directory") == 0,
+	    "ok event of an approval whose rule was not saved");
 	json_decref(o);
 
 	proto_ev_queued(&b, "1", &pend);
