@@ -62,7 +62,8 @@ tests_sandbox_probe_SOURCES = tests/sandbox/probe.c
 TESTS += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/network.sh \
-	tests/sandbox/network-nobody.sh
+	tests/sandbox/network-nobody.sh tests/sandbox/cgroup2-vm.sh
+EXTRA_DIST += tests/sandbox/cgroup2-vm.sh tests/sandbox/cgroup2-init.sh
 EXTRA_DIST += tests/sandbox/lib.sh tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/listeners.py \
