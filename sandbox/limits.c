@@ -3,10 +3,13 @@
  * start-up hardening.
  *
  * RLIMIT_NPROC does not bind uid 0, so for root the process count comes
- * from a pids cgroup made below ptyvisor's own (cgroup v2, or the v1 pids
- * hierarchy).  The cgroup is made and removed in the parent; the child only
- * writes its pid into it.  For other users RLIMIT_NPROC is set after the
- * user namespace exists, where it counts the sandbox's processes only.
+ * from a pids cgroup (cgroup v2: below ours or the nearest ancestor that
+ * hands pids to its children; else the v1 pids hierarchy).  The cgroup is
+ * made and removed in the parent; the child only writes its pid into it.
+ * On v2 a process is in one cgroup only: where memory is bounded too, the
+ * session has one cgroup holding both bounds.  For other users RLIMIT_NPROC
+ * is set after the user namespace exists, where it counts the sandbox's
+ * processes only.
  *
  * Memory is bounded for the sandbox as a whole by a memory cgroup, never by
  * RLIMIT_AS (address space is not memory: it breaks AddressSanitizer, Go
@@ -40,44 +43,125 @@
 
 #include "base/util.h"
 
-/*
- * Find the directory of our own pids cgroup: the v2 unified one when it
- * offers the pids controller, else the v1 pids hierarchy.
- */
+/* Whether the small file at path holds word among its blank-separated words. */
+static bool
+file_has_word(const char *path, const char *word)
+{
+	char	buf[512], *tok, *save;
+	ssize_t	n;
+	int	fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (tok = strtok_r(buf, " \t\n", &save); tok != NULL;
+	    tok = strtok_r(NULL, " \t\n", &save))
+		if (strcmp(tok, word) == 0)
+			return true;
+	return false;
+}
+
+/* Our cgroup v2 path (the "0::PATH" line of /proc/self/cgroup), or NULL. */
 static char *
-cgroup_own_dir(void)
+cgroup2_own_path(void)
 {
 	FILE	*f;
-	char	 line[1024], *path, *dir = NULL, *ctl;
-	size_t	 len;
+	char	 line[1024], *path = NULL;
 
 	if ((f = fopen("/proc/self/cgroup", "re")) == NULL)
 		return NULL;
+	while (path == NULL && fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "0::", 3) == 0)
+			path = xstrdup(line + 3);
+	}
+	fclose(f);
+	return path;
+}
+
+/*
+ * The cgroup v2 directory to make a session's cgroup in, handing on every
+ * controller of ctls, tried below each place the unified hierarchy is
+ * mounted (alone, or beside v1 in a hybrid); NULL where none.
+ */
+static char *
+cgroup2_parent_any(const char *const *ctls)
+{
+	static const char *const mounts[] = {
+		"/sys/fs/cgroup", "/sys/fs/cgroup/unified"
+	};
+	char	*path, *dir = NULL;
+	size_t	 i;
+
+	if ((path = cgroup2_own_path()) == NULL)
+		return NULL;
+	for (i = 0; dir == NULL && i < sizeof mounts / sizeof mounts[0]; i++)
+		dir = sandbox_cgroup2_parent(mounts[i], path, ctls);
+	free(path);
+	return dir;
+}
+
+/*
+ * The directory to make the pids cgroup in.  On cgroup v2, where a memory
+ * bound is wanted, the one the memory cgroup goes in (the nearest that
+ * hands on memory), if it hands on pids too: a process is in one v2 cgroup
+ * only, so both bounds are the same cgroup's, and one higher up would take
+ * the sandbox out of the memory bounds of those between; without a memory
+ * bound, the nearest that hands on pids.  Else the v1 pids hierarchy's own
+ * cgroup.  *v2 says which; NULL with why where none.
+ */
+static char *
+cgroup_own_dir(bool with_memory, bool *v2, char *why, size_t len)
+{
+	static const char *const memory[] = { "memory", NULL };
+	static const char *const pids[] = { "pids", NULL };
+	FILE	*f;
+	char	 line[1024], *dir = NULL, *ctl, *file;
+
+	snprintf(why, len, "no pids cgroup found");
+	if (with_memory && (dir = cgroup2_parent_any(memory)) != NULL) {
+		file = xasprintf("%s/cgroup.subtree_control", dir);
+		if (!file_has_word(file, "pids")) {
+			snprintf(why, len, "cgroup v2: %s, where the memory "
+			    "cgroup goes, does not hand on pids", dir);
+			free(dir);
+			dir = NULL;
+		}
+		free(file);
+	} else
+		dir = cgroup2_parent_any(pids);
+	if ((*v2 = dir != NULL))
+		return dir;
+	/* The v1 pids hierarchy is another one: no conflict with v2's. */
+	if ((f = fopen("/proc/self/cgroup", "re")) == NULL)
+		return NULL;
 	while (dir == NULL && fgets(line, sizeof line, f) != NULL) {
-		len = strcspn(line, "\n");
-		line[len] = '\0';
-		if (strncmp(line, "0::", 3) == 0) {
-			/* v2: the mount is usually /sys/fs/cgroup itself. */
-			path = xasprintf("/sys/fs/cgroup%s/cgroup.controllers",
-			    line + 3);
-			if (access(path, R_OK) == 0) {
-				ctl = xasprintf("/sys/fs/cgroup%s",
-				    strcmp(line + 3, "/") == 0 ? "" : line + 3);
-				free(path);
-				path = xasprintf("%s/pids.max", ctl);
-				if (access(path, F_OK) == 0 ||
-				    strcmp(line + 3, "/") == 0)
-					dir = ctl;
-				else
-					free(ctl);
-			}
-			free(path);
-		} else if ((ctl = strstr(line, ":pids:")) != NULL)
+		line[strcspn(line, "\n")] = '\0';
+		if ((ctl = strstr(line, ":pids:")) != NULL)
 			dir = xasprintf("/sys/fs/cgroup/pids%s",
 			    strcmp(ctl + 6, "/") == 0 ? "" : ctl + 6);
 	}
 	fclose(f);
 	return dir;
+}
+
+/* Remove a cgroup directory once its exiting tasks are gone. */
+static void
+cgroup_rmdir(const char *dir)
+{
+	struct timespec	ts = { 0, 2 * 1000 * 1000 };
+	int		tries;
+
+	/* Exiting tasks may linger a moment after their parent reaped them. */
+	for (tries = 0; tries < 50; tries++) {
+		if (rmdir(dir) == 0 || errno != EBUSY)
+			break;
+		nanosleep(&ts, NULL);
+	}
 }
 
 /*
@@ -115,11 +199,11 @@ sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len)
 	static unsigned int	 counter;
 	struct timespec		 ts;
 	char			*own, *dir, *max, value[32];
+	bool			 v2;
 
-	if ((own = cgroup_own_dir()) == NULL) {
-		snprintf(why, len, "no pids cgroup found");
+	if ((own = cgroup_own_dir(sb->opts.limits.memory != 0, &v2, why,
+	    len)) == NULL)
 		return -1;
-	}
 	cgroup_sweep(own);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	dir = xasprintf("%s/ptyvisor-%ld-%u-%ld", own, (long)getpid(),
@@ -142,72 +226,60 @@ sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len)
 	}
 	free(max);
 	sb->cgroup = dir;
+	sb->cgroup_v2 = v2;
 	sb->cgroup_procs = xasprintf("%s/cgroup.procs", dir);
 	return 0;
 }
 
-/* Whether the small file at path holds word among its blank-separated words. */
-static bool
-file_has_word(const char *path, const char *word)
-{
-	char	buf[512], *tok, *save;
-	ssize_t	n;
-	int	fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	for (tok = strtok_r(buf, " \t\n", &save); tok != NULL;
-	    tok = strtok_r(NULL, " \t\n", &save))
-		if (strcmp(tok, word) == 0)
-			return true;
-	return false;
-}
-
 /*
- * The cgroup v2 directory to make the memory cgroup in: the nearest of ours
- * and its ancestors that hands the memory controller to its children (a
- * process's own cgroup is usually a leaf, such as a systemd scope, and its
- * parent slice the one that does: delegated to the user, or any for root).
- * The root cgroup may be asked to (it has no "no internal process" rule).
+ * Whether the cgroup v2 directory dir hands controller ctl to its children;
+ * at the mount's root (which has no "no internal process" rule) after
+ * asking it to, where we may.
  */
-static char *
-memcg_own_v2(const char *path)
+static bool
+cgroup2_hands_on(const char *dir, bool mount_root, const char *ctl)
 {
-	static const char *const mounts[] = {
-		"/sys/fs/cgroup", "/sys/fs/cgroup/unified"
-	};
-	char	*dir, *file, *slash;
-	size_t	 i;
+	char	*file, *add;
 	bool	 ok;
 
-	for (i = 0; i < sizeof mounts / sizeof mounts[0]; i++) {
-		dir = xasprintf("%s%s", mounts[i],
-		    strcmp(path, "/") == 0 ? "" : path);
-		file = xasprintf("%s/cgroup.controllers", dir);
-		ok = file_has_word(file, "memory");
-		free(file);
-		while (ok) {
-			file = xasprintf("%s/cgroup.subtree_control", dir);
-			ok = file_has_word(file, "memory") ||
-			    (strcmp(dir, mounts[i]) == 0 &&
-			    sandbox_write_file(file, "+memory") == 0);
-			free(file);
-			if (ok)
-				return dir;
-			/* Up one, never above the mount. */
-			if (strcmp(dir, mounts[i]) == 0 ||
-			    (slash = strrchr(dir, '/')) == NULL)
-				break;
-			*slash = '\0';
-			ok = true;
-		}
-		free(dir);
+	file = xasprintf("%s/cgroup.subtree_control", dir);
+	ok = file_has_word(file, ctl);
+	if (!ok && mount_root) {
+		add = xasprintf("+%s", ctl);
+		ok = sandbox_write_file(file, add) == 0;
+		free(add);
 	}
+	free(file);
+	return ok;
+}
+
+char *
+sandbox_cgroup2_parent(const char *mount, const char *path,
+    const char *const *ctls)
+{
+	char	*dir, *file, *slash;
+	size_t	 i;
+	bool	 ok = true;
+
+	dir = xasprintf("%s%s", mount, strcmp(path, "/") == 0 ? "" : path);
+	file = xasprintf("%s/cgroup.controllers", dir);
+	for (i = 0; ok && ctls[i] != NULL; i++)
+		ok = file_has_word(file, ctls[i]);
+	free(file);
+	while (ok) {
+		for (i = 0; ok && ctls[i] != NULL; i++)
+			ok = cgroup2_hands_on(dir, strcmp(dir, mount) == 0,
+			    ctls[i]);
+		if (ok)
+			return dir;
+		/* Up one, never above the mount. */
+		if (strcmp(dir, mount) == 0 ||
+		    (slash = strrchr(dir, '/')) == NULL)
+			break;
+		*slash = '\0';
+		ok = true;
+	}
+	free(dir);
 	return NULL;
 }
 
@@ -215,37 +287,30 @@ memcg_own_v2(const char *path)
 static char *
 memcg_own_dir(int *version)
 {
+	static const char *const memory[] = { "memory", NULL };
 	FILE	*f;
-	char	 line[1024], *v1 = NULL, *v2 = NULL, *ctl, *path;
-	size_t	 len;
+	char	 line[1024], *v1 = NULL, *ctl, *path;
 
+	if ((v1 = cgroup2_parent_any(memory)) != NULL) {
+		*version = 2;
+		return v1;
+	}
 	if ((f = fopen("/proc/self/cgroup", "re")) == NULL)
 		return NULL;
-	while (fgets(line, sizeof line, f) != NULL) {
-		len = strcspn(line, "\n");
-		line[len] = '\0';
-		if (strncmp(line, "0::", 3) == 0) {
-			if (v2 == NULL)
-				v2 = memcg_own_v2(line + 3);
-			continue;
-		}
+	while (v1 == NULL && fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
 		/* v1: "N:controller[,controller...]:path" */
 		if ((ctl = strchr(line, ':')) == NULL ||
 		    (path = strchr(ctl + 1, ':')) == NULL)
 			continue;
 		*path++ = '\0';
-		if (v1 == NULL && (strcmp(ctl + 1, "memory") == 0 ||
+		if (strcmp(ctl + 1, "memory") == 0 ||
 		    strstr(ctl + 1, "memory,") != NULL ||
-		    strstr(ctl + 1, ",memory") != NULL))
+		    strstr(ctl + 1, ",memory") != NULL)
 			v1 = xasprintf("/sys/fs/cgroup/memory%s",
 			    strcmp(path, "/") == 0 ? "" : path);
 	}
 	fclose(f);
-	if (v2 != NULL) {
-		free(v1);
-		*version = 2;
-		return v2;
-	}
 	*version = 1;
 	return v1;
 }
@@ -266,12 +331,18 @@ sandbox_memcg_create(struct sandbox *sb, char *why, size_t len)
 		return -1;
 	}
 	/* v2: the pids cgroup made below the same one holds both. */
-	if (version == 2 && sb->cgroup != NULL &&
+	if (version == 2 && sb->cgroup != NULL && sb->cgroup_v2 &&
 	    (parent = strrchr(sb->cgroup, '/')) != NULL &&
 	    (size_t)(parent - sb->cgroup) == strlen(own) &&
 	    strncmp(sb->cgroup, own, strlen(own)) == 0) {
 		dir = xstrdup(sb->cgroup);
 		shared = true;
+	} else if (version == 2 && sb->cgroup != NULL && sb->cgroup_v2) {
+		/* Its own would take the sandbox out of the pids one. */
+		snprintf(why, len, "cgroup v2: the pids cgroup %s is not "
+		    "below %s, where the memory cgroup goes", sb->cgroup, own);
+		free(own);
+		return -1;
 	} else {
 		cgroup_sweep(own);
 		clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -346,21 +417,6 @@ sandbox_cgroup_join(struct sandbox *sb)
 		return -1;
 	}
 	return 0;
-}
-
-/* Remove a cgroup directory once its exiting tasks are gone. */
-static void
-cgroup_rmdir(const char *dir)
-{
-	struct timespec	ts = { 0, 2 * 1000 * 1000 };
-	int		tries;
-
-	/* Exiting tasks may linger a moment after their parent reaped them. */
-	for (tries = 0; tries < 50; tries++) {
-		if (rmdir(dir) == 0 || errno != EBUSY)
-			break;
-		nanosleep(&ts, NULL);
-	}
 }
 
 void

@@ -30,6 +30,7 @@ struct sandbox {
 	int			 cap_last;	/* highest capability number */
 	char			*cgroup;	/* pids cgroup dir, or NULL */
 	char			*cgroup_procs;	/* its cgroup.procs */
+	bool			 cgroup_v2;	/* the pids cgroup is v2's */
 	char			*memcg;		/* memory cgroup dir (may be
 						   the pids one), or NULL */
 	char			*memcg_procs;	/* its cgroup.procs */
@@ -85,6 +86,15 @@ void	sandbox_seccomp_free(void *filter);
 
 /* limits.c: make a pids cgroup below ours; NULL dir when impossible. */
 int	sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len);
+/*
+ * limits.c: the cgroup v2 directory below mount where a session's cgroup
+ * goes, for a process in the cgroup path ("/..." as /proc/self/cgroup says):
+ * path's own or its nearest ancestor's that hands every controller of the
+ * NULL-ended ctls to its children (the mount's root asked to, where it does
+ * not yet); NULL where none.  Allocated.
+ */
+char	*sandbox_cgroup2_parent(const char *mount, const char *path,
+	    const char *const *ctls);
 /* limits.c: make the memory cgroup (v2, else v1); -1 with why when none. */
 int	sandbox_memcg_create(struct sandbox *sb, char *why, size_t len);
 /* limits.c: move this process into the sandbox's cgroups. */

@@ -62,7 +62,8 @@ tests_sandbox_probe_SOURCES = tests/sandbox/probe.c
 TESTS += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/network.sh \
-	tests/sandbox/network-nobody.sh
+	tests/sandbox/network-nobody.sh tests/sandbox/cgroup2-vm.sh
+EXTRA_DIST += tests/sandbox/cgroup2-vm.sh tests/sandbox/cgroup2-init.sh
 EXTRA_DIST += tests/sandbox/lib.sh tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/listeners.py \
@@ -76,6 +77,12 @@ tests_unit_test_sandbox_SOURCES = tests/unit/test-sandbox.c
 tests_unit_test_sandbox_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_sandbox_LDADD = libsandbox.a libnet.a libbase.a $(PV_EXT_LIBS)
 TESTS += tests/unit/test-sandbox
+# Where a session's cgroup v2 goes, on a made-up hierarchy.
+check_PROGRAMS += tests/unit/test-limits
+tests_unit_test_limits_SOURCES = tests/unit/test-limits.c
+tests_unit_test_limits_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_limits_LDADD = libsandbox.a libnet.a libbase.a $(PV_EXT_LIBS)
+TESTS += tests/unit/test-limits
 check_PROGRAMS += tests/unit/test-pty
 tests_unit_test_pty_SOURCES = tests/unit/test-pty.c
 tests_unit_test_pty_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
