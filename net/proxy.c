@@ -500,7 +500,6 @@ proxy_on_accept(struct loop *l, int fd, short revents, void *arg)
 		return;
 	setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	c = xcalloc(1, sizeof *c);
-	c->up.pipe[0] = c->up.pipe[1] = c->down.pipe[0] = c->down.pipe[1] = -1;
 	c->p = p;
 	c->cfd = cfd;
 	c->ufd = -1;

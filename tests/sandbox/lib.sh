@@ -37,7 +37,7 @@ nons() {
 # net_upstream DIR: what a filtered network's tests need, or skip (and end
 # the test) with the reason: python3, and a network namespace for the
 # sandbox; then start upstream.py's servers on 127.0.0.1 (stopped at exit)
-# and set HP (HTTP) and EP (echo) to their ports.
+# and set HP (HTTP), EP (echo) and DP (digest) to their ports.
 net_upstream() {
 	if ! command -v python3 > /dev/null; then
 		skip "python3 is not installed"
@@ -50,5 +50,5 @@ net_upstream() {
 	python3 "$top_srcdir/tests/sandbox/upstream.py" "$1/ports" &
 	cleanup_pid $!
 	wait_for "test -s '$1/ports'" 20 || { echo "Bail out! no upstream"; exit 1; }
-	read HP EP < "$1/ports"
+	read HP EP DP < "$1/ports"
 }

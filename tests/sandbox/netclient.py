@@ -4,12 +4,18 @@ verdict line per probe: "NAME ok DETAIL" or "NAME failed DETAIL".
 
   connect HOST PORT        CONNECT through $HTTPS_PROXY, then echo a line
   bulk HOST PORT SIZE      CONNECT, then SIZE bytes echoed back, compared
+  halfclose HOST PORT UP DOWN
+                           CONNECT to upstream.py's digest server: UP bytes
+                           out, the way out shut, then their digest and
+                           DOWN bytes back, both compared
   socks HOST PORT          SOCKS5 through the proxy port, then echo a line
   direct ADDR PORT         a TCP connection ignoring the proxy
   unix PATH                a UNIX stream socket connected to PATH
   urllib URL               urllib with the proxy variables
 """
+import hashlib
 import os
+import random
 import socket
 import struct
 import sys
@@ -56,9 +62,18 @@ def connect(host, port):
 connect.raw = False
 
 
+def recv_all(s):
+    """Everything the peer sends until it closes."""
+    got = bytearray()
+    while True:
+        chunk = s.recv(1 << 20)
+        if not chunk:
+            return bytes(got)
+        got += chunk
+
+
 def bulk(host, port, size):
     """CONNECT, then size pseudo-random bytes out and the same back."""
-    import hashlib
     import threading
     connect.raw = True
     good, detail = connect(host, port)
@@ -70,15 +85,30 @@ def bulk(host, port, size):
     sender = threading.Thread(target=lambda: (s.sendall(data),
                                               s.shutdown(socket.SHUT_WR)))
     sender.start()
-    got = bytearray()
-    while True:
-        chunk = s.recv(1 << 16)
-        if not chunk:
-            break
-        got += chunk
+    got = recv_all(s)
     sender.join()
     return got == data, "%d bytes back, %s" % (
         len(got), "equal" if got == data else "different")
+
+
+def halfclose(host, port, up, down):
+    """UP bytes out and shut; the way back carries their digest, then
+    DOWN bytes: random streams, so a block lost, repeated or moved shows."""
+    connect.raw = True
+    good, detail = connect(host, port)
+    if not good:
+        return good, detail
+    s = connect.sock
+    up, down = int(up), int(down)
+    data = random.Random(up).randbytes(up)
+    s.sendall(b"%d\n" % down + data)
+    s.shutdown(socket.SHUT_WR)
+    digest, _, back = recv_all(s).partition(b"\n")
+    same_up = digest == hashlib.sha256(data).hexdigest().encode()
+    same_down = back == random.Random(down).randbytes(down)
+    return same_up and same_down, "%d up %s, %d of %d down %s" % (
+        up, "equal" if same_up else "different", len(back), down,
+        "equal" if same_down else "different")
 
 
 def socks(host, port):
@@ -111,7 +141,8 @@ def fetch(url):
 
 
 def main():
-    probes = {"connect": connect, "bulk": bulk, "socks": socks,
+    probes = {"connect": connect, "bulk": bulk, "halfclose": halfclose,
+              "socks": socks,
               "direct": direct,
               "unix": unix, "urllib": fetch}
     name, args = sys.argv[1], sys.argv[2:]

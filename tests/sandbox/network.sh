@@ -1,7 +1,8 @@
 #!/bin/sh
 # network.sh - a filtered network (--network-allow/--network-deny): the
 # command reaches allowed hosts only through ptyvisor's proxy (plain HTTP,
-# CONNECT, SOCKS5; curl and Python with the proxy variables), a connection
+# CONNECT, SOCKS5; curl and Python with the proxy variables; megabytes
+# each way, around a half-close, intact and counted), a connection
 # that ignores the proxy reaches nothing, a denied host, a host on neither
 # list, an IP literal and a wildcard name resolving to loopback are refused
 # with the reason, every connection is logged; without namespaces the
@@ -72,6 +73,9 @@ is "$(sb python3 "$CLIENT" connect allowed.test "$EP")" \
     "connect ok ping-through-proxy" "CONNECT to an allowed host carries bytes both ways"
 is "$(sb python3 "$CLIENT" bulk allowed.test "$EP" 8000000)" \
     "bulk ok 8000000 bytes back, equal" "8 MB each way through CONNECT, intact"
+is "$(sb python3 "$CLIENT" halfclose allowed.test "$DP" 6000000 48000000)" \
+    "halfclose ok 6000000 up equal, 48000000 of 48000000 down equal" \
+    "6 MB up, the way up shut, then 48 MB down: random bytes intact"
 is "$(sb python3 "$CLIENT" socks allowed.test "$EP")" \
     "socks ok ping-through-proxy" "SOCKS5 to an allowed host carries bytes both ways"
 is "$(sb python3 "$CLIENT" connect x.a.wild.test "$EP" | cut -d' ' -f1-2)" \
@@ -142,6 +146,16 @@ print("%d lines, %d allowed echo, %d denied, bytes %s" % (len(lines),
 EOF
 grep -q '^[0-9]* lines, [1-9][0-9]* allowed echo, [1-9][0-9]* denied, bytes right$' "$T/logcheck"
 ok $? "every connection logged with its decision and bytes ($(cat "$T/logcheck"))"
+# The half-closed one: its request line and 6 MB up, the digest line and
+# 48 MB down, to the byte.
+python3 - "$LOG" "$DP" > "$T/logcheck2" <<'EOF'
+import json, sys
+dp = int(sys.argv[2])
+print(" ".join("%d/%d" % (l["sent"], l["received"]) for l in
+               map(json.loads, open(sys.argv[1]))
+               if l["host"] == "allowed.test" and l["port"] == dp))
+EOF
+is "$(cat "$T/logcheck2")" "6000009/48000065" "the half-closed connection's bytes each way, exact"
 
 # A session (run): the connections next to its recording, and in show.
 mkdir -p "$T/state"

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """upstream.py - the servers a filtered network's tests reach through the
 proxy, on 127.0.0.1 only: an HTTP server (GET /hello answers
-"hello-from-upstream", GET /big?n=N answers N bytes) and a TCP echo
-server.  Writes "HTTP_PORT ECHO_PORT" to the file named first, then serves
-until killed."""
+"hello-from-upstream", GET /big?n=N answers N bytes), a TCP echo server
+and a digest server (a line "N", then bytes until EOF: answers their
+SHA-256 in hex on a line, then N bytes of random.Random(N), and closes).
+Writes "HTTP_PORT ECHO_PORT DIGEST_PORT" to the file named first, then
+serves until killed."""
+import hashlib
 import http.server
 import os
+import random
 import socket
 import socketserver
 import sys
@@ -44,6 +48,20 @@ class Echo(socketserver.BaseRequestHandler):
             self.request.sendall(data)
 
 
+class Digest(socketserver.BaseRequestHandler):
+    def handle(self):
+        f = self.request.makefile("rb")
+        n = int(f.readline())
+        h = hashlib.sha256()
+        while True:
+            data = f.read1(1 << 20)
+            if not data:
+                break
+            h.update(data)
+        self.request.sendall(h.hexdigest().encode() + b"\n")
+        self.request.sendall(random.Random(n).randbytes(n))
+
+
 class Threaded(socketserver.ThreadingMixIn, socketserver.TCPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -52,12 +70,14 @@ class Threaded(socketserver.ThreadingMixIn, socketserver.TCPServer):
 def main():
     http_srv = Threaded(("127.0.0.1", 0), Handler)
     echo_srv = Threaded(("127.0.0.1", 0), Echo)
-    for srv in (http_srv, echo_srv):
+    digest_srv = Threaded(("127.0.0.1", 0), Digest)
+    for srv in (http_srv, echo_srv, digest_srv):
         threading.Thread(target=srv.serve_forever, daemon=True).start()
     tmp = sys.argv[1] + ".tmp"
     with open(tmp, "w") as f:
-        f.write("%d %d\n" % (http_srv.server_address[1],
-                             echo_srv.server_address[1]))
+        f.write("%d %d %d\n" % (http_srv.server_address[1],
+                                echo_srv.server_address[1],
+                                digest_srv.server_address[1]))
     os.rename(tmp, sys.argv[1])
     threading.Event().wait()
 
