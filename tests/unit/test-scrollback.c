@@ -364,7 +364,8 @@ text_agrees(const struct scrollback *sb, size_t idx, int ncols, bool trim)
 	}
 	scrollback_get(sb, idx, cells, ncols);
 	cells_ref_text(cells, ncols, trim, &ref);
-	same = fast.len == ref.len && memcmp(fast.data, ref.data, ref.len) == 0;
+	same = fast.len == ref.len &&
+	    (ref.len == 0 || memcmp(fast.data, ref.data, ref.len) == 0);
 	if (!same)
 		diag("line %zu: \"%.*s\" vs \"%.*s\"", idx, (int)fast.len,
 		    fast.data, (int)ref.len, ref.data);
