@@ -176,13 +176,13 @@ loop_set_prio(struct loop *l, int fd, enum loop_prio prio)
 }
 
 bool
-loop_high_pending(struct loop *l)
+loop_high_pending(struct loop *l, int except)
 {
 	size_t	i, n = 0;
 
 	for (i = 0; i < l->nwatches; i++) {
 		/* Input only: a client we owe output is no reason to yield. */
-		if (l->watches[i].fd < 0 ||
+		if (l->watches[i].fd < 0 || l->watches[i].fd == except ||
 		    !(l->watches[i].events & POLLIN) ||
 		    l->watches[i].prio_next != LOOP_PRIO_HIGH)
 			continue;

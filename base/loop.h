@@ -48,11 +48,12 @@ void	loop_set_events(struct loop *l, int fd, short events);
 void	loop_set_prio(struct loop *l, int fd, enum loop_prio prio);
 
 /*
- * True when a high-priority fd watched for input has input now (a poll
- * that does not wait): for work done in slices, to yield to the person
- * between them.
+ * True when a high-priority fd watched for input, other than except (-1:
+ * none), has input now (a poll that does not wait): for work done in
+ * slices, to yield to the person between them.  The fd whose work it is
+ * is the except: a watched pane that floods does not yield to itself.
  */
-bool	loop_high_pending(struct loop *l);
+bool	loop_high_pending(struct loop *l, int except);
 
 /* Stop watching fd; safe from inside any callback. */
 void	loop_del_fd(struct loop *l, int fd);

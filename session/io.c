@@ -133,7 +133,8 @@ session_feed(struct session *s, bool all)
 		/* The person first: keys, the watched pane, requests. */
 		if (now - asked >= SESSION_YIELD_CHECK_US) {
 			asked = now;
-			if (loop_high_pending(s->set->loop))
+			if (loop_high_pending(s->set->loop,
+			    s->child.master))
 				break;
 		}
 	}
@@ -247,6 +248,7 @@ session_read(struct session *s, size_t budget, bool all)
 	ssize_t		 n;
 	size_t		 got = 0, have;
 	bool		 drained = false;
+	uint64_t	 asked = util_now_us(), now;
 
 	if (s->feed.len > 0)
 		session_feed(s, all);
@@ -264,9 +266,22 @@ session_read(struct session *s, size_t budget, bool all)
 				s->eof = true;
 				break;
 			}
-			if (!all && (size_t)n < SESSION_READ_SHORT &&
-			    (session_held(s) ||
-			    loop_high_pending(ss->loop))) {
+			if (all)
+				continue;
+			/*
+			 * The person first: after a short read (drained), or
+			 * every SESSION_YIELD_CHECK_US of gathering from a
+			 * producer as fast as the reads (a chunk of it took
+			 * milliseconds while a key waited).
+			 */
+			if ((size_t)n >= SESSION_READ_SHORT) {
+				now = util_now_us();
+				if (now - asked < SESSION_YIELD_CHECK_US)
+					continue;
+				asked = now;
+			}
+			if (session_held(s) ||
+			    loop_high_pending(ss->loop, s->child.master)) {
 				have += (size_t)n;
 				drained = true;
 				break;

@@ -230,17 +230,18 @@ test_turns_and_urgent(struct loop *l)
 	ok(ft.n == 2 && ft.order[0] != -1 && ft.order[1] != -1,
 	    "a cancelled urgent timer does not run");
 
-	ok(!loop_high_pending(l), "no high-priority fd: nothing pending");
+	ok(!loop_high_pending(l, -1), "no high-priority fd: nothing pending");
 	loop_add_fd(l, c[0], POLLIN, LOOP_PRIO_NORMAL, fd_cb, &ft);
 	loop_set_prio(l, c[0], LOOP_PRIO_HIGH);
-	ok(loop_high_pending(l), "a ready fd made high-priority is pending");
+	ok(loop_high_pending(l, -1), "a ready fd made high-priority is pending");
+	ok(!loop_high_pending(l, c[0]), "but not to the one it is excepted for");
 	memset(&ft, 0, sizeof ft);
 	ft.victim = -1;
 	loop_once(l, 1000);
 	ok(ft.n == 3 && ft.order[0] == c[0],
 	    "and goes first from the next turn");
 	loop_set_events(l, c[0], 0);
-	ok(!loop_high_pending(l), "a paused high-priority fd is not pending");
+	ok(!loop_high_pending(l, -1), "a paused high-priority fd is not pending");
 	loop_del_fd(l, a[0]);
 	loop_del_fd(l, b[0]);
 	loop_del_fd(l, c[0]);

@@ -416,16 +416,16 @@ test_watched(void)
 		return;
 	session_set_watched(s, true);
 	session_write(s, "w\n", 2);	/* echoed by the PTY at once */
-	while (!(pending = loop_high_pending(loop)) && tries++ < 200)
+	while (!(pending = loop_high_pending(loop, -1)) && tries++ < 200)
 		usleep(10000);
 	ok(pending, "a watched session's output is input served first");
 	/* Two consoles watch it; one looks away: still watched. */
 	session_set_watched(s, true);
 	session_set_watched(s, false);
-	ok(loop_high_pending(loop), "watched by two, one looks away: still "
+	ok(loop_high_pending(loop, -1), "watched by two, one looks away: still "
 	    "served first");
 	session_set_watched(s, false);
-	ok(!loop_high_pending(loop), "an unwatched session's output is not");
+	ok(!loop_high_pending(loop, -1), "an unwatched session's output is not");
 	ok(session_screen(s) != NULL, "a session keeps a screen");
 	session_kill(s);
 	run_until_done(s);
@@ -474,7 +474,7 @@ test_echo_wait(void)
 	/* a's answer is in its PTY (watched for a moment, to see it). */
 	session_write(a, "go\n", 3);
 	session_set_watched(a, true);
-	while (!loop_high_pending(loop) && tries++ < 200)
+	while (!loop_high_pending(loop, -1) && tries++ < 200)
 		usleep(10000);
 	session_set_watched(a, false);
 	output.len = 0;
