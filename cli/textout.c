@@ -1,9 +1,8 @@
 /*
  * textout.c - a command's output as terminal text (see textout.h).
  *
- * Invariant: no line is lost between two looks at the scrollback, since
- * output is fed in slices small enough that fewer lines scroll off than the
- * scrollback keeps.
+ * Each line that scrolls off the top is taken as it goes (the screen's
+ * line sink), so the screen keeps no scrollback and no line is read back.
  */
 #include "cli/textout.h"
 
@@ -12,27 +11,42 @@
 #include "term/screen.h"
 #include "base/util.h"
 
-/*
- * Output is fed to the screen in slices no larger than this, so at most
- * this many lines scroll off between two looks: fewer than the scrollback
- * keeps, and none is lost before it is handed on.
- */
-#define TEXTOUT_FEED_SLICE	4096
-#define TEXTOUT_SCROLLBACK	(2 * TEXTOUT_FEED_SLICE)
-
 struct textout {
 	struct screen	*screen;
-	uint64_t	 handed;	/* scrolled-off lines handed on */
+	int		 cols;
+	struct buf	 lines;		/* gone off the top, not handed yet */
 	textout_fn	 fn;
 	void		*user;
 };
+
+/*
+ * A line left the top: its text, a line the program wrote as one
+ * (wrapped by the terminal) going on in the next; a wrapped row keeps its
+ * trailing blanks, as the terminal showed them.
+ */
+static void
+textout_line(void *arg, const struct cell *cells, int n, bool wrapped)
+{
+	struct textout	*t = arg;
+	int		 pad;
+
+	screen_cells_text(cells, n, !wrapped, &t->lines);
+	if (!wrapped) {
+		buf_addc(&t->lines, '\n');
+		return;
+	}
+	for (pad = t->cols - n; pad > 0; pad--)
+		buf_addc(&t->lines, ' ');	/* blank cells: not stored */
+}
 
 struct textout *
 textout_new(int rows, int cols, textout_fn fn, void *user)
 {
 	struct textout	*t = xcalloc(1, sizeof *t);
 
-	t->screen = screen_new(rows, cols, TEXTOUT_SCROLLBACK, NULL, NULL);
+	t->screen = screen_new(rows, cols, 0, NULL, NULL);
+	t->cols = cols;
+	screen_set_line_sink(t->screen, textout_line, t);
 	t->fn = fn;
 	t->user = user;
 	return t;
@@ -44,6 +58,7 @@ textout_free(struct textout *t)
 	if (t == NULL)
 		return;
 	screen_free(t->screen);
+	buf_free(&t->lines);
 	free(t);
 }
 
@@ -51,34 +66,16 @@ textout_free(struct textout *t)
 static void
 textout_scrolled(struct textout *t)
 {
-	uint64_t	pushed = screen_pushed(t->screen), n;
-	size_t		have = screen_scrollback_count(t->screen);
-	struct buf	out = { 0 };
-
-	n = pushed - t->handed;
-	if (n > have)
-		n = have;	/* cannot happen with TEXTOUT_FEED_SLICE */
-	for (; n > 0; n--)
-		if (!screen_row_text_wrapped(t->screen, -(int)n, &out))
-			buf_addc(&out, '\n');
-	t->handed = pushed;
-	if (out.len > 0)
-		t->fn(t->user, out.data, out.len);
-	buf_free(&out);
+	if (t->lines.len > 0)
+		t->fn(t->user, t->lines.data, t->lines.len);
+	t->lines.len = 0;
 }
 
 void
 textout_feed(struct textout *t, const char *p, size_t len)
 {
-	size_t	n;
-
-	while (len > 0) {
-		n = len < TEXTOUT_FEED_SLICE ? len : TEXTOUT_FEED_SLICE;
-		screen_feed(t->screen, p, n);
-		textout_scrolled(t);
-		p += n;
-		len -= n;
-	}
+	screen_feed(t->screen, p, len);
+	textout_scrolled(t);
 }
 
 /*

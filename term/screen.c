@@ -33,6 +33,8 @@ struct screen {
 	struct grid		*alt;		/* alternate, made on first use */
 	struct grid		*cur;		/* the one shown */
 	struct scrollback	*sb;
+	scrollback_sink_fn	 sink;		/* sees lines as they go */
+	void			*sink_arg;
 	uint64_t		 pushed;	/* lines ever scrolled off */
 	const struct screen_events *ev;
 	void			*user;
@@ -248,6 +250,7 @@ cb_resize(int rows, int cols, VTermPos *delta, void *user)
 		r = cursor.row;
 		c = cursor.col;
 		s->pushed += (uint64_t)reflow(s->pri, &s->sb, cols, &r, &c);
+		scrollback_set_sink(s->sb, s->sink, s->sink_arg);
 		delta->row += r - cursor.row;
 		delta->col += c - cursor.col;
 		cursor.row = r;
@@ -514,6 +517,14 @@ screen_free(struct screen *s)
 }
 
 void
+screen_set_line_sink(struct screen *s, scrollback_sink_fn fn, void *arg)
+{
+	s->sink = fn;
+	s->sink_arg = arg;
+	scrollback_set_sink(s->sb, fn, arg);
+}
+
+void
 screen_feed(struct screen *s, const char *data, size_t len)
 {
 	vterm_input_write(s->vt, data, len);
@@ -723,25 +734,31 @@ row_cells(const struct screen *s, int row, struct cell *scratch)
 	return scratch;
 }
 
-/* Append the text of cells[0..n), trailing blanks dropped when trim. */
-static void
-cells_text(const struct cell *cells, int n, bool trim, struct buf *out)
+void
+screen_cells_text(const struct cell *cells, int n, bool trim, struct buf *out)
 {
-	char	u[4];
-	int	i, k, end = n;
+	const struct cell	*c;
+	int			 i, k, end = n;
 
 	while (trim && end > 0 && (cells[end - 1].chars[0] == 0 ||
 	    cells[end - 1].chars[0] == ' ') && cells[end - 1].width != 0)
 		end--;
+	/* Room for the usual cell (one ASCII character) at once. */
+	buf_reserve(out, (size_t)(end > 0 ? end : 0));
 	for (i = 0; i < end; i++) {
-		if (cells[i].width == 0)
+		c = &cells[i];
+		if (c->width == 0)
 			continue;
-		if (cells[i].chars[0] == 0) {
-			buf_addc(out, ' ');
+		if (c->chars[0] < 0x80 && (c->chars[0] == 0 || c->chars[1] == 0)) {
+			out->data[out->len++] = c->chars[0] != 0 ?
+			    (char)c->chars[0] : ' ';
 			continue;
 		}
-		for (k = 0; k < CELL_MAX_CHARS && cells[i].chars[k]; k++)
-			buf_add(out, u, utf8_encode(cells[i].chars[k], u));
+		for (k = 0; k < CELL_MAX_CHARS && c->chars[k]; k++) {
+			buf_reserve(out, 4 + (size_t)(end - i));
+			out->len += (size_t)utf8_encode(c->chars[k],
+			    out->data + out->len);
+		}
 	}
 }
 
@@ -756,14 +773,14 @@ row_text(const struct screen *s, int row, bool trim, struct buf *out)
 	struct cell	*line;
 
 	if (row >= 0 && row < s->rows) {
-		cells_text(grid_line(s->cur, row), s->cols, trim, out);
+		screen_cells_text(grid_line(s->cur, row), s->cols, trim, out);
 		return;
 	}
 	if (row < 0 && (size_t)-row <= n &&
 	    scrollback_text(s->sb, n - (size_t)-row, s->cols, trim, out))
 		return;
 	line = xcalloc((size_t)s->cols, sizeof *line);
-	cells_text(row_cells(s, row, line), s->cols, trim, out);
+	screen_cells_text(row_cells(s, row, line), s->cols, trim, out);
 	free(line);
 }
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "term/cell.h"
+#include "term/scrollback.h"
 #include "base/util.h"
 
 struct screen;
@@ -72,6 +73,21 @@ size_t	screen_scrollback_count(const struct screen *s);
  * old ones; this count does not), so a reader can stream them in order.
  */
 uint64_t	screen_pushed(const struct screen *s);
+
+/*
+ * Hand each line that scrolls off the top to fn as it goes (see
+ * scrollback_set_sink), kept in the scrollback or not.  Lines a resize
+ * wraps anew in the scrollback are not handed again.
+ */
+void	screen_set_line_sink(struct screen *s, scrollback_sink_fn fn,
+	    void *arg);
+
+/*
+ * Append the text of cells[0..n): a glyph's characters, a space for an
+ * empty cell, right halves skipped; trailing blanks dropped when trim.
+ */
+void	screen_cells_text(const struct cell *cells, int n, bool trim,
+	    struct buf *out);
 
 /* The cell at (row, col); row may be negative (scrollback). */
 void	screen_cell(const struct screen *s, int row, int col, struct cell *c);

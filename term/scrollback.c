@@ -46,6 +46,8 @@ struct scrollback {
 	char		 *text;
 	uint8_t		 *counts;
 	size_t		  scratch_cells;
+	scrollback_sink_fn sink;	/* sees each line pushed, if set */
+	void		 *sink_arg;
 };
 
 /* Decode one UTF-8 character written by put_utf8; advances *p. */
@@ -259,6 +261,13 @@ decode(const struct sb_line *l, struct cell *cells, int ncols)
 }
 
 void
+scrollback_set_sink(struct scrollback *sb, scrollback_sink_fn fn, void *arg)
+{
+	sb->sink = fn;
+	sb->sink_arg = arg;
+}
+
+void
 scrollback_push(struct scrollback *sb, const struct cell *cells, int ncols)
 {
 	scrollback_push_line(sb, cells, ncols, false);
@@ -289,6 +298,8 @@ scrollback_push_line(struct scrollback *sb, const struct cell *cells,
 {
 	struct sb_line	*l;
 
+	if (sb->sink != NULL)
+		sb->sink(sb->sink_arg, cells, ncols, wrapped);
 	if (sb->max == 0)
 		return;
 	l = encode(sb, cells, ncols);

@@ -21,6 +21,16 @@ struct scrollback;
 struct scrollback	*scrollback_new(size_t max_lines);
 void			 scrollback_free(struct scrollback *sb);
 
+/*
+ * Each line pushed is first handed to fn as it came (its cells, how many,
+ * whether it goes on in the next line), whether the ring keeps it or not:
+ * a reader that streams lines needs no ring (max_lines 0) to read back.
+ */
+typedef void	(*scrollback_sink_fn)(void *arg, const struct cell *cells,
+		    int ncols, bool wrapped);
+void	scrollback_set_sink(struct scrollback *sb, scrollback_sink_fn fn,
+	    void *arg);
+
 /* Append a line of ncols cells; the oldest line goes when full. */
 void	scrollback_push(struct scrollback *sb, const struct cell *cells,
 	    int ncols);

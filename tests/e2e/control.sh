@@ -116,6 +116,16 @@ timeout 30 $PTYVISOR exec --text -- printf '%s\n' "$long" > "$T/long" < /dev/nul
 printf '%s\n' "$long" > "$T/long.want"
 cmp -s "$T/long" "$T/long.want"
 ok $? "--text of a 3000-character line is that line, whole"
+# Lines are handed on as they scroll off the top: all of them, in order, a
+# wrapped one among them whole (its rows' blanks kept), then what the
+# screen shows at the end (the same line again, and five more).
+timeout 60 $PTYVISOR exec --text -- printf '%s\n' "$long" $(seq 1 20000) \
+    "$long" 5 6 7 8 9 > "$T/many" 2> "$T/many.err" < /dev/null
+{ printf '%s\n' "$long"; seq 1 20000; printf '%s\n' "$long" 5 6 7 8 9; } \
+    > "$T/many.want"
+cmp -s "$T/many" "$T/many.want"
+r=$?; [ $r -ne 0 ] && { wc -l "$T/many"; head -c 300 "$T/many.err"; } | sed "s/^/# /"
+ok $r "--text of a wrapped line, 20,000 lines, it again and five more: every line, in order"
 
 # A client that reads slowly is waited for: with 3 MB of output and a
 # client that reads nothing for 3 s (more than the server may queue for
