@@ -69,14 +69,19 @@ mcpd_line(struct mcpd *d, const char *line, size_t len)
 	buf_free(&out);
 }
 
-/* stdin is readable: whole lines to the protocol. */
+/*
+ * stdin is readable: whole lines to the protocol, what they were read
+ * from dropped once after the last (dropping each line as it went moved
+ * the rest of the read every time: a read of blank lines cost its size
+ * squared).
+ */
 static void
 mcpd_readable(struct loop *loop, int fd, short revents, void *arg)
 {
 	struct mcpd	*d = arg;
 	char		 b[MCP_READ], *nl;
 	ssize_t		 n;
-	size_t		 len;
+	size_t		 len, off = 0;
 
 	(void)revents;
 	n = read(fd, b, sizeof b);
@@ -90,13 +95,15 @@ mcpd_readable(struct loop *loop, int fd, short revents, void *arg)
 		return;
 	}
 	buf_add(&d->in, b, (size_t)n);
-	while ((nl = memchr(d->in.data, '\n', d->in.len)) != NULL) {
-		len = (size_t)(nl - d->in.data);
+	while ((nl = memchr(d->in.data + off, '\n', d->in.len - off)) !=
+	    NULL) {
+		len = (size_t)(nl - (d->in.data + off));
 		if (!d->skipping)
-			mcpd_line(d, d->in.data, len);
+			mcpd_line(d, d->in.data + off, len);
 		d->skipping = false;
-		buf_consume(&d->in, len + 1);
+		off += len + 1;
 	}
+	buf_consume(&d->in, off);
 	if (d->in.len > MCP_LINE_MAX && !d->skipping) {
 		/* Answer the over-long line now, drop it up to its end. */
 		mcpd_line(d, d->in.data, d->in.len);

@@ -7,7 +7,10 @@
 # proto, rules, shsplit, config, mcp (default all).  Exits 1 when a target
 # fails (a crash, a leak, undefined behaviour or a broken promise: the
 # input is left as OUTDIR/crash-* and the log as OUTDIR/NAME.log); prints
-# one line per target with the executions it reached.
+# one line per target with the executions it reached.  FUZZ_RUNS=N stops
+# each target after N executions instead (with SECONDS 0, no time limit);
+# FUZZ_KEEP=1 keeps OUTDIR/work-NAME from the run before, so that a long
+# run goes on from what the last one learnt.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,12 +22,16 @@ for t in $targets; do
 	[ -x "$out/fuzz-$t" ] || { sh "$top/fuzz/build.sh" "$out" >/dev/null; break; }
 done
 
+runs=${FUZZ_RUNS:-}
 status=0
 for t in $targets; do
 	work="$out/work-$t"
-	rm -rf "$work"
+	[ "${FUZZ_KEEP:-0}" = 1 ] || rm -rf "$work"
 	mkdir -p "$work"
-	if ! "$out/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 \
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	if ! "$out/fuzz-$t" -max_total_time="$secs" ${runs:+-runs=$runs} \
+	    -print_final_stats=1 \
 	    -dict="$top/fuzz/$t.dict" -artifact_prefix="$out/" \
 	    "$work" "$top/fuzz/corpus/$t" > "$out/$t.log" 2>&1; then
 		echo "fuzz-$t: FAILED (see $out/$t.log)"
@@ -34,6 +41,7 @@ for t in $targets; do
 		continue
 	fi
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$t.log")
-	echo "fuzz-$t: $execs executions in ${secs}s, no crash, leak or UB"
+	echo "fuzz-$t: $execs executions in $(($(date +%s) - start))s," \
+	    "no crash, leak or UB"
 done
 exit $status

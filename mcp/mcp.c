@@ -71,17 +71,31 @@ mcp_call_free(struct mcp_call *call)
 	free(call);
 }
 
-/* Append msg (consumed) as one line. */
+/*
+ * Append msg (consumed) as one line, encoded straight into out's room:
+ * json_dumps() would grow a string of its own by copies and then copy it
+ * again, several allocations for every line written.  The room reserved
+ * first (MCP_EMIT_ROOM) holds any answer but the tool list; a larger
+ * message is encoded a second time into room of its size.
+ */
+#define MCP_EMIT_ROOM	1024
+
 static void
 mcp_emit(struct buf *out, json_t *msg)
 {
-	char	*s = json_dumps(msg, JSON_COMPACT);
+	size_t	room, n;
 
-	if (s == NULL)		/* cannot happen: we built it */
+	buf_reserve(out, MCP_EMIT_ROOM);
+	room = out->cap - out->len - 1;
+	n = json_dumpb(msg, out->data + out->len, room, JSON_COMPACT);
+	if (n > room) {
+		buf_reserve(out, n);
+		n = json_dumpb(msg, out->data + out->len, n, JSON_COMPACT);
+	}
+	if (n == 0)		/* cannot happen: we built it */
 		fatal("mcp: cannot encode a message");
-	buf_adds(out, s);
+	out->len += n;
 	buf_addc(out, '\n');
-	free(s);
 	json_decref(msg);
 }
 

@@ -354,6 +354,48 @@ test_outcap(void)
 	buf_free(&out);
 }
 
+/*
+ * Answers appended one after another to one buffer: each a whole line,
+ * the tool list (larger than the room first reserved) as well as the short
+ * ones around it.
+ */
+static void
+test_emit(void)
+{
+	static const char *const lines[] = {
+		"x",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\","
+		    "\"params\":{" META "}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\","
+		    "\"params\":{" META "}}",
+	};
+	struct mcp	*m = mcp_new("ptyvisor", "9.9");
+	struct buf	 out = { 0 };
+	struct mcp_call	*c;
+	json_t		*x, *a;
+	const char	*p, *nl;
+	size_t		 i, n = 0, tools = 0;
+
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		mcp_handle(m, lines[i], strlen(lines[i]), &out, &c, &x);
+	for (p = out.data; p < out.data + out.len; p = nl + 1) {
+		if ((nl = memchr(p, '\n', out.len - (size_t)(p - out.data))) ==
+		    NULL)
+			break;
+		a = json_loadb(p, (size_t)(nl - p), 0, NULL);
+		n += json_is_object(a) && json_object_get(a, "id") != NULL;
+		tools += json_array_size(json_object_get(json_object_get(a,
+		    "result"), "tools"));
+		json_decref(a);
+	}
+	ok(n == 4 && p == out.data + out.len,
+	    "four answers in one buffer, four whole lines");
+	is_int(tools, 12, "... the tool list twice, whole");
+	buf_free(&out);
+	mcp_free(m);
+}
+
 int
 main(void)
 {
@@ -362,5 +404,6 @@ main(void)
 	test_cancel();
 	test_tools();
 	test_outcap();
+	test_emit();
 	return tap_done();
 }
