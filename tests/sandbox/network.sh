@@ -290,11 +290,15 @@ is "$?" 0 "approved, the command goes on"
 is "$(cat "$T/ask.out")" "connect ok ping-through-proxy
 connect ok ping-through-proxy" "... and reaches the host, twice, asked once"
 
-# Two connections at once to one unknown host: one question.
+# Two connections at once to one unknown host: one question.  (The
+# background one's output goes to a file of its own: network-nobody.sh runs
+# this same script beside us, in a sandbox sharing /tmp, where $$ is the
+# same small number.)
 "$PTYVISOR" exec --network-allow "allowed.test,127.0.0.1:$EP" -- \
-    sh -c "python3 '$CLIENT' connect twice.test $EP > /tmp/.pv-\$\$-a &
-    python3 '$CLIENT' connect twice.test $EP; wait; cat /tmp/.pv-\$\$-a;
-    rm -f /tmp/.pv-\$\$-a" > "$T/ask.out" 2>&1 &
+    sh -c "a=\$(mktemp) || exit 1
+    python3 '$CLIENT' connect twice.test $EP > \"\$a\" &
+    python3 '$CLIENT' connect twice.test $EP; wait; cat \"\$a\"
+    rm -f \"\$a\"" > "$T/ask.out" 2>&1 &
 EX=$!
 cleanup_pid $EX
 wait_for '"$PTYVISOR" pending | grep -q "hosts: allowed.test,127"' 15
