@@ -256,12 +256,31 @@ void
 grid_put(struct grid *g, int row, int col, const uint32_t *chars, int width,
     const struct cell_attr *attr)
 {
+	struct row	*l;
 	struct cell	*cells, *c;
 	int		 i, last;
 
 	if (row < 0 || row >= g->rows || col < 0 || col >= g->cols)
 		return;
-	cells = grid_line(g, row);
+	l = row_at(g, row);
+	cells = l->cells;
+	c = &cells[col];
+	/*
+	 * The usual glyph: one character, narrow, over a narrow cell (no wide
+	 * half to blank): what the general path below does, in fewer steps.
+	 */
+	if (width != 2 && chars[0] != 0 && chars[1] == 0 && c->width == 1) {
+		c->chars[0] = chars[0];
+		memset(&c->chars[1], 0, sizeof c->chars - sizeof c->chars[0]);
+		c->attr = *attr;
+		if (col >= l->used)
+			l->used = col + 1;
+		if (col + 1 >= g->cols)
+			l->wrapped = false;	/* until it wraps again */
+		if (!g->all_dirty)
+			grid_damage(g, row, row + 1, col - 1, col + 2);
+		return;
+	}
 	if (width != 2 || col + 1 >= g->cols)
 		width = 1;
 	last = col + width - 1;
@@ -270,7 +289,6 @@ grid_put(struct grid *g, int row, int col, const uint32_t *chars, int width,
 		blank(&cells[col - 1], CELL_COLOR_DEFAULT);
 	if (cells[last].width == 2 && last + 1 < g->cols)
 		blank(&cells[last + 1], CELL_COLOR_DEFAULT);
-	c = &cells[col];
 	/* Cleared whole (a few stores), then the usual one character. */
 	memset(c->chars, 0, sizeof c->chars);
 	for (i = 0; i < CELL_MAX_CHARS && chars[i] != 0; i++)

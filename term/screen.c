@@ -78,10 +78,13 @@ static int
 cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
 	struct screen		*s = user;
-	struct cell_attr	 attr = s->pen;
+	const struct cell_attr	*pen = &s->pen;
+	struct cell_attr	 attr;
 
 	if (info->protected_cell) {
+		attr = s->pen;
 		attr.flags |= GRID_PROTECTED;
+		pen = &attr;
 		s->any_protected = true;
 	}
 	/* The previous glyph filled its row (or left too little room for a
@@ -90,7 +93,7 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	    (s->wrap_end >= s->cols ||
 	    (s->wrap_end == s->cols - 1 && info->width == 2)))
 		grid_set_wrapped(s->cur, s->wrap_row, true);
-	grid_put(s->cur, pos.row, pos.col, info->chars, info->width, &attr);
+	grid_put(s->cur, pos.row, pos.col, info->chars, info->width, pen);
 	s->wrap_row = pos.row;
 	s->wrap_end = pos.col + info->width;
 	return 1;
