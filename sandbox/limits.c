@@ -105,6 +105,72 @@ cgroup2_parent_any(const char *const *ctls)
 	return dir;
 }
 
+uint64_t
+sandbox_cgroup2_bound(const char *mount, const char *path, const char *parent,
+    const char *file, uint64_t value)
+{
+	char			*dir, *name, *slash, *end, buf[64];
+	size_t			 plen = strlen(parent);
+	unsigned long long	 n;
+	FILE			*f;
+
+	dir = xasprintf("%s%s", mount, strcmp(path, "/") == 0 ? "" : path);
+	/* Only from below parent (or parent itself: nothing left behind). */
+	if (strncmp(dir, parent, plen) != 0 ||
+	    (dir[plen] != '/' && dir[plen] != '\0')) {
+		free(dir);
+		return value;
+	}
+	while (strlen(dir) > plen) {
+		name = xasprintf("%s/%s", dir, file);
+		if ((f = fopen(name, "re")) != NULL) {
+			/* A number, or "max" (none). */
+			if (fgets(buf, sizeof buf, f) != NULL) {
+				errno = 0;
+				n = strtoull(buf, &end, 10);
+				if (end != buf && (*end == '\n' ||
+				    *end == '\0') && errno == 0 && n < value)
+					value = n;
+			}
+			fclose(f);
+		}
+		free(name);
+		if ((slash = strrchr(dir, '/')) == NULL)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	return value;
+}
+
+/*
+ * value lowered to the bounds in file of the cgroups between ours and
+ * parent, where a v2 session's cgroup is made (sandbox_cgroup2_bound).
+ */
+static uint64_t
+cgroup2_left_behind(const char *parent, const char *file, uint64_t value)
+{
+	static const char *const mounts[] = {
+		"/sys/fs/cgroup/unified", "/sys/fs/cgroup"
+	};
+	char	*path;
+	size_t	 i, n;
+
+	if ((path = cgroup2_own_path()) == NULL)
+		return value;
+	for (i = 0; i < sizeof mounts / sizeof mounts[0]; i++) {
+		n = strlen(mounts[i]);
+		if (strncmp(parent, mounts[i], n) == 0 &&
+		    (parent[n] == '/' || parent[n] == '\0')) {
+			value = sandbox_cgroup2_bound(mounts[i], path, parent,
+			    file, value);
+			break;
+		}
+	}
+	free(path);
+	return value;
+}
+
 /*
  * The directory to make the pids cgroup in.  On cgroup v2, where a memory
  * bound is wanted, the one the memory cgroup goes in (the nearest that
@@ -199,11 +265,15 @@ sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len)
 	static unsigned int	 counter;
 	struct timespec		 ts;
 	char			*own, *dir, *max, value[32];
+	uint64_t		 procs = sb->opts.limits.processes;
 	bool			 v2;
 
 	if ((own = cgroup_own_dir(sb->opts.limits.memory != 0, &v2, why,
 	    len)) == NULL)
 		return -1;
+	/* Made beside ours: still within the bounds of those left. */
+	if (v2)
+		procs = cgroup2_left_behind(own, "pids.max", procs);
 	cgroup_sweep(own);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	dir = xasprintf("%s/ptyvisor-%ld-%u-%ld", own, (long)getpid(),
@@ -215,8 +285,7 @@ sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len)
 		return -1;
 	}
 	max = xasprintf("%s/pids.max", dir);
-	snprintf(value, sizeof value, "%llu",
-	    (unsigned long long)sb->opts.limits.processes);
+	snprintf(value, sizeof value, "%llu", (unsigned long long)procs);
 	if (sandbox_write_file(max, value) != 0) {
 		snprintf(why, len, "%s: %s", max, strerror(errno));
 		free(max);
@@ -227,6 +296,7 @@ sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len)
 	free(max);
 	sb->cgroup = dir;
 	sb->cgroup_v2 = v2;
+	sb->cgroup_max = procs;
 	sb->cgroup_procs = xasprintf("%s/cgroup.procs", dir);
 	return 0;
 }
@@ -321,6 +391,7 @@ sandbox_memcg_create(struct sandbox *sb, char *why, size_t len)
 	static unsigned int	 counter;
 	struct timespec		 ts;
 	char			*own, *dir, *file, value[32], *parent;
+	uint64_t		 bound = sb->opts.limits.memory;
 	bool			 shared = false;
 	int			 version;
 
@@ -355,9 +426,11 @@ sandbox_memcg_create(struct sandbox *sb, char *why, size_t len)
 			return -1;
 		}
 	}
+	/* Made beside ours: still within the bounds of those left. */
+	if (version == 2)
+		bound = cgroup2_left_behind(own, "memory.max", bound);
 	free(own);
-	snprintf(value, sizeof value, "%llu",
-	    (unsigned long long)sb->opts.limits.memory);
+	snprintf(value, sizeof value, "%llu", (unsigned long long)bound);
 	file = xasprintf("%s/%s", dir, version == 2 ? "memory.max" :
 	    "memory.limit_in_bytes");
 	if (sandbox_write_file(file, value) != 0)
@@ -375,6 +448,7 @@ sandbox_memcg_create(struct sandbox *sb, char *why, size_t len)
 	sb->memcg_events = xasprintf("%s/%s", dir, version == 2 ?
 	    "memory.events" : "memory.oom_control");
 	sb->memcg_version = version;
+	sb->memcg_max = bound;
 	return 0;
 fail:
 	snprintf(why, len, "%s: %s", file, strerror(errno));

@@ -31,11 +31,13 @@ struct sandbox {
 	char			*cgroup;	/* pids cgroup dir, or NULL */
 	char			*cgroup_procs;	/* its cgroup.procs */
 	bool			 cgroup_v2;	/* the pids cgroup is v2's */
+	uint64_t		 cgroup_max;	/* its pids.max */
 	char			*memcg;		/* memory cgroup dir (may be
 						   the pids one), or NULL */
 	char			*memcg_procs;	/* its cgroup.procs */
 	char			*memcg_events;	/* where oom_kill is counted */
 	int			 memcg_version;	/* 1 or 2 */
+	uint64_t		 memcg_max;	/* its memory bound */
 	char			 memcg_why[160]; /* why there is none */
 	void			*seccomp;	/* scmp_filter_ctx, built */
 	void			*seccomp_no_ns;	/* the one for a sandbox without
@@ -95,6 +97,15 @@ int	sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len);
  */
 char	*sandbox_cgroup2_parent(const char *mount, const char *path,
 	    const char *const *ctls);
+/*
+ * value, lowered to the smallest bound in file (pids.max, memory.max) of
+ * the cgroups left behind when a session's cgroup is made in parent, an
+ * ancestor of mount+path: those from mount+path up to, not including,
+ * parent.  Their bounds hold ptyvisor and what it starts; a session in
+ * a cgroup beside them would no longer be counted in them.
+ */
+uint64_t	sandbox_cgroup2_bound(const char *mount, const char *path,
+		    const char *parent, const char *file, uint64_t value);
 /* limits.c: make the memory cgroup (v2, else v1); -1 with why when none. */
 int	sandbox_memcg_create(struct sandbox *sb, char *why, size_t len);
 /* limits.c: move this process into the sandbox's cgroups. */

@@ -673,6 +673,12 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	    "connect/bind/listen/accept");
 	if (sb->opts.limits.processes == 0)
 		buf_printf(out, "  process bound   none configured\n");
+	else if (sb->cgroup != NULL && sb->cgroup_max <
+	    sb->opts.limits.processes)
+		buf_printf(out, "  pids cgroup     %s, pids.max %llu: the "
+		    "bound of ptyvisor's own cgroup, which it is made "
+		    "beside [best-effort]\n", sb->cgroup,
+		    (unsigned long long)sb->cgroup_max);
 	else if (sb->cgroup != NULL)
 		buf_printf(out, "  pids cgroup     %s [best-effort]\n",
 		    sb->cgroup);
@@ -684,6 +690,12 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 		buf_printf(out, "  process bound   RLIMIT_NPROC [required]\n");
 	if (sb->opts.limits.memory == 0)
 		buf_printf(out, "  memory bound    none configured\n");
+	else if (sb->memcg != NULL && sb->memcg_max <
+	    sb->opts.limits.memory)
+		buf_printf(out, "  memory cgroup   v%d %s, memory.max %llu: "
+		    "the bound of ptyvisor's own cgroup, which it is made "
+		    "beside [best-effort]\n", sb->memcg_version, sb->memcg,
+		    (unsigned long long)sb->memcg_max);
 	else if (sb->memcg != NULL)
 		buf_printf(out, "  memory cgroup   v%d %s [best-effort]\n",
 		    sb->memcg_version, sb->memcg);

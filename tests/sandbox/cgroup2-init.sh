@@ -85,6 +85,20 @@ bounded() {
 	t $? "$2: no session cgroup left in $1 ($(leftovers "$1"))"
 }
 
+# running WHERE: a session under --max-session-memory 64M --max-procs 50
+# sleeping 3 s in the background (pid in $sb), its cgroup in WHERE ($dir).
+running() {
+	"$PV" sandbox --max-session-memory 64M --max-procs 50 -- sleep 3 &
+	sb=$!
+	n=0
+	while [ -z "$(leftovers "$1")" ] && [ $n -lt 100 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	sleep 0.3
+	dir=$(leftovers "$1" | head -n 1)
+}
+
 # --- root, in the root cgroup (a container's root with its own namespace) ---
 explain $CG "root cgroup"
 bounded $CG "root cgroup"
@@ -95,15 +109,7 @@ echo "+memory +pids" > $CG/pv/cgroup.subtree_control
 echo $$ > $CG/pv/leaf/cgroup.procs
 t $? "the test moves into the leaf cgroup /pv/leaf"
 explain $CG/pv "leaf"
-"$PV" sandbox --max-session-memory 64M --max-procs 50 -- sleep 3 &
-sb=$!
-n=0
-while [ -z "$(leftovers $CG/pv)" ] && [ $n -lt 100 ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
-sleep 0.3
-dir=$(leftovers $CG/pv | head -n 1)
+running $CG/pv
 diag "leaf: the running session's cgroup: $dir"
 [ "$(cat "$dir/memory.max" 2> /dev/null)" = 67108864 ]
 t $? "leaf: the session's memory.max is 64 MiB ($(cat "$dir/memory.max"))"
@@ -138,6 +144,28 @@ t $? "run: a session under its bound ends well"
 [ -z "$(leftovers $CG/pv)$(leftovers $CG)" ]
 t $? "run: no session cgroup left"
 unset PTYVISOR_STATE_DIR
+
+# --- the leaf's own bounds (a service's TasksMax, MemoryMax) ---------------
+# The session's cgroup is made beside the leaf, out of its bounds: the
+# smaller of them are carried over.
+echo 40 > $CG/pv/leaf/pids.max
+echo 50331648 > $CG/pv/leaf/memory.max
+"$PV" sandbox --max-session-memory 64M --max-procs 50 --explain -- true \
+	> /tmp/explain.txt 2>&1
+says "leaf bounds" "pids cgroup" \
+	"  pids cgroup     $CG/pv/ptyvisor-*, pids.max 40: the bound of *" \
+	"--explain: pids.max 40, the bound of the leaf left behind"
+says "leaf bounds" "memory cgroup" \
+	"  memory cgroup   v2 $CG/pv/ptyvisor-*, memory.max 50331648: *" \
+	"--explain: memory.max 48 MiB, the leaf's"
+running $CG/pv
+[ "$(cat "$dir/pids.max" 2> /dev/null)" = 40 ]
+t $? "leaf bounds: the session's pids.max is the leaf's 40 ($(cat "$dir/pids.max"))"
+[ "$(cat "$dir/memory.max" 2> /dev/null)" = 50331648 ]
+t $? "leaf bounds: its memory.max is the leaf's 48 MiB ($(cat "$dir/memory.max"))"
+wait $sb
+echo max > $CG/pv/leaf/pids.max
+echo max > $CG/pv/leaf/memory.max
 
 # --- root, below a cgroup that hands on memory but not pids ----------------
 # A process is in one v2 cgroup only: the memory bound is kept, within the

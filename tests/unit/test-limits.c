@@ -2,7 +2,9 @@
  * test-limits.c - where a session's cgroup v2 goes, on a made-up hierarchy
  * of plain files: our own cgroup or the nearest ancestor that hands every
  * wanted controller to its children, never above the mount, the mount's
- * root asked to hand them on and no other cgroup written to.
+ * root asked to hand them on and no other cgroup written to; and the
+ * bounds a session's cgroup made in an ancestor keeps from the cgroups it
+ * leaves behind.
  */
 #include "sandbox/sandbox-int.h"
 
@@ -63,6 +65,35 @@ parent(const char *mount, const char *path, const char *a, const char *b)
 	return rel[0] == '\0' ? (free(rel), xstrdup("/")) : rel;
 }
 
+/*
+ * value after the bounds in file of the cgroups from path up to parent
+ * (both below top's mount /r).
+ */
+static uint64_t
+bound(const char *path, const char *parent, const char *file, uint64_t value)
+{
+	char		*m, *p;
+	uint64_t	 v;
+
+	m = xasprintf("%s/r", top);
+	/* As sandbox_cgroup2_parent names them: the mount's root is /r. */
+	p = xasprintf("%s/r%s", top, strcmp(parent, "/") == 0 ? "" : parent);
+	v = sandbox_cgroup2_bound(m, path, p, file, value);
+	free(m);
+	free(p);
+	return v;
+}
+
+/* Write text to the file name of the cgroup path below top. */
+static void
+set(const char *path, const char *name, const char *text)
+{
+	char	*dir = xasprintf("%s%s", top, path);
+
+	put(dir, name, text);
+	free(dir);
+}
+
 /* The first line of a file below top. */
 static char *
 line_of(const char *path)
@@ -85,6 +116,14 @@ line_of(const char *path)
 	char *got_ = parent(mount, path, a, b);				\
 	is_str(got_, want, __VA_ARGS__);				\
 	free(got_);							\
+} while (0)
+
+/* bound() of path, parent, file and value is want. */
+#define IS_BOUND(path, parent, file, value, want, ...) do {		\
+	uint64_t got_ = bound(path, parent, file, value);		\
+	if (!ok(got_ == (uint64_t)(want), __VA_ARGS__))			\
+		diag("got %llu, want %llu", (unsigned long long)got_,	\
+		    (unsigned long long)(want));				\
 } while (0)
 
 int
@@ -134,6 +173,39 @@ main(void)
 	s = line_of("/q/cgroup.subtree_control");
 	is_str(s, "+memory", "it was written +memory");
 	free(s);
+
+	/* The bounds left behind (a service's, say) stay the session's. */
+	cgroup("/r/a/svc", "memory pids", "");
+	set("/r/a", "pids.max", "5");
+	set("/r/a/svc", "pids.max", "30");
+	set("/r/a/svc", "memory.max", "max");
+	set("/r/a/leaf", "pids.max", "max");
+	set("/r/a/leaf", "memory.max", "1048576");
+	IS_BOUND("/a/svc", "/a", "pids.max", 50, 30,
+	    "a cgroup left behind with pids.max 30: 50 becomes 30");
+	IS_BOUND("/a/svc", "/a", "pids.max", 20, 20,
+	    "... a smaller bound asked for stays");
+	IS_BOUND("/a/svc", "/a", "memory.max", 1 << 30, 1 << 30,
+	    "memory.max max: no bound left behind");
+	IS_BOUND("/a/leaf", "/a", "memory.max", 1 << 30, 1048576,
+	    "a cgroup left behind with memory.max 1 MiB: the session's too");
+	IS_BOUND("/a/leaf", "/", "memory.max", 1 << 30, 1048576,
+	    "two levels left behind: the smallest of their bounds");
+	IS_BOUND("/a/leaf", "/", "pids.max", 50, 5,
+	    "... pids.max 5 of the cgroup between them counts too");
+	IS_BOUND("/a/leaf", "/a/leaf", "memory.max", 1 << 30, 1 << 30,
+	    "made in our own cgroup: nothing left behind (its own bound "
+	    "holds the session anyway)");
+	IS_BOUND("/a", "/mo", "pids.max", 50, 50,
+	    "a parent that is not an ancestor: unchanged");
+	IS_BOUND("/a/svcx", "/a/svc", "pids.max", 50, 50,
+	    "a name that merely starts like the parent's: not below it");
+	set("/r/a/svc", "pids.max", "12abc");
+	IS_BOUND("/a/svc", "/a", "pids.max", 50, 50,
+	    "a file that is not a number: no bound read from it");
+	set("/r/a/svc", "pids.max", "0");
+	IS_BOUND("/a/svc", "/a", "pids.max", 50, 0,
+	    "pids.max 0 left behind: 0");
 
 	cmd = xasprintf("rm -rf '%s'", top);
 	if (system(cmd) != 0)
