@@ -5,8 +5,9 @@
 #
 # Byte streams are written here with printf; tmux shows them in a pane
 # that runs `cat` on a raw tty, our screen in tests/render/screen-dump.
-# Real programs (vi, less, man) run under script(1) in a tmux pane: tmux
-# shows what they drew, the typescript holds the same bytes for our screen.
+# Real programs (vi, less, man, vttest, top) run under script(1) in a tmux
+# pane: tmux shows what they drew, the typescript holds the same bytes for
+# our screen.
 . "$top_srcdir/tests/tap.sh"
 
 DUMP="$top_builddir/tests/render/screen-dump"
@@ -126,6 +127,21 @@ known="tmux keeps half of a wide character that ECH or DCH cuts"
 render wide-cut 4 20 "$T/wide-cut" "erasing or deleting half of a wide character"
 known=''
 
+# A row written to its last column leaves the cursor there with a wrap
+# pending.  tmux then puts its cursor one past the last column: EL leaves
+# that column alone and CUB 1 lands on it; xterm and libvterm keep the
+# cursor on the last column, so EL erases it and CUB 1 lands one before
+# (top's reverse-video header and vttest's 132-column frame show both).
+EL_PENDING="tmux's EL leaves the last column when a wrap is pending"
+CUB_PENDING="tmux's CUB counts from one past the last column when a wrap is pending"
+p '\033[7m%s\033[m\033[K\r\n' 'abcdefghijklmnopqrst' > "$T/el-pending"
+known=$EL_PENDING
+render el-pending 3 20 "$T/el-pending" "EL with a wrap pending"
+p '%s\033[1DX\r\n' 'abcdefghijklmnopqrst' > "$T/cub-pending"
+known=$CUB_PENDING
+render cub-pending 3 20 "$T/cub-pending" "CUB with a wrap pending"
+known=''
+
 p '\033[2J\033[Htop\r\n' > "$T/region"
 for i in 1 2 3 4 5 6 7; do p 'line %d\r\n' "$i" >> "$T/region"; done
 p '\033[3;6r\033[6;1H' >> "$T/region"
@@ -240,6 +256,35 @@ if command -v man >/dev/null 2>&1 && man -l "$top_srcdir/doc/ptyvisor.1" \
 	    "MANPAGER=less LESSHISTFILE=- man -l '$top_srcdir/doc/ptyvisor.1'"
 else
 	skip "man cannot format a page here"
+fi
+
+# vttest's first screens of cursor movements (the frame of E's, then its
+# 132-column one) and of screen features (wrap-around, then tab stops),
+# each a case: the keys to reach it, then the screen compared.  (Its
+# terminal starts sane: script(1) copies the pane's raw modes to it, and
+# vttest and top end their lines with a bare LF for the tty to expand.)
+if command -v vttest >/dev/null 2>&1; then
+	program vttest-cursor 24 80 'Push <RETURN>' 'stty sane; vttest' 1 Enter
+	known=$CUB_PENDING
+	program vttest-cursor132 24 80 'Push <RETURN>' 'stty sane; vttest' \
+	    1 Enter Enter
+	known=''
+	program vttest-wrap 24 80 'WRAP AROUND' 'stty sane; vttest' 2 Enter
+	program vttest-tabs 24 80 'TAB setting' 'stty sane; vttest' \
+	    2 Enter Enter
+else
+	skip "vttest is not installed"
+fi
+# top with its colours and highlighted sort column on (z, x), drawn once
+# per key (-d 600: no refresh between the pane's capture and the
+# typescript's).  Its reverse-video header fills the row, then EL: the one
+# difference (the case's diagnostics name any other).
+if command -v top >/dev/null 2>&1; then
+	known=$EL_PENDING
+	program top 24 100 'load average' 'stty sane; top -d 600' z x
+	known=''
+else
+	skip "top is not installed"
 fi
 
 compare_all
