@@ -4,6 +4,7 @@ noinst_LIBRARIES += libterm.a
 libterm_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libterm_a_SOURCES = \
 	term/cell.h \
+	term/colmode.c term/colmode.h \
 	term/grid.c term/grid.h \
 	term/reflow.c term/reflow.h \
 	term/screen.c term/screen.h \

@@ -11,7 +11,9 @@
  * counter counts every line that left.  libvterm 0.1.4 does not say when
  * the cursor wraps, so a glyph written at the start of the row below the
  * one the previous glyph filled, with no cursor move between, marks that
- * row wrapped; a width change rewraps such lines (term/reflow.c).
+ * row wrapped; a width change rewraps such lines (term/reflow.c).  Nor
+ * does it act on DECCOLM: term/colmode.c spots it, and the screen is
+ * cleared and the cursor homed as tmux does.
  */
 #include "term/screen.h"
 
@@ -21,6 +23,7 @@
 
 #include <vterm.h>
 
+#include "term/colmode.h"
 #include "term/grid.h"
 #include "term/reflow.h"
 #include "term/scrollback.h"
@@ -50,6 +53,7 @@ struct screen {
 	bool			 any_protected;	/* GRID_PROTECTED was used */
 	char			*title;
 	struct buf		*capture;	/* replies to our own queries */
+	struct colmode		 colmode;	/* DECCOLM, which libvterm ignores */
 };
 
 /* libvterm's colour to ours. */
@@ -530,7 +534,18 @@ screen_set_line_sink(struct screen *s, scrollback_sink_fn fn, void *arg)
 void
 screen_feed(struct screen *s, const char *data, size_t len)
 {
-	vterm_input_write(s->vt, data, len);
+	size_t	n;
+	bool	found;
+
+	while (len > 0) {
+		n = colmode_scan(&s->colmode, data, len, &found);
+		vterm_input_write(s->vt, data, n);
+		/* DECCOLM: the screen cleared and the cursor home, as tmux. */
+		if (found)
+			vterm_input_write(s->vt, "\033[H\033[2J", 7);
+		data += n;
+		len -= n;
+	}
 }
 
 void

@@ -129,18 +129,36 @@ known=''
 
 # A row written to its last column leaves the cursor there with a wrap
 # pending.  tmux then puts its cursor one past the last column: EL leaves
-# that column alone and CUB 1 lands on it; xterm and libvterm keep the
-# cursor on the last column, so EL erases it and CUB 1 lands one before
-# (top's reverse-video header and vttest's 132-column frame show both).
+# that column alone, CUB 1 and BS land on it; xterm and libvterm keep the
+# cursor on the last column, so EL erases it and CUB 1 and BS land one
+# before (top's reverse-video header, vttest's 132-column frame and its
+# autowrap screen show them).
 EL_PENDING="tmux's EL leaves the last column when a wrap is pending"
 CUB_PENDING="tmux's CUB counts from one past the last column when a wrap is pending"
+BS_PENDING="tmux's BS counts from one past the last column when a wrap is pending"
 p '\033[7m%s\033[m\033[K\r\n' 'abcdefghijklmnopqrst' > "$T/el-pending"
 known=$EL_PENDING
 render el-pending 3 20 "$T/el-pending" "EL with a wrap pending"
 p '%s\033[1DX\r\n' 'abcdefghijklmnopqrst' > "$T/cub-pending"
 known=$CUB_PENDING
 render cub-pending 3 20 "$T/cub-pending" "CUB with a wrap pending"
+p '%s\010 X\r\n' 'abcdefghijklmnopqrst' > "$T/bs-pending"
+known=$BS_PENDING
+render bs-pending 3 20 "$T/bs-pending" "BS with a wrap pending"
 known=''
+
+# DECSTBM homes the cursor; in origin mode home is the region's top (VT100,
+# xterm, libvterm), where tmux goes to the screen's.
+DECSTBM_ORIGIN="tmux's DECSTBM homes the cursor to the screen's top in origin mode"
+p '\033[?6h\033[4;5r\r\nbottom\033[1;1Habove\033[?6l\033[r' > "$T/stbm-origin"
+known=$DECSTBM_ORIGIN
+render stbm-origin 6 20 "$T/stbm-origin" "DECSTBM in origin mode"
+known=''
+
+# DECCOLM (132 or 80 columns) clears the screen and homes the cursor; the
+# width stays (tmux's, ours), the scroll region too.
+p 'one\r\ntwo\033[?3hX\r\nthree\033[?3;4lY' > "$T/deccolm"
+render deccolm 5 20 "$T/deccolm" "DECCOLM clears the screen and homes the cursor"
 
 p '\033[2J\033[Htop\r\n' > "$T/region"
 for i in 1 2 3 4 5 6 7; do p 'line %d\r\n' "$i" >> "$T/region"; done
@@ -258,20 +276,44 @@ else
 	skip "man cannot format a page here"
 fi
 
-# vttest's first screens of cursor movements (the frame of E's, then its
-# 132-column one) and of screen features (wrap-around, then tab stops),
-# each a case: the keys to reach it, then the screen compared.  (Its
+# vttest's screens of cursor movements (the frame of E's, its 132-column
+# one, autowrap, controls inside sequences, leading zeros) and of screen
+# features (wrap-around, tab stops, 132 and 80 columns on light and dark
+# backgrounds, origin mode, graphic rendition), each a case: the keys to
+# reach it, then the screen compared.  (Its
 # terminal starts sane: script(1) copies the pane's raw modes to it, and
 # vttest and top end their lines with a bare LF for the tty to expand.)
 if command -v vttest >/dev/null 2>&1; then
-	program vttest-cursor 24 80 'Push <RETURN>' 'stty sane; vttest' 1 Enter
+	# vt_case CASE TEXT KEYS...: vttest driven by KEYS until TEXT shows.
+	vt_case() {
+		_vn=$1 _vw=$2
+		shift 2
+		program "vttest-$_vn" 24 80 "$_vw" 'stty sane; vttest' "$@"
+	}
+	vt_case cursor 'The screen should be cleared' 1 Enter
 	known=$CUB_PENDING
-	program vttest-cursor132 24 80 'Push <RETURN>' 'stty sane; vttest' \
-	    1 Enter Enter
+	vt_case cursor132 'hader of' 1 Enter Enter
 	known=''
-	program vttest-wrap 24 80 'WRAP AROUND' 'stty sane; vttest' 2 Enter
-	program vttest-tabs 24 80 'TAB setting' 'stty sane; vttest' \
-	    2 Enter Enter
+	known=$BS_PENDING
+	vt_case autowrap 'mixing control' 1 Enter Enter Enter
+	known=''
+	vt_case controls 'inside ESC sequences' 1 Enter Enter Enter Enter Enter
+	vt_case zeros 'leading zeros' 1 Enter Enter Enter Enter Enter Enter
+	vt_case wrap 'WRAP AROUND' 2 Enter
+	vt_case tabs 'TAB setting' 2 Enter Enter
+	vt_case 132-light '132 column mode, light' 2 Enter Enter Enter
+	vt_case 80-light '80 column mode, light' 2 Enter Enter Enter Enter
+	vt_case 132-dark '132 column mode, dark' 2 Enter Enter Enter Enter Enter
+	vt_case 80-dark '80 column mode, dark' 2 Enter Enter Enter Enter Enter \
+	    Enter
+	known=$DECSTBM_ORIGIN
+	vt_case origin 'the one above the bottom' 2 Enter Enter Enter Enter \
+	    Enter Enter Enter Enter Enter Enter Enter
+	known=''
+	vt_case origin-top 'at the top of the screen' 2 Enter Enter Enter Enter \
+	    Enter Enter Enter Enter Enter Enter Enter Enter
+	vt_case rendition 'Graphic rendition' 2 Enter Enter Enter Enter Enter \
+	    Enter Enter Enter Enter Enter Enter Enter Enter
 else
 	skip "vttest is not installed"
 fi

@@ -410,6 +410,27 @@ test_wrapped_rows(void)
 	screen_free(s);
 }
 
+/* DECCOLM, which libvterm ignores: cleared and homed, split or not. */
+static void
+test_deccolm(void)
+{
+	struct screen	*s = screen_new(4, 20, 100, &events, NULL);
+
+	feed(s, "one\r\ntwo\x1b[?");
+	feed(s, "3hX");
+	is_str(row(s, 0), "X", "CSI ? 3 h split over two feeds: cleared, "
+	    "the cursor home");
+	is_str(row(s, 1), "", "... the rest cleared");
+	feed(s, "\r\nthree\x1b[?4;3lY");
+	is_str(row(s, 0), "Y", "CSI ? 4 ; 3 l: 3 among the modes");
+	feed(s, "\r\nfour\x1b[?\r3hZ");
+	is_str(row(s, 0), "Z", "a C0 control inside the sequence: still it");
+	feed(s, "\r\nkept\x1b[?13h\x1b[?3$h\x1b[3h\x1b[?3\x18h");
+	is_str(row(s, 1), "kepth", "not DECCOLM: mode 13, an intermediate, "
+	    "no '?', cancelled by CAN (its 'h' then printed)");
+	screen_free(s);
+}
+
 int
 main(void)
 {
@@ -423,6 +444,7 @@ main(void)
 	test_wrapped_rows();
 	test_protected();
 	test_shrink_safely();
+	test_deccolm();
 	buf_free(&replies);
 	return tap_done();
 }
