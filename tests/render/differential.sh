@@ -277,10 +277,11 @@ else
 fi
 
 # vttest's screens of cursor movements (the frame of E's, its 132-column
-# one, autowrap, controls inside sequences, leading zeros) and of screen
+# one, autowrap, controls inside sequences, leading zeros), of screen
 # features (wrap-around, tab stops, 132 and 80 columns on light and dark
-# backgrounds, origin mode, graphic rendition), each a case: the keys to
-# reach it, then the screen compared.  (Its
+# backgrounds, origin mode, graphic rendition) and of VT102 features
+# (insert/delete line accordion, insert mode, delete and insert
+# character), each a case: the keys to reach it, then the screen compared.  (Its
 # terminal starts sane: script(1) copies the pane's raw modes to it, and
 # vttest and top end their lines with a bare LF for the tty to expand.)
 if command -v vttest >/dev/null 2>&1; then
@@ -314,6 +315,13 @@ if command -v vttest >/dev/null 2>&1; then
 	    Enter Enter Enter Enter Enter Enter Enter Enter
 	vt_case rendition 'Graphic rendition' 2 Enter Enter Enter Enter Enter \
 	    Enter Enter Enter Enter Enter Enter Enter Enter
+	vt_case accordion 'Screen accordion' 8 Enter
+	vt_case topbottom 'Top line: A' 8 Enter Enter
+	vt_case insert-mode 'Insert Mode' 8 Enter Enter Enter
+	vt_case delete-char 'Delete Character' 8 Enter Enter Enter Enter
+	vt_case staggered 'should be staggered' 8 Enter Enter Enter Enter Enter
+	vt_case insert-char 'If your terminal has the ANSI' 8 Enter Enter Enter \
+	    Enter Enter Enter Enter
 else
 	skip "vttest is not installed"
 fi
