@@ -86,10 +86,13 @@ cgroup2_own_path(void)
 /*
  * The cgroup v2 directory to make a session's cgroup in, handing on every
  * controller of ctls, tried below each place the unified hierarchy is
- * mounted (alone, or beside v1 in a hybrid); NULL where none.
+ * mounted (alone, or beside v1 in a hybrid); NULL where none.  Where one
+ * is found, *bound is lowered to the bounds in file of the cgroups left
+ * behind between ours and it (sandbox_cgroup2_bound).
  */
 static char *
-cgroup2_parent_any(const char *const *ctls)
+cgroup2_parent_any(const char *const *ctls, const char *file,
+    uint64_t *bound)
 {
 	static const char *const mounts[] = {
 		"/sys/fs/cgroup", "/sys/fs/cgroup/unified"
@@ -100,7 +103,10 @@ cgroup2_parent_any(const char *const *ctls)
 	if ((path = cgroup2_own_path()) == NULL)
 		return NULL;
 	for (i = 0; dir == NULL && i < sizeof mounts / sizeof mounts[0]; i++)
-		dir = sandbox_cgroup2_parent(mounts[i], path, ctls);
+		if ((dir = sandbox_cgroup2_parent(mounts[i], path, ctls)) !=
+		    NULL)
+			*bound = sandbox_cgroup2_bound(mounts[i], path, dir,
+			    file, *bound);
 	free(path);
 	return dir;
 }
@@ -144,34 +150,6 @@ sandbox_cgroup2_bound(const char *mount, const char *path, const char *parent,
 }
 
 /*
- * value lowered to the bounds in file of the cgroups between ours and
- * parent, where a v2 session's cgroup is made (sandbox_cgroup2_bound).
- */
-static uint64_t
-cgroup2_left_behind(const char *parent, const char *file, uint64_t value)
-{
-	static const char *const mounts[] = {
-		"/sys/fs/cgroup/unified", "/sys/fs/cgroup"
-	};
-	char	*path;
-	size_t	 i, n;
-
-	if ((path = cgroup2_own_path()) == NULL)
-		return value;
-	for (i = 0; i < sizeof mounts / sizeof mounts[0]; i++) {
-		n = strlen(mounts[i]);
-		if (strncmp(parent, mounts[i], n) == 0 &&
-		    (parent[n] == '/' || parent[n] == '\0')) {
-			value = sandbox_cgroup2_bound(mounts[i], path, parent,
-			    file, value);
-			break;
-		}
-	}
-	free(path);
-	return value;
-}
-
-/*
  * The directory to make the pids cgroup in.  On cgroup v2, where a memory
  * bound is wanted, the one the memory cgroup goes in (the nearest that
  * hands on memory), if it hands on pids too: a process is in one v2 cgroup
@@ -181,15 +159,18 @@ cgroup2_left_behind(const char *parent, const char *file, uint64_t value)
  * cgroup.  *v2 says which; NULL with why where none.
  */
 static char *
-cgroup_own_dir(bool with_memory, bool *v2, char *why, size_t len)
+cgroup_own_dir(bool with_memory, bool *v2, uint64_t *procs, char *why,
+    size_t len)
 {
 	static const char *const memory[] = { "memory", NULL };
 	static const char *const pids[] = { "pids", NULL };
-	FILE	*f;
-	char	 line[1024], *dir = NULL, *ctl, *file;
+	FILE		*f;
+	char		 line[1024], *dir = NULL, *ctl, *file;
+	uint64_t	 bound = *procs;
 
 	snprintf(why, len, "no pids cgroup found");
-	if (with_memory && (dir = cgroup2_parent_any(memory)) != NULL) {
+	if (with_memory && (dir = cgroup2_parent_any(memory, "pids.max",
+	    &bound)) != NULL) {
 		file = xasprintf("%s/cgroup.subtree_control", dir);
 		if (!file_has_word(file, "pids")) {
 			snprintf(why, len, "cgroup v2: %s, where the memory "
@@ -199,9 +180,12 @@ cgroup_own_dir(bool with_memory, bool *v2, char *why, size_t len)
 		}
 		free(file);
 	} else
-		dir = cgroup2_parent_any(pids);
-	if ((*v2 = dir != NULL))
+		dir = cgroup2_parent_any(pids, "pids.max", &bound);
+	/* Made beside ours: still within the bounds of those left. */
+	if ((*v2 = dir != NULL)) {
+		*procs = bound;
 		return dir;
+	}
 	/* The v1 pids hierarchy is another one: no conflict with v2's. */
 	if ((f = fopen("/proc/self/cgroup", "re")) == NULL)
 		return NULL;
@@ -268,12 +252,9 @@ sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len)
 	uint64_t		 procs = sb->opts.limits.processes;
 	bool			 v2;
 
-	if ((own = cgroup_own_dir(sb->opts.limits.memory != 0, &v2, why,
-	    len)) == NULL)
+	if ((own = cgroup_own_dir(sb->opts.limits.memory != 0, &v2, &procs,
+	    why, len)) == NULL)
 		return -1;
-	/* Made beside ours: still within the bounds of those left. */
-	if (v2)
-		procs = cgroup2_left_behind(own, "pids.max", procs);
 	cgroup_sweep(own);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	dir = xasprintf("%s/ptyvisor-%ld-%u-%ld", own, (long)getpid(),
@@ -353,15 +334,18 @@ sandbox_cgroup2_parent(const char *mount, const char *path,
 	return NULL;
 }
 
-/* Our memory cgroup's directory: v2 if usable, else v1; NULL if none. */
+/*
+ * Our memory cgroup's directory: v2 if usable (*bound lowered to the
+ * memory.max of the cgroups it leaves behind), else v1; NULL if none.
+ */
 static char *
-memcg_own_dir(int *version)
+memcg_own_dir(int *version, uint64_t *bound)
 {
 	static const char *const memory[] = { "memory", NULL };
 	FILE	*f;
 	char	 line[1024], *v1 = NULL, *ctl, *path;
 
-	if ((v1 = cgroup2_parent_any(memory)) != NULL) {
+	if ((v1 = cgroup2_parent_any(memory, "memory.max", bound)) != NULL) {
 		*version = 2;
 		return v1;
 	}
@@ -395,7 +379,7 @@ sandbox_memcg_create(struct sandbox *sb, char *why, size_t len)
 	bool			 shared = false;
 	int			 version;
 
-	if ((own = memcg_own_dir(&version)) == NULL) {
+	if ((own = memcg_own_dir(&version, &bound)) == NULL) {
 		snprintf(why, len, "no memory cgroup we may make children in "
 		    "(cgroup v2 memory not delegated to ours, no v1 memory "
 		    "hierarchy)");
@@ -426,9 +410,6 @@ sandbox_memcg_create(struct sandbox *sb, char *why, size_t len)
 			return -1;
 		}
 	}
-	/* Made beside ours: still within the bounds of those left. */
-	if (version == 2)
-		bound = cgroup2_left_behind(own, "memory.max", bound);
 	free(own);
 	snprintf(value, sizeof value, "%llu", (unsigned long long)bound);
 	file = xasprintf("%s/%s", dir, version == 2 ? "memory.max" :
