@@ -301,7 +301,7 @@ grid_put(struct grid *g, int row, int col, const uint32_t *chars, int width,
 	}
 	use(g, row, col + width);
 	if (col + width >= g->cols)
-		row_at(g, row)->wrapped = false;	/* until it wraps again */
+		l->wrapped = false;	/* until it wraps again */
 	grid_damage(g, row, row + 1, col - 1, col + width + 1);
 }
 
