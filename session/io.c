@@ -331,9 +331,23 @@ session_write(struct session *s, const void *data, size_t len)
 		session_flush_soon(s);
 	}
 	buf_add(&s->input, data, len);
-	session_pump_input(s);
+	if (!s->set->input_held || s->input.len >= SESSION_INPUT_BATCH)
+		session_pump_input(s);
 	if (s->watchers > 0)
 		sessions_echo_wait(s->set);
+}
+
+void
+sessions_input_hold(struct sessions *ss, bool hold)
+{
+	size_t	i;
+
+	ss->input_held = hold;
+	if (hold)
+		return;
+	for (i = 0; i < ss->n; i++)
+		if (!ss->v[i]->done && ss->v[i]->input.len > 0)
+			session_pump_input(ss->v[i]);
 }
 
 void

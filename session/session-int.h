@@ -85,6 +85,11 @@
 /* Input queued for a program that does not read it: beyond this we drop. */
 #define SESSION_INPUT_MAX	(1024 * 1024)
 /*
+ * Input held while keys read together are gathered (sessions_input_hold):
+ * past this it is written at once, as the PTY takes about this much.
+ */
+#define SESSION_INPUT_BATCH	4096
+/*
  * The recording reaches the disk at most this long after its bytes came;
  * the timer runs only while something waits, so an idle session wakes
  * nobody.
@@ -209,6 +214,8 @@ struct sessions {
 	unsigned long		 last_id;
 	/* A key went to a watched session: the others wait (io.c). */
 	struct loop_timer	*echo_timer;
+	/* Input gathered, written when released (io.c). */
+	bool			 input_held;
 	char			 readbuf[SESSION_READ_CHUNK];
 };
 

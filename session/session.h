@@ -194,6 +194,14 @@ bool			 session_killed_by_user(const struct session *s);
 /* Queue bytes for the program's input (never blocks). */
 void	session_write(struct session *s, const void *data, size_t len);
 
+/*
+ * Hold what session_write() queues (up to SESSION_INPUT_BATCH bytes per
+ * session) until the hold is released: the keys a terminal delivered
+ * together reach the program in one write, not one write and one wake-up
+ * of the program per key.
+ */
+void	sessions_input_hold(struct sessions *ss, bool hold);
+
 /* Whether the command's stdin is a pipe that still takes bytes. */
 bool	session_has_stdin(const struct session *s);
 

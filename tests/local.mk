@@ -217,12 +217,13 @@ EXTRA_DIST += tests/render/differential.sh tests/render/cellcmp.py
 TESTS += tests/e2e/tui-panes.sh tests/e2e/tui-robust.sh \
 	tests/e2e/tui-replay.sh tests/e2e/tui-approval.sh \
 	tests/e2e/tui-typing.sh tests/e2e/tui-paste.sh tests/e2e/tui-mouse.sh \
-	tests/e2e/attach.sh tests/e2e/ssh.sh tests/e2e/tui-network.sh
+	tests/e2e/attach.sh tests/e2e/ssh.sh tests/e2e/tui-network.sh \
+	tests/e2e/tui-fidelity.sh
 EXTRA_DIST += tests/e2e/tui-lib.sh tests/e2e/tui-panes.sh tests/e2e/attach.sh \
 	tests/e2e/ssh.sh tests/e2e/tui-network.sh \
 	tests/e2e/tui-robust.sh tests/e2e/tui-replay.sh \
 	tests/e2e/tui-approval.sh tests/e2e/tui-typing.sh \
-	tests/e2e/tui-paste.sh tests/e2e/tui-mouse.sh
+	tests/e2e/tui-paste.sh tests/e2e/tui-mouse.sh tests/e2e/tui-fidelity.sh
 # The approval queue.
 check_PROGRAMS += tests/unit/test-approval
 tests_unit_test_approval_SOURCES = tests/unit/test-approval.c

@@ -15,6 +15,7 @@
  */
 #include "tui/tui-int.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,7 +196,7 @@ tui_draw_pane(struct tui *t, int i, struct cell **cells, int *ncells)
 	struct tui_pane		*p = t->panes[i];
 	struct screen		*scr = tui_pane_screen(p);
 	struct layout_rect	 c = layout_content(p->rect);
-	int			 row, cols = screen_cols(scr);
+	int			 row, cols = screen_cols(scr), lo, hi;
 
 	if (p->rect.w == 0)
 		return;
@@ -207,17 +208,24 @@ tui_draw_pane(struct tui *t, int i, struct cell **cells, int *ncells)
 		*ncells = cols;
 	}
 	for (row = 0; row < c.h; row++) {
-		if (!p->dirty_all && !t->redraw_all &&
-		    (row >= p->ndirty || !p->dirty[row]))
-			continue;
+		/* The whole row, or the columns that changed. */
+		lo = 0;
+		hi = INT_MAX;
+		if (!p->dirty_all && !t->redraw_all) {
+			if (row >= p->ndirty ||
+			    p->dirty[row].lo >= p->dirty[row].hi)
+				continue;
+			lo = p->dirty[row].lo;
+			hi = p->dirty[row].hi;
+		}
 		if (row < p->ndirty)
-			p->dirty[row] = false;
+			p->dirty[row].lo = p->dirty[row].hi = 0;
 		if (row >= screen_rows(scr)) {
 			render_blank(c.y + row, c.x, c.w);
 			continue;
 		}
 		screen_row_cells(scr, row, *cells, cols);
-		render_cells(c.y + row, c.x, c.w, *cells, cols, false);
+		render_span(c.y + row, c.x, c.w, *cells, cols, lo, hi);
 	}
 	p->dirty_all = false;
 	if (t->redraw_all && p->rect.x + p->rect.w < COLS) {
@@ -225,6 +233,68 @@ tui_draw_pane(struct tui *t, int i, struct cell **cells, int *ncells)
 		mvvline(p->rect.y, p->rect.x + p->rect.w, ACS_VLINE,
 		    p->rect.h);
 	}
+}
+
+/* Whether a pane has anything a frame would draw. */
+static bool
+tui_pane_dirty(const struct tui_pane *p)
+{
+	int	row;
+
+	if (p->rect.w == 0)
+		return false;	/* hidden: drawn whole when shown */
+	if (p->dirty_all || p->title_dirty)
+		return true;
+	for (row = 0; row < p->ndirty; row++)
+		if (p->dirty[row].lo < p->dirty[row].hi)
+			return true;
+	return false;
+}
+
+void
+tui_pane_damage(struct tui_pane *p, int srow, int erow, int scol, int ecol)
+{
+	struct tui_span	*d;
+	int		 r;
+
+	if (scol < 0)
+		scol = 0;
+	if (scol >= ecol)
+		return;
+	for (r = srow < 0 ? 0 : srow; r < erow && r < p->ndirty; r++) {
+		d = &p->dirty[r];
+		if (d->lo >= d->hi) {
+			d->lo = scol;
+			d->hi = ecol;
+			continue;
+		}
+		if (scol < d->lo)
+			d->lo = scol;
+		if (ecol > d->hi)
+			d->hi = ecol;
+	}
+}
+
+/*
+ * Whether the status line would show what it shows (the same texts and
+ * marks, the same size, nothing erased it): then drawing it again is
+ * skipped, which is most of a frame's work when one key echoes.
+ */
+static bool
+tui_status_same(struct tui *t, const char *a, const char *b, int marks)
+{
+	char	*key;
+
+	key = xasprintf("%dx%d %d\n%s\n%s", COLS, LINES, marks, a,
+	    b != NULL ? b : "");
+	if (!t->redraw_all && t->status_key != NULL &&
+	    strcmp(key, t->status_key) == 0) {
+		free(key);
+		return true;
+	}
+	free(t->status_key);
+	t->status_key = key;
+	return false;
 }
 
 /*
@@ -293,10 +363,12 @@ tui_draw_status(struct tui *t)
 	size_t	np = t->approval != NULL ? approval_pending_count(t->approval) :
 		    0;
 
-	attrset(A_REVERSE);
-	mvhline(y, 0, ' ', COLS);
 	if (t->message != NULL && t->mode != TUI_CONFIRM &&
 	    t->mode != TUI_PREFIX_WAIT) {
+		if (tui_status_same(t, t->message, NULL, 4))
+			return;
+		attrset(A_REVERSE);
+		mvhline(y, 0, ' ', COLS);
 		fit = tui_fit(t->message, COLS > 1 ? COLS - 1 : 0, &lw);
 		mvaddnstr(y, 1, t->message, (int)fit);
 		attrset(A_NORMAL);
@@ -332,6 +404,10 @@ tui_draw_status(struct tui *t)
 		notice = true;
 	} else
 		snprintf(right, sizeof right, "%s ? help ", t->prefix_name);
+	if (tui_status_same(t, left, right, (np > 0) | notice << 1))
+		return;
+	attrset(A_REVERSE);
+	mvhline(y, 0, ' ', COLS);
 	fit = tui_fit(right, COLS, &rw);
 	right[fit] = '\0';
 	x = COLS - rw;
@@ -390,14 +466,14 @@ tui_place_cursor(struct tui *t)
  * draws only the focused pane (the echo the person waits for); the other
  * panes stay dirty for the next whole frame, so their output is drawn at
  * the paced rate whatever the person types.  Returns false for such a
- * partial frame.
+ * partial frame when it left a pane to draw.
  */
 static bool
 tui_draw(struct tui *t, bool urgent)
 {
 	struct layout_rect	 area = { 0, 0, COLS, LINES - 1 };
 	int			 i, cy = 0, cx = 0;
-	bool			 prompt = false, box, whole;
+	bool			 prompt = false, box, whole, skipped = false;
 	uint64_t		 now = util_now_ms();
 
 	if (t->closing)
@@ -451,6 +527,8 @@ tui_draw(struct tui *t, bool urgent)
 		for (i = 0; i < t->npanes; i++)
 			if (whole || i == t->focus)
 				tui_draw_pane(t, i, &t->cells, &t->ncells);
+			else if (tui_pane_dirty(t->panes[i]))
+				skipped = true;
 		if (t->mode == TUI_HELP)
 			help_draw(area, t->prefix_name, &t->help_top);
 		break;
@@ -467,7 +545,7 @@ tui_draw(struct tui *t, bool urgent)
 	} else
 		tui_place_cursor(t);
 	refresh();
-	return whole;
+	return whole || !skipped;
 }
 
 /*

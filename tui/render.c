@@ -9,6 +9,7 @@
  */
 #include "tui/render.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 #include <curses.h>
@@ -259,14 +260,21 @@ render_one(int y, int x, const struct cell *c, bool reverse)
 	return wcwidth(wc[0]) == 2 ? 2 : 1;
 }
 
-void
-render_cells(int y, int x, int w, const struct cell *cells, int n,
-    bool reverse)
+/*
+ * Draw the glyphs of cells[lo..n) that start before column hi, at most w
+ * columns from x; blanks after the cells when the range reaches their end.
+ */
+static void
+render_range(int y, int x, int w, const struct cell *cells, int n, int lo,
+    int hi, bool reverse)
 {
 	struct cell	blank;
-	int		i, col = 0, cw;
+	int		i, col, cw;
 
-	for (i = 0; i < n && col < w; i++) {
+	/* A right half is drawn with its left half. */
+	if (lo > 0 && lo < n && cells[lo].width == 0)
+		lo--;
+	for (i = col = lo; i < n && col < w && col < hi; i++) {
 		if (cells[i].width == 0) {
 			if (i == 0)
 				col++;	/* half a glyph cut off on the left */
@@ -289,8 +297,22 @@ render_cells(int y, int x, int w, const struct cell *cells, int n,
 		}
 		col += cw;
 	}
-	if (col < w)
+	if (i >= n && col < w)
 		render_blank(y, x + col, w - col);
+}
+
+void
+render_cells(int y, int x, int w, const struct cell *cells, int n,
+    bool reverse)
+{
+	render_range(y, x, w, cells, n, 0, INT_MAX, reverse);
+}
+
+void
+render_span(int y, int x, int w, const struct cell *cells, int n, int lo,
+    int hi)
+{
+	render_range(y, x, w, cells, n, lo, hi, false);
 }
 
 void

@@ -73,6 +73,14 @@ void	render_select(int depth);
 void	render_cells(int y, int x, int w, const struct cell *cells, int n,
 	    bool reverse);
 
+/*
+ * Draw what render_cells() would, but only the glyphs that touch columns
+ * [lo, hi) (a wide one whole), and the blanks after the cells when the
+ * range reaches them: the rest of the row is left as it was drawn.
+ */
+void	render_span(int y, int x, int w, const struct cell *cells, int n,
+	    int lo, int hi);
+
 /* Fill w columns at (y, x) with blanks. */
 void	render_blank(int y, int x, int w);
 

@@ -61,11 +61,17 @@ enum tui_confirm {
 	TUI_CONFIRM_QUIT,
 };
 
+/* The columns of a pane's row left to draw: none while lo >= hi. */
+struct tui_span {
+	int			 lo;
+	int			 hi;
+};
+
 struct tui_pane {
 	struct session		*s;	/* a session's pane, or NULL */
 	struct tui_replay	*replay;	/* a replay's pane, or NULL */
 	struct layout_rect	 rect;	/* w == 0: not visible */
-	bool			*dirty;	/* one per content row */
+	struct tui_span		*dirty;	/* one per content row */
 	int			 ndirty;
 	bool			 dirty_all;
 	bool			 title_dirty;
@@ -114,6 +120,7 @@ struct tui {
 	bool			 closing;	/* terminal given back */
 
 	char			*message;
+	char			*status_key;	/* what the status line shows */
 	uint64_t		 message_until;
 
 	struct tui_history	*history;
@@ -179,6 +186,12 @@ void	tui_message(struct tui *t, const char *fmt, ...)
 /* TERM the sessions see: what libvterm emulates. */
 #define TUI_SESSION_TERM	"xterm-256color"
 
+/*
+ * draw.c: rows [srow, erow) of pane p changed in columns [scol, ecol)
+ * (ecol INT_MAX: the whole rows).
+ */
+void	tui_pane_damage(struct tui_pane *p, int srow, int erow, int scol,
+	    int ecol);
 /* panes.c: the visible pane at screen cell (y, x), or -1. */
 int	tui_pane_at(struct tui *t, int y, int x);
 /* panes.c: focus the pane to the left, right (dx), above or below (dy). */

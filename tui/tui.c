@@ -143,17 +143,14 @@ tui_ev_damage(void *user, struct session *s, int srow, int erow, int scol,
 {
 	struct tui	*t = user;
 	struct tui_pane	*p;
-	int		 i, r;
+	int		 i;
 
-	(void)scol;
-	(void)ecol;
 	if ((i = tui_find(t, s)) < 0)
 		return;
 	p = t->panes[i];
 	if (p->rect.w == 0)
 		return;		/* not visible: drawn whole when shown */
-	for (r = srow < 0 ? 0 : srow; r < erow && r < p->ndirty; r++)
-		p->dirty[r] = true;
+	tui_pane_damage(p, srow, erow, scol, ecol);
 	/* The focused pane's echo at once; the others' output paced. */
 	if (i == t->focus && t->mode == TUI_NORMAL)
 		tui_schedule_echo(t);
@@ -395,15 +392,18 @@ tui_answer(struct tui *t, const struct keys_event *ev)
 		session_kill(s);
 }
 
-/* One key from the person. */
-static void
+/*
+ * One key from the person.  Returns whether it only went to the focused
+ * session: then nothing on the screen changed until the program answers.
+ */
+static bool
 tui_key(struct tui *t, const struct keys_event *ev)
 {
 	struct session	*s = t->npanes > 0 ? t->panes[t->focus]->s : NULL;
 	bool		 marker;
 
 	if (ev->type == KEYS_RESIZE)
-		return;
+		return false;
 	/* Pastes are followed in every mode: pasted text is no command. */
 	marker = ev->type == KEYS_PASTE_START || ev->type == KEYS_PASTE_END;
 	if (marker)
@@ -411,17 +411,17 @@ tui_key(struct tui *t, const struct keys_event *ev)
 	if (t->askbox != NULL && askbox_is_open(t->askbox)) {
 		/* A paste is text for a field at most, never a decision. */
 		if (marker)
-			return;
+			return false;
 		if (t->pasting)
 			askbox_pasted_key(t->askbox, ev);
 		/* Nothing is decided on a screen too small to show it. */
 		else if (!t->too_small)
 			tui_askbox_key(t, ev);
-		return;
+		return false;
 	}
 	/* Outside the panes (help, history, scroll...) a paste is dropped. */
 	if ((marker || t->pasting) && t->mode != TUI_NORMAL)
-		return;
+		return false;
 	switch (t->mode) {
 	case TUI_HELP:
 		/* Scroll keys move a help that does not fit; others close. */
@@ -437,14 +437,14 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		else
 			t->mode = TUI_NORMAL;
 		t->redraw_all = true;
-		return;
+		return false;
 	case TUI_CONFIRM:
 		tui_answer(t, ev);
-		return;
+		return false;
 	case TUI_PREFIX_WAIT:
 		t->mode = TUI_NORMAL;
 		tui_command(t, ev);
-		return;
+		return false;
 	case TUI_HISTORY:
 		switch (tui_history_key(t->history, ev)) {
 		case TUI_HISTORY_QUIT:
@@ -459,14 +459,14 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		case TUI_HISTORY_KEEP:
 			break;
 		}
-		return;
+		return false;
 	case TUI_SCROLL:
 		if (ev->type == KEYS_CLICK)
-			return;		/* nothing to click on in a pager */
+			return false;	/* nothing to click on in a pager */
 		if (t->scroll_from_history && ev->type == KEYS_CHAR &&
 		    ev->mods == 0 && ev->ch == 'r') {
 			tui_open_replay(t);
-			return;
+			return false;
 		}
 		switch (scroll_key(t->scroll, ev)) {
 		case SCROLL_QUIT:
@@ -483,7 +483,7 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		case SCROLL_KEEP:
 			break;
 		}
-		return;
+		return false;
 	case TUI_NORMAL:
 		break;
 	}
@@ -492,27 +492,29 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		/* A watcher's wheel could reach a program: clicks only. */
 		if (!t->readonly || ev->type == KEYS_CLICK)
 			tui_mouse_panes(t, ev);
-		return;
+		return false;
 	}
 	if (!t->pasting && !marker && ev->type == KEYS_CHAR && ev->mods == 0 &&
 	    ev->ch == t->prefix) {
 		t->mode = TUI_PREFIX_WAIT;
-		return;
+		return false;
 	}
 	if (t->npanes > 0 && t->panes[t->focus]->replay != NULL) {
 		if (!t->pasting && !marker)
 			tui_replay_input(t, ev);
-		return;
+		return false;
 	}
 	if (t->readonly) {
 		if (!marker)
 			tui_message(t, "read-only console: keys reach no "
 			    "session (%s d detaches)", t->prefix_name);
-		return;
+		return false;
 	}
 	/* The markers reach the program when it asked for them (mode 2004). */
-	if (s != NULL && !session_is_done(s))
-		keys_send(s, ev);
+	if (s == NULL || session_is_done(s))
+		return false;
+	keys_send(s, ev);
+	return true;
 }
 
 /* The terminal has input: handle every key it holds. */
@@ -521,6 +523,7 @@ tui_input(struct loop *l, int fd, short revents, void *arg)
 {
 	struct tui		*t = arg;
 	struct keys_event	 ev;
+	bool			 changed = false;
 
 	(void)l;
 	(void)fd;
@@ -531,12 +534,22 @@ tui_input(struct loop *l, int fd, short revents, void *arg)
 	if (!tui_enter(t))
 		return;
 	/* A console's keys may detach it: then its terminal is gone. */
+	sessions_input_hold(t->ss, true);
 	while (!t->quit && t->term != NULL && keys_read(&ev)) {
-		tui_key(t, &ev);
+		if (!tui_key(t, &ev))
+			changed = true;
 		if (t->term != NULL)
 			tui_enter(t);
 	}
-	tui_schedule_now(t);
+	sessions_input_hold(t->ss, false);
+	/*
+	 * Keys that only went to the focused session change nothing on the
+	 * screen: its echo asks for the frame.  Drawing one here would hold
+	 * up the echo itself (the kernel's worker that carries the keys to
+	 * the program waits for this CPU).
+	 */
+	if (changed)
+		tui_schedule_now(t);
 }
 
 /* Approval events: tell the person, show the prompt. */
@@ -840,6 +853,7 @@ tui_free(struct tui *t)
 	tui_history_free(t->history);
 	strv_free(t->envp);
 	free(t->message);
+	free(t->status_key);
 	free(t->sandbox);
 	free(t->approval_mode);
 	askbox_free(t->askbox);

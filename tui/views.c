@@ -10,6 +10,7 @@
  */
 #include "tui/tui-int.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 #include <curses.h>
@@ -110,15 +111,14 @@ tui_replay_damage(void *user, struct tui_replay *r, int srow, int erow)
 {
 	struct tui	*t = user;
 	struct tui_pane	*p;
-	int		 i, row;
+	int		 i;
 
 	if ((i = tui_find_replay(t, r)) < 0)
 		return;
 	p = t->panes[i];
 	if (p->rect.w == 0)
 		return;
-	for (row = srow < 0 ? 0 : srow; row < erow && row < p->ndirty; row++)
-		p->dirty[row] = true;
+	tui_pane_damage(p, srow, erow, 0, INT_MAX);
 	tui_schedule(t);
 }
 
