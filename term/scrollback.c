@@ -168,6 +168,27 @@ encode(struct scrollback *sb, const struct cell *cells, int ncols)
 	runs = sb->runs;
 	text = sb->text;
 	counts = sb->counts;
+	/*
+	 * The usual line: narrow ASCII glyphs (or empty cells) of one style,
+	 * one run; else the general way below, from the start.
+	 */
+	for (i = 0; i < n && n <= UINT16_MAX; i++) {
+		const struct cell *c = &cells[i];
+
+		if (c->width != 1 || c->chars[0] >= 0x80 || c->chars[1] != 0 ||
+		    !cell_attr_eq(&c->attr, &cells[0].attr))
+			break;
+		text[i] = c->chars[0] != 0 ? (char)c->chars[0] : ' ';
+	}
+	if (n > 0 && i == n) {
+		r = &runs[nruns++];
+		r->nglyphs = (uint16_t)n;
+		r->flags = cells[0].attr.flags;
+		r->fg = cells[0].attr.fg;
+		r->bg = cells[0].attr.bg;
+		textlen = nglyphs = (size_t)n;
+		goto store;
+	}
 	for (i = 0; i < n; i++) {
 		const struct cell *c = &cells[i];
 
@@ -200,6 +221,7 @@ encode(struct scrollback *sb, const struct cell *cells, int ncols)
 		if (nch > 1)
 			has_counts = 1;
 	}
+store:
 	l = xmalloc(sizeof *l + nruns * sizeof *runs + textlen +
 	    (has_counts ? nglyphs : 0));
 	l->ncells = (uint16_t)n;
@@ -283,9 +305,12 @@ append(struct scrollback *sb, struct sb_line *l)
 		sb->bytes -= line_size(sb->lines[sb->head]);
 		free(sb->lines[sb->head]);
 		sb->lines[sb->head] = l;
-		sb->head = (sb->head + 1) % sb->max;
+		if (++sb->head == sb->max)
+			sb->head = 0;
 	} else {
-		slot = (sb->head + sb->count) % sb->max;
+		slot = sb->head + sb->count;
+		if (slot >= sb->max)
+			slot -= sb->max;
 		sb->lines[slot] = l;
 		sb->count++;
 	}

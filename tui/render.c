@@ -237,24 +237,51 @@ render_pair(int fg, int bg)
 	return pair < 0 ? 0 : pair;
 }
 
+/*
+ * The style of the cell drawn last in a row: neighbours mostly share one,
+ * and working it out (colours to the terminal's depth, a pair) costs more
+ * than drawing the character.
+ */
+struct render_last {
+	bool		 valid;
+	struct cell_attr attr;
+	attr_t		 attrs;
+	int		 pair;
+};
+
 /* Draw one cell's characters with its style at (y, x); the width drawn. */
 static int
-render_one(int y, int x, const struct cell *c, bool reverse)
+render_one(int y, int x, const struct cell *c, bool reverse,
+    struct render_last *last)
 {
 	struct render_style	st;
 	cchar_t			cc;
 	wchar_t			wc[CCHARW_MAX + 1];
-	int			pair;
+	uint32_t		ch = c->chars[0];
 
+	if (!last->valid || !cell_attr_eq(&last->attr, &c->attr)) {
+		render_style(&c->attr, render_ncolors, &st);
+		if (reverse)
+			st.attrs ^= A_REVERSE;
+		last->valid = true;
+		last->attr = c->attr;
+		last->attrs = (attr_t)st.attrs;
+		last->pair = render_pair(st.fg, st.bg);
+	}
+	/* The usual cell: one printable ASCII character, or none. */
+	if (ch < 0x7f && (ch == 0 || ch >= 0x20) && c->chars[1] == 0 &&
+	    c->width == 1 && !(c->attr.flags & CELL_STRIKE)) {
+		wc[0] = ch == 0 ? L' ' : (wchar_t)ch;
+		wc[1] = 0;
+		setcchar(&cc, wc, last->attrs, 0, &last->pair);
+		mvadd_wch(y, x, &cc);
+		return 1;
+	}
 	render_chars(c, wc, CCHARW_MAX + 1);
-	render_style(&c->attr, render_ncolors, &st);
-	if (reverse)
-		st.attrs ^= A_REVERSE;
-	pair = render_pair(st.fg, st.bg);
-	if (setcchar(&cc, wc, (attr_t)st.attrs, 0, &pair) != OK) {
+	if (setcchar(&cc, wc, last->attrs, 0, &last->pair) != OK) {
 		wc[0] = L'?';
 		wc[1] = 0;
-		setcchar(&cc, wc, (attr_t)st.attrs, 0, &pair);
+		setcchar(&cc, wc, last->attrs, 0, &last->pair);
 	}
 	mvadd_wch(y, x, &cc);
 	return wcwidth(wc[0]) == 2 ? 2 : 1;
@@ -268,8 +295,9 @@ static void
 render_range(int y, int x, int w, const struct cell *cells, int n, int lo,
     int hi, bool reverse)
 {
-	struct cell	blank;
-	int		i, col, cw;
+	struct render_last	last = { .valid = false };
+	struct cell		blank;
+	int			i, col, cw;
 
 	/* A right half is drawn with its left half. */
 	if (lo > 0 && lo < n && cells[lo].width == 0)
@@ -285,15 +313,15 @@ render_range(int y, int x, int w, const struct cell *cells, int n, int lo,
 			blank = cells[i];
 			blank.chars[0] = 0;
 			blank.width = 1;
-			render_one(y, x + col, &blank, reverse);
+			render_one(y, x + col, &blank, reverse, &last);
 			col++;
 			continue;
 		}
-		if (render_one(y, x + col, &cells[i], reverse) < cw) {
+		if (render_one(y, x + col, &cells[i], reverse, &last) < cw) {
 			blank = cells[i];
 			blank.chars[0] = 0;
 			blank.width = 1;
-			render_one(y, x + col + 1, &blank, reverse);
+			render_one(y, x + col + 1, &blank, reverse, &last);
 		}
 		col += cw;
 	}
