@@ -8,10 +8,10 @@
  * - every byte read from the PTY goes, in order, to the recorder, the
  *   subscribers and the screen's backlog (session_take), unless the
  *   session is a passthrough one, which keeps no screen;
- * - flow control: per loop turn a PTY is read for at most
- *   SESSION_READ_BUDGET bytes, and not polled for input at all while the
- *   screen has a backlog, which is fed in slices for a bounded time (the
- *   bounds and why are in session-int.h);
+ * - flow control: per loop turn a PTY is read once (SESSION_READ_ONCE),
+ *   and not polled for input at all while the screen has a backlog, which
+ *   is fed in slices for a bounded time (the bounds and why are in
+ *   session-int.h);
  * - the feed yields to the person (keys, the watched pane) between slices;
  *   the watched session's PTY is a high-priority fd of the loop; after a
  *   key reaches a watched session, the others are not read or fed until
@@ -238,62 +238,34 @@ session_take(struct session *s, const char *data, size_t len)
 }
 
 /*
- * Read what the PTY has, up to budget bytes, and feed the screen (all of
- * it when all: the session is ending); marks EOF.
+ * Read the PTY once and feed the screen (when all, the session is ending:
+ * read until the PTY is empty or at EOF, up to budget bytes, and feed all
+ * of it); marks EOF.  Once a turn: see SESSION_READ_ONCE.
  */
 void
 session_read(struct session *s, size_t budget, bool all)
 {
 	struct sessions	*ss = s->set;
 	ssize_t		 n;
-	size_t		 got = 0, have;
-	bool		 drained = false;
-	uint64_t	 asked = util_now_us(), now;
+	size_t		 got = 0;
 
 	if (s->feed.len > 0)
 		session_feed(s, all);
-	while (!s->eof && !drained && got < budget &&
-	    (all || s->feed.len == 0)) {
-		/* One chunk: what the PTY has now, up to its size. */
-		for (have = 0; have < sizeof ss->readbuf; have += (size_t)n) {
-			n = pty_read(s->child.master, ss->readbuf + have,
-			    sizeof ss->readbuf - have);
-			if (n == 0) {
-				drained = true;
-				break;
-			}
-			if (n == PTY_EOF || n < 0) {
-				s->eof = true;
-				break;
-			}
-			if (all)
-				continue;
-			/*
-			 * The person first: after a short read (drained), or
-			 * every SESSION_YIELD_CHECK_US of gathering from a
-			 * producer as fast as the reads (a chunk of it took
-			 * milliseconds while a key waited).
-			 */
-			if ((size_t)n >= SESSION_READ_SHORT) {
-				now = util_now_us();
-				if (now - asked < SESSION_YIELD_CHECK_US)
-					continue;
-				asked = now;
-			}
-			if (session_held(s) ||
-			    loop_high_pending(ss->loop, s->child.master)) {
-				have += (size_t)n;
-				drained = true;
-				break;
-			}
-		}
-		if (have == 0)
+	while (!s->eof && got < budget && (all || s->feed.len == 0)) {
+		n = pty_read(s->child.master, ss->readbuf, sizeof ss->readbuf);
+		if (n == 0)
 			break;
+		if (n == PTY_EOF || n < 0) {
+			s->eof = true;
+			break;
+		}
 		if (s->watchers > 0)
 			sessions_echo_done(ss);
-		session_take(s, ss->readbuf, have);
-		got += have;
+		session_take(s, ss->readbuf, (size_t)n);
+		got += (size_t)n;
 		session_feed(s, all);
+		if (!all)
+			break;
 	}
 }
 

@@ -20,34 +20,30 @@
 #include "base/util.h"
 
 /*
- * Bytes read from one PTY per loop turn: large enough for throughput, small
- * enough that a flooding session leaves the loop quickly for the others.
- * What one turn reads is gathered (a PTY gives ~4 KiB a read) into chunks
- * of up to SESSION_READ_CHUNK taken at once: one recording event, one
- * event per control client, one screen feed per chunk rather than per
- * read (`exec` of 6.9 MB: 1,900 reads, each its own JSON event and send).
+ * Bytes read from one pipe per loop turn (session_stdio_read): large
+ * enough for throughput, small enough that a flooding session leaves the
+ * loop quickly for the others.
  */
 #define SESSION_READ_BUDGET	(64 * 1024)
+/*
+ * SESSION_READ_ONCE: a PTY is read once per loop turn, into a buffer of
+ * SESSION_READ_CHUNK bytes (a read gives what the line discipline holds,
+ * up to 4 KiB).  Reading it again at once was slower: the bytes reach the
+ * line discipline through a kernel worker, and a read that finds it empty
+ * while the worker has bytes waits for the worker to run; the next turn's
+ * read finds them there, moved while the screen took the last ones.
+ * Measured on two cores (`seq 1 3000000` in the console): gathering 64 KiB
+ * a turn, 1.7 s to the end and 0.99 s of ptyvisor's CPU; once a turn,
+ * 1.0 s and 0.91 s; `exec --text` of a million lines 12% sooner.  Each
+ * read is one recording event and one event per subscriber: 3% more of
+ * the server's CPU for those.
+ */
 #define SESSION_READ_CHUNK	(64 * 1024)
 /*
  * Room the screen's feed keeps once it is empty; a burst's is given back
  * at the recording's next flush (ten quiet sessions keep ~2.5 MB less).
  */
 #define SESSION_FEED_KEEP	(16 * 1024)
-/*
- * A read shorter than this (a PTY gives up to 4 KiB when it has a
- * backlog) means the PTY was drained: when the person's keys or the
- * watched pane wait, the rest of the turn is left to the loop.  Reading on
- * would wait on the producer's next writes with nothing else served: `seq`
- * writes a line per write(2) to a terminal, so a 64 KiB chunk of it took
- * milliseconds to gather while the person's key waited.  The same is
- * asked every SESSION_YIELD_CHECK_US of full reads, for a producer as
- * fast as the reads, which never leaves the PTY drained (measured: 2.6 ms
- * gathering while a key waited).  Otherwise the chunk is gathered whole
- * (fewer, larger events: throughput).  A session never yields to its own
- * output.
- */
-#define SESSION_READ_SHORT	1024
 /*
  * After input reaches a watched session (the person typed), the other
  * sessions are neither read nor fed until its output comes, for at most
