@@ -70,9 +70,9 @@ proto_base64_encode(struct buf *out, const void *data, size_t n)
 	out->data[out->len] = '\0';
 }
 
-/* Value of a base64 digit, or -1 (a table, made on first use). */
-static int
-proto_b64_value(char c)
+/* Values of the base64 digits, -1 for any other byte (made on first use). */
+static const signed char *
+proto_b64_table(void)
 {
 	static signed char	value[256];
 	static int		made;
@@ -84,30 +84,47 @@ proto_b64_value(char c)
 			value[(unsigned char)proto_b64[i]] = (signed char)i;
 		made = 1;
 	}
-	return value[(unsigned char)c];
+	return value;
 }
 
 int
 proto_base64_decode(struct buf *out, const char *s, size_t n)
 {
-	size_t		i, k, pad;
-	int		d[4];
-	uint32_t	v;
-	char		*q;
+	const signed char	*value = proto_b64_table();
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 i, k, pad;
+	int			 d[4];
+	uint32_t		 v;
+	char			*q;
 
 	if (n % 4 != 0)
 		return -1;
 	buf_reserve(out, n / 4 * 3);
 	q = out->data + out->len;
-	for (i = 0; i < n; i += 4) {
+	/* Every group but the last: four digits, no padding. */
+	for (i = 0; i + 4 < n; i += 4) {
+		d[0] = value[u[i]];
+		d[1] = value[u[i + 1]];
+		d[2] = value[u[i + 2]];
+		d[3] = value[u[i + 3]];
+		if ((d[0] | d[1] | d[2] | d[3]) < 0)
+			goto bad;
+		v = (uint32_t)d[0] << 18 | (uint32_t)d[1] << 12 |
+		    (uint32_t)d[2] << 6 | (uint32_t)d[3];
+		*q++ = (char)(v >> 16);
+		*q++ = (char)(v >> 8);
+		*q++ = (char)v;
+	}
+	/* The last group, which may end in one or two '='. */
+	for (; i < n; i += 4) {
 		pad = 0;
 		for (k = 0; k < 4; k++) {
-			if (s[i + k] == '=' && i + 4 == n && k >= 2) {
+			if (s[i + k] == '=' && k >= 2) {
 				pad++;
 				d[k] = 0;
 				continue;
 			}
-			if (pad > 0 || (d[k] = proto_b64_value(s[i + k])) < 0)
+			if (pad > 0 || (d[k] = value[u[i + k]]) < 0)
 				goto bad;
 		}
 		v = (uint32_t)d[0] << 18 | (uint32_t)d[1] << 12 |
