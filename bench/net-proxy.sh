@@ -2,7 +2,8 @@
 # net-proxy.sh - throughput of a filtered network: 100 MB (or SIZE) read
 # from a server on 127.0.0.1 directly, and from inside `ptyvisor sandbox
 # --network-allow` through the proxy (CONNECT), RUNS times each; medians in
-# MB/s and their ratio; then the proxy's own CPU time for one copy (the
+# MB/s and their ratio, and the median of each pair's ratio (a direct
+# copy and the proxied one right after it); then the proxy's own CPU time for one copy (the
 # proxied copy runs three busy processes, server, proxy and client, where
 # the direct one runs two: on two cores the third one's share is what the
 # ratio loses).  Needs namespaces for the sandbox.  Not part of `make
@@ -55,6 +56,12 @@ p=$(median < "$T/proxy")
 echo "direct loopback copy:   $d MB/s (median of $RUNS: $(tr '\n' ' ' < "$T/direct"))"
 echo "through ptyvisor proxy: $p MB/s (median of $RUNS: $(tr '\n' ' ' < "$T/proxy"))"
 awk -v d="$d" -v p="$p" 'BEGIN { printf "ratio: %.0f%%\n", 100 * p / d }'
+# Each proxied copy ran right after a direct one: the median of those
+# pairs' ratios is less moved by the machine's swings between pairs.
+pr=$(paste "$T/direct" "$T/proxy" | awk '{ printf "%.3f\n", $2 / $1 }' |
+    median)
+echo "median of the $RUNS pairs' ratios: $(awk -v r="$pr" 'BEGIN { printf "%.0f%%", 100 * r }') ($(paste "$T/direct" "$T/proxy" |
+    awk '{ printf "%.0f%% ", 100 * $2 / $1 }'))"
 [ -n "$CPU" ] && awk -v c="$CPU" -v n="$SIZE" -v m="$(cat "$T/last")" 'BEGIN {
 	printf "the proxy: %.3f s of CPU for %d MB at %s MB/s (%.0f MB per CPU second)\n",
 	    c, n / 1e6, m, (c > 0 ? n / 1e6 / c : 0) }'
