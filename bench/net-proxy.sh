@@ -2,12 +2,12 @@
 # net-proxy.sh - throughput of a filtered network: 100 MB (or SIZE) read
 # from a server on 127.0.0.1 directly, and from inside `ptyvisor sandbox
 # --network-allow` through the proxy (CONNECT), RUNS times each; medians in
-# MB/s and their ratio, and the median of each pair's ratio (a direct
-# copy and the proxied one right after it); then the proxy's own CPU time for one copy (the
-# proxied copy runs three busy processes, server, proxy and client, where
-# the direct one runs two: on two cores the third one's share is what the
-# ratio loses).  Needs namespaces for the sandbox.  Not part of `make
-# check`.
+# MB/s and their ratio, and the median of each pair's ratio (a direct copy
+# and the proxied one right after it); then the proxy's own CPU time for
+# one copy (the proxied copy runs three busy processes, server, proxy and
+# client, where the direct one runs two: on two cores the third one's
+# share is what the ratio loses).  Needs namespaces for the sandbox.  Not
+# part of `make check`.
 #
 # Usage: bench/net-proxy.sh [PTYVISOR] [RUNS] [SIZE]
 
