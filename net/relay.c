@@ -16,6 +16,7 @@
 #include "net/relay.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -34,6 +35,40 @@
  * event keeps a bulk transfer off the poll, and a turn of the loop short.
  */
 #define RELAY_ROUNDS 32
+
+/*
+ * The receive buffer of a relayed socket, when net.core.rmem_max allows
+ * it.  A relayed copy keeps three processes busy (sender, proxy,
+ * receiver): on two cores one of them waits for a CPU at any time, and a
+ * sender that may run this far ahead of the proxy waits for it less often
+ * than the kernel's tuning lets it, which starts small and grows by what
+ * the reader took.  bench/net-proxy.sh, 100 MB, each proxied copy beside a
+ * direct one, order alternating, ten triples: the proxied copy at 79% of
+ * the direct one with the kernel's tuning (median), 87% with this.  Fixed,
+ * the buffer no longer grows past it: below 4 MiB allowed, the tuning
+ * (which may reach net.ipv4.tcp_rmem's maximum) is kept.
+ */
+#define RELAY_SOCKBUF	(4 * 1024 * 1024)
+
+void
+relay_socket_tune(int fd)
+{
+	static int	allowed = -1;	/* net.core.rmem_max, read once */
+	FILE		*f;
+	int		 size = RELAY_SOCKBUF;
+
+	if (allowed < 0) {
+		allowed = 0;
+		if ((f = fopen("/proc/sys/net/core/rmem_max", "re")) != NULL) {
+			if (fscanf(f, "%d", &allowed) != 1)
+				allowed = 0;
+			fclose(f);
+		}
+	}
+	if (allowed >= RELAY_SOCKBUF)
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size,
+		    sizeof size);
+}
 
 /* Set a direction up for relaying. */
 void

@@ -47,4 +47,11 @@ bool	relay_has_room(const struct relay *d);
  */
 int	relay_pump(struct relay *d, int src, int dst);
 
+/*
+ * Give a socket the relay reads from a receive buffer of RELAY_SOCKBUF
+ * when the system allows one that large (net.core.rmem_max), before it
+ * connects; else leave it to the kernel's tuning.
+ */
+void	relay_socket_tune(int fd);
+
 #endif

@@ -5,7 +5,8 @@
  * the buffer is full and nothing lost after, a broken peer reported; two
  * directions as the proxy runs them moving megabytes of a non-repeating
  * stream each way, one side half-closed while the other goes on, every
- * byte compared and counted.
+ * byte compared and counted; a socket's receive buffer made large when
+ * the system allows it, left to the kernel when it does not.
  */
 #include "net/relay.h"
 
@@ -284,10 +285,48 @@ test_both_ways(void)
 	close(sp[1]);
 }
 
+/*
+ * relay_socket_tune: a TCP socket gets a receive buffer of 4 MiB (the
+ * kernel doubles what it is given) when net.core.rmem_max allows that
+ * much, and keeps the kernel's own otherwise.
+ */
+static void
+test_tune(void)
+{
+	FILE		*f;
+	int		 fd, max = -1, before = 0, after = 0;
+	socklen_t	 len = sizeof before;
+
+	if ((f = fopen("/proc/sys/net/core/rmem_max", "r")) != NULL) {
+		if (fscanf(f, "%d", &max) != 1)
+			max = -1;
+		fclose(f);
+	}
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || max < 0) {
+		tap_skip(1, "no TCP socket or no net.core.rmem_max here");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &before, &len);
+	relay_socket_tune(fd);
+	len = sizeof after;
+	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &after, &len);
+	if (max >= 4 * 1024 * 1024)
+		ok(after >= 8 * 1024 * 1024, "rmem_max %d: the receive buffer "
+		    "is %d bytes (was %d)", max, after, before);
+	else
+		is_int(after, before, "rmem_max %d: the receive buffer is the "
+		    "kernel's", max);
+	close(fd);
+}
+
 int
 main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
+	test_tune();
 	pairs();
 	test_order();
 	unpair();
