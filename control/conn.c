@@ -67,6 +67,33 @@ control_send(struct control_client *cl, struct buf *line)
 	control_client_flush(cl);
 }
 
+/* The batch's time is up: send what waits. */
+static void
+control_batch_timer(struct loop *l, void *arg)
+{
+	struct control_client	*cl = arg;
+
+	(void)l;
+	cl->batch_timer = NULL;
+	control_client_flush(cl);
+}
+
+void
+control_send_output(struct control_client *cl, struct buf *line)
+{
+	if (cl == NULL || cl->dead || line->len == 0)
+		return;
+	if (cl->out.len + line->len > CONTROL_OUT_MAX ||
+	    cl->out.len + line->len >= CONTROL_BATCH || cl->closing) {
+		control_send(cl, line);
+		return;
+	}
+	buf_add(&cl->out, line->data, line->len);
+	if (cl->batch_timer == NULL)
+		cl->batch_timer = loop_timer_add(cl->c->loop,
+		    CONTROL_BATCH_MS, control_batch_timer, cl);
+}
+
 /* Read again the output of cl's sessions held while it was behind. */
 void
 control_pipes_resume(struct control_client *cl)
@@ -112,6 +139,17 @@ control_broadcast(struct control *c, struct buf *line,
 	for (i = 0; i < c->nclients; i++)
 		if (control_is_subscriber(c->clients[i], skip))
 			control_send(c->clients[i], line);
+}
+
+void
+control_broadcast_output(struct control *c, struct buf *line,
+    struct control_client *skip)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nclients; i++)
+		if (control_is_subscriber(c->clients[i], skip))
+			control_send_output(c->clients[i], line);
 }
 
 /* Send an error event, and log it. */
@@ -184,6 +222,8 @@ control_client_close(struct control_client *cl)
 	cl->close_timer = NULL;
 	loop_timer_cancel(c->loop, cl->hello_timer);
 	cl->hello_timer = NULL;
+	loop_timer_cancel(c->loop, cl->batch_timer);
+	cl->batch_timer = NULL;
 	for (i = 0; i < c->nsess; i++) {
 		struct control_sess *cs = c->sess[i];
 
@@ -249,6 +289,10 @@ control_client_flush(struct control_client *cl)
 {
 	ssize_t	n;
 
+	if (cl->batch_timer != NULL) {	/* what it waited for goes now */
+		loop_timer_cancel(cl->c->loop, cl->batch_timer);
+		cl->batch_timer = NULL;
+	}
 	while (!cl->dead && cl->out.len > 0) {
 		n = send(cl->fd, cl->out.data, cl->out.len,
 		    MSG_NOSIGNAL | MSG_DONTWAIT);

@@ -45,6 +45,7 @@ struct control_client {
 	int			 nfds;
 	struct loop_timer	*close_timer;
 	struct loop_timer	*hello_timer;	/* until its hello */
+	struct loop_timer	*batch_timer;	/* output lines waiting */
 };
 
 /* An exec request waiting for its decision. */
@@ -81,6 +82,14 @@ struct control_sess {
  * dropped.
  */
 #define CONTROL_PIPE_HOLD	(128 * 1024)
+/*
+ * Output events wait up to CONTROL_BATCH_MS, or until CONTROL_BATCH bytes
+ * are queued, to go to their client in one send (any other event sends
+ * them first, in order).  A PTY gives ~4 KiB a read, each its own event:
+ * sent one by one, each woke the client.  Well below CONTROL_PIPE_HOLD.
+ */
+#define CONTROL_BATCH		(32 * 1024)
+#define CONTROL_BATCH_MS	1
 #define CONTROL_PIPE_RESUME	(32 * 1024)
 
 /* The server. */
@@ -116,6 +125,10 @@ void	control_log(struct control *c, const char *fmt, ...)
 void	control_send(struct control_client *cl, struct buf *line);
 /* conn.c: send line to every subscribed client except skip. */
 void	control_broadcast(struct control *c, struct buf *line,
+	    struct control_client *skip);
+/* conn.c: control_send and control_broadcast for output: batched. */
+void	control_send_output(struct control_client *cl, struct buf *line);
+void	control_broadcast_output(struct control *c, struct buf *line,
 	    struct control_client *skip);
 /* conn.c: whether control_broadcast would send to anyone. */
 bool	control_has_subscribers(const struct control *c,

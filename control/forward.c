@@ -119,20 +119,20 @@ control_sess_output(struct control *c, struct control_sess *cs,
 	if (cs->owner != NULL && cs->enc == PROTO_ENC_BASE64 && len > 0) {
 		proto_ev_output(&ev, cs->req_id, (int64_t)cs->id, cs->seq,
 		    data, len, PROTO_ENC_BASE64);
-		control_send(cs->owner, &ev);
+		control_send_output(cs->owner, &ev);
 	}
 	if (n > 0) {
 		if (cs->owner != NULL && cs->enc == PROTO_ENC_TEXT) {
 			ev.len = 0;
 			proto_ev_output(&ev, cs->req_id, (int64_t)cs->id,
 			    cs->seq, all.data, n, PROTO_ENC_TEXT);
-			control_send(cs->owner, &ev);
+			control_send_output(cs->owner, &ev);
 		}
 		/* Built only for someone: the relay's hot path. */
 		if (control_has_subscribers(c, cs->owner)) {
 			proto_ev_output(&text, NULL, (int64_t)cs->id, cs->seq,
 			    all.data, n, PROTO_ENC_TEXT);
-			control_broadcast(c, &text, cs->owner);
+			control_broadcast_output(c, &text, cs->owner);
 		}
 	}
 	buf_free(&all);
