@@ -100,7 +100,7 @@ session_linger_timer(struct loop *l, void *arg)
 	struct session	*s = arg;
 
 	s->linger_timer = NULL;
-	session_read(s, SIZE_MAX, true);
+	session_read(s, true);
 	session_stdio_reaped(s);
 	if (s->stdio_held && !session_stdio_drained(s)) {
 		/* Output waits for a slow agent, not for leftovers. */
@@ -130,7 +130,7 @@ session_reaped(struct session *s, struct pty_status st)
 	s->kill_timer = NULL;
 	/* Whatever it wrote before exiting is in the PTY's buffer. */
 	session_stdio_reaped(s);
-	session_read(s, SIZE_MAX, true);
+	session_read(s, true);
 	if (s->eof && session_stdio_drained(s))
 		session_finish(s);
 	else
@@ -187,7 +187,7 @@ session_io(struct loop *l, int fd, short revents, void *arg)
 	if (revents & POLLOUT)
 		session_pump_input(s);
 	if (revents & (POLLIN | POLLHUP | POLLERR))
-		session_read(s, SESSION_READ_BUDGET, false);
+		session_read(s, false);
 	if (s->eof && s->reaped && session_stdio_drained(s))
 		session_finish(s);
 	else if (s->eof) {

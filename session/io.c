@@ -8,10 +8,10 @@
  * - every byte read from the PTY goes, in order, to the recorder, the
  *   subscribers and the screen's backlog (session_take), unless the
  *   session is a passthrough one, which keeps no screen;
- * - flow control: per loop turn a PTY is read once (SESSION_READ_ONCE),
- *   and not polled for input at all while the screen has a backlog, which
- *   is fed in slices for a bounded time (the bounds and why are in
- *   session-int.h);
+ * - flow control: per loop turn a PTY is read once (why: at
+ *   SESSION_READ_CHUNK in session-int.h), and not polled for input at all
+ *   while the screen has a backlog, which is fed in slices for a bounded
+ *   time (the bounds and why are in session-int.h);
  * - the feed yields to the person (keys, the watched pane) between slices;
  *   the watched session's PTY is a high-priority fd of the loop; after a
  *   key reaches a watched session, the others are not read or fed until
@@ -239,19 +239,18 @@ session_take(struct session *s, const char *data, size_t len)
 
 /*
  * Read the PTY once and feed the screen (when all, the session is ending:
- * read until the PTY is empty or at EOF, up to budget bytes, and feed all
- * of it); marks EOF.  Once a turn: see SESSION_READ_ONCE.
+ * read until the PTY is empty or at EOF, and feed all of it); marks EOF.
+ * Why once a turn: session-int.h, at SESSION_READ_CHUNK.
  */
 void
-session_read(struct session *s, size_t budget, bool all)
+session_read(struct session *s, bool all)
 {
 	struct sessions	*ss = s->set;
 	ssize_t		 n;
-	size_t		 got = 0;
 
 	if (s->feed.len > 0)
 		session_feed(s, all);
-	while (!s->eof && got < budget && (all || s->feed.len == 0)) {
+	while (!s->eof && (all || s->feed.len == 0)) {
 		n = pty_read(s->child.master, ss->readbuf, sizeof ss->readbuf);
 		if (n == 0)
 			break;
@@ -262,7 +261,6 @@ session_read(struct session *s, size_t budget, bool all)
 		if (s->watchers > 0)
 			sessions_echo_done(ss);
 		session_take(s, ss->readbuf, (size_t)n);
-		got += (size_t)n;
 		session_feed(s, all);
 		if (!all)
 			break;

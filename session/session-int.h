@@ -26,7 +26,7 @@
  */
 #define SESSION_READ_BUDGET	(64 * 1024)
 /*
- * SESSION_READ_ONCE: a PTY is read once per loop turn, into a buffer of
+ * A PTY is read once per loop turn (session_read), into a buffer of
  * SESSION_READ_CHUNK bytes (a read gives what the line discipline holds,
  * up to 4 KiB).  Reading it again at once was slower: the bytes reach the
  * line discipline through a kernel worker, and a read that finds it empty
@@ -232,8 +232,8 @@ extern const struct screen_events session_screen_events;
 void	session_feed(struct session *s, bool all);
 /* io.c: take bytes read from the PTY or written by ptyvisor itself. */
 void	session_take(struct session *s, const char *data, size_t len);
-/* io.c: read the PTY up to budget bytes and feed the screen; marks EOF. */
-void	session_read(struct session *s, size_t budget, bool all);
+/* io.c: read the PTY once (all: until empty) and feed the screen; EOF. */
+void	session_read(struct session *s, bool all);
 /* io.c: poll the PTY for what the session can take now. */
 void	session_watch(struct session *s);
 /* io.c: write queued input to the PTY without blocking. */

@@ -101,7 +101,7 @@ sessions_free(struct sessions *ss)
 				s->kill_error = xstrdup(ENDING_KILLED);
 		} else
 			pty_kill_group(s->child.pid, SIGKILL);
-		session_read(s, SIZE_MAX, true);
+		session_read(s, true);
 		session_finish(s);
 	}
 	loop_timer_cancel(ss->loop, ss->echo_timer);
