@@ -116,7 +116,7 @@ proto_base64_decode(struct buf *out, const char *s, size_t n)
 		*q++ = (char)v;
 	}
 	/* The last group, which may end in one or two '='. */
-	for (; i < n; i += 4) {
+	if (i < n) {
 		pad = 0;
 		for (k = 0; k < 4; k++) {
 			if (s[i + k] == '=' && k >= 2) {
