@@ -65,6 +65,14 @@ sb sh -c 'echo "$HTTP_PROXY $https_proxy $ALL_PROXY $no_proxy"' > "$T/env"
 is "$(cat "$T/env")" "http://127.0.0.1:3128 http://127.0.0.1:3128 \
 socks5h://127.0.0.1:3128 localhost,127.0.0.1,::1" "the proxy variables are set"
 
+# The namespace's loopback is not paced (a host's BBR is not passed on),
+# and the host keeps its own choice.
+HOST_CC=$(cat /proc/sys/net/ipv4/tcp_congestion_control 2> /dev/null)
+is "$(sb cat /proc/sys/net/ipv4/tcp_congestion_control)" "reno" \
+    "the namespace's congestion control does not pace (reno)"
+is "$(cat /proc/sys/net/ipv4/tcp_congestion_control 2> /dev/null)" \
+    "$HOST_CC" "... and the host's is unchanged ($HOST_CC)"
+
 # Allowed: each way through the proxy.
 is "$(sb python3 "$CLIENT" urllib "http://allowed.test:$HP/hello")" \
     "urllib ok hello-from-upstream host=allowed.test:$HP" \
