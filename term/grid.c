@@ -18,31 +18,11 @@
 #include "term/scrollback.h"
 #include "base/util.h"
 
-struct row {
-	struct cell	*cells;
-	int		 used;		/* cells past it are default blanks */
-	bool		 wrapped;	/* the text goes on in the next row */
-};
-
-struct grid {
-	struct row	*lines;		/* physical rows, a ring */
-	struct row	*tmp;		/* scratch for rotations */
-	int		*dmin;		/* per logical row: changed columns */
-	int		*dmax;
-	int		 top;		/* physical index of logical row 0 */
-	int		 rows;
-	int		 cols;
-	bool		 dirty;		/* some row has damage */
-	bool		 all_dirty;	/* every cell has */
-};
-
 /* Physical slot of logical row r. */
 static inline int
 slot(const struct grid *g, int r)
 {
-	int	i = g->top + r;
-
-	return i >= g->rows ? i - g->rows : i;
+	return grid_slot(g, r);
 }
 
 struct cell *
@@ -265,22 +245,10 @@ grid_put(struct grid *g, int row, int col, const uint32_t *chars, int width,
 	l = row_at(g, row);
 	cells = l->cells;
 	c = &cells[col];
-	/*
-	 * The usual glyph: one character, narrow, over a narrow cell (no wide
-	 * half to blank): what the general path below does, in fewer steps.
-	 */
-	if (width != 2 && chars[0] != 0 && chars[1] == 0 && c->width == 1) {
-		c->chars[0] = chars[0];
-		memset(&c->chars[1], 0, sizeof c->chars - sizeof c->chars[0]);
-		c->attr = *attr;
-		if (col >= l->used)
-			l->used = col + 1;
-		if (col + 1 >= g->cols)
-			l->wrapped = false;	/* until it wraps again */
-		if (!g->all_dirty)
-			grid_damage(g, row, row + 1, col - 1, col + 2);
+	/* The usual glyph: one character, narrow, over a narrow cell. */
+	if (width != 2 && chars[0] != 0 && chars[1] == 0 &&
+	    grid_put_narrow(g, row, col, chars[0], attr))
 		return;
-	}
 	if (width != 2 || col + 1 >= g->cols)
 		width = 1;
 	last = col + width - 1;

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "term/cell.h"
 
@@ -20,7 +21,38 @@ struct scrollback;
 /* Cell flag kept inside the grid only: DECSCA protection (never exported). */
 #define GRID_PROTECTED	0x4000u
 
-struct grid;
+/*
+ * The grid's layout is here only so that the write of the usual glyph
+ * (grid_put_narrow) is inlined into the screen's glyph callback: it runs
+ * for every character a program prints.  Nothing outside grid.c touches
+ * these fields.
+ */
+struct row {
+	struct cell	*cells;
+	int		 used;		/* cells past it are default blanks */
+	bool		 wrapped;	/* the text goes on in the next row */
+};
+
+struct grid {
+	struct row	*lines;		/* physical rows, a ring */
+	struct row	*tmp;		/* scratch for rotations */
+	int		*dmin;		/* per logical row: changed columns */
+	int		*dmax;
+	int		 top;		/* physical index of logical row 0 */
+	int		 rows;
+	int		 cols;
+	bool		 dirty;		/* some row has damage */
+	bool		 all_dirty;	/* every cell has */
+};
+
+/* Physical slot of logical row r. */
+static inline int
+grid_slot(const struct grid *g, int r)
+{
+	int	i = g->top + r;
+
+	return i >= g->rows ? i - g->rows : i;
+}
 
 /* A rows x cols grid of blank cells. */
 struct grid	*grid_new(int rows, int cols);
@@ -38,6 +70,45 @@ struct cell	*grid_line(const struct grid *g, int row);
  */
 void	grid_put(struct grid *g, int row, int col, const uint32_t *chars,
 	    int width, const struct cell_attr *attr);
+
+/*
+ * grid_put of the usual glyph, one character ch (not 0) of width 1, where
+ * it splits no wide character: returns false, having changed nothing, when
+ * the cell there is a wide character's half or (row, col) is outside.
+ */
+static inline bool
+grid_put_narrow(struct grid *g, int row, int col, uint32_t ch,
+    const struct cell_attr *attr)
+{
+	struct row	*l;
+	struct cell	*c;
+	int		 lo, hi;
+
+	if (row < 0 || row >= g->rows || col < 0 || col >= g->cols)
+		return false;
+	l = &g->lines[grid_slot(g, row)];
+	c = &l->cells[col];
+	if (c->width != 1)
+		return false;
+	c->chars[0] = ch;
+	memset(&c->chars[1], 0, sizeof c->chars - sizeof c->chars[0]);
+	c->attr = *attr;
+	if (col >= l->used)
+		l->used = col + 1;
+	if (col + 1 >= g->cols)
+		l->wrapped = false;	/* until it wraps again */
+	/* grid_damage(g, row, row + 1, col - 1, col + 2), in short. */
+	if (!g->all_dirty) {
+		lo = col > 0 ? col - 1 : 0;
+		hi = col + 2 < g->cols ? col + 2 : g->cols;
+		if (lo < g->dmin[row])
+			g->dmin[row] = lo;
+		if (hi > g->dmax[row])
+			g->dmax[row] = hi;
+		g->dirty = true;
+	}
+	return true;
+}
 
 /*
  * Blank [srow,erow) x [scol,ecol) with background bg; selective skips

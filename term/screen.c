@@ -78,10 +78,10 @@ pen_flag(struct screen *s, uint16_t flag, bool on)
 		s->pen.flags &= (uint16_t)~flag;
 }
 
-static int
-cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
+/* A glyph as cb_putglyph takes it when it is not the usual one. */
+static int __attribute__((noinline))
+putglyph_any(struct screen *s, VTermGlyphInfo *info, VTermPos pos)
 {
-	struct screen		*s = user;
 	const struct cell_attr	*pen = &s->pen;
 	struct cell_attr	 attr;
 
@@ -101,6 +101,28 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	s->wrap_row = pos.row;
 	s->wrap_end = pos.col + info->width;
 	return 1;
+}
+
+/*
+ * Every character a program prints comes here: the usual one (narrow, one
+ * code point, unprotected, not where a wrap may have to be marked, over a
+ * narrow cell) is written without a call; any other by putglyph_any.
+ */
+static int
+cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
+{
+	struct screen	*s = user;
+
+	if (info->width == 1 && !info->protected_cell &&
+	    info->chars[0] != 0 && info->chars[1] == 0 &&
+	    (pos.col != 0 || s->wrap_row < 0) &&
+	    grid_put_narrow(s->cur, pos.row, pos.col, info->chars[0],
+	    &s->pen)) {
+		s->wrap_row = pos.row;
+		s->wrap_end = pos.col + 1;
+		return 1;
+	}
+	return putglyph_any(s, info, pos);
 }
 
 static int
