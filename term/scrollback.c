@@ -9,6 +9,7 @@
  */
 #include "term/scrollback.h"
 
+#include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,9 +140,32 @@ line_size(const struct sb_line *l)
 	    (l->has_counts ? l->nglyphs : 0);
 }
 
-/* Encode ncols cells into one allocation. */
+/*
+ * Memory for a line of size bytes: spare (the oldest line, leaving the
+ * ring) when its block holds size bytes and wastes at most SB_REUSE_SLACK,
+ * else a new block and spare freed.  A full ring thus trades one line for
+ * another without a free and a malloc per line.
+ */
+#define SB_REUSE_SLACK	64
+
 static struct sb_line *
-encode(struct scrollback *sb, const struct cell *cells, int ncols)
+line_alloc(struct sb_line *spare, size_t size)
+{
+	size_t	have;
+
+	if (spare != NULL) {
+		have = malloc_usable_size(spare);
+		if (have >= size && have - size <= SB_REUSE_SLACK)
+			return spare;
+		free(spare);
+	}
+	return xmalloc(size);
+}
+
+/* Encode ncols cells into one allocation (spare's, if it fits). */
+static struct sb_line *
+encode(struct scrollback *sb, const struct cell *cells, int ncols,
+    struct sb_line *spare)
 {
 	struct sb_run	*runs, *r = NULL;
 	struct sb_line	*l;
@@ -222,7 +246,7 @@ encode(struct scrollback *sb, const struct cell *cells, int ncols)
 			has_counts = 1;
 	}
 store:
-	l = xmalloc(sizeof *l + nruns * sizeof *runs + textlen +
+	l = line_alloc(spare, sizeof *l + nruns * sizeof *runs + textlen +
 	    (has_counts ? nglyphs : 0));
 	l->ncells = (uint16_t)n;
 	l->nruns = (uint16_t)nruns;
@@ -295,25 +319,38 @@ scrollback_push(struct scrollback *sb, const struct cell *cells, int ncols)
 	scrollback_push_line(sb, cells, ncols, false);
 }
 
+/*
+ * Take the oldest line out of a full ring, its slot now the newest (the
+ * caller fills it with append): NULL when the ring is not full.
+ */
+static struct sb_line *
+take_oldest(struct scrollback *sb)
+{
+	struct sb_line	*l;
+
+	if (sb->count < sb->max)
+		return NULL;
+	l = sb->lines[sb->head];
+	sb->lines[sb->head] = NULL;
+	sb->bytes -= line_size(l);
+	sb->count--;
+	if (++sb->head == sb->max)
+		sb->head = 0;
+	return l;
+}
+
 /* Append an encoded line; the oldest line goes when full. */
 static void
 append(struct scrollback *sb, struct sb_line *l)
 {
 	size_t	slot;
 
-	if (sb->count == sb->max) {
-		sb->bytes -= line_size(sb->lines[sb->head]);
-		free(sb->lines[sb->head]);
-		sb->lines[sb->head] = l;
-		if (++sb->head == sb->max)
-			sb->head = 0;
-	} else {
-		slot = sb->head + sb->count;
-		if (slot >= sb->max)
-			slot -= sb->max;
-		sb->lines[slot] = l;
-		sb->count++;
-	}
+	free(take_oldest(sb));
+	slot = sb->head + sb->count;
+	if (slot >= sb->max)
+		slot -= sb->max;
+	sb->lines[slot] = l;
+	sb->count++;
 	sb->bytes += line_size(l);
 }
 
@@ -327,7 +364,7 @@ scrollback_push_line(struct scrollback *sb, const struct cell *cells,
 		sb->sink(sb->sink_arg, cells, ncols, wrapped);
 	if (sb->max == 0)
 		return;
-	l = encode(sb, cells, ncols);
+	l = encode(sb, cells, ncols, take_oldest(sb));
 	l->wrapped = wrapped;
 	append(sb, l);
 }

@@ -1,7 +1,8 @@
 /*
  * test-scrollback.c - unit tests for the compact scrollback ring: cells
  * round-trip (text, attributes, colours, wide and combining characters),
- * trailing blanks are not stored, the ring is bounded and ordered, and
+ * trailing blanks are not stored, the ring is bounded and ordered (and
+ * trades its oldest line's memory for the newest's intact), and
  * 10,000 lines of 100 columns cost 1-2.5 MB.
  */
 #include "term/scrollback.h"
@@ -281,6 +282,61 @@ test_ring(void)
 	scrollback_free(sb);
 }
 
+/*
+ * Line i of test_reuse: a length and attributes that change from line to
+ * line, so that the blocks a full ring trades are sometimes too small,
+ * sometimes large enough and sometimes far too large for the next line.
+ */
+static void
+varied(struct cell *cells, int ncols, int i)
+{
+	struct cell_attr	 a = { 0, CELL_COLOR_INDEXED | (uint32_t)(i % 8), 0 };
+	int			 len = (i * 37) % ncols + 1, col;
+
+	blank(cells, ncols);
+	for (col = 0; col < len; col++) {
+		cells[col].chars[0] = (uint32_t)('a' + (i + col) % 26);
+		cells[col].attr = col % 7 == 3 ? a : (struct cell_attr){ 0, 0, 0 };
+	}
+	if (i % 5 == 0 && len > 3) {		/* a wide glyph now and then */
+		memset(&cells[1], 0, 2 * sizeof cells[1]);
+		cells[1].chars[0] = 0x65e5;
+		cells[1].width = 2;
+		cells[2].width = 0;
+	}
+}
+
+static void
+test_reuse(void)
+{
+	struct scrollback	*sb = scrollback_new(50), *fresh;
+	struct cell		 in[COLS], out[COLS];
+	int			 i, same = 1;
+
+	for (i = 0; i < 5000; i++) {
+		varied(in, COLS, i);
+		scrollback_push(sb, in, COLS);
+	}
+	for (i = 0; i < 50; i++) {
+		varied(in, COLS, 4950 + i);
+		scrollback_get(sb, (size_t)i, out, COLS);
+		if (!cells_same(in, out, COLS)) {
+			diag("line %d of the ring differs", i);
+			same = 0;
+		}
+	}
+	ok(same, "a full ring trading lines of every length: each reads back");
+	fresh = scrollback_new(50);
+	for (i = 4950; i < 5000; i++) {
+		varied(in, COLS, i);
+		scrollback_push(fresh, in, COLS);
+	}
+	is_int((int)scrollback_memory(sb), (int)scrollback_memory(fresh),
+	    "... and counts the bytes of a ring that held only those lines");
+	scrollback_free(fresh);
+	scrollback_free(sb);
+}
+
 static void
 test_memory(void)
 {
@@ -427,6 +483,7 @@ main(void)
 	test_trailing_blanks();
 	test_wrapped_and_copy();
 	test_ring();
+	test_reuse();
 	test_memory();
 	test_text();
 	return tap_done();
