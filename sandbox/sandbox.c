@@ -387,7 +387,8 @@ sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
 	sb->landlock_abi = sandbox_landlock_abi();
 	if (sb->landlock_abi == 0 && !opts->allow_no_landlock) {
 		*cause = xstrdup("landlock: not supported or disabled by this "
-		    "kernel (allow running without it in the configuration)");
+		    "kernel, so the command is not run; --sandbox none runs "
+		    "it without any sandbox");
 		goto fail;
 	}
 	sb->cap_last = sandbox_caps_last();
