@@ -7,6 +7,7 @@
  */
 #include "base/utf8.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static const char utf8_replacement[] = "\xef\xbf\xbd";
@@ -55,6 +56,15 @@ sanitize_run(const unsigned char *p, size_t len, struct buf *out, int final)
 	while (i < len) {
 		if (p[i] < 0x80) {
 			i++;
+			/* ASCII, the usual output, eight bytes at a time. */
+			while (i + sizeof(uint64_t) <= len) {
+				uint64_t	w;
+
+				memcpy(&w, p + i, sizeof w);
+				if (w & UINT64_C(0x8080808080808080))
+					break;
+				i += sizeof w;
+			}
 			continue;
 		}
 		n = utf8_seq_len(p + i, len - i);
