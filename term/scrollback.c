@@ -144,9 +144,12 @@ line_size(const struct sb_line *l)
  * Memory for a line of size bytes: spare (the oldest line, leaving the
  * ring) when its block holds size bytes and wastes at most SB_REUSE_SLACK,
  * else a new block and spare freed.  A full ring thus trades one line for
- * another without a free and a malloc per line.
+ * another without a free and a malloc per line.  The slack is the
+ * allocator's own step (a block is rounded up to 16 bytes anyway): with 64
+ * bytes, ten narrow panes of wrapped lines kept 0.6 MB more (the shared
+ * memory bench, 10 sessions: 13.0 MB steady against 12.4).
  */
-#define SB_REUSE_SLACK	64
+#define SB_REUSE_SLACK	16
 
 static struct sb_line *
 line_alloc(struct sb_line *spare, size_t size)
