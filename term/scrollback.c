@@ -146,8 +146,8 @@ line_size(const struct sb_line *l)
  * else a new block and spare freed.  A full ring thus trades one line for
  * another without a free and a malloc per line.  The slack is the
  * allocator's own step (a block is rounded up to 16 bytes anyway): with 64
- * bytes, ten narrow panes of wrapped lines kept 0.6 MB more (the shared
- * memory bench, 10 sessions: 13.0 MB steady against 12.4).
+ * bytes, the shared memory bench's ten sessions kept 0.6 MB more (13.0 MB
+ * steady against 12.4).
  */
 #define SB_REUSE_SLACK	16
 
