@@ -57,17 +57,32 @@ blank(struct cell *c, uint32_t bg)
 	c->attr.bg = bg;
 }
 
-/* Blank cells[from..to). */
+/* A blank cell with the default colours. */
+static const struct cell blank_default = { .width = 1 };
+
+/*
+ * Blank cells[from..to).  Each cell is copied from a blank that was not
+ * just written: copying from the first cell, or from a blank built on the
+ * stack, loads what a memset and narrower stores have only now written, a
+ * load the CPU cannot forward from its store buffer (a stall a line, for
+ * every line that scrolls off).
+ */
 static void
 blank_cells(struct cell *cells, int from, int to, uint32_t bg)
 {
-	int	i;
+	struct cell	b;
+	int		i;
 
-	if (from >= to)
+	if (bg == CELL_COLOR_DEFAULT) {
+		for (i = from; i < to; i++)
+			cells[i] = blank_default;
 		return;
-	blank(&cells[from], bg);
-	for (i = from + 1; i < to; i++)
-		cells[i] = cells[from];
+	}
+	memset(&b, 0, sizeof b);
+	b.width = 1;
+	b.attr.bg = bg;
+	for (i = from; i < to; i++)
+		cells[i] = b;
 }
 
 /*
