@@ -24,8 +24,8 @@ struct scrollback;
 /*
  * The grid's layout is here only so that the write of the usual glyph
  * (grid_put_narrow) is inlined into the screen's glyph callback: it runs
- * for every character a program prints.  Nothing outside grid.c touches
- * these fields.
+ * for every character a program prints.  Nothing but grid.c and that
+ * write touches these fields.
  */
 struct row {
 	struct cell	*cells;
