@@ -324,14 +324,15 @@ scrollback_push(struct scrollback *sb, const struct cell *cells, int ncols)
 
 /*
  * Take the oldest line out of a full ring, its slot now the newest (the
- * caller fills it with append): NULL when the ring is not full.
+ * caller fills it with append): NULL when the ring is not full (or holds
+ * nothing at all).
  */
 static struct sb_line *
 take_oldest(struct scrollback *sb)
 {
 	struct sb_line	*l;
 
-	if (sb->count < sb->max)
+	if (sb->max == 0 || sb->count < sb->max)
 		return NULL;
 	l = sb->lines[sb->head];
 	sb->lines[sb->head] = NULL;
