@@ -311,22 +311,16 @@ loopback_big_segments(int ifindex)
 static void
 loopback_unpaced(void)
 {
-	static const char	 cc[] = SANDBOX_NET_CONGESTION "\n";
-	struct utsname		 u;
-	int			 fd, major, minor;
+	struct utsname	u;
+	int		major, minor;
 
 	if (uname(&u) != 0 ||
 	    sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
 	    major < 4 || (major == 4 && minor < 15))
 		return;
-	fd = open("/proc/sys/net/ipv4/tcp_congestion_control",
-	    O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (write(fd, cc, sizeof cc - 1) < 0) {
-		/* the host's choice stays */
-	}
-	close(fd);
+	/* Refused: the host's choice stays. */
+	(void)sandbox_write_file("/proc/sys/net/ipv4/tcp_congestion_control",
+	    SANDBOX_NET_CONGESTION "\n");
 }
 
 /* Bring the namespace's loopback up, with large segments if it may. */
