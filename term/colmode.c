@@ -1,5 +1,5 @@
 /*
- * colmode.c - DECCOLM spotted in a byte stream (see colmode.h).
+ * colmode.c - DECCOLM and REP spotted in a byte stream (see colmode.h).
  *
  * Outside a sequence only ESC matters, found with memchr: text costs
  * what memchr costs.
@@ -12,69 +12,89 @@ enum {
 	CM_GROUND,
 	CM_ESC,		/* ESC seen */
 	CM_CSI,		/* ESC [ seen */
-	CM_PRIV		/* ESC [ ? seen: parameters, intermediates */
+	CM_PRIV,	/* ESC [ ? seen: parameters, intermediates */
+	CM_PLAIN	/* ESC [ and a parameter seen: REP's parameters */
 };
 
 #define CM_PARAM_MAX	10000	/* larger ones are no 3 anyway */
 
-/* One byte of a sequence; true when it ended a DECCOLM. */
-static bool
+/* One byte of a sequence: the sequence it ended, if one of ours. */
+static enum colmode_seq
 colmode_byte(struct colmode *m, unsigned char c)
 {
 	if (c == 0x1b) {
 		m->state = CM_ESC;
-		return false;
+		return COLMODE_NONE;
 	}
 	if (c == 0x18 || c == 0x1a) {		/* CAN, SUB: abandoned */
 		m->state = CM_GROUND;
-		return false;
+		return COLMODE_NONE;
 	}
 	if (c < 0x20 || c == 0x7f)
-		return false;			/* executed inside, goes on */
+		return COLMODE_NONE;		/* executed inside, goes on */
 	switch (m->state) {
 	case CM_ESC:
 		m->state = c == '[' ? CM_CSI : CM_GROUND;
-		return false;
+		return COLMODE_NONE;
 	case CM_CSI:
+		if ((c >= '0' && c <= '9') || c == ';' || c == ':') {
+			m->state = CM_PLAIN;
+			m->inter = false;
+			return COLMODE_NONE;
+		}
 		if (c != '?') {
 			m->state = CM_GROUND;
-			return false;
+			return c == 'b' ? COLMODE_REP : COLMODE_NONE;
 		}
 		m->state = CM_PRIV;
 		m->param = 0;
 		m->has3 = m->inter = false;
-		return false;
+		return COLMODE_NONE;
+	case CM_PLAIN:
+		/* libvterm abandons the sequence at a parameter after an
+		 * intermediate byte, at '<' to '?' and at bytes past 0x7f. */
+		if (((c >= '0' && c <= '9') || c == ';' || c == ':') &&
+		    !m->inter)
+			return COLMODE_NONE;
+		if (c >= 0x20 && c <= 0x2f) {
+			m->inter = true;
+			return COLMODE_NONE;
+		}
+		m->state = CM_GROUND;
+		return c == 'b' && !m->inter ? COLMODE_REP : COLMODE_NONE;
 	case CM_PRIV:
 		if (c >= '0' && c <= '9') {
 			if (m->param < CM_PARAM_MAX)
 				m->param = m->param * 10 + (unsigned)(c - '0');
-			return false;
+			return COLMODE_NONE;
 		}
 		if (c == ';' || c == ':') {
 			m->has3 |= m->param == 3;
 			m->param = 0;
-			return false;
+			return COLMODE_NONE;
 		}
 		if (c >= 0x20 && c <= 0x2f) {
 			m->inter = true;
-			return false;
+			return COLMODE_NONE;
 		}
 		m->state = CM_GROUND;
 		m->has3 |= m->param == 3;
-		return (c == 'h' || c == 'l') && m->has3 && !m->inter;
+		return (c == 'h' || c == 'l') && m->has3 && !m->inter ?
+		    COLMODE_DECCOLM : COLMODE_NONE;
 	default:
 		m->state = CM_GROUND;
-		return false;
+		return COLMODE_NONE;
 	}
 }
 
 size_t
-colmode_scan(struct colmode *m, const char *p, size_t len, bool *found)
+colmode_scan(struct colmode *m, const char *p, size_t len,
+    enum colmode_seq *found)
 {
 	const char	*esc;
 	size_t		 i = 0;
 
-	*found = false;
+	*found = COLMODE_NONE;
 	while (i < len) {
 		if (m->state == CM_GROUND) {
 			esc = memchr(p + i, 0x1b, len - i);
@@ -82,10 +102,9 @@ colmode_scan(struct colmode *m, const char *p, size_t len, bool *found)
 				return len;
 			i = (size_t)(esc - p);
 		}
-		if (colmode_byte(m, (unsigned char)p[i++])) {
-			*found = true;
+		if ((*found = colmode_byte(m, (unsigned char)p[i++])) !=
+		    COLMODE_NONE)
 			return i;
-		}
 	}
 	return len;
 }

@@ -1,11 +1,15 @@
 /*
- * colmode.h - DECCOLM (CSI ? 3 h, CSI ? 3 l) spotted in a terminal's byte
- * stream.  libvterm 0.1.4 ignores the mode; a VT100, xterm allowed to
- * switch widths, and tmux all clear the screen and home the cursor for it
- * (tmux without changing the width, as we do).  The scanner follows only
- * what it needs of ECMA-48: ESC [ ?, parameters, the final byte, with C0
- * controls inside executed and CAN, SUB or ESC ending the sequence; its
- * state carries over from one piece of the stream to the next.
+ * colmode.h - two sequences libvterm 0.1.4 gets wrong, spotted in a
+ * terminal's byte stream.  DECCOLM (CSI ? 3 h, CSI ? 3 l): libvterm ignores
+ * the mode; a VT100, xterm allowed to switch widths, and tmux all clear the
+ * screen and home the cursor for it (tmux without changing the width, as we
+ * do).  REP (CSI Pn b, no leader, no intermediate): libvterm repeats the
+ * last character printed, and loops for ever when that one took no column
+ * (none printed yet, or a combining mark on its own); the screen drops such
+ * a REP.  The scanner follows only what it needs of ECMA-48 as libvterm
+ * parses it: ESC [, a leader, parameters, intermediates, the final byte,
+ * with C0 controls inside executed and CAN, SUB or ESC ending the sequence;
+ * its state carries over from one piece of the stream to the next.
  */
 #ifndef PTYVISOR_COLMODE_H
 #define PTYVISOR_COLMODE_H
@@ -20,11 +24,18 @@ struct colmode {
 	bool		inter;		/* an intermediate byte was read */
 };
 
+enum colmode_seq {
+	COLMODE_NONE,
+	COLMODE_DECCOLM,
+	COLMODE_REP
+};
+
 /*
  * Scan p[0..len): the offset just past the final byte of the first DECCOLM
- * in it, *found set; else len, *found false.  A zeroed struct starts.
+ * or REP in it, *found set to which; else len, *found COLMODE_NONE.  A
+ * zeroed struct starts.
  */
 size_t	colmode_scan(struct colmode *m, const char *p, size_t len,
-	    bool *found);
+	    enum colmode_seq *found);
 
 #endif

@@ -289,6 +289,38 @@ grid_put(struct grid *g, int row, int col, const uint32_t *chars, int width,
 }
 
 void
+grid_put_ascii(struct grid *g, int row, int col, const char *text, int n,
+    const struct cell_attr *attr)
+{
+	struct row	*l;
+	struct cell	*c;
+	uint32_t	 ch[2] = { 0, 0 };
+	int		 i;
+
+	if (row < 0 || row >= g->rows || col < 0 || col >= g->cols || n <= 0)
+		return;
+	if (n > g->cols - col)
+		n = g->cols - col;
+	l = row_at(g, row);
+	for (i = 0; i < n; i++) {
+		c = &l->cells[col + i];
+		if (c->width != 1) {
+			/* A wide character's half: blanked as grid_put does. */
+			ch[0] = (unsigned char)text[i];
+			grid_put(g, row, col + i, ch, 1, attr);
+			continue;
+		}
+		c->chars[0] = (unsigned char)text[i];
+		memset(&c->chars[1], 0, sizeof c->chars - sizeof c->chars[0]);
+		c->attr = *attr;
+	}
+	use(g, row, col + n);
+	if (col + n >= g->cols)
+		l->wrapped = false;	/* until it wraps again */
+	grid_damage(g, row, row + 1, col - 1, col + n + 1);
+}
+
+void
 grid_erase(struct grid *g, int srow, int erow, int scol, int ecol,
     uint32_t bg, bool selective)
 {

@@ -111,6 +111,13 @@ grid_put_narrow(struct grid *g, int row, int col, uint32_t ch,
 }
 
 /*
+ * Write text[0..n), printable ASCII, at (row, col) onwards: each character
+ * as grid_put would write it, with attr (cut at the right edge).
+ */
+void	grid_put_ascii(struct grid *g, int row, int col, const char *text,
+	    int n, const struct cell_attr *attr);
+
+/*
  * Blank [srow,erow) x [scol,ecol) with background bg; selective skips
  * protected cells.
  */

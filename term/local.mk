@@ -5,7 +5,8 @@ libterm_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libterm_a_SOURCES = \
 	term/cell.h \
 	term/colmode.c term/colmode.h \
+	term/feed.c \
 	term/grid.c term/grid.h \
 	term/reflow.c term/reflow.h \
-	term/screen.c term/screen.h \
+	term/screen.c term/screen.h term/screen-int.h \
 	term/scrollback.c term/scrollback.h

@@ -5,15 +5,19 @@
  * libvterm parses the bytes and keeps the terminal's state (cursor, modes,
  * pen, margins); its callbacks write into two grids (term/grid.c), the
  * primary and, once a program asks for it, the alternate one.  Invariants:
- * every byte fed reaches libvterm; lines leave the top of the primary grid
- * only into our scrollback ring (never from the alternate grid), as they
- * are, and come back from it when the screen grows taller; the pushed
- * counter counts every line that left.  libvterm 0.1.4 does not say when
- * the cursor wraps, so a glyph written at the start of the row below the
- * one the previous glyph filled, with no cursor move between, marks that
- * row wrapped; a width change rewraps such lines (term/reflow.c).  Nor
- * does it act on DECCOLM: term/colmode.c spots it, and the screen is
- * cleared and the cursor homed as tmux does.
+ * every byte fed reaches libvterm, but plain lines written where libvterm's
+ * state is proven to leave them as they are (term/feed.c), and
+ * the first bytes of a character held until its last one comes; lines
+ * leave the top of the primary grid only into our scrollback ring (never
+ * from the alternate grid), as they are, and come back from it when the
+ * screen grows taller; the pushed counter counts every line that left.
+ * libvterm 0.1.4 does not say when the cursor wraps, so a glyph written at
+ * the start of the row below the one the previous glyph filled, with no
+ * cursor move between, marks that row wrapped; a width change rewraps such
+ * lines (term/reflow.c).  Nor does it act on DECCOLM: term/colmode.c spots
+ * it, and the screen is cleared and the cursor homed as tmux does; and it
+ * loops for ever on a REP whose last character took no column, which is
+ * dropped.
  */
 #include "term/screen.h"
 
@@ -21,40 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <vterm.h>
-
-#include "term/colmode.h"
-#include "term/grid.h"
 #include "term/reflow.h"
-#include "term/scrollback.h"
+#include "term/screen-int.h"
 #include "base/utf8.h"
 
-struct screen {
-	VTerm			*vt;
-	VTermState		*st;
-	struct grid		*pri;		/* the primary buffer */
-	struct grid		*alt;		/* alternate, made on first use */
-	struct grid		*cur;		/* the one shown */
-	struct scrollback	*sb;
-	scrollback_sink_fn	 sink;		/* sees lines as they go */
-	void			*sink_arg;
-	uint64_t		 pushed;	/* lines ever scrolled off */
-	const struct screen_events *ev;
-	void			*user;
-	struct cell_attr	 pen;
-	int			 rows;
-	int			 cols;
-	int			 crow;
-	int			 ccol;
-	int			 wrap_row;	/* row of the last glyph, or -1 */
-	int			 wrap_end;	/* the column after it */
-	bool			 cursor_visible;
-	bool			 altscreen;
-	bool			 any_protected;	/* GRID_PROTECTED was used */
-	char			*title;
-	struct buf		*capture;	/* replies to our own queries */
-	struct colmode		 colmode;	/* DECCOLM, which libvterm ignores */
-};
 
 /* libvterm's colour to ours. */
 static uint32_t
@@ -103,6 +77,35 @@ putglyph_any(struct screen *s, VTermGlyphInfo *info, VTermPos pos)
 	return 1;
 }
 
+static int	cb_putglyph(VTermGlyphInfo *, VTermPos, void *);
+
+/*
+ * A glyph while a line or a probe is watched (see watch_line): it must be
+ * the next expected character, narrow, unprotected, at the next column of
+ * the bottom row.  A probe's glyphs are not written, nor a quiet one's.
+ */
+static int __attribute__((noinline))
+putglyph_watched(struct screen *s, VTermGlyphInfo *info, VTermPos pos)
+{
+	int	mode = s->watch, r;
+
+	if (mode == WATCH_QUIET)
+		return 1;
+	if (info->width != 1 || info->chars[1] != 0 || info->protected_cell ||
+	    pos.row != s->rows - 1 || pos.col != s->w_col ||
+	    s->w_glyphs >= s->w_len ||
+	    info->chars[0] != (unsigned char)s->w_text[s->w_glyphs])
+		s->w_bad = true;
+	s->w_glyphs++;
+	s->w_col++;
+	if (mode == WATCH_PROBE)
+		return 1;
+	s->watch = WATCH_OFF;
+	r = cb_putglyph(info, pos, s);
+	s->watch = mode;
+	return r;
+}
+
 /*
  * Every character a program prints comes here: the usual one (narrow, one
  * code point, unprotected, not where a wrap may have to be marked, over a
@@ -114,6 +117,7 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	struct screen	*s = user;
 	int		 width;
 
+
 	/*
 	 * The width is read alone.  libvterm has just stored info's fields
 	 * one by one; the compiler would test the width and the protection
@@ -123,6 +127,9 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	 * of this function's samples on that one comparison).
 	 */
 	width = __atomic_load_n(&info->width, __ATOMIC_RELAXED);
+	s->last_width = width;
+	if (__builtin_expect(s->watch != WATCH_OFF, 0))
+		return putglyph_watched(s, info, pos);
 	if (width == 1 && info->chars[0] != 0 && info->chars[1] == 0 &&
 	    !info->protected_cell &&
 	    (pos.col != 0 || s->wrap_row < 0) &&
@@ -155,6 +162,16 @@ cb_scrollrect(VTermRect r, int downward, int rightward, void *user)
 {
 	struct screen	*s = user;
 
+	if (s->watch != WATCH_OFF) {
+		if (s->watch != WATCH_LINE || r.start_row != 0 ||
+		    r.end_row != s->rows || r.start_col != 0 ||
+		    r.end_col != s->cols || downward != 1 || rightward != 0) {
+			s->w_bad = true;
+			if (s->watch != WATCH_LINE)
+				return 1;	/* a probe changes no cell */
+		} else
+			s->w_scrolls++;
+	}
 	/* A full-width scroll carries the row a wrap may continue. */
 	if (s->wrap_row >= r.start_row && s->wrap_row < r.end_row &&
 	    r.start_col == 0 && r.end_col == s->cols && rightward == 0)
@@ -172,6 +189,11 @@ cb_erase(VTermRect r, int selective, void *user)
 {
 	struct screen	*s = user;
 
+	if (s->watch != WATCH_OFF) {
+		s->w_bad = true;
+		if (s->watch != WATCH_LINE)
+			return 1;	/* a probe changes no cell */
+	}
 	grid_erase(s->cur, r.start_row, r.end_row, r.start_col, r.end_col,
 	    s->pen.bg, selective != 0);
 	return 1;
@@ -330,10 +352,13 @@ static int
 cb_setlineinfo(int row, const VTermLineInfo *newinfo,
     const VTermLineInfo *oldinfo, void *user)
 {
+	struct screen	*s = user;
+
 	(void)row;
 	(void)newinfo;
 	(void)oldinfo;
-	(void)user;
+	if (s->watch != WATCH_OFF)
+		s->w_bad = true;
 	return 1;		/* double-width lines are drawn single */
 }
 
@@ -420,9 +445,10 @@ fit_margins(struct screen *s, int rows, int cols)
 static int
 bare_glyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
-	(void)info;
+	struct screen	*s = user;
+
 	(void)pos;
-	(void)user;
+	s->last_width = info->width;
 	return 1;
 }
 
@@ -539,7 +565,11 @@ struct screen *
 screen_new_bare(int rows, int cols, const struct screen_events *ev,
     void *user)
 {
-	return screen_make(rows, cols, 0, ev, user, &bare_callbacks);
+	struct screen	*s;
+
+	s = screen_make(rows, cols, 0, ev, user, &bare_callbacks);
+	s->bare = true;
+	return s;
 }
 
 void
@@ -552,6 +582,8 @@ screen_free(struct screen *s)
 	grid_free(s->alt);
 	scrollback_free(s->sb);
 	free(s->title);
+	buf_free(&s->join);
+	buf_free(&s->fixed);
 	free(s);
 }
 
@@ -561,23 +593,6 @@ screen_set_line_sink(struct screen *s, scrollback_sink_fn fn, void *arg)
 	s->sink = fn;
 	s->sink_arg = arg;
 	scrollback_set_sink(s->sb, fn, arg);
-}
-
-void
-screen_feed(struct screen *s, const char *data, size_t len)
-{
-	size_t	n;
-	bool	found;
-
-	while (len > 0) {
-		n = colmode_scan(&s->colmode, data, len, &found);
-		vterm_input_write(s->vt, data, n);
-		/* DECCOLM: the screen cleared and the cursor home, as tmux. */
-		if (found)
-			vterm_input_write(s->vt, "\033[H\033[2J", 7);
-		data += n;
-		len -= n;
-	}
 }
 
 void
@@ -594,6 +609,7 @@ screen_resize(struct screen *s, int rows, int cols)
 		rows = 1;
 	if (cols < 1)
 		cols = 1;
+	feed_plain_end(s);
 	fit_margins(s, rows, cols);
 	vterm_set_size(s->vt, rows, cols);
 	screen_flush_damage(s);

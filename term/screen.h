@@ -58,6 +58,13 @@ void		 screen_free(struct screen *s);
 /* Feed bytes the program wrote. */
 void	screen_feed(struct screen *s, const char *data, size_t len);
 
+/*
+ * Whether plain lines may be written without libvterm (see screen.c; on
+ * by default).  Off, every byte goes through libvterm: for tests and
+ * measurements that compare both ways.
+ */
+void	screen_set_plain_lines(struct screen *s, bool on);
+
 /* Flush merged damage to the damage callback. */
 void	screen_flush_damage(struct screen *s);
 

@@ -5,8 +5,10 @@
  */
 #include "term/screen.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/tap.h"
 
@@ -431,9 +433,387 @@ test_deccolm(void)
 	screen_free(s);
 }
 
+/*
+ * Plain lines (printable ASCII ended by CR LF at the bottom of a screen
+ * that scrolls whole) are written by the screen itself once libvterm's
+ * state is proven to allow it.  The reference: a screen fed the same
+ * pieces with that way turned off, every byte through libvterm.
+ */
+
+/* Every row's cells, the scrollback's too, the cursor, the counters. */
+static bool
+same_screen(struct screen *a, struct screen *b, char *why, size_t size)
+{
+	struct cell	 ca[64], cb[64];
+	int		 cols = screen_cols(a), r, c, ra, ca_, rb, cb_;
+	bool		 va, vb;
+	struct buf	 ta = { 0 }, tb = { 0 };
+	long		 n = (long)screen_scrollback_count(a);
+
+	if (screen_scrollback_count(b) != (size_t)n ||
+	    screen_pushed(a) != screen_pushed(b)) {
+		snprintf(why, size, "scrollback %ld/%zu lines, pushed %llu/%llu",
+		    n, screen_scrollback_count(b),
+		    (unsigned long long)screen_pushed(a),
+		    (unsigned long long)screen_pushed(b));
+		return false;
+	}
+	screen_cursor(a, &ra, &ca_, &va);
+	screen_cursor(b, &rb, &cb_, &vb);
+	if (ra != rb || ca_ != cb_ || va != vb ||
+	    screen_altscreen(a) != screen_altscreen(b)) {
+		snprintf(why, size, "cursor %d,%d / %d,%d", ra, ca_, rb, cb_);
+		return false;
+	}
+	for (r = (int)-n; r < screen_rows(a); r++) {
+		screen_row_cells(a, r, ca, cols);
+		screen_row_cells(b, r, cb, cols);
+		for (c = 0; c < cols; c++)
+			if (memcmp(ca[c].chars, cb[c].chars,
+			    sizeof ca[c].chars) != 0 ||
+			    ca[c].width != cb[c].width ||
+			    !cell_attr_eq(&ca[c].attr, &cb[c].attr)) {
+				snprintf(why, size, "row %d column %d: U+%04X "
+				    "/ U+%04X", r, c, (unsigned)ca[c].chars[0],
+				    (unsigned)cb[c].chars[0]);
+				return false;
+			}
+		ta.len = tb.len = 0;
+		if (screen_row_text_wrapped(a, r, &ta) !=
+		    screen_row_text_wrapped(b, r, &tb)) {
+			snprintf(why, size, "row %d wrapped or not", r);
+			buf_free(&ta);
+			buf_free(&tb);
+			return false;
+		}
+	}
+	buf_free(&ta);
+	buf_free(&tb);
+	return true;
+}
+
+static unsigned long	rng_state;
+
+static unsigned
+rnd(unsigned n)
+{
+	rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
+	return (unsigned)(rng_state >> 33) % n;
+}
+
+/* What a stream is made of: mostly plain lines, and what breaks them. */
+static const char *const breakers[] = {
+	"\r\n", "\n", "\r", "\t", "\a", "\x1b(0", "\x1b(B", "\x1b(A",
+	"\x1b)0", "\x0e", "\x0f", "\x1bN", "\x1b*0", "\x1b[1;31m", "\x1b[0m",
+	"\x1b[44m", "\x1b[38;5;200m", "\x1b[4h", "\x1b[4l", "\x1b[2;4r",
+	"\x1b[r", "\x1b#6", "\x1b#5", "\x1b#3", "\x1b[1\"q", "\x1b[0\"q",
+	"\x1b[3b", "\x1b[b", "\xcc\x81", "\xe6\x97\xa5\xe6\x9c\xac", "\x1b[H",
+	"\x1b[5;3H", "\x1b[A", "\x1b[?1049h", "\x1b[?1049l", "\x1b[2J",
+	"\x1b[K", "\x1b[?7l", "\x1b[?7h", "\x1b[20h", "\x1b[20l",
+	"\x1b[?69h\x1b[2;6s", "\x1b[?69l", "\x1b", "\x1b[", "\x1b]0;t\a",
+	"\x1b]0;a\x1b(0", "\x1b" "c", "\x1b[?3h", "\xe6\x97", "\x1b[1S",
+	"\x1b[2T", "\x1bM", "\x1b" "D", "\x1b" "E", "\x1b[3L", "\x1b[2M",
+	"\x1b[?6h", "\x1b[?6l", "\x1b" "7", "\x1b" "8", "\x1b[3@",
+	"\x1b[C", "\x1b[D", "\x1b[3C", "\xcc\x81", "\x1b[D\xcc\x81",
+	"\x1b[C\xcc\x81", "\x1b[3C\xcc\x81", "\x1b" "8\xcc\x81",
+};
+
+static void
+gen_stream(struct buf *out, int cols, int tokens)
+{
+	static const char	chars[] = "0123456789 abq`#~_xyzAB.:-";
+	int			i, j, n;
+
+	out->len = 0;
+	for (i = 0; i < tokens; i++) {
+		if (rnd(10) < 7) {
+			n = rnd(8) == 0 ? (int)rnd((unsigned)cols + 3) :
+			    (int)rnd((unsigned)cols / 2 + 1);
+			for (j = 0; j < n; j++)
+				buf_addc(out, chars[rnd(sizeof chars - 1)]);
+			if (rnd(6) != 0)
+				buf_add(out, "\r\n", 2);
+		} else {
+			const char *b = breakers[rnd(sizeof breakers /
+			    sizeof breakers[0])];
+
+			buf_add(out, b, strlen(b));
+		}
+	}
+}
+
+static void
+test_plain_lines_random(void)
+{
+	static const int	sizes[][2] = {
+		{ 6, 12 }, { 3, 5 }, { 1, 4 }, { 10, 20 }, { 4, 3 }, { 2, 2 },
+	};
+	struct buf		 stream = { 0 };
+	char			 why[128];
+	size_t			 k, off, n;
+	int			 z, seed, bad;
+
+	for (z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++) {
+		bad = 0;
+		why[0] = '\0';
+		for (seed = 1; seed <= 150 && bad == 0; seed++) {
+			struct screen	*a, *b;
+
+			rng_state = (unsigned long)seed * 7919 + (unsigned)z;
+			a = screen_new(sizes[z][0], sizes[z][1], 50, NULL, NULL);
+			b = screen_new(sizes[z][0], sizes[z][1], 50, NULL, NULL);
+			screen_set_plain_lines(b, false);
+			for (k = 0; k < 6 && bad == 0; k++) {
+				gen_stream(&stream, sizes[z][1], 120);
+				for (off = 0; off < stream.len; off += n) {
+					n = 1 + rnd(rnd(4) == 0 ? 4096 : 48);
+					if (n > stream.len - off)
+						n = stream.len - off;
+					screen_feed(a, stream.data + off, n);
+					screen_feed(b, stream.data + off, n);
+				}
+				if (!same_screen(a, b, why, sizeof why))
+					bad = seed;
+			}
+			screen_free(a);
+			screen_free(b);
+		}
+		ok(bad == 0, "%dx%d: 150 random streams of plain lines and "
+		    "what breaks them, fed in pieces: as without plain lines%s%s",
+		    sizes[z][1], sizes[z][0], bad ? ": differs at " : "", why);
+	}
+	buf_free(&stream);
+}
+
+/* The cases the proof is for, one by one, against the reference. */
+static void
+test_plain_lines(void)
+{
+	static const struct {
+		const char	*bytes;
+		const char	*what;
+	} cases[] = {
+		{ "\x1b(0", "DEC drawing in G0: plain lines translated (lqqk)" },
+		{ "\x1b)0\x0e", "DEC drawing shifted in" },
+		{ "\x1b(A", "the UK set: # is a pound sign" },
+		{ "\x1b[4h", "insert mode" },
+		{ "\x1b[1;5r\x1b[5H", "a scroll region" },
+		{ "\x1b[44m", "a background colour: rows scrolled in take it" },
+		{ "\x1b[1\"q", "protected characters" },
+		{ "\x1b[?1049h", "the alternate screen (no scrollback)" },
+		{ "\x1b#6", "a double-width row" },
+	};
+	struct buf	 stream = { 0 };
+	char		 why[128];
+	size_t		 k;
+	int		 j;
+
+	for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct screen	*a = screen_new(5, 12, 50, NULL, NULL);
+		struct screen	*b = screen_new(5, 12, 50, NULL, NULL);
+
+		screen_set_plain_lines(b, false);
+		stream.len = 0;
+		for (j = 0; j < 8; j++)
+			buf_add(&stream, "12\r\n", 4);
+		buf_add(&stream, cases[k].bytes, strlen(cases[k].bytes));
+		for (j = 0; j < 12; j++)
+			buf_add(&stream, "lqqk # 3\r\n", 10);
+		/* REP repeats the last character printed. */
+		buf_add(&stream, "x`\r\n\x1b[3b", 9);
+		screen_feed(a, stream.data, stream.len);
+		screen_feed(b, stream.data, stream.len);
+		why[0] = '\0';
+		ok(same_screen(a, b, why, sizeof why), "plain lines after %s, "
+		    "and REP: as without plain lines %s", cases[k].what, why);
+		screen_free(a);
+		screen_free(b);
+	}
+	/* Found by the random streams: a character cut short before them. */
+	{
+		static const char *const cut[][3] = {
+			{ "\n\xe6\x1b" "3\n", ":\r\n", ".\xe6[" },
+			{ "\n\n\n", "4\r\ny\xe6\n", ":" },
+		};
+
+		for (k = 0; k < sizeof cut / sizeof cut[0]; k++) {
+			struct screen	*a = screen_new(3 + (int)k, 5 - 2 * (int)k,
+			    50, NULL, NULL);
+			struct screen	*b = screen_new(3 + (int)k, 5 - 2 * (int)k,
+			    50, NULL, NULL);
+
+			screen_set_plain_lines(b, false);
+			for (j = 0; j < 3; j++) {
+				feed(a, cut[k][j]);
+				feed(b, cut[k][j]);
+			}
+			why[0] = '\0';
+			ok(same_screen(a, b, why, sizeof why), "plain lines "
+			    "after a character cut short by a control, case "
+			    "%zu: as without them %s", k + 1, why);
+			screen_free(a);
+			screen_free(b);
+		}
+	}
+	/* And they are taken: 1,000 lines of seq, every one kept. */
+	{
+		struct screen	*s = screen_new(5, 12, 2000, NULL, NULL);
+		char		 line[16];
+
+		stream.len = 0;
+		for (j = 1; j <= 1000; j++) {
+			snprintf(line, sizeof line, "%d\r\n", j);
+			buf_add(&stream, line, strlen(line));
+		}
+		screen_feed(s, stream.data, stream.len);
+		is_int(screen_scrollback_count(s), 996, "plain lines: 996 "
+		    "scrolled off");
+		is_str(row(s, -996), "1", "the first one is the oldest");
+		is_str(row(s, 3), "1000", "the last one above the cursor");
+		feed(s, "\x1b[2b");
+		is_str(row(s, 4), "00", "REP after them repeats its last "
+		    "character");
+		screen_free(s);
+	}
+	buf_free(&stream);
+}
+
+/*
+ * A combining mark, or REP, after plain text: libvterm joins a mark to
+ * the last character printed only when the cursor stands right after
+ * where it was printed (a scroll does not move that place), so it must
+ * be told the character at its own column, after plain lines and after
+ * every watched line, taken or not.
+ */
+static void
+test_plain_lines_marks(void)
+{
+	static const char *const cases[] = {
+		"ab\r\ncd\xcc\x81",
+		"ab\r\nxy\r\nhello\xcc\x81",
+		"ab\r\ncd\xcc\x81\x1b[2b",
+		"ab\r\ncde\x1b[D\x1b[D\xcc\x81",
+		"\x1b[5;2H\x1b" "7\r\nab\r\ncdef\x1b" "8\xcc\x81",
+		"abc\r\n\x1b[C\xcc\x81",
+		"abc\r\n\x1b[3C\xcc\x81",
+		"\x1b(Aabc\r\n\x1b[C\xcc\x81",
+		"\x1b#6abc\r\n\x1b[C\xcc\x81",
+		"ab\r\ncd\r\n\x1b[2C\xcc\x81",
+	};
+	char		 why[128];
+	size_t		 k, cut, len;
+	int		 bad;
+
+	for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		len = strlen(cases[k]);
+		bad = -1;
+		why[0] = '\0';
+		for (cut = 0; cut <= len && bad < 0; cut++) {
+			struct screen	*a = screen_new(5, 12, 20, NULL, NULL);
+			struct screen	*b = screen_new(5, 12, 20, NULL, NULL);
+
+			screen_set_plain_lines(b, false);
+			feed(a, "\n\n\n\n\n");
+			feed(b, "\n\n\n\n\n");
+			screen_feed(a, cases[k], cut);
+			screen_feed(a, cases[k] + cut, len - cut);
+			screen_feed(b, cases[k], len);
+			if (!same_screen(a, b, why, sizeof why))
+				bad = (int)cut;
+			screen_free(a);
+			screen_free(b);
+		}
+		ok(bad < 0, "a mark or REP after plain text, case %zu, cut "
+		    "anywhere: as without plain lines%s%s", k + 1,
+		    bad >= 0 ? ": differs: " : "", why);
+	}
+}
+
+/*
+ * libvterm 0.1.4 repeats for ever a REP whose last character took no
+ * column (none printed yet, a combining mark on its own): dropped.
+ */
+static void
+test_rep(void)
+{
+	struct screen	*s = screen_new(4, 10, 10, NULL, NULL);
+	struct screen	*bare = screen_new_bare(4, 10, NULL, NULL);
+	int		 r, c;
+	bool		 v;
+
+	feed(s, "\x1b[3b");
+	screen_cursor(s, &r, &c, &v);
+	ok(r == 0 && c == 0 && strcmp(row(s, 0), "") == 0, "REP before "
+	    "any character: nothing repeated, the cursor stays");
+	feed(s, "x\x1b[2b");
+	is_str(row(s, 0), "xxx", "REP after a character repeats it");
+	feed(s, "\x1b[2;3H\xcc\x81\x1b[3b");
+	screen_cursor(s, &r, &c, &v);
+	ok(r == 1 && c == 2, "REP after a combining mark on its own: "
+	    "dropped (%d,%d)", r, c);
+	feed(s, "\x1b[2;5H\xcc\x81\x1b[");
+	feed(s, "3");
+	feed(s, "b");
+	screen_cursor(s, &r, &c, &v);
+	ok(r == 1 && c == 4, "... split over three feeds (%d,%d)", r, c);
+	feed(s, "\x1b[3;1Hy\x1b[3;");
+	feed(s, "4b\x1b[1b");
+	is_str(row(s, 2), "yyyyy", "REP split after its parameters (3;4: "
+	    "three), then REP 1");
+	feed(bare, "\x1b[3b\xcc\x81\x1b[b");
+	screen_cursor(bare, &r, &c, &v);
+	ok(r == 0 && c == 0, "a bare screen drops it too");
+	screen_free(s);
+	screen_free(bare);
+}
+
+/*
+ * A character split between two pieces, wherever the split: libvterm
+ * 0.1.4 alone prints U+FFFD for both parts when text comes before the
+ * first part in its piece.
+ */
+static void
+test_split_characters(void)
+{
+	static const char	*const texts[] = {
+		"a\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e b\xc3\xa9\xf0\x9f\x98\x80!",
+		"x\xe6\x97y\xc3 z\xe6\x97\xa5\xcc\x81.",
+		/* Characters cut short by an escape sequence, a control. */
+		"\xe6\x1b" "3:\r\n.\xe6[y\xe6\n:\xc3\x1b[1mab\xf0\x9f\x98\r\xc3\xa9",
+	};
+	char			 why[128];
+	size_t			 t, cut, cut2, len;
+	int			 bad;
+
+	for (t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+		struct screen	*whole = screen_new(3, 30, 10, NULL, NULL);
+
+		len = strlen(texts[t]);
+		feed(whole, texts[t]);
+		bad = 0;
+		why[0] = '\0';
+		for (cut = 0; cut <= len && bad == 0; cut++)
+			for (cut2 = cut; cut2 <= len && bad == 0; cut2++) {
+				struct screen	*s = screen_new(3, 30, 10, NULL,
+				    NULL);
+
+				screen_feed(s, texts[t], cut);
+				screen_feed(s, texts[t] + cut, cut2 - cut);
+				screen_feed(s, texts[t] + cut2, len - cut2);
+				if (!same_screen(s, whole, why, sizeof why))
+					bad = (int)(cut * 100 + cut2);
+				screen_free(s);
+			}
+		ok(bad == 0, "text %zu cut in three anywhere: as in one piece%s%s",
+		    t + 1, bad ? ": differs " : "", why);
+		screen_free(whole);
+	}
+}
+
 int
 main(void)
 {
+	alarm(60);	/* a screen that loops for ever fails */
 	test_text_and_attrs();
 	test_scrollback();
 	test_replies_and_keys();
@@ -445,6 +825,11 @@ main(void)
 	test_protected();
 	test_shrink_safely();
 	test_deccolm();
+	test_plain_lines();
+	test_plain_lines_marks();
+	test_rep();
+	test_split_characters();
+	test_plain_lines_random();
 	buf_free(&replies);
 	return tap_done();
 }
