@@ -10,6 +10,7 @@
  */
 #include "term/screen-int.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -182,19 +183,14 @@ plain_bytes(struct screen *s, const char *p, size_t len)
 void
 feed_plain_end(struct screen *s)
 {
-	char	sync[32];
-	int	n;
-
 	if (!s->plain)
 		return;
 	s->plain = false;
+	/* The cursor leaves the first column only by a character written. */
+	assert(s->plain_col == 0 || s->plain_last != 0);
 	if (s->plain_last != 0)
 		reprint_last(s, s->plain_last, s->plain_last_col,
 		    s->plain_col);
-	else if (s->plain_col > 0) {
-		n = snprintf(sync, sizeof sync, "\033[%dC", s->plain_col);
-		feed_quiet(s, sync, (size_t)n);
-	}
 	s->plain_last = 0;
 	s->plain_col = 0;
 }

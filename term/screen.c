@@ -117,7 +117,6 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	struct screen	*s = user;
 	int		 width;
 
-
 	/*
 	 * The width is read alone.  libvterm has just stored info's fields
 	 * one by one; the compiler would test the width and the protection
