@@ -219,6 +219,7 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	so.agent = true;
 	so.request = (unsigned long)r->id;
 	memcpy(so.pipes, r->pipes, sizeof so.pipes);
+	so.err_joined = r->err_joined;
 	so.has_umask = r->has_umask;
 	so.umask = (mode_t)r->umask;
 	s = sessions_start(ss, &so, cause);

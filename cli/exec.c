@@ -8,7 +8,8 @@
  * It stands in for sh -c: each of our stdin, stdout and stderr that is not
  * a terminal is a pipe for the command (doc/protocol.md §5a) -- stdin
  * relayed with a bounded window of unacknowledged bytes and its EOF,
- * stdout and stderr written back apart, exactly -- and the command gets
+ * stdout and stderr written back apart, exactly, or as one pipe when ours
+ * are one file (the order of their writes kept) -- and the command gets
  * our environment, umask and directory; a command killed by a signal ends
  * us by it too.  Output is always received as exact bytes and copied
  * (--raw, the default); --text keeps the command's stdout on the terminal
@@ -36,7 +37,10 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/kcmp.h>
 
 #include "base/quote.h"
 #include "pty/pty.h"
@@ -76,6 +80,7 @@ struct exec_opts {
 struct exec_run {
 	struct client	*cl;
 	bool		 pipes[3];	/* 0-2 relayed as pipes, not the PTY */
+	bool		 err_joined;	/* 1, 2 one file: one pipe */
 	uint64_t	 stdin_sent;
 	uint64_t	 stdin_acked;
 	bool		 stdin_done;	/* EOF sent (or nothing more to send) */
@@ -351,11 +356,41 @@ exec_environ(void)
 	return o;
 }
 
+/*
+ * Whether fds a and b are one open file (`>out 2>&1`, `2>&1 | cat`): then
+ * the command's stdout and stderr are one pipe too, as they are one file
+ * under sh -c, so what it writes to both arrives in the order written
+ * (two pipes, read apart, cannot tell it).  kcmp(2) says it exactly; where
+ * it is not allowed (containers' filters, a kernel without it), the same
+ * file at the same offset with the same flags is taken for it.
+ */
+static bool
+exec_one_file(int a, int b)
+{
+	struct stat	sa, sb;
+	pid_t		self = getpid();
+	long		r;
+	off_t		oa, ob;
+
+	r = syscall(SYS_kcmp, (long)self, (long)self, (long)KCMP_FILE,
+	    (long)a, (long)b);
+	if (r >= 0)
+		return r == 0;
+	if (fstat(a, &sa) != 0 || fstat(b, &sb) != 0 ||
+	    sa.st_dev != sb.st_dev || sa.st_ino != sb.st_ino ||
+	    fcntl(a, F_GETFL) != fcntl(b, F_GETFL))
+		return false;
+	oa = lseek(a, 0, SEEK_CUR);
+	ob = lseek(b, 0, SEEK_CUR);
+	return oa == ob;
+}
+
 /* Build the exec request. */
 static json_t *
 exec_request(const struct exec_opts *o, struct pty_size size,
-    const bool pipes[3])
+    const struct exec_run *x)
 {
+	const bool	*pipes = x->pipes;
 	json_t	*req, *argv = json_array(), *env = json_object(), *stdio;
 	char	 cwd[PATH_MAX];
 	size_t	 i;
@@ -397,8 +432,9 @@ exec_request(const struct exec_opts *o, struct pty_size size,
 	if (pipes[0] || pipes[1] || pipes[2]) {
 		stdio = json_array();
 		for (i = 0; i < 3; i++)
-			json_array_append_new(stdio, json_string(pipes[i] ?
-			    "pipe" : "pty"));
+			json_array_append_new(stdio, json_string(
+			    i == 2 && x->err_joined ? "stdout" :
+			    pipes[i] ? "pipe" : "pty"));
 		json_object_set_new(req, "stdio", stdio);
 	}
 	return req;
@@ -464,6 +500,8 @@ exec_main(const struct exec_opts *o)
 	text = o->mode == 't';
 	for (fd = 0; fd < 3; fd++)
 		x.pipes[fd] = !isatty(fd) && !(fd == STDOUT_FILENO && text);
+	x.err_joined = x.pipes[1] && x.pipes[2] &&
+	    exec_one_file(STDOUT_FILENO, STDERR_FILENO);
 	for (fd = 0; fd < 3; fd++) {
 		if (isatty(size_from[fd]) &&
 		    ioctl(size_from[fd], TIOCGWINSZ, &ws) == 0 &&
@@ -504,7 +542,7 @@ exec_main(const struct exec_opts *o)
 		return CLI_EXIT_ERROR;
 	}
 	x.cl = cl;
-	req = exec_request(o, size, x.pipes);
+	req = exec_request(o, size, &x);
 	rc = client_send(cl, req, &cause);
 	json_decref(req);
 	x.rc = CLI_EXIT_ERROR;

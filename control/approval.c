@@ -381,6 +381,7 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	r->rows = spec->rows;
 	r->why = spec->why != NULL ? xstrdup(spec->why) : NULL;
 	memcpy(r->pipes, spec->pipes, sizeof r->pipes);
+	r->err_joined = spec->err_joined;
 	r->has_umask = spec->has_umask;
 	r->umask = spec->umask;
 	if (spec->environ != NULL) {

@@ -73,6 +73,7 @@ struct approval_spec {
 	const char	*client_exe;	/* NULL: unknown */
 	void		*owner;		/* who submitted it (opaque) */
 	bool		 pipes[3];	/* 0-2 as pipes, not the PTY */
+	bool		 err_joined;	/* stderr on stdout's pipe */
 	bool		 has_umask;	/* the agent's umask, else the server's */
 	unsigned int	 umask;
 	/* The agent's whole environment ("NAME=VALUE"...); NULL: ours. */
@@ -104,6 +105,7 @@ struct approval_request {
 	char			*client_exe;	/* NULL: unknown */
 	void			*owner;
 	bool			 pipes[3];	/* 0-2 as pipes, not the PTY */
+	bool			 err_joined;	/* stderr on stdout's pipe */
 	bool			 has_umask;
 	unsigned int		 umask;
 	char			**environ;	/* the agent's; NULL: ours */

@@ -266,29 +266,42 @@ proto_get_encoding(json_t *o, enum proto_encoding *enc,
 	return -1;
 }
 
-/* Read "stdio": absent, or three of "pty" and "pipe" for fds 0, 1, 2. */
+/*
+ * Read "stdio": absent, or three of "pty" and "pipe" for fds 0, 1, 2; the
+ * third may be "stdout" when the second is "pipe": stderr on stdout's pipe.
+ */
 static int
 proto_get_stdio(json_t *o, struct proto_exec *ex, struct proto_error *err)
 {
-	json_t		*v = json_object_get(o, "stdio"), *e;
-	const char	*m;
-	size_t		 i;
+	static const char	 what[] = "'stdio' must be an array of three "
+	    "\"pty\" or \"pipe\" (the third may be \"stdout\")";
+	json_t			*v = json_object_get(o, "stdio"), *e;
+	const char		*m;
+	size_t			 i;
 
 	if (v == NULL)
 		return 0;
 	if (!json_is_array(v) || json_array_size(v) != 3) {
 		proto_fail(err, json_is_array(v) ? PROTO_ERR_VALUE :
-		    PROTO_ERR_TYPE, "'stdio' must be an array of three "
-		    "\"pty\" or \"pipe\"");
+		    PROTO_ERR_TYPE, what);
 		return -1;
 	}
 	json_array_foreach(v, i, e) {
 		m = json_string_value(e);
+		if (m != NULL && i == 2 && strcmp(m, "stdout") == 0) {
+			if (!ex->pipes[1]) {
+				proto_fail(err, PROTO_ERR_VALUE, "'stdio': "
+				    "stderr can be \"stdout\" only when "
+				    "stdout is \"pipe\"");
+				return -1;
+			}
+			ex->err_joined = true;
+			continue;
+		}
 		if (m == NULL || (strcmp(m, "pty") != 0 &&
 		    strcmp(m, "pipe") != 0)) {
 			proto_fail(err, m == NULL ? PROTO_ERR_TYPE :
-			    PROTO_ERR_VALUE, "'stdio' must be an array of "
-			    "three \"pty\" or \"pipe\"");
+			    PROTO_ERR_VALUE, what);
 			return -1;
 		}
 		ex->pipes[i] = strcmp(m, "pipe") == 0;

@@ -84,6 +84,7 @@ struct proto_exec {
 	char			 *why;		/* agent's reason; may be NULL */
 	enum proto_encoding	  encoding;	/* of the output events */
 	bool			  pipes[3];	/* "stdio": 0-2 as pipes */
+	bool			  err_joined;	/* 2 on 1's pipe (2>&1) */
 	bool			  has_umask;	/* "umask" given */
 	unsigned int		  umask;	/* 0..0777 */
 };

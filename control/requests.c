@@ -68,6 +68,7 @@ control_op_exec(struct control_client *cl, struct proto_request *req)
 	spec.client_exe = cl->exe;
 	spec.owner = cl;
 	memcpy(spec.pipes, req->exec.pipes, sizeof spec.pipes);
+	spec.err_joined = req->exec.err_joined;
 	spec.environ = req->exec.environ;
 	spec.has_umask = req->exec.has_umask;
 	spec.umask = req->exec.umask;

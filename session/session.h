@@ -71,8 +71,12 @@ struct session_opts {
 	 * (which stays its controlling terminal): stdin fed by
 	 * session_stdin_write, stdout and stderr reported exactly by the
 	 * `stream` event and shown on the screen as a terminal shows them.
+	 * err_joined: stderr is stdout's pipe too (as `2>&1`; pipes[2] false),
+	 * for a client whose stdout and stderr are one file, so the order of
+	 * what the command writes to the two is kept.
 	 */
 	bool		 pipes[3];
+	bool		 err_joined;
 	bool		 has_umask;	/* the agent's umask, else ours */
 	mode_t		 umask;
 	/*

@@ -3,7 +3,8 @@
  * stdout and stderr, for an agent that is not on a terminal: what it
  * writes to stdin reaches the command, with EOF at its end; what the
  * command writes to stdout and stderr reaches the agent exactly and
- * apart (the `stream` event) and the person as a terminal shows it (the
+ * apart (the `stream` event; or together, stderr on stdout's pipe, when
+ * the agent's two are one file) and the person as a terminal shows it (the
  * screen and the recording, "\n" as "\r\n").  The PTY stays the command's
  * controlling terminal: /dev/tty still works, and the person can type
  * into it.
@@ -77,6 +78,14 @@ session_stdio_open(struct session *s, const struct session_opts *o,
 		(void)fcntl(ours, F_SETFL, fcntl(ours, F_GETFL) | O_NONBLOCK);
 		s->pipe_fd[i] = ours;
 		s->has_pipes = true;
+	}
+	/* 2>&1: one pipe, so the order of the two streams' writes stays. */
+	if (o->err_joined && child_fds[1] >= 0 && child_fds[2] < 0 &&
+	    (child_fds[2] = fcntl(child_fds[1], F_DUPFD_CLOEXEC, 3)) < 0) {
+		*cause = xasprintf("dup: %s", strerror(errno));
+		stdio_close_child(child_fds);
+		session_stdio_close(s);
+		return -1;
 	}
 	return 0;
 }

@@ -169,6 +169,26 @@ cmp -s "$T/o1" "$T/o2"; ok $? "a while-read loop over a file runs each line once
     > "$T/o2" 2>&1
 cmp -s "$T/o1" "$T/o2"; ok $? "after the command, the caller reads on where it stopped"
 
+# Stdout and stderr one file (`> log 2>&1`, `2>&1 | cat`): what the command
+# writes to the two lands in the order written, as under sh -c (two pipes
+# read apart would put each stream's lines together).
+mix='i=0; while [ $i -lt 300 ]; do echo "out $i"; echo "err $i" >&2; i=$((i+1)); done; printf tail >&2'
+(cd "$T/work" && sh -c "$mix") > "$T/mix" 2>&1 < /dev/null
+(cd "$T/work" && "$SHIM" -c "$mix") > "$T/o2" 2>&1 < /dev/null
+cmp -s "$T/mix" "$T/o2"
+ok $? "> file 2>&1: the two streams interleaved as written ($(wc -l < "$T/o2") lines)"
+(cd "$T/work" && "$SHIM" -c "$mix" 2>&1 < /dev/null | cat) > "$T/o2"
+cmp -s "$T/mix" "$T/o2"; ok $? "2>&1 | cat: the same"
+(cd "$T/work" && sh -c "$mix" 2>&1 >/dev/null < /dev/null | cat) > "$T/o1"
+(cd "$T/work" && "$SHIM" -c "$mix" 2>&1 >/dev/null < /dev/null | cat) > "$T/o2"
+cmp -s "$T/o1" "$T/o2"; ok $? "2>&1 >/dev/null: stderr alone still ($(wc -l < "$T/o2") lines)"
+# Two open files of one path, both appending: not one file for the shim;
+# each line of both streams arrives whole (in an order no one promises).
+: > "$T/o2"
+(cd "$T/work" && "$SHIM" -c "$mix" >> "$T/o2" 2>> "$T/o2" < /dev/null)
+sort "$T/mix" > "$T/o1s"; sort "$T/o2" > "$T/o2s"
+cmp -s "$T/o1s" "$T/o2s"; ok $? ">> f 2>> f: every line of both streams, whole"
+
 # A reader that leaves early: the command is stopped as by SIGPIPE.
 out=$("$SHIM" -c 'seq 1 10000000' < /dev/null | head -n 2 | tr '\n' ' ')
 is "$out" "1 2 " "a reader that leaves early gets the first lines"

@@ -90,7 +90,14 @@ test_ops(void)
 	    r->exec.environ != NULL && r->exec.env == NULL &&
 	    strcmp(r->exec.environ[0], "PATH=/bin") == 0 &&
 	    strcmp(r->exec.environ[1], "X=a=b") == 0 &&
-	    r->exec.environ[2] == NULL, "exec with stdio, umask, environ");
+	    r->exec.environ[2] == NULL && !r->exec.err_joined,
+	    "exec with stdio, umask, environ");
+	proto_request_free(r);
+	r = parse("{\"op\":\"exec\",\"id\":\"3\",\"argv\":[\"sh\"],"
+	    "\"stdio\":[\"pty\",\"pipe\",\"stdout\"]}", &err);
+	ok(r != NULL && !r->exec.pipes[0] && r->exec.pipes[1] &&
+	    !r->exec.pipes[2] && r->exec.err_joined,
+	    "exec with stderr on stdout's pipe");
 	proto_request_free(r);
 	r = parse("{\"op\":\"connect\",\"id\":\"4\",\"host\":\"PyPI.org.\","
 	    "\"port\":443,\"why\":\"w\"}", &err);
@@ -236,6 +243,10 @@ static const struct bad bads[] = {
 	    PROTO_ERR_VALUE, "e", "'stdio'" },
 	{ EX "\"argv\":[\"ls\"],\"stdio\":[\"pipe\",1,\"pty\"]}",
 	    PROTO_ERR_TYPE, "e", "'stdio'" },
+	{ EX "\"argv\":[\"ls\"],\"stdio\":[\"pipe\",\"pty\",\"stdout\"]}",
+	    PROTO_ERR_VALUE, "e", "only when stdout is \"pipe\"" },
+	{ EX "\"argv\":[\"ls\"],\"stdio\":[\"stdout\",\"pipe\",\"pty\"]}",
+	    PROTO_ERR_VALUE, "e", "'stdio'" },
 	{ EX "\"argv\":[\"ls\"],\"umask\":512}", PROTO_ERR_VALUE, "e",
 	    "'umask'" },
 	{ "{\"op\":\"connect\",\"id\":\"e\",\"port\":443}", PROTO_ERR_MISSING,
