@@ -390,7 +390,6 @@ static json_t *
 exec_request(const struct exec_opts *o, struct pty_size size,
     const struct exec_run *x)
 {
-	const bool	*pipes = x->pipes;
 	json_t	*req, *argv = json_array(), *env = json_object(), *stdio;
 	char	 cwd[PATH_MAX];
 	size_t	 i;
@@ -429,12 +428,12 @@ exec_request(const struct exec_opts *o, struct pty_size size,
 	umask(mask);
 	json_object_set_new(req, "environ", exec_environ());
 	json_object_set_new(req, "umask", json_integer((json_int_t)mask));
-	if (pipes[0] || pipes[1] || pipes[2]) {
+	if (x->pipes[0] || x->pipes[1] || x->pipes[2]) {
 		stdio = json_array();
 		for (i = 0; i < 3; i++)
 			json_array_append_new(stdio, json_string(
 			    i == 2 && x->err_joined ? "stdout" :
-			    pipes[i] ? "pipe" : "pty"));
+			    x->pipes[i] ? "pipe" : "pty"));
 		json_object_set_new(req, "stdio", stdio);
 	}
 	return req;
