@@ -94,7 +94,8 @@ proxy_conn_free(struct proxy_conn *c)
 		p->conns = c->next;
 	if (c->next != NULL)
 		c->next->prev = c->prev;
-	p->nconns--;
+	if (--p->nconns == 0)
+		steer_release(&p->steer);
 	free(c->head);
 	proxy_request_free(&c->req);
 	relay_free(&c->up);

@@ -18,6 +18,7 @@
 #include "net/proxy.h"
 #include "net/relay.h"
 #include "net/resolve.h"
+#include "net/steer.h"
 
 /* SOCKS5 reply codes. */
 #define SOCKS_OK		0x00
@@ -138,6 +139,7 @@ struct proxy {
 	}			*approved;	/* by a person, asked */
 	size_t			 napproved;
 	struct proxy_question	*questions;	/* being asked */
+	struct steer		 steer;		/* which CPU it runs on */
 };
 
 /* A host being asked of a person, and who waits for the answer. */

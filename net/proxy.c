@@ -397,15 +397,27 @@ conn_update(struct proxy_conn *c)
 	loop_set_events(c->p->loop, c->ufd, uev);
 }
 
-/* Relay after an event on either side. */
+/*
+ * Relay after an event on either side; then the proxy moves beside
+ * whoever reads the direction that moved most, if that was a bulk
+ * transfer (steer.h).
+ */
 static void
 conn_relay(struct proxy_conn *c)
 {
+	uint64_t	up = c->up.bytes, down = c->down.bytes;
+
 	if (relay_pump(&c->up, c->cfd, c->ufd) != 0 ||
 	    relay_pump(&c->down, c->ufd, c->cfd) != 0) {
 		proxy_conn_end(c, "allow", c->j.why);
 		return;
 	}
+	up = c->up.bytes - up;
+	down = c->down.bytes - down;
+	if (down >= up)
+		steer_turn(&c->p->steer, (size_t)down, c->cfd, util_now_us());
+	else
+		steer_turn(&c->p->steer, (size_t)up, c->ufd, util_now_us());
 	if (c->up.shut && c->down.shut) {
 		proxy_conn_end(c, "allow", c->j.why);
 		return;
@@ -524,6 +536,7 @@ proxy_new(struct loop *l, const struct proxy_opts *opts)
 
 	p->loop = l;
 	p->opts = *opts;
+	steer_init(&p->steer);
 	return p;
 }
 

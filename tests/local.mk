@@ -113,6 +113,12 @@ tests_unit_test_relay_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_relay_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-relay
 
+check_PROGRAMS += tests/unit/test-steer
+tests_unit_test_steer_SOURCES = tests/unit/test-steer.c
+tests_unit_test_steer_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_steer_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-steer
+
 check_PROGRAMS += tests/unit/test-utf8
 tests_unit_test_utf8_SOURCES = tests/unit/test-utf8.c
 tests_unit_test_utf8_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
