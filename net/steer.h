@@ -23,7 +23,11 @@
 /* Bytes moved toward one reader in one turn that make it a bulk transfer. */
 #define STEER_BULK	(64 * 1024)
 
-/* Least time on one CPU before following a reader to another. */
+/*
+ * Least time on one CPU before following another reader to another: two
+ * readers on two CPUs move the proxy at most this often.  The reader it
+ * is pinned for it follows at once (the scheduler moved it).
+ */
 #define STEER_HOLD_US	20000
 
 /* Time without a bulk turn after which the proxy goes back home. */
@@ -33,6 +37,7 @@ struct steer {
 	cpu_set_t	 home;		/* the affinity it started with */
 	bool		 have_home;
 	int		 cpu;		/* pinned to, or -1: at home */
+	int		 reader;	/* the socket it is pinned for */
 	uint64_t	 pinned_us;	/* when it was pinned there */
 	uint64_t	 bulk_us;	/* the last bulk turn */
 };
@@ -42,10 +47,10 @@ void	steer_init(struct steer *s);
 
 /*
  * What a turn calls for, without doing it: the CPU to pin to, -1 to go
- * home, or s->cpu to stay.  moved: bytes moved toward the reader; cpu:
- * the reader's CPU (-1 unknown); now: a monotonic time in us.
+ * home, or s->cpu to stay.  moved: bytes moved toward the socket reader;
+ * cpu: the reader's CPU (-1 unknown); now: a monotonic time in us.
  */
-int	steer_decide(const struct steer *s, size_t moved, int cpu,
+int	steer_decide(const struct steer *s, size_t moved, int reader, int cpu,
 	    uint64_t now);
 
 /*

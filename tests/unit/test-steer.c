@@ -19,7 +19,7 @@
 
 #include "tests/tap.h"
 
-/* A steer whose home is CPUs 0, 1 and 2, at home. */
+/* A steer whose home is CPUs 0, 1 and 2, at home (readers: fds 7, 8). */
 static struct steer
 three(void)
 {
@@ -31,7 +31,7 @@ three(void)
 	CPU_SET(1, &s.home);
 	CPU_SET(2, &s.home);
 	s.have_home = true;
-	s.cpu = -1;
+	s.cpu = s.reader = -1;
 	return s;
 }
 
@@ -41,38 +41,41 @@ test_decide(void)
 	struct steer	s = three();
 	uint64_t	t = 1000000;
 
-	is_int(steer_decide(&s, STEER_BULK - 1, 1, t), -1,
+	is_int(steer_decide(&s, STEER_BULK - 1, 7, 1, t), -1,
 	    "less than STEER_BULK in a turn: stays home");
-	is_int(steer_decide(&s, STEER_BULK, 1, t), 1,
+	is_int(steer_decide(&s, STEER_BULK, 7, 1, t), 1,
 	    "a bulk turn: to the reader's CPU");
-	is_int(steer_decide(&s, STEER_BULK, -1, t), -1,
+	is_int(steer_decide(&s, STEER_BULK, 7, -1, t), -1,
 	    "a bulk turn, the reader's CPU unknown: stays home");
-	is_int(steer_decide(&s, STEER_BULK, 5, t), -1,
+	is_int(steer_decide(&s, STEER_BULK, 7, 5, t), -1,
 	    "a bulk turn toward a CPU not in home: stays home");
-	is_int(steer_decide(&s, STEER_BULK, CPU_SETSIZE, t), -1,
+	is_int(steer_decide(&s, STEER_BULK, 7, CPU_SETSIZE, t), -1,
 	    "a CPU number out of range: stays home");
 
 	s.cpu = 1;
+	s.reader = 7;
 	s.pinned_us = s.bulk_us = t;
-	is_int(steer_decide(&s, STEER_BULK, 1, t + 5), 1,
+	is_int(steer_decide(&s, STEER_BULK, 7, 1, t + 5), 1,
 	    "pinned, the same reader: stays");
-	is_int(steer_decide(&s, STEER_BULK, 2, t + STEER_HOLD_US - 1), 1,
-	    "another reader before STEER_HOLD_US: stays");
-	is_int(steer_decide(&s, STEER_BULK, 2, t + STEER_HOLD_US), 2,
-	    "another reader after STEER_HOLD_US: follows it");
-	is_int(steer_decide(&s, 100, 1, t + STEER_IDLE_US - 1), 1,
+	is_int(steer_decide(&s, STEER_BULK, 7, 2, t + 5), 2,
+	    "its reader moved to another CPU: follows it at once");
+	is_int(steer_decide(&s, STEER_BULK, 8, 2, t + STEER_HOLD_US - 1), 1,
+	    "another reader elsewhere before STEER_HOLD_US: stays");
+	is_int(steer_decide(&s, STEER_BULK, 8, 2, t + STEER_HOLD_US), 2,
+	    "another reader elsewhere after STEER_HOLD_US: follows it");
+	is_int(steer_decide(&s, 100, 7, 1, t + STEER_IDLE_US - 1), 1,
 	    "a small turn soon after a bulk one: stays pinned");
-	is_int(steer_decide(&s, 0, -1, t + STEER_IDLE_US), -1,
+	is_int(steer_decide(&s, 0, 7, -1, t + STEER_IDLE_US), -1,
 	    "a turn STEER_IDLE_US after the last bulk one: home");
 
 	s = three();
 	CPU_ZERO(&s.home);
 	CPU_SET(1, &s.home);
-	is_int(steer_decide(&s, STEER_BULK, 1, t), -1,
+	is_int(steer_decide(&s, STEER_BULK, 7, 1, t), -1,
 	    "a home of one CPU: never pinned");
 	s = three();
 	s.have_home = false;
-	is_int(steer_decide(&s, STEER_BULK, 1, t), -1,
+	is_int(steer_decide(&s, STEER_BULK, 7, 1, t), -1,
 	    "home unknown: never pinned");
 }
 
