@@ -3,11 +3,11 @@
 # from a server on 127.0.0.1 directly, and from inside `ptyvisor sandbox
 # --network-allow` through the proxy (CONNECT), RUNS times each; medians in
 # MB/s and their ratio, and the median of each pair's ratio (a direct copy
-# and the proxied one right after it); then the proxy's own CPU time for
-# one copy (the proxied copy runs three busy processes, server, proxy and
-# client, where the direct one runs two: on two cores the third one's
-# share is what the ratio loses).  Needs namespaces for the sandbox.  Not
-# part of `make check`.
+# and the proxied one right after it); the same for 100 MB sent to the
+# server (an upload); then the proxy's own CPU time for one copy (the
+# proxied copy runs three busy processes, server, proxy and client, where
+# the direct one runs two).  Needs namespaces for the sandbox.  Not part
+# of `make check`.
 #
 # Usage: bench/net-proxy.sh [PTYVISOR] [RUNS] [SIZE]
 
@@ -29,10 +29,14 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 i=0
 while [ $i -lt "$RUNS" ]; do
-	python3 "$HERE/netcopy.py" fetch 127.0.0.1 "$PORT" "$SIZE" >> "$T/direct"
-	PTYVISOR_TEST_HOSTS="$T/hosts" "$PTYVISOR" sandbox --network-allow \
-	    bench.test -- python3 "$HERE/netcopy.py" fetch --proxy bench.test \
-	    "$PORT" "$SIZE" >> "$T/proxy" || { echo "the proxied run failed"; exit 1; }
+	for way in fetch put; do
+		python3 "$HERE/netcopy.py" $way 127.0.0.1 "$PORT" "$SIZE" \
+		    >> "$T/direct.$way"
+		PTYVISOR_TEST_HOSTS="$T/hosts" "$PTYVISOR" sandbox \
+		    --network-allow bench.test -- python3 "$HERE/netcopy.py" \
+		    $way --proxy bench.test "$PORT" "$SIZE" >> "$T/proxy.$way" ||
+		    { echo "the proxied $way failed"; exit 1; }
+	done
 	i=$((i + 1))
 done
 # Where the time goes: the proxy's own CPU time for one more proxied copy
@@ -51,17 +55,22 @@ TICKS=$(getconf CLK_TCK)
 CPU=$(awk -v t="$TICKS" '{ printf "%.3f", ($14 + $15) / t }' "/proc/$PX/stat" 2> /dev/null)
 wait $SB
 
-d=$(median < "$T/direct")
-p=$(median < "$T/proxy")
-echo "direct loopback copy:   $d MB/s (median of $RUNS: $(tr '\n' ' ' < "$T/direct"))"
-echo "through ptyvisor proxy: $p MB/s (median of $RUNS: $(tr '\n' ' ' < "$T/proxy"))"
-awk -v d="$d" -v p="$p" 'BEGIN { printf "ratio: %.0f%%\n", 100 * p / d }'
 # Each proxied copy ran right after a direct one: the median of those
 # pairs' ratios is less moved by the machine's swings between pairs.
-pr=$(paste "$T/direct" "$T/proxy" | awk '{ printf "%.3f\n", $2 / $1 }' |
-    median)
-echo "median of the $RUNS pairs' ratios: $(awk -v r="$pr" 'BEGIN { printf "%.0f%%", 100 * r }') ($(paste "$T/direct" "$T/proxy" |
-    awk '{ printf "%.0f%% ", 100 * $2 / $1 }'))"
+report() {
+	d=$(median < "$T/direct.$1")
+	p=$(median < "$T/proxy.$1")
+	echo "direct loopback $2 $d MB/s (median of $RUNS: $(tr '\n' ' ' < "$T/direct.$1"))"
+	echo "through ptyvisor proxy: $p MB/s (median of $RUNS: $(tr '\n' ' ' < "$T/proxy.$1"))"
+	awk -v d="$d" -v p="$p" 'BEGIN { printf "ratio: %.0f%%\n", 100 * p / d }'
+	pr=$(paste "$T/direct.$1" "$T/proxy.$1" |
+	    awk '{ printf "%.3f\n", $2 / $1 }' | median)
+	echo "median of the $RUNS pairs' ratios: $(awk -v r="$pr" 'BEGIN { printf "%.0f%%", 100 * r }') ($(paste "$T/direct.$1" "$T/proxy.$1" |
+	    awk '{ printf "%.0f%% ", 100 * $2 / $1 }'))"
+}
+report fetch "copy:  "
+echo "upload (the command sends $((SIZE / 1000000)) MB to the server):"
+report put "upload:"
 [ -n "$CPU" ] && awk -v c="$CPU" -v n="$SIZE" -v m="$(cat "$T/last")" 'BEGIN {
 	printf "the proxy: %.3f s of CPU for %d MB at %s MB/s (%.0f MB per CPU second)\n",
 	    c, n / 1e6, m, (c > 0 ? n / 1e6 / c : 0) }'

@@ -353,7 +353,7 @@ conn_try_next(struct proxy_conn *c)
 			continue;
 		}
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-		relay_socket_tune(fd);
+		relay_socket_tune(fd, (struct sockaddr *)ss);
 		len = ss->ss_family == AF_INET ? sizeof(struct sockaddr_in) :
 		    sizeof(struct sockaddr_in6);
 		if (connect(fd, (struct sockaddr *)ss, len) != 0 &&
@@ -512,7 +512,7 @@ proxy_on_accept(struct loop *l, int fd, short revents, void *arg)
 	if (cfd < 0)
 		return;
 	setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	relay_socket_tune(cfd);
+	relay_socket_tune(cfd, NULL);
 	c = xcalloc(1, sizeof *c);
 	c->p = p;
 	c->cfd = cfd;

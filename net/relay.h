@@ -50,8 +50,11 @@ int	relay_pump(struct relay *d, int src, int dst);
 /*
  * Give a socket the relay reads from a receive buffer of RELAY_SOCKBUF
  * when the system allows one that large (net.core.rmem_max), before it
- * connects; else leave it to the kernel's tuning.
+ * connects; else leave it to the kernel's tuning.  peer (or NULL): where
+ * it will connect; on this machine's loopback it gets a congestion
+ * control that does not pace (reno), whatever the host's default.
  */
-void	relay_socket_tune(int fd);
+struct sockaddr;
+void	relay_socket_tune(int fd, const struct sockaddr *peer);
 
 #endif

@@ -6,12 +6,17 @@
  * directions as the proxy runs them moving megabytes of a non-repeating
  * stream each way, one side half-closed while the other goes on, every
  * byte compared and counted; a socket's receive buffer made large when
- * the system allows it, left to the kernel when it does not.
+ * the system allows it, left to the kernel when it does not; toward this
+ * machine's loopback a congestion control that does not pace, elsewhere
+ * the host's.
  */
 #include "net/relay.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -285,6 +290,66 @@ test_both_ways(void)
 	close(sp[1]);
 }
 
+/* A TCP socket's congestion control after relay_socket_tune(peer). */
+static void
+cc_after(const struct sockaddr *peer, int family, char *name, size_t len)
+{
+	socklen_t	l = (socklen_t)len - 1;
+	int		fd;
+
+	memset(name, 0, len);
+	if ((fd = socket(family, SOCK_STREAM, 0)) < 0)
+		return;
+	relay_socket_tune(fd, peer);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, &l) != 0)
+		name[0] = '\0';
+	close(fd);
+}
+
+/*
+ * relay_socket_tune with a peer: toward this machine's loopback (IPv4,
+ * IPv6, IPv4-mapped) the congestion control is reno, which does not
+ * pace; toward anywhere else, or without a peer, it is the host's.
+ */
+static void
+test_tune_loopback(void)
+{
+	struct sockaddr_in	s4;
+	struct sockaddr_in6	s6;
+	char			host[32], got[32];
+
+	cc_after(NULL, AF_INET, host, sizeof host);
+	if (host[0] == '\0') {
+		tap_skip(5, "no TCP congestion control to read here");
+		return;
+	}
+	memset(&s4, 0, sizeof s4);
+	s4.sin_family = AF_INET;
+	s4.sin_port = htons(9);
+	s4.sin_addr.s_addr = htonl(0x7f000001);
+	cc_after((struct sockaddr *)&s4, AF_INET, got, sizeof got);
+	is_str(got, "reno", "toward 127.0.0.1: reno (the host's: %s)", host);
+	s4.sin_addr.s_addr = htonl(0x7f0a0b0c);
+	cc_after((struct sockaddr *)&s4, AF_INET, got, sizeof got);
+	is_str(got, "reno", "toward 127.10.11.12: reno");
+	s4.sin_addr.s_addr = htonl(0xc0000201);
+	cc_after((struct sockaddr *)&s4, AF_INET, got, sizeof got);
+	is_str(got, host, "toward 192.0.2.1: the host's");
+	memset(&s6, 0, sizeof s6);
+	s6.sin6_family = AF_INET6;
+	s6.sin6_port = htons(9);
+	s6.sin6_addr = in6addr_loopback;
+	cc_after((struct sockaddr *)&s6, AF_INET6, got, sizeof got);
+	if (got[0] == '\0')
+		tap_skip(2, "no IPv6 TCP socket here");
+	else {
+		is_str(got, "reno", "toward ::1: reno");
+		inet_pton(AF_INET6, "::ffff:127.0.0.1", &s6.sin6_addr);
+		cc_after((struct sockaddr *)&s6, AF_INET6, got, sizeof got);
+		is_str(got, "reno", "toward ::ffff:127.0.0.1: reno");
+	}
+}
+
 /*
  * relay_socket_tune: a TCP socket gets a receive buffer of 4 MiB (the
  * kernel doubles what it is given) when net.core.rmem_max allows that
@@ -310,7 +375,7 @@ test_tune(void)
 		return;
 	}
 	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &before, &len);
-	relay_socket_tune(fd);
+	relay_socket_tune(fd, NULL);
 	len = sizeof after;
 	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &after, &len);
 	if (max >= 4 * 1024 * 1024)
@@ -327,6 +392,7 @@ main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
 	test_tune();
+	test_tune_loopback();
 	pairs();
 	test_order();
 	unpair();
