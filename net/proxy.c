@@ -293,8 +293,8 @@ conn_connected(struct proxy_conn *c)
 	loop_timer_cancel(c->p->loop, c->timer);
 	c->timer = NULL;
 	c->state = CONN_RELAY;
-	relay_init(&c->up, c->req.forwardlen + c->headlen);
-	relay_init(&c->down, 0);
+	relay_init(&c->up, c->req.forwardlen + c->headlen, true);
+	relay_init(&c->down, 0, true);
 	if (c->req.kind == KIND_CONNECT)
 		proxy_conn_answer(c, ok, sizeof ok - 1);
 	else if (c->req.kind == KIND_SOCKS)

@@ -1,9 +1,9 @@
 /*
- * relay.h - one direction of a relayed connection: bytes read from one
- * socket into a bounded buffer and written from it to another; the
- * writing side shut once the reading side said EOF and everything went.
- * Knows nothing of proxies: the caller polls, and asks here what to poll
- * for.
+ * relay.h - one direction of a relayed connection: bytes moved from one
+ * socket to another through a bounded pipe (splice, never copied to user
+ * space) or, where no pipe can be had, a bounded buffer; the writing side
+ * shut once the reading side said EOF and everything went.  Knows nothing
+ * of proxies: the caller polls, and asks here what to poll for.
  */
 #ifndef PTYVISOR_RELAY_H
 #define PTYVISOR_RELAY_H
@@ -13,25 +13,39 @@
 #include <stdint.h>
 
 /*
- * One direction: bytes read from src for dst, waiting in buf[off..len).
- * What must go first is put in buf[0..cap) by the caller after
- * relay_init, which sets len.  A zeroed struct relay may be freed.
+ * Bytes that wait per direction of a relayed connection: large enough that
+ * a bulk transfer moves in few system calls, small enough that 2 x 256 KiB
+ * x a proxy's PROXY_MAX_CONNS stays bounded (64 MiB at most).
+ */
+#define RELAY_BUF (256 * 1024)
+
+/*
+ * One direction: bytes read from src for dst, waiting in buf[off..len),
+ * then (spliced) in the pipe.  What must go first is put in buf[0..cap)
+ * by the caller after relay_init, which sets len.  A zeroed struct relay
+ * may be freed.
  */
 struct relay {
 	char		*buf;
 	size_t		 off, len, cap;
+	int		 pipe[2];	/* spliced: the pipe bytes move through */
+	size_t		 inpipe;	/* bytes in it */
+	bool		 spliced;	/* through the pipe, not buf */
+	bool		 pipe_full;	/* it took nothing: wait till it drains */
 	bool		 eof;		/* src said EOF */
 	bool		 shut;		/* dst shut for writing */
 	uint64_t	 bytes;		/* written to dst */
 };
 
 /*
- * Set a direction up; first: room for the bytes that must go first (the
- * buffer is RELAY_BUF, 256 KiB, or that much if more).
+ * Set a direction up; first: room for the bytes that must go first.
+ * splice: through a pipe of RELAY_BUF (256 KiB) when one can be made;
+ * else, or without splice, through a buffer of RELAY_BUF (or first, if
+ * more).  At most RELAY_BUF bytes wait either way, beyond what goes first.
  */
-void	relay_init(struct relay *d, size_t first);
+void	relay_init(struct relay *d, size_t first, bool splice);
 
-/* Release a direction's buffer. */
+/* Release a direction's buffer and pipe. */
 void	relay_free(struct relay *d);
 
 /* Bytes waiting for dst. */

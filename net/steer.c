@@ -10,10 +10,10 @@
  * for STEER_HOLD_US even when its own reader moved, the proxy kept that
  * gain for 100 MB but lost it over 1 GB copies (81% against 81%);
  * following its reader at once keeps it (1 GB, with splice: 112% held,
- * 118% followed at once, 6 rounds).  Another reader it follows only after STEER_HOLD_US,
- * so two readers on two CPUs move it at most that often; and it lets go
- * after STEER_IDLE_US without a bulk turn, so an idle or chatty proxy is
- * the scheduler's again.
+ * 118% followed at once, 6 rounds).  Another reader it follows only
+ * after STEER_HOLD_US, so two readers on two CPUs move it at most that
+ * often; and it lets go after STEER_IDLE_US without a bulk turn, so an
+ * idle or chatty proxy is the scheduler's again.
  */
 #include "net/steer.h"
 

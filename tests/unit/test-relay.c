@@ -1,14 +1,18 @@
 /*
  * test-relay.c - one direction of a relayed connection between socket
- * pairs: what must go first goes before what is read, bytes counted, EOF
- * passed on as a half-close once everything went, reading paused while
- * the buffer is full and nothing lost after, a broken peer reported; two
- * directions as the proxy runs them moving megabytes of a non-repeating
- * stream each way, one side half-closed while the other goes on, every
- * byte compared and counted; a socket's receive buffer made large when
- * the system allows it, left to the kernel when it does not; toward this
- * machine's loopback a congestion control that does not pace, elsewhere
- * the host's.
+ * pairs, each check twice: bytes copied through the buffer, and spliced
+ * through the pipe.  What must go first goes before what is read, bytes
+ * counted, EOF passed on as a half-close once everything went, reading
+ * paused while the buffer (the pipe) is full and nothing lost after, a
+ * broken peer reported; two directions as the proxy runs them moving
+ * megabytes of a non-repeating stream each way, one side half-closed
+ * while the other goes on, every byte compared and counted.  Spliced
+ * only: a pipe whose slots are all taken by small writes pauses the
+ * source (no busy poll) and loses nothing; a source that cannot be
+ * spliced falls back to the buffer, after what had to go first.  A
+ * socket's receive buffer made large when the system allows it, left to
+ * the kernel when it does not; toward this machine's loopback a
+ * congestion control that does not pace, elsewhere the host's.
  */
 #include "net/relay.h"
 
@@ -22,10 +26,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "tests/tap.h"
+
+/* Whether this pass splices. */
+static bool		 spliced;
+
+/* Set a direction up in this pass's way; 0, or -1 to skip the pass. */
+static int
+init(struct relay *d, size_t first)
+{
+	memset(d, 0, sizeof *d);
+	relay_init(d, first, spliced);
+	return d->spliced == spliced ? 0 : -1;
+}
 /* Two socket pairs: the relay reads in[1] and writes out[0]. */
 static int	in[2], out[2];
 
@@ -63,8 +81,7 @@ test_order(void)
 	char		b[64];
 	ssize_t		n;
 
-	memset(&d, 0, sizeof d);
-	relay_init(&d, 4);
+	(void)init(&d, 4);
 	ok(d.cap >= 4, "room for what goes first");
 	memcpy(d.buf, "HEAD", 4);
 	d.len = 4;
@@ -94,8 +111,7 @@ test_large_head(void)
 {
 	struct relay	d;
 
-	memset(&d, 0, sizeof d);
-	relay_init(&d, 1024 * 1024);
+	(void)init(&d, 1024 * 1024);
 	ok(d.cap >= 1024 * 1024 && d.buf != NULL, "a head of 1 MiB fits");
 	relay_free(&d);
 	relay_free(&d);
@@ -113,8 +129,7 @@ test_backpressure(void)
 	int		 rounds;
 	bool		 paused = false, same = true;
 
-	memset(&d, 0, sizeof d);
-	relay_init(&d, 0);
+	(void)init(&d, 0);
 	for (rounds = 0; rounds < 10000 && !paused; rounds++) {
 		for (i = 0; i < sizeof chunk; i++)
 			chunk[i] = (char)((sent + i) % 251);
@@ -125,10 +140,17 @@ test_backpressure(void)
 			break;
 		paused = !relay_has_room(&d);
 	}
-	ok(paused && d.len == d.cap, "the buffer full: the source is not "
-	    "read (%zu bytes held)", d.len);
-	ok(relay_pending(&d) <= d.cap, "what waits is bounded by the buffer "
-	    "(%zu of %zu)", relay_pending(&d), d.cap);
+	if (spliced) {
+		ok(paused && (d.inpipe == RELAY_BUF || d.pipe_full), "the pipe "
+		    "full: the source is not read (%zu bytes held)", d.inpipe);
+		ok(relay_pending(&d) <= RELAY_BUF, "what waits is bounded by "
+		    "the pipe (%zu of %d)", relay_pending(&d), RELAY_BUF);
+	} else {
+		ok(paused && d.len == d.cap, "the buffer full: the source is "
+		    "not read (%zu bytes held)", d.len);
+		ok(relay_pending(&d) <= d.cap, "what waits is bounded by the "
+		    "buffer (%zu of %zu)", relay_pending(&d), d.cap);
+	}
 	shutdown(in[0], SHUT_WR);
 	for (rounds = 0; rounds < 100000 && !d.shut; rounds++) {
 		if (relay_pump(&d, in[1], out[0]) != 0)
@@ -158,8 +180,7 @@ test_broken(void)
 {
 	struct relay	d;
 
-	memset(&d, 0, sizeof d);
-	relay_init(&d, 0);
+	(void)init(&d, 0);
 	close(out[1]);
 	out[1] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (write(in[0], "DATA", 4) != 4)
@@ -250,10 +271,8 @@ test_both_ways(void)
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, cp) != 0 ||
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sp) != 0)
 		exit(99);
-	memset(&up, 0, sizeof up);
-	memset(&down, 0, sizeof down);
-	relay_init(&up, 0);
-	relay_init(&down, 0);
+	(void)init(&up, 0);
+	(void)init(&down, 0);
 	memset(&cl, 0, sizeof cl);
 	memset(&sv, 0, sizeof sv);
 	cl.fd = cp[0];
@@ -387,12 +406,100 @@ test_tune(void)
 	close(fd);
 }
 
-int
-main(void)
+/*
+ * Spliced: one-byte writes, each its own piece in the pipe, toward a
+ * destination that reads nothing.  Once the pipe has no slot left the
+ * source is no longer asked for (it would poll readable and splice
+ * nothing, for ever), and every byte comes through in order later.
+ */
+static void
+test_small_pieces(void)
 {
-	signal(SIGPIPE, SIG_IGN);
-	test_tune();
-	test_tune_loopback();
+	struct relay	d;
+	char		b[4096];
+	size_t		i, sent = 0, got = 0;
+	ssize_t		n;
+	int		rounds, waiting = 0;
+	bool		same = true;
+
+	pairs();
+	(void)init(&d, 0);
+	for (rounds = 0; rounds < 1000000; rounds++) {
+		b[0] = (char)(sent % 251);
+		if (write(in[0], b, 1) == 1) {
+			sent++;
+			continue;
+		}
+		if (errno != EAGAIN)
+			exit(98);
+		/* The source full: the relay moves what it can. */
+		if (relay_pump(&d, in[1], out[0]) != 0 || !relay_has_room(&d))
+			break;
+	}
+	if (ioctl(in[1], FIONREAD, &waiting) != 0)
+		waiting = -1;
+	ok(!relay_has_room(&d) && relay_pending(&d) > 0 && waiting > 0,
+	    "the destination full, the pipe's slots taken (%zu bytes in "
+	    "it): the source (%d bytes still in it) is not asked for",
+	    relay_pending(&d), waiting);
+	shutdown(in[0], SHUT_WR);
+	for (rounds = 0; rounds < 1000000 && !d.shut; rounds++) {
+		if (relay_pump(&d, in[1], out[0]) != 0)
+			break;
+		while ((n = drain(b, sizeof b)) > 0)
+			for (i = 0; i < (size_t)n; i++, got++)
+				if (b[i] != (char)(got % 251))
+					same = false;
+	}
+	while ((n = drain(b, sizeof b)) > 0)
+		for (i = 0; i < (size_t)n; i++, got++)
+			if (b[i] != (char)(got % 251))
+				same = false;
+	ok(d.shut && got == sent && same && d.bytes == sent, "all %zu bytes "
+	    "in order once the destination reads (%zu)", sent, got);
+	relay_free(&d);
+	unpair();
+}
+
+/*
+ * Spliced: a source splice(2) refuses (an eventfd: sockets all splice):
+ * what went first, then what the source had, through the buffer.
+ */
+static void
+test_unspliceable(void)
+{
+	struct relay	d;
+	uint64_t	v = 42, w = 0;
+	char		b[64];
+	ssize_t		n;
+	int		efd;
+
+	if ((efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0 ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, out) != 0)
+		exit(99);
+	(void)init(&d, 4);
+	memcpy(d.buf, "HEAD", 4);
+	d.len = 4;
+	if (write(efd, &v, sizeof v) != sizeof v)
+		exit(98);
+	is_int(relay_pump(&d, efd, out[0]), 0, "pumped from an eventfd");
+	n = drain(b, sizeof b);
+	if (n == 12)
+		memcpy(&w, b + 4, sizeof w);
+	ok(n == 12 && memcmp(b, "HEAD", 4) == 0 && w == 42, "the head, "
+	    "then what the source had, through the buffer (%zd bytes)", n);
+	ok(!d.spliced && d.cap >= RELAY_BUF && d.bytes == 12, "fell back "
+	    "to a buffer of RELAY_BUF, bytes counted");
+	relay_free(&d);
+	close(efd);
+	close(out[0]);
+	close(out[1]);
+}
+
+/* The checks that run the same, copied and spliced. */
+static void
+pass(void)
+{
 	pairs();
 	test_order();
 	unpair();
@@ -404,5 +511,31 @@ main(void)
 	test_broken();
 	unpair();
 	test_both_ways();
+}
+
+int
+main(void)
+{
+	struct relay	probe;
+	int		before;
+
+	signal(SIGPIPE, SIG_IGN);
+	test_tune();
+	test_tune_loopback();
+	diag("copied through the buffer");
+	spliced = false;
+	before = tap_count;
+	pass();
+	diag("spliced through a pipe");
+	spliced = true;
+	if (init(&probe, 0) != 0) {
+		tap_skip(tap_count - before + 5, "no pipe of RELAY_BUF here");
+		relay_free(&probe);
+		return tap_done();
+	}
+	relay_free(&probe);
+	pass();
+	test_small_pieces();
+	test_unspliceable();
 	return tap_done();
 }
