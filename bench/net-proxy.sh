@@ -51,8 +51,14 @@ while [ ! -e "$T/done" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
 for r in $(ps -o pid= --ppid $SB); do
 	PX=$(ps -o pid=,sid= --ppid "$r" | awk '$1 == $2 { print $1 }')
 done
-TICKS=$(getconf CLK_TCK)
-CPU=$(awk -v t="$TICKS" '{ printf "%.3f", ($14 + $15) / t }' "/proc/$PX/stat" 2> /dev/null)
+# In nanoseconds where the kernel keeps them (schedstat): its clock ticks
+# (stat) are too coarse for a copy that lasts a few tens of ms.
+if [ -r "/proc/$PX/schedstat" ]; then
+	CPU=$(awk '{ printf "%.4f", $1 / 1e9 }' "/proc/$PX/schedstat" 2> /dev/null)
+else
+	TICKS=$(getconf CLK_TCK)
+	CPU=$(awk -v t="$TICKS" '{ printf "%.3f", ($14 + $15) / t }' "/proc/$PX/stat" 2> /dev/null)
+fi
 wait $SB
 
 # Each proxied copy ran right after a direct one: the median of those
@@ -72,6 +78,6 @@ report fetch "copy:  "
 echo "upload (the command sends $((SIZE / 1000000)) MB to the server):"
 report put "upload:"
 [ -n "$CPU" ] && awk -v c="$CPU" -v n="$SIZE" -v m="$(cat "$T/last")" 'BEGIN {
-	printf "the proxy: %.3f s of CPU for %d MB at %s MB/s (%.0f MB per CPU second)\n",
+	printf "the proxy: %.4f s of CPU for %d MB at %s MB/s (%.0f MB per CPU second)\n",
 	    c, n / 1e6, m, (c > 0 ? n / 1e6 / c : 0) }'
 echo "cores: $(nproc); load: $(cut -d' ' -f1-3 /proc/loadavg)"
