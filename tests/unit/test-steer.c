@@ -4,7 +4,8 @@
  * choice; a pin held STEER_HOLD_US before following another reader; home
  * again after STEER_IDLE_US without a bulk turn), then the process's real
  * affinity over a real TCP connection on loopback: pinned to the CPU the
- * reading socket's packets came in on, and home again after.
+ * reading socket's packets came in on, another reader on that CPU the one
+ * it follows from then on, and home again after.
  */
 #include "net/steer.h"
 
@@ -120,44 +121,52 @@ affinity_is(const cpu_set_t *want)
 	return CPU_EQUAL(&now, want);
 }
 
+/* 256 KiB written on w and read on r: each takes in the other's packets. */
+static void
+traffic(int w, int r)
+{
+	static char	b[65536];
+	size_t		sent = 0, got = 0;
+	ssize_t		n;
+
+	memset(b, 'x', sizeof b);
+	while (got < 4 * sizeof b) {
+		if (sent < 4 * sizeof b) {
+			n = write(w, b, sizeof b);
+			if (n > 0)
+				sent += (size_t)n;
+		}
+		n = read(r, b, sizeof b);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+}
+
 static void
 test_real(void)
 {
 	struct steer	s;
 	cpu_set_t	one;
-	char		b[65536];
-	size_t		sent = 0, got = 0;
-	ssize_t		n;
-	int		fd[2], cpu = -1;
+	int		fd[2], cpu = -1, cpu1 = -1;
 	socklen_t	len = sizeof cpu;
 	uint64_t	t = 1000000;
 
 	steer_init(&s);
 	if (!s.have_home || CPU_COUNT(&s.home) < 2) {
-		tap_skip(5, "fewer than two CPUs to choose from here");
+		tap_skip(6, "fewer than two CPUs to choose from here");
 		return;
 	}
 	if (tcp_pair(fd) != 0) {
-		tap_skip(5, "no TCP on 127.0.0.1 here");
+		tap_skip(6, "no TCP on 127.0.0.1 here");
 		return;
 	}
 	/* The proxy writes fd[0]; its reader reads fd[1] and acknowledges,
 	 * and fd[0] takes those packets in on the reader's CPU. */
-	memset(b, 'x', sizeof b);
-	while (got < 4 * sizeof b) {
-		if (sent < 4 * sizeof b) {
-			n = write(fd[0], b, sizeof b);
-			if (n > 0)
-				sent += (size_t)n;
-		}
-		n = read(fd[1], b, sizeof b);
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	traffic(fd[0], fd[1]);
 	if (getsockopt(fd[0], SOL_SOCKET, SO_INCOMING_CPU, &cpu, &len) != 0 ||
 	    cpu < 0 || !CPU_ISSET(cpu, &s.home)) {
-		tap_skip(5, "SO_INCOMING_CPU tells nothing here");
+		tap_skip(6, "SO_INCOMING_CPU tells nothing here");
 		close(fd[0]);
 		close(fd[1]);
 		return;
@@ -170,6 +179,17 @@ test_real(void)
 	CPU_SET(cpu, &one);
 	ok(affinity_is(&one) && s.cpu == cpu,
 	    "a bulk turn: pinned to the reader's CPU (%d)", cpu);
+	/* Pinned, the process's traffic both ways comes in on that CPU. */
+	traffic(fd[1], fd[0]);
+	len = sizeof cpu1;
+	if (getsockopt(fd[1], SOL_SOCKET, SO_INCOMING_CPU, &cpu1, &len) != 0 ||
+	    cpu1 != cpu)
+		tap_skip(1, "the other socket's packets came in elsewhere");
+	else {
+		steer_turn(&s, STEER_BULK, fd[1], t);
+		ok(affinity_is(&one) && s.reader == fd[1], "another reader on "
+		    "the pinned CPU: the one it follows now");
+	}
 	steer_turn(&s, 0, fd[0], t + STEER_IDLE_US - 1);
 	ok(affinity_is(&one), "a small turn right after: still pinned");
 	steer_turn(&s, 0, fd[0], t + STEER_IDLE_US);
