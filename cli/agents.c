@@ -21,7 +21,7 @@
 #include "base/util.h"
 #include "base/watch.h"
 #include "control/approval.h"
-#include "policy/config.h"
+#include "conf/config.h"
 #include "policy/policy.h"
 #include "sandbox/sandbox.h"
 #include "session/session.h"

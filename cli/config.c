@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "policy/config.h"
+#include "conf/config.h"
 #include "control/control.h"
 #include "record/statedir.h"
 #include "base/util.h"

@@ -20,7 +20,7 @@
 
 #include "base/util.h"
 #include "mcp/outcap.h"
-#include "policy/config.h"
+#include "conf/config.h"
 
 struct client;
 struct loop;

@@ -39,7 +39,7 @@
 #include "base/util.h"
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
-#include "policy/config.h"
+#include "conf/config.h"
 
 /* One line from the client. */
 static void

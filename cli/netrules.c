@@ -18,7 +18,7 @@
 
 #include "base/util.h"
 #include "cli/cli.h"
-#include "policy/config.h"
+#include "conf/config.h"
 #include "policy/policy.h"
 #include "sandbox/sandbox.h"
 

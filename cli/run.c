@@ -21,7 +21,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "policy/config.h"
+#include "conf/config.h"
 #include "base/loop.h"
 #include "session/session.h"
 #include "base/util.h"

@@ -18,7 +18,7 @@
 #include "pty/pty.h"
 #include "record/ending.h"
 #include "sandbox/sandbox.h"
-#include "policy/config.h"
+#include "conf/config.h"
 #include "base/util.h"
 
 extern char **environ;

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "control/approval.h"
-#include "policy/config.h"
+#include "conf/config.h"
 #include "control/control.h"
 #include "base/loop.h"
 #include "policy/policy.h"

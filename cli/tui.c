@@ -32,7 +32,7 @@
 
 #include "control/approval.h"
 #include "control/client.h"
-#include "policy/config.h"
+#include "conf/config.h"
 #include "control/control.h"
 #include "base/loop.h"
 #include "policy/policy.h"

@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "policy/config.h"
+#include "conf/config.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,16 +15,17 @@ allowed() {
 	term)		echo "base" ;;
 	record)		echo "base term" ;;
 	policy)		echo "base net sandbox" ;;
+	conf)		echo "base net sandbox policy" ;;
 	session)	echo "base pty sandbox term record" ;;
 	control)	echo "base net sandbox policy record session" ;;
 	mcp)		echo "base" ;;
 	tui)		echo "base pty net sandbox term record policy session control" ;;
-	cli)		echo "base pty net sandbox term record policy session control mcp tui" ;;
+	cli)		echo "base pty net sandbox term record policy conf session control mcp tui" ;;
 	esac
 }
 
 cd "$top_srcdir" || exit 1
-for dir in base pty net sandbox term record policy session control mcp tui cli; do
+for dir in base pty net sandbox term record policy conf session control mcp tui cli; do
 	bad=""
 	for f in "$dir"/*.c "$dir"/*.h; do
 		[ -e "$f" ] || continue

@@ -4,7 +4,7 @@
  * duplicates, line numbers in errors, missing and unreadable files, and
  * what config_apply_sandbox() leaves alone.
  */
-#include "policy/config.h"
+#include "conf/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>

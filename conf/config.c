@@ -13,7 +13,7 @@
  * bound when its line in bounds[] of its section is; every string in a
  * struct config is owned by it.
  */
-#include "policy/config.h"
+#include "conf/config.h"
 
 #include <ctype.h>
 #include <errno.h>
