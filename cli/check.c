@@ -271,12 +271,12 @@ cmd_check(int argc, char **argv)
 		}
 	}
 	if (mode != NULL) {
-		if (policy_mode_parse(mode, &o.mode) != 0) {
+		if (policy_mode_parse(mode, &o.srv.mode) != 0) {
 			cli_error("check", "--approval: '%s' is not untrusted, "
 			    "on-request or never", mode);
 			goto out;
 		}
-		o.mode_given = true;
+		o.srv.mode_given = true;
 	}
 	if (sandbox != NULL &&
 	    sandbox_profile_parse(sandbox, &profile, &cause) != 0) {
@@ -298,10 +298,10 @@ cmd_check(int argc, char **argv)
 	/* A settings file that does not parse: 125, as every command. */
 	if ((cfg = cli_config()) == NULL)
 		goto out;
-	cli_server_defaults(cfg, &o);
+	cli_server_opts_defaults(cfg, &o);
 	/* Checking runs no notify program: do not require one. */
-	o.notify = NULL;
-	if ((p = cli_agents_policy(&o, &cause)) == NULL) {
+	o.srv.notify = NULL;
+	if ((p = server_policy(&o.srv, &cause)) == NULL) {
 		cli_error("check", "%s", cause);
 		goto out;
 	}

@@ -11,8 +11,9 @@
 
 #include <stdbool.h>
 
-#include "policy/policy.h"
 #include "base/util.h"
+#include "policy/policy.h"
+#include "server/server.h"
 
 /* Exit status for ptyvisor's own errors (bad arguments, no state dir...). */
 #define CLI_EXIT_ERROR 125
@@ -27,12 +28,6 @@ void	cli_error(const char *cmd, const char *fmt, ...)
 void	cli_bad_option(const char *cmd, int opt, const char *bad);
 
 
-struct approval_request;
-struct sandbox_opts;
-struct sessions;
-struct loop;
-struct tui_opts;
-struct control_hooks;
 
 /*
  * attach.c: show the console of the server on path (NULL: the default
@@ -46,29 +41,6 @@ int	cli_attach(const char *path, char *const *argv, bool new_session,
  * default).  NULL when name is not a valid name.  Caller frees.
  */
 char	*cli_socket_for(const char *name, const char *path);
-
-/* consoles.c: the consoles of a server (attach). */
-struct consoles;
-struct consoles	*consoles_new(struct loop *loop, struct sessions *ss,
-		    const struct tui_opts *o, void (*end)(void *),
-		    void *end_arg);
-/*
- * Set the control server's console hooks to these consoles': a client's
- * attach gets a front end (drawn on its own terminal when it passed it).
- */
-void		 consoles_hooks(struct consoles *cs, struct control_hooks *h);
-size_t		 consoles_attached(const struct consoles *cs);
-/* Front ends kept, attached or not. */
-size_t		 consoles_count(const struct consoles *cs);
-/* The size a new pane gets in an attached console; false: none is. */
-struct pty_size;
-bool		 consoles_next_size(const struct consoles *cs,
-		    struct pty_size *size);
-/* A line on every console's status line. */
-void		 consoles_status(struct consoles *cs, const char *line);
-/* Give every console's terminal back, telling its client why. */
-void		 consoles_end_all(struct consoles *cs, const char *why);
-void		 consoles_free(struct consoles *cs);
 
 /*
  * The configuration directory: $PTYVISOR_CONFIG, else
@@ -118,111 +90,27 @@ char	*cli_state_dir(const struct config *cfg, char **cause);
 char	*cli_socket_path(const struct config *cfg);
 
 /*
- * What the agents' server (the console or serve) is told by the command
- * line; zero it, parse, then cli_server_defaults() fills the rest.
+ * server-opts.c: what the agents' server (the console or serve) is told by
+ * the command line, and what it resolves to; zero it, parse into srv's
+ * flags (mode, mode_given, notify) and rules, then
+ * cli_server_opts_defaults() fills the rest.
  */
 struct cli_server_opts {
-	enum policy_mode	 mode;
-	bool			 mode_given;
-	char			*rules;		/* owned */
-	const char		*notify;
-	const char		*socket;
+	struct server_opts	 srv;		/* what the server is given */
+	char			*rules;		/* owned: --rules, then srv.rules */
+	const char		*socket;	/* --socket, then the default */
 	char			*socket_path;	/* owned: the default socket */
-	bool			 rules_named;	/* by the flag or the file */
-	bool			 notify_given;	/* by the flag */
+	char			*settings;	/* owned: srv.settings */
 };
 
 /*
  * Fill what the command line left open from cfg (may be NULL), then the
- * defaults: mode untrusted, cli_rules_path(), cli_socket_path().
+ * defaults: mode untrusted, cli_rules_path(), cli_socket_path(); the
+ * settings file (followed) is cli_settings_path().
  */
-void	cli_server_defaults(const struct config *cfg,
+void	cli_server_opts_defaults(const struct config *cfg,
 	    struct cli_server_opts *o);
 void	cli_server_opts_free(struct cli_server_opts *o);
-
-struct approval;
-struct loop;
-struct policy;
-
-/*
- * The agents' server's policy, as the console and serve both build it:
- * the named files checked (cli_server_check), the mode, the rules file
- * loaded.  NULL with *cause (a rules file that does not parse says
- * "path:line: problem"): nothing should start then.
- */
-struct policy	*cli_agents_policy(const struct cli_server_opts *o,
-		    char **cause);
-
-/*
- * The agents' server's approval queue over policy p on loop: the rules
- * file remembered rules are saved to, the notify program, the profile of
- * requests that name none (NULL: the queue's default), the history file
- * where requests that never run are listed too.
- */
-struct approval	*cli_agents_queue(struct loop *loop, struct policy *p,
-		    const struct cli_server_opts *o, const char *profile,
-		    const char *history);
-
-/*
- * Check what was named on the command line or in the settings file before
- * anything starts: a rules file named there must be readable (only the
- * default one may be missing: no rules), a notify program must be an
- * executable file.  -1 with *cause ("rules file PATH: reason").
- */
-int	cli_server_check(const struct cli_server_opts *o, char **cause);
-
-struct cli_follow;
-
-/*
- * Follow the rules and settings files of an agents' server (the console,
- * serve) on loop; a, o (borrowed) are the server's queue and options.
- * When the rules file changes its rules replace the old ones.  When the
- * settings file changes, what it sets that the command line did not and
- * that can change while running is applied: the approval mode, the notify
- * program (checked first); the rest applies at the next start.  A file
- * with an error changes nothing.  report(user, level, line) says what
- * happened (the log, the status line).  Never NULL: a directory that
- * cannot be watched is reported, and cli_follow_reload() still works.
- */
-enum cli_report {
-	CLI_REPORT_NOTE,	/* for the log: e.g. a file not followed */
-	CLI_REPORT_CHANGE,	/* a file was reloaded: the person sees it */
-	CLI_REPORT_ERROR	/* a file was not reloaded, or part refused */
-};
-struct cli_follow	*cli_follow_new(struct loop *loop, struct approval *a,
-			    const struct cli_server_opts *o,
-			    void (*report)(void *, enum cli_report,
-			    const char *), void *user);
-/* Read both files again now (serve's SIGHUP). */
-void			 cli_follow_reload(struct cli_follow *f);
-void			 cli_follow_free(struct cli_follow *f);
-
-/* How the server starts agents' sessions (a plain value; zero: defaults). */
-struct cli_agent_opts {
-	/* Sandbox options (borrowed; NULL: the defaults). */
-	const struct sandbox_opts	*sandbox;
-	unsigned short			 cols;	/* 0: the request's size */
-	unsigned short			 rows;
-	size_t				 scrollback;	/* lines; 0: default */
-	const char			*socket;	/* the control socket, where
-							   a filtered network asks
-							   for hosts; NULL: none */
-};
-
-/*
- * Start an approved request as an agent session (the control server's
- * spawn hook): its argv, cwd, timeout and size (unless o gives one), in
- * the sandbox o describes with the profile the request asked for and the
- * network only if it asked; our environment without LD_* plus the
- * request's env.  o may be NULL.
- */
-/* The log line for a running session's failed recording (trouble event). */
-struct session;
-char		*cli_trouble_line(const struct session *s);
-
-struct session	*cli_spawn_request(struct sessions *ss,
-		    const struct approval_request *r,
-		    const struct cli_agent_opts *o, char **cause);
 
 /*
  * The recording named by a command-line argument: digits only are a

@@ -1,12 +1,13 @@
 /*
- * tui.c - `ptyvisor [OPTIONS] [-- CMD...]`: the interactive front end.
+ * cmd-console.c - `ptyvisor [OPTIONS] [-- CMD...]`: the interactive front
+ * end.
  *
  * The console is a client of a server, as tmux's are: a plain `ptyvisor`
  * attaches to the server on its socket (cli/attach.c), and when none
  * answers it first starts one, in the background, in a session of its
  * own, then attaches.  The server owns everything that must outlive a
  * terminal: the sessions, their recordings, the approval queue, the
- * agents' connections, and each console's front end (cli/consoles.c).
+ * agents' connections, and each console's front end (server/).
  * Closing the terminal, losing ssh or killing the client is a detach;
  * the server ends when a person quits it (asked when sessions run),
  * `ptyvisor kill-server`, SIGTERM, or --quit-when-done.
@@ -30,17 +31,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "control/approval.h"
-#include "control/client.h"
-#include "conf/config.h"
-#include "control/control.h"
 #include "base/loop.h"
-#include "policy/policy.h"
-#include "session/session.h"
-#include "record/statedir.h"
 #include "base/util.h"
-#include "tui/tui.h"
 #include "cli/sbopts.h"
+#include "conf/config.h"
+#include "control/client.h"
+#include "policy/policy.h"
+#include "server/server.h"
+#include "tui/tui.h"
 
 static void
 tui_usage(FILE *f)
@@ -104,69 +102,8 @@ struct tui_args {
 	bool			 server_opts;	/* any that only a new server takes */
 };
 
-/* What the server's hooks need. */
-struct tui_server {
-	struct loop		*loop;
-	struct sessions		*ss;
-	struct tui		*tui;		/* --no-socket: the console */
-	struct consoles		*consoles;
-	struct control		*control;
-	struct cli_agent_opts	 agents;
-	int			 log_fd;	/* -1: no log */
-	bool			 quit_when_done;
-	bool			 stop;
-};
-
-/* An approved request becomes an agent session, at its pane's size. */
-static struct session *
-tui_spawn(void *user, const struct approval_request *r, char **cause)
-{
-	struct tui_server	*sv = user;
-	struct cli_agent_opts	 o = sv->agents;
-	struct pty_size		 size;
-
-	if (sv->tui != NULL || consoles_next_size(sv->consoles, &size)) {
-		if (sv->tui != NULL)
-			size = tui_next_size(sv->tui);
-		o.cols = size.cols;
-		o.rows = size.rows;
-	}
-	return cli_spawn_request(sv->ss, r, &o, cause);
-}
-
-/* A line of the server's log, with a UTC timestamp, into ptyvisor.log. */
-static void
-tui_log(void *user, const char *line)
-{
-	struct tui_server	*sv = user;
-	char			 when[64], *s;
-	ssize_t			 n;
-
-	if (sv->log_fd < 0)
-		return;
-	util_format_time(util_wall_us(), when, sizeof when);
-	s = xasprintf("%s ptyvisor: %s\n", when, line);
-	n = write(sv->log_fd, s, strlen(s));
-	(void)n;	/* a full disk must not stop the console */
-	free(s);
-}
-
-/*
- * What became of the rules or settings file: the log; changes and errors
- * on the status line too.
- */
-static void
-tui_report(void *user, enum cli_report level, const char *line)
-{
-	struct tui_server	*sv = user;
-
-	tui_log(sv, line);
-	if (level == CLI_REPORT_NOTE)
-		return;
-	if (sv->tui != NULL)
-		tui_status(sv->tui, line);
-	consoles_status(sv->consoles, line);
-}
+/* The tag of the server's lines in its log (ptyvisor.log). */
+#define TUI_LOG_TAG	"ptyvisor"
 
 /* Signal handlers run from the loop. */
 static void
@@ -261,12 +198,12 @@ tui_parse(struct tui_args *a, int argc, char **argv, int *mouse)
 			a->server_opts = true;
 		} else if ((v = tui_value("--approval", argc, argv,
 		    &i)) != NULL) {
-			if (policy_mode_parse(v, &a->so.mode) != 0) {
+			if (policy_mode_parse(v, &a->so.srv.mode) != 0) {
 				cli_error(NULL, "--approval: '%s' is not "
 				    "untrusted, on-request or never", v);
 				return CLI_EXIT_ERROR;
 			}
-			a->so.mode_given = true;
+			a->so.srv.mode_given = true;
 			a->server_opts = true;
 		} else if ((v = tui_value("--rules", argc, argv, &i)) != NULL) {
 			free(a->so.rules);
@@ -276,7 +213,7 @@ tui_parse(struct tui_args *a, int argc, char **argv, int *mouse)
 		    &i)) != NULL)
 			a->so.socket = a->socket = v;
 		else if ((v = tui_value("--notify", argc, argv, &i)) != NULL) {
-			a->so.notify = v;
+			a->so.srv.notify = v;
 			a->server_opts = true;
 		} else if (argv[i][0] == '-') {
 			cli_error(NULL, "unknown option '%s' (see 'ptyvisor "
@@ -292,7 +229,7 @@ tui_parse(struct tui_args *a, int argc, char **argv, int *mouse)
 	if (i + 1 < argc)
 		a->cmd = argv + i + 1;
 	/* What the command line left open, the settings file may say. */
-	cli_server_defaults(cfg, &a->so);
+	cli_server_opts_defaults(cfg, &a->so);
 	if (a->o.prefix == 0)
 		a->o.prefix = config_prefix(cfg);
 	a->o.scrollback = config_scrollback(cfg);
@@ -300,106 +237,51 @@ tui_parse(struct tui_args *a, int argc, char **argv, int *mouse)
 	return 0;
 }
 
-/* The server ends (a console's quit, kill-server, a signal, done). */
-static void
-tui_server_end(void *arg)
-{
-	struct tui_server	*sv = arg;
-
-	sv->stop = true;
-	loop_stop(sv->loop);
-}
-
+/* SIGTERM, SIGHUP, SIGINT: say so, then end every session. */
 static void
 tui_server_signal(struct loop *l, int sig, void *arg)
 {
-	struct tui_server	*sv = arg;
-	char			*line;
+	struct server	*sv = arg;
+	char		*line;
 
 	(void)l;
 	line = xasprintf("%s: ending every session", strsignal(sig));
-	tui_log(sv, line);
+	server_log(sv, line);
 	free(line);
-	tui_server_end(sv);
+	server_stop(sv);
 }
-
-/* --quit-when-done: the last session ended. */
-static void
-tui_server_ended(void *user, struct session *s)
-{
-	struct tui_server	*sv = user;
-
-	(void)s;
-	if (sv->quit_when_done && sessions_running(sv->ss) == 0)
-		tui_server_end(sv);
-}
-
-/* A running session's recording failed: the log says it at once. */
-static void
-tui_server_trouble(void *user, struct session *s)
-{
-	char	*line = cli_trouble_line(s);
-
-	tui_log(user, line);
-	free(line);
-}
-
-static const struct session_events tui_server_events = {
-	.ended = tui_server_ended,
-	.trouble = tui_server_trouble,
-};
-
-static void
-tui_shutdown(void *user)
-{
-	tui_log(user, "asked to end: ending every session");
-	tui_server_end(user);
-}
-
-/* What the server and a console of its own both start from. */
-struct tui_core {
-	struct policy		*policy;
-	struct approval		*approval;
-	char			*state_dir;
-	char			*history;
-};
 
 /*
- * The policy (a rules file that does not parse stops everything), the
- * state directory and its history, the loop, the sessions (which make
- * the directory) and the approval queue.  -1 with *cause.
+ * What the server and a console of its own both start from: the settings
+ * and flags in a's server options, the state directory.  -1 with *cause.
  */
 static int
-tui_core_open(struct tui_args *a, struct tui_server *sv, struct tui_core *k,
-    char **cause)
+tui_server_opts(struct tui_args *a, char **state_dir, char **cause)
 {
-	memset(k, 0, sizeof *k);
-	if ((k->policy = cli_agents_policy(&a->so, cause)) == NULL)
+	struct server_opts	*o = &a->so.srv;
+
+	o->sandbox = &a->sbo;
+	o->profile = a->sbo.profile;
+	o->console = &a->o;
+	o->log_fd = -1;
+	o->log_tag = TUI_LOG_TAG;
+	o->end_words = "ending every session";
+	if ((*state_dir = cli_state_dir(cli_config(), cause)) == NULL)
 		return -1;
-	if ((k->state_dir = cli_state_dir(cli_config(), cause)) == NULL)
-		return -1;
-	k->history = statedir_history_path(k->state_dir);
-	a->o.history_path = k->history;
-	if ((sv->loop = loop_new(cause)) == NULL)
-		return -1;
-	if ((sv->ss = sessions_new(sv->loop, k->state_dir, cause)) == NULL)
-		return -1;
-	k->approval = cli_agents_queue(sv->loop, k->policy, &a->so,
-	    sandbox_profile_name(a->sbo.profile), k->history);
-	a->o.approval_mode = policy_mode_name(a->so.mode);
-	a->o.approval = k->approval;
+	o->state_dir = *state_dir;
 	return 0;
 }
 
-/* Free what tui_core_open made (the sessions first: their exits report). */
-static void
-tui_core_close(struct tui_server *sv, struct tui_core *k)
+/* The server's log: ptyvisor.log in its state directory, or -1. */
+static int
+tui_server_log_open(const char *state_dir)
 {
-	approval_free(k->approval);
-	policy_free(k->policy);
-	loop_free(sv->loop);
-	free(k->history);
-	free(k->state_dir);
+	char	*path = xasprintf("%s/ptyvisor.log", state_dir);
+	int	 fd;
+
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	free(path);
+	return fd;
 }
 
 /*
@@ -409,59 +291,47 @@ tui_core_close(struct tui_server *sv, struct tui_core *k)
 static int
 tui_server_run(struct tui_args *a, const char *path, int status_fd)
 {
-	struct control_hooks	 hooks = { .spawn = tui_spawn, .log = tui_log,
-				    .shutdown = tui_shutdown };
-	struct tui_server	 sv;
-	struct tui_core		 k;
-	struct cli_follow	*follow = NULL;
-	char			*cause = NULL, *logpath, *line;
-	int			 rc = CLI_EXIT_ERROR;
+	struct server	*sv = NULL;
+	struct loop	*loop;
+	char		*cause = NULL, *line, *state_dir = NULL;
+	int		 rc = CLI_EXIT_ERROR, log_fd = -1;
 
-	memset(&sv, 0, sizeof sv);
-	sv.log_fd = -1;
-	if (tui_core_open(a, &sv, &k, &cause) != 0)
+	a->so.srv.status_reports = true;
+	a->so.srv.pane_size = true;
+	a->so.srv.quit_when_done = a->o.quit_when_done;
+	/* A rules file that does not parse stops us before the log opens. */
+	if (tui_server_opts(a, &state_dir, &cause) != 0 ||
+	    (sv = server_new(&a->so.srv, &cause)) == NULL)
 		goto fail;
-	logpath = xasprintf("%s/ptyvisor.log", k.state_dir);
-	sv.log_fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-	    0600);
-	free(logpath);
+	log_fd = tui_server_log_open(state_dir);
 	/* What nothing else catches (a fatal error) ends in the log too. */
-	if (sv.log_fd >= 0)
-		(void)dup2(sv.log_fd, STDERR_FILENO);
-	sv.agents.sandbox = &a->sbo;
-	sv.agents.scrollback = a->o.scrollback;
-	sv.quit_when_done = a->o.quit_when_done;
-	a->o.agents = true;
-	sv.consoles = consoles_new(sv.loop, sv.ss, &a->o, tui_server_end, &sv);
-	consoles_hooks(sv.consoles, &hooks);
-	sv.control = control_new(sv.loop, sv.ss, k.approval, path, &hooks, &sv,
-	    &cause);
-	if (sv.control == NULL)
+	if (log_fd >= 0)
+		(void)dup2(log_fd, STDERR_FILENO);
+	server_set_log(sv, log_fd);
+	loop = server_loop(sv);
+	if (server_listen(sv, path, false, &cause) != 0)
 		goto fail;
-	sv.agents.socket = control_path(sv.control);
-	sessions_subscribe(sv.ss, &tui_server_events, &sv);
-	follow = cli_follow_new(sv.loop, k.approval, &a->so, tui_report, &sv);
-	if (loop_add_signal(sv.loop, SIGTERM, tui_server_signal, &sv,
+	server_follow(sv);
+	if (loop_add_signal(loop, SIGTERM, tui_server_signal, sv,
 	    &cause) != 0 ||
-	    loop_add_signal(sv.loop, SIGHUP, tui_server_signal, &sv,
+	    loop_add_signal(loop, SIGHUP, tui_server_signal, sv,
 	    &cause) != 0 ||
-	    loop_add_signal(sv.loop, SIGINT, tui_server_signal, &sv,
+	    loop_add_signal(loop, SIGINT, tui_server_signal, sv,
 	    &cause) != 0)
 		goto fail;
 	line = xasprintf("listening on %s (approval %s, rules %s), pid %ld",
-	    control_path(sv.control), policy_mode_name(a->so.mode),
-	    a->so.rules, (long)getpid());
-	tui_log(&sv, line);
+	    server_path(sv), policy_mode_name(a->so.srv.mode),
+	    a->so.srv.rules, (long)getpid());
+	server_log(sv, line);
 	free(line);
 	(void)util_write_all(status_fd, "ok\n", 3);
 	close(status_fd);
 	status_fd = -1;
-	while (!sv.stop)
-		if (loop_once(sv.loop, -1) != 0)
+	while (!server_stopping(sv))
+		if (loop_once(loop, -1) != 0)
 			fatal("event loop: %s", strerror(errno));
 	/* Every console hears it first, then the sessions end. */
-	consoles_end_all(sv.consoles, "server exited");
-	control_flush_all(sv.control, 1000);
+	server_end_consoles(sv, "server exited");
 	rc = 0;
 	goto out;
 
@@ -469,20 +339,16 @@ fail:
 	line = xasprintf("%s\n", cause != NULL ? cause : "failed");
 	if (status_fd >= 0)
 		(void)util_write_all(status_fd, line, strlen(line));
-	tui_log(&sv, line);
+	server_log_line(log_fd, TUI_LOG_TAG, line);
 	free(line);
 	free(cause);
 out:
 	if (status_fd >= 0)
 		close(status_fd);
-	/* Sessions first: their exits still reach the agents. */
-	sessions_free(sv.ss);
-	control_free(sv.control);
-	cli_follow_free(follow);
-	consoles_free(sv.consoles);
-	tui_core_close(&sv, &k);
-	if (sv.log_fd >= 0)
-		close(sv.log_fd);
+	server_free(sv);
+	if (log_fd >= 0)
+		close(log_fd);
+	free(state_dir);
 	return rc;
 }
 
@@ -547,27 +413,28 @@ tui_server_start(struct tui_args *a, const char *path)
 static int
 tui_alone(struct tui_args *a)
 {
-	struct tui_server	 sv;
-	struct tui_core		 k;
-	struct cli_follow	*follow = NULL;
-	struct tui		*t = NULL;
-	char			*cause = NULL;
-	int			 rc = CLI_EXIT_ERROR;
+	struct server	*sv = NULL;
+	struct loop	*loop;
+	struct tui	*t = NULL;
+	char		*cause = NULL, *state_dir = NULL;
+	int		 rc = CLI_EXIT_ERROR;
 
-	memset(&sv, 0, sizeof sv);
-	sv.log_fd = -1;
 	/* A rules file that does not parse stops us before the screen. */
-	if (tui_core_open(a, &sv, &k, &cause) != 0)
+	if (tui_server_opts(a, &state_dir, &cause) != 0)
 		goto fail;
+	a->so.srv.status_reports = true;
+	if ((sv = server_new(&a->so.srv, &cause)) == NULL)
+		goto fail;
+	loop = server_loop(sv);
 	a->o.agents = false;
-	if ((t = tui_new(sv.loop, sv.ss, &a->o, &cause)) == NULL)
+	if ((t = tui_new(loop, server_sessions(sv), &a->o, &cause)) == NULL)
 		goto fail;
-	sv.tui = t;
-	follow = cli_follow_new(sv.loop, k.approval, &a->so, tui_report, &sv);
-	if (loop_add_signal(sv.loop, SIGWINCH, tui_sigwinch, t, &cause) != 0 ||
-	    loop_add_signal(sv.loop, SIGTERM, tui_sigquit, t, &cause) != 0 ||
-	    loop_add_signal(sv.loop, SIGHUP, tui_sigquit, t, &cause) != 0 ||
-	    loop_add_signal(sv.loop, SIGINT, tui_sigquit, t, &cause) != 0)
+	server_set_tui(sv, t);
+	server_follow(sv);
+	if (loop_add_signal(loop, SIGWINCH, tui_sigwinch, t, &cause) != 0 ||
+	    loop_add_signal(loop, SIGTERM, tui_sigquit, t, &cause) != 0 ||
+	    loop_add_signal(loop, SIGHUP, tui_sigquit, t, &cause) != 0 ||
+	    loop_add_signal(loop, SIGINT, tui_sigquit, t, &cause) != 0)
 		goto fail;
 	if (tui_new_session(t, a->cmd, &cause) != 0)
 		goto fail;
@@ -579,10 +446,9 @@ fail:
 	cli_error(NULL, "%s", cause != NULL ? cause : "failed");
 	free(cause);
 out:
-	sessions_free(sv.ss);
-	cli_follow_free(follow);
-	tui_free(t);
-	tui_core_close(&sv, &k);
+	/* The sessions end before the front end that shows them (its). */
+	server_free(sv);
+	free(state_dir);
 	return rc;
 }
 

@@ -1,18 +1,16 @@
 /*
- * serve.c - `ptyvisor serve`: the core without curses (loop, sessions,
- * policy, approval queue, control socket), logging to stderr, and the
- * approved requests it starts as agent sessions (cli/agents.c).
+ * cmd-serve.c - `ptyvisor serve`: the server (server/) without a console
+ * of its own, logging to stderr.
  *
  * The rules and settings files are followed: a change (or SIGHUP) reloads
  * them, and a file with an error changes nothing, with the error in the
- * log.
- * SIGTERM and SIGINT end it cleanly: every session is killed and
+ * log.  SIGTERM and SIGINT end it cleanly: every session is killed and
  * its recording flushed, clients hear the exits, the socket is removed.
- * Finished sessions are forgotten (a server runs for long).
+ * Finished sessions are forgotten while no console shows them (a server
+ * runs for long).
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
-#include "sandbox/sandbox.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -23,138 +21,37 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "control/approval.h"
-#include "conf/config.h"
-#include "control/control.h"
 #include "base/loop.h"
-#include "policy/policy.h"
-#include "session/session.h"
-#include "record/statedir.h"
 #include "base/util.h"
+#include "conf/config.h"
+#include "policy/policy.h"
+#include "sandbox/sandbox.h"
+#include "server/server.h"
 #include "tui/tui.h"
 
-extern char **environ;
+#define SERVE_LOG_TAG	"ptyvisor serve"
 
-struct serve {
-	struct loop		*loop;
-	struct sessions		*sessions;
-	struct policy		*policy;
-	struct approval		*approval;
-	struct control		*control;
-	struct loop_timer	*forget_timer;
-	struct sandbox_opts	 sandbox;	/* the settings file's */
-	struct cli_agent_opts	 agents;
-	struct cli_follow	*follow;
-	struct consoles		*consoles;	/* ptyvisor attach */
-	bool			 stopping;
-};
-
-/* The log: one line on stderr with a UTC timestamp. */
-static void
-serve_log(void *user, const char *line)
-{
-	char	when[64];
-
-	(void)user;
-	util_format_time(util_wall_us(), when, sizeof when);
-	fprintf(stderr, "%s ptyvisor serve: %s\n", when, line);
-}
-
-static struct session *
-serve_spawn(void *user, const struct approval_request *r, char **cause)
-{
-	struct serve	*sv = user;
-
-	return cli_spawn_request(sv->sessions, r, &sv->agents, cause);
-}
-
-/* Forget finished sessions, from a timer (never inside their events). */
-static void
-serve_forget(struct loop *l, void *arg)
-{
-	struct serve	*sv = arg;
-	size_t		 i = 0;
-
-	(void)l;
-	sv->forget_timer = NULL;
-	/* A console shows ended sessions until its person closes them. */
-	if (sv->consoles != NULL && consoles_count(sv->consoles) > 0)
-		return;
-	while (i < sessions_count(sv->sessions)) {
-		struct session *s = sessions_at(sv->sessions, i);
-
-		if (session_is_done(s))
-			sessions_forget(sv->sessions, s);
-		else
-			i++;
-	}
-}
-
-static void
-serve_ended(void *user, struct session *s)
-{
-	struct serve	*sv = user;
-
-	(void)s;
-	if (!sv->stopping && sv->forget_timer == NULL)
-		sv->forget_timer = loop_timer_add(sv->loop, 0, serve_forget,
-		    sv);
-}
-
-/* A running session's recording failed: the log says it at once. */
-static void
-serve_trouble(void *user, struct session *s)
-{
-	char	*line = cli_trouble_line(s);
-
-	serve_log(user, line);
-	free(line);
-}
-
-static const struct session_events serve_session_events = {
-	.ended = serve_ended,
-	.trouble = serve_trouble,
-};
-
-/* A console's person quit it and chose to end the server, or kill-server. */
-static void
-serve_end(void *user)
-{
-	struct serve	*sv = user;
-
-	serve_log(sv, "asked to end: shutting down");
-	loop_stop(sv->loop);
-}
-
+/* SIGTERM, SIGINT: say so, then end. */
 static void
 serve_signal(struct loop *l, int sig, void *arg)
 {
-	struct serve	*sv = arg;
+	struct server	*sv = arg;
 	char		*line;
 
+	(void)l;
 	line = xasprintf("%s: shutting down", strsignal(sig));
-	serve_log(sv, line);
+	server_log(sv, line);
 	free(line);
-	loop_stop(l);
+	server_stop(sv);
 }
 
 /* SIGHUP: read the settings and rules files again. */
 static void
 serve_sighup(struct loop *l, int sig, void *arg)
 {
-	struct serve	*sv = arg;
-
 	(void)l;
 	(void)sig;
-	cli_follow_reload(sv->follow);
-}
-
-/* What became of the rules or settings file, into the log. */
-static void
-serve_report(void *user, enum cli_report level, const char *line)
-{
-	(void)level;
-	serve_log(user, line);
+	server_reload(arg);
 }
 
 static void
@@ -188,8 +85,14 @@ serve_usage(FILE *f)
 	    "  -h, --help       show this help\n");
 }
 
-int
-cmd_serve(int argc, char **argv)
+/*
+ * Parse serve's command line into o (flags) and *sandbox (a profile for
+ * requests that name none, NULL: the file's), *keep.  0 to go on, 1 after
+ * --help, else -1 (said).
+ */
+static int
+serve_parse(int argc, char **argv, struct cli_server_opts *o,
+    const char **sandbox, bool *keep)
 {
 	static const struct option opts[] = {
 		{ "approval", required_argument, NULL, 'a' },
@@ -201,168 +104,144 @@ cmd_serve(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct control_hooks	 hooks = { .spawn = serve_spawn,
-				    .log = serve_log, .shutdown = serve_end };
-	struct tui_opts		 to;
-	struct serve		 sv;
-	const struct config	*cfg;
-	struct cli_server_opts	 so;
 	enum sandbox_profile	 profile;
-	const char		*sandbox = NULL;
-	char			*state_dir = NULL, *cause = NULL, *history;
-	bool			 keep = false;
 	int			 c;
 
-	if ((cfg = cli_config()) == NULL)
-		return CLI_EXIT_ERROR;
-	memset(&so, 0, sizeof so);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			if (policy_mode_parse(optarg, &so.mode) != 0) {
+			if (policy_mode_parse(optarg, &o->srv.mode) != 0) {
 				cli_error("serve", "--approval: '%s' is not "
 				    "untrusted, on-request or never", optarg);
-				cli_server_opts_free(&so);
-				return CLI_EXIT_ERROR;
+				return -1;
 			}
-			so.mode_given = true;
+			o->srv.mode_given = true;
 			break;
 		case 'r':
-			free(so.rules);
-			so.rules = xstrdup(optarg);
+			free(o->rules);
+			o->rules = xstrdup(optarg);
 			break;
 		case 's':
-			so.socket = optarg;
+			o->socket = optarg;
 			break;
 		case 'S':
-			if (strcmp(optarg, "read-only") != 0 &&
-			    strcmp(optarg, "workspace-write") != 0 &&
-			    strcmp(optarg, "danger-full-access") != 0) {
+			if (!sandbox_profile_lookup(optarg, &profile)) {
 				cli_error("serve", "--sandbox: '%s' is not "
 				    "read-only, workspace-write or "
 				    "danger-full-access", optarg);
-				cli_server_opts_free(&so);
-				return CLI_EXIT_ERROR;
+				return -1;
 			}
-			sandbox = optarg;
+			*sandbox = optarg;
 			break;
 		case 'n':
-			so.notify = optarg;
+			o->srv.notify = optarg;
 			break;
 		case 'k':
-			keep = true;
+			*keep = true;
 			break;
 		case 'h':
 			serve_usage(stdout);
-			cli_server_opts_free(&so);
-			return 0;
+			return 1;
 		default:
 			cli_bad_option("serve", c, argv[optind - 1]);
-			cli_server_opts_free(&so);
-			return CLI_EXIT_ERROR;
+			return -1;
 		}
 	}
 	if (optind < argc) {
 		cli_error("serve", "unexpected argument '%s'", argv[optind]);
-		cli_server_opts_free(&so);
+		return -1;
+	}
+	return 0;
+}
+
+int
+cmd_serve(int argc, char **argv)
+{
+	const struct config	*cfg;
+	struct cli_server_opts	 so;
+	struct sandbox_opts	 sbo;
+	struct tui_opts		 to;
+	struct server		*sv = NULL;
+	const char		*sandbox = NULL;
+	char			*state_dir = NULL, *cause = NULL;
+	bool			 keep = false;
+	int			 rc;
+
+	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
+	memset(&so, 0, sizeof so);
+	if ((rc = serve_parse(argc, argv, &so, &sandbox, &keep)) != 0) {
+		cli_server_opts_free(&so);
+		return rc > 0 ? 0 : CLI_EXIT_ERROR;
 	}
 	/* What the command line left open, the settings file may say. */
-	cli_server_defaults(cfg, &so);
-	if (sandbox == NULL && config_sandbox_profile(cfg, &profile))
-		sandbox = sandbox_profile_name(profile);
-
-	memset(&sv, 0, sizeof sv);
+	cli_server_opts_defaults(cfg, &so);
+	if (sandbox != NULL)
+		(void)sandbox_profile_lookup(sandbox, &so.srv.profile);
+	else if (!config_sandbox_profile(cfg, &so.srv.profile))
+		so.srv.profile = SANDBOX_WORKSPACE_WRITE;
 	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * Agents' sessions get the file's sandbox options (writable roots,
 	 * limits...), with the profile and network their request asks for.
 	 */
-	sandbox_opts_init(&sv.sandbox);
-	sv.agents.sandbox = &sv.sandbox;
-	sv.agents.scrollback = config_scrollback(cfg);
-	if (config_apply_sandbox(cfg, &sv.sandbox, &cause) != 0)
+	sandbox_opts_init(&sbo);
+	if (config_apply_sandbox(cfg, &sbo, &cause) != 0)
 		goto fail;
-	if ((sv.policy = cli_agents_policy(&so, &cause)) == NULL)
-		goto fail;
-	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
-		goto fail;
-	if ((sv.loop = loop_new(&cause)) == NULL)
-		goto fail;
-	if ((sv.sessions = sessions_new(sv.loop, state_dir, &cause)) == NULL)
-		goto fail;
-	sessions_subscribe(sv.sessions, &serve_session_events, &sv);
-	history = statedir_history_path(state_dir);
-	sv.approval = cli_agents_queue(sv.loop, sv.policy, &so, sandbox,
-	    history);
-	free(history);
-	if (loop_add_signal(sv.loop, SIGTERM, serve_signal, &sv, &cause) != 0 ||
-	    loop_add_signal(sv.loop, SIGINT, serve_signal, &sv, &cause) != 0 ||
-	    loop_add_signal(sv.loop, SIGHUP, serve_sighup, &sv, &cause) != 0)
-		goto fail;
-	sv.follow = cli_follow_new(sv.loop, sv.approval, &so, serve_report,
-	    &sv);
 	/* Consoles may attach ('ptyvisor attach'), as to the console's server. */
 	memset(&to, 0, sizeof to);
-	to.sandbox = &sv.sandbox;
-	to.approval_mode = policy_mode_name(so.mode);
-	to.approval = sv.approval;
-	to.agents = true;
+	to.sandbox = &sbo;
 	to.prefix = config_prefix(cfg);
 	to.mouse = config_mouse(cfg);
 	to.scrollback = config_scrollback(cfg);
-	history = statedir_history_path(state_dir);
-	to.history_path = history;
-	sv.consoles = consoles_new(sv.loop, sv.sessions, &to, serve_end, &sv);
-	free(history);
-	consoles_hooks(sv.consoles, &hooks);
-	sv.control = control_new(sv.loop, sv.sessions, sv.approval, so.socket,
-	    &hooks, &sv, &cause);
-	if (sv.control == NULL)
+	so.srv.sandbox = &sbo;
+	so.srv.console = &to;
+	so.srv.log_fd = STDERR_FILENO;
+	so.srv.log_tag = SERVE_LOG_TAG;
+	so.srv.end_words = "shutting down";
+	so.srv.log_console_end = true;
+	so.srv.forget_ended = true;
+	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
-	sv.agents.socket = control_path(sv.control);
-	control_set_keep_on_disconnect(sv.control, keep);
+	so.srv.state_dir = state_dir;
+	if ((sv = server_new(&so.srv, &cause)) == NULL)
+		goto fail;
+	if (loop_add_signal(server_loop(sv), SIGTERM, serve_signal, sv,
+	    &cause) != 0 ||
+	    loop_add_signal(server_loop(sv), SIGINT, serve_signal, sv,
+	    &cause) != 0 ||
+	    loop_add_signal(server_loop(sv), SIGHUP, serve_sighup, sv,
+	    &cause) != 0)
+		goto fail;
+	server_follow(sv);
+	if (server_listen(sv, so.socket, keep, &cause) != 0)
+		goto fail;
 	cause = xasprintf("listening on %s (approval %s, rules %s, state %s, "
-	    "settings %s)", control_path(sv.control), policy_mode_name(so.mode),
-	    so.rules, state_dir, config_path(cfg) != NULL ? config_path(cfg) :
-	    "none");
-	serve_log(&sv, cause);
+	    "settings %s)", server_path(sv), policy_mode_name(so.srv.mode),
+	    so.srv.rules, state_dir, config_path(cfg) != NULL ?
+	    config_path(cfg) : "none");
+	server_log(sv, cause);
 	free(cause);
 	cause = NULL;
 
-	if (loop_run(sv.loop) != 0)
+	if (loop_run(server_loop(sv)) != 0)
 		fatal("event loop: %s", strerror(errno));
 
-	sv.stopping = true;
-	consoles_end_all(sv.consoles, "server exited");
-	control_flush_all(sv.control, 1000);
-	/* Sessions first: their exits still reach the clients. */
-	sessions_free(sv.sessions);
-	sv.sessions = NULL;
-	control_free(sv.control);
-	consoles_free(sv.consoles);
-	cli_follow_free(sv.follow);
-	approval_free(sv.approval);
-	policy_free(sv.policy);
-	loop_free(sv.loop);
-	serve_log(&sv, "stopped");
-	free(state_dir);
-	cli_server_opts_free(&so);
-	return 0;
+	server_end_consoles(sv, "server exited");
+	server_free(sv);
+	server_log_line(STDERR_FILENO, SERVE_LOG_TAG, "stopped");
+	rc = 0;
+	goto out;
 
 fail:
 	cli_error("serve", "%s", cause != NULL ? cause : "failed");
 	free(cause);
-	control_free(sv.control);
-	sessions_free(sv.sessions);
-	consoles_free(sv.consoles);
-	cli_follow_free(sv.follow);
-	approval_free(sv.approval);
-	policy_free(sv.policy);
-	loop_free(sv.loop);
+	server_free(sv);
+	rc = CLI_EXIT_ERROR;
+out:
 	free(state_dir);
 	cli_server_opts_free(&so);
-	return CLI_EXIT_ERROR;
+	return rc;
 }

@@ -1,12 +1,12 @@
 noinst_LIBRARIES += libcli.a
 libcli_a_SOURCES = cli/cli.h cli/run.c cli/replay.c cli/history.c \
-	cli/cmd-console.c cli/attach.c server/consoles.c
-libcli_a_SOURCES += cli/cmd-serve.c cli/exec.c cli/pending.c cli/textout.c \
+	cli/cmd-console.c cli/attach.c
+libcli_a_SOURCES += cli/cmd-serve.c cli/server-opts.c cli/exec.c cli/pending.c cli/textout.c \
 	cli/textout.h cli/mcp.c cli/mcp-int.h cli/mcp-jobs.c cli/mcp-tools.c cli/mcp-results.c \
 	cli/mcp-config.c cli/hook.c cli/check.c
 libcli_a_SOURCES += cli/term.c cli/term.h cli/sbopts.c cli/sbopts.h cli/sandbox.c \
 	cli/netrules.c cli/netrules.h
-libcli_a_SOURCES += cli/config.c cli/commands.h cli/errors.c server/spawn.c \
+libcli_a_SOURCES += cli/config.c cli/commands.h cli/errors.c \
 	cli/recording.c
 libcli_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 

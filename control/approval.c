@@ -12,7 +12,6 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -44,7 +43,7 @@ struct approval {
 	struct policy			*policy;
 	char				*notify;
 	char				*rules_path;
-	char				*default_sandbox;
+	enum sandbox_profile		 default_sandbox;
 	char				*history_path;	/* NULL: none */
 	uint64_t			 last_id;
 
@@ -75,7 +74,7 @@ approval_new(struct loop *loop, struct policy *policy)
 
 	a->loop = loop;
 	a->policy = policy;
-	a->default_sandbox = xstrdup("workspace-write");
+	a->default_sandbox = SANDBOX_WORKSPACE_WRITE;
 	return a;
 }
 
@@ -85,14 +84,8 @@ approval_request_free(struct approval_request *r)
 {
 	if (r == NULL)
 		return;
-	strv_free(r->argv);
-	free(r->cwd);
-	strv_free(r->env);
-	strv_free(r->environ);
+	proto_exec_free(&r->exec);
 	strv_free(r->environ_differs);
-	free(r->sandbox);
-	free(r->why);
-	free(r->network_allow);
 	free(r->client_exe);
 	free(r->verdict_why);
 	free(r->verdict_by);
@@ -115,7 +108,6 @@ approval_free(struct approval *a)
 	free(a->pending);
 	free(a->notify);
 	free(a->rules_path);
-	free(a->default_sandbox);
 	free(a->history_path);
 	free(a);
 }
@@ -186,11 +178,9 @@ approval_set_rules_path(struct approval *a, const char *path)
 }
 
 void
-approval_set_default_sandbox(struct approval *a, const char *profile)
+approval_set_default_sandbox(struct approval *a, enum sandbox_profile profile)
 {
-	free(a->default_sandbox);
-	a->default_sandbox = xstrdup(profile != NULL ? profile :
-	    "workspace-write");
+	a->default_sandbox = profile;
 }
 
 struct policy *
@@ -249,7 +239,7 @@ approval_judge_host(struct approval *a, struct approval_request *r)
 {
 	struct policy_verdict	v;
 
-	if (policy_check_host(a->policy, r->argv[1], &v) &&
+	if (policy_check_host(a->policy, r->exec.argv[1], &v) &&
 	    v.decision != POLICY_ASK) {
 		r->verdict = v.decision;
 		r->verdict_by = approval_rule_by(&v);
@@ -310,8 +300,9 @@ approval_raise(enum policy_decision d, bool network, const char *sandbox,
 static void
 approval_judge(struct approval *a, struct approval_request *r)
 {
-	struct policy_place	place = { r->cwd, getenv("HOME"), NULL };
-	struct policy_verdict	v = policy_check_at(a->policy, r->argv,
+	struct proto_exec	*x = &r->exec;
+	struct policy_place	place = { x->cwd, getenv("HOME"), NULL };
+	struct policy_verdict	v = policy_check_at(a->policy, x->argv,
 				    &place);
 	const char		*by;
 
@@ -335,8 +326,9 @@ approval_judge(struct approval *a, struct approval_request *r)
 		break;
 	}
 	/* Hosts asked for are a way out too: a person sees the list. */
-	if ((by = approval_raise(r->verdict, r->network ||
-	    r->network_allow != NULL, r->sandbox, r->env)) != NULL) {
+	if ((by = approval_raise(r->verdict, x->network ||
+	    x->network_allow != NULL, sandbox_profile_name(x->sandbox),
+	    x->env)) != NULL) {
 		r->verdict = POLICY_ASK;
 		free(r->verdict_by);
 		r->verdict_by = xstrdup(by);
@@ -357,41 +349,21 @@ approval_judge(struct approval *a, struct approval_request *r)
 	    v.source == POLICY_BY_KNOWN_SAFE;
 }
 
-struct approval_request *
-approval_submit(struct approval *a, const struct approval_spec *spec)
+/* Number r, take who sent it, and judge it. */
+static struct approval_request *
+approval_enter(struct approval *a, struct approval_request *r,
+    const struct approval_from *from)
 {
-	struct approval_request	*r = xcalloc(1, sizeof *r);
-
-	assert(spec->argv != NULL && spec->argv[0] != NULL);
 	r->id = ++a->last_id;
 	r->state = APPROVAL_PENDING;
-	r->argv = strv_dup(spec->argv);
-	r->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
-	r->env = spec->env != NULL ? strv_dup(spec->env) : NULL;
-	r->timeout_ms = spec->timeout_ms;
-	r->sandbox = xstrdup(spec->sandbox != NULL ? spec->sandbox :
-	    a->default_sandbox);
-	r->network = spec->network;
-	r->network_allow = spec->network_allow != NULL ?
-	    xstrdup(spec->network_allow) : NULL;
-	r->connect = spec->connect;
-	r->host = spec->host != NULL ? xstrdup(spec->host) : NULL;
-	r->port = spec->port;
-	r->cols = spec->cols;
-	r->rows = spec->rows;
-	r->why = spec->why != NULL ? xstrdup(spec->why) : NULL;
-	memcpy(r->pipes, spec->pipes, sizeof r->pipes);
-	r->err_joined = spec->err_joined;
-	r->has_umask = spec->has_umask;
-	r->umask = spec->umask;
-	if (spec->environ != NULL) {
-		r->environ = strv_dup(spec->environ);
-		r->environ_differs = policy_env_differs(r->environ, environ);
+	if (!r->exec.has_sandbox) {
+		r->exec.has_sandbox = true;
+		r->exec.sandbox = a->default_sandbox;
 	}
-	r->client_pid = spec->client_pid;
-	r->client_exe = spec->client_exe != NULL ?
-	    xstrdup(spec->client_exe) : NULL;
-	r->owner = spec->owner;
+	r->client_pid = from->client_pid;
+	r->client_exe = from->client_exe != NULL ?
+	    xstrdup(from->client_exe) : NULL;
+	r->owner = from->owner;
 	r->queued_us = util_wall_us();
 	if (r->connect)
 		approval_judge_host(a, r);
@@ -400,45 +372,62 @@ approval_submit(struct approval *a, const struct approval_spec *spec)
 	return r;
 }
 
+struct approval_request *
+approval_submit(struct approval *a, struct proto_exec *x,
+    const struct approval_from *from)
+{
+	struct approval_request	*r = xcalloc(1, sizeof *r);
+
+	assert(x->argv != NULL && x->argv[0] != NULL);
+	r->exec = *x;
+	memset(x, 0, sizeof *x);
+	if (r->exec.environ != NULL)
+		r->environ_differs = policy_env_differs(r->exec.environ,
+		    environ);
+	return approval_enter(a, r, from);
+}
+
+struct approval_request *
+approval_submit_host(struct approval *a, const char *host, unsigned int port,
+    const char *why, const struct approval_from *from)
+{
+	struct approval_request	*r = xcalloc(1, sizeof *r);
+
+	r->exec.argv = xcalloc(3, sizeof *r->exec.argv);
+	r->exec.argv[0] = xstrdup("connect");
+	r->exec.argv[1] = xasprintf(strchr(host, ':') != NULL ? "[%s]:%u" :
+	    "%s:%u", host, port);
+	r->exec.network = true;
+	r->exec.why = why != NULL ? xstrdup(why) : NULL;
+	r->connect = true;
+	r->host = xstrdup(host);
+	r->port = port;
+	return approval_enter(a, r, from);
+}
+
+void
+approval_pending_view(const struct approval_request *r,
+    struct proto_pending *p)
+{
+	memset(p, 0, sizeof *p);
+	p->request = (int64_t)r->id;
+	p->exec = &r->exec;
+	p->connect = r->connect;
+	p->verdict = policy_decision_name(r->verdict);
+	p->by = r->verdict_by;
+	p->client_pid = r->client_pid;
+	p->client_exe = r->client_exe;
+	p->environ_differs = r->environ_differs;
+	p->detail = r->verdict_why;
+}
+
 char *
 approval_notify_json(const struct approval_request *r)
 {
-	json_t	*o = json_object(), *argv = json_array();
-	char	*cmd, *s, *out;
-	size_t	 i;
+	struct proto_pending	p;
 
-	for (i = 0; r->argv[i] != NULL; i++)
-		json_array_append_new(argv, json_string(r->argv[i]));
-	cmd = quote_argv(r->argv);
-	json_object_set_new(o, "type", json_string("approval-requested"));
-	json_object_set_new(o, "request", json_integer((json_int_t)r->id));
-	json_object_set_new(o, "command", json_string(cmd));
-	json_object_set_new(o, "argv", argv);
-	if (r->cwd != NULL)
-		json_object_set_new(o, "cwd", json_string(r->cwd));
-	json_object_set_new(o, "sandbox", json_string(r->sandbox));
-	json_object_set_new(o, "network", json_boolean(r->network));
-	if (r->network_allow != NULL)
-		json_object_set_new(o, "network_allow",
-		    json_string(r->network_allow));
-	if (r->why != NULL)
-		json_object_set_new(o, "why", json_string(r->why));
-	if (r->client_pid > 0)
-		json_object_set_new(o, "client_pid",
-		    json_integer(r->client_pid));
-	if (r->client_exe != NULL)
-		json_object_set_new(o, "client_exe",
-		    json_string(r->client_exe));
-	json_object_set_new(o, "by", json_string(r->verdict_by));
-	free(cmd);
-	/* json_string refuses invalid UTF-8: such fields are just left out. */
-	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(o);
-	if (s == NULL)
-		fatal("out of memory");
-	out = xstrdup(s);
-	free(s);
-	return out;
+	approval_pending_view(r, &p);
+	return proto_notify_json(&p);
 }
 
 /* Run the notify program for r without waiting for it. */
@@ -495,12 +484,12 @@ approval_record_unrun(struct approval *a, const struct approval_request *r)
 		return;
 	memset(&e, 0, sizeof e);
 	e.request = (unsigned long)r->id;
-	e.argv = r->argv;
-	e.cwd = r->cwd;
+	e.argv = r->exec.argv;
+	e.cwd = r->exec.cwd;
 	e.start_us = r->queued_us;
 	e.end_us = util_wall_us();
 	e.state = (char *)(denied ? "denied" : "withdrawn");
-	e.profile = r->sandbox;
+	e.profile = (char *)sandbox_profile_name(r->exec.sandbox);
 	e.decision = denied ? (char *)"deny" : NULL;
 	e.by = r->decided_by;
 	e.error = denied ? r->reason : (char *)"the agent went away before "
@@ -655,7 +644,7 @@ approval_suggest_rule(const struct approval_request *r)
 
 	if (r->connect)
 		return approval_host_rule(r);
-	q = quote_argv(r->argv);
+	q = quote_argv(r->exec.argv);
 	s = xasprintf("allow %s", q);
 	free(q);
 	return s;
@@ -767,8 +756,8 @@ approval_edit(struct approval *a, uint64_t id, char *const *argv,
 	}
 	if ((r = approval_get(a, id, cause)) == NULL)
 		return -1;
-	strv_free(r->argv);
-	r->argv = strv_dup(argv);
+	strv_free(r->exec.argv);
+	r->exec.argv = strv_dup(argv);
 	r->edited = true;
 	approval_settle(a, r, APPROVAL_APPROVED, "user (edited)", NULL);
 	return 0;

@@ -30,7 +30,9 @@
 #include <sys/types.h>
 
 #include "base/loop.h"
+#include "control/proto.h"
 #include "policy/policy.h"
+#include "sandbox/sandbox.h"
 
 enum approval_state {
 	APPROVAL_PENDING,
@@ -48,36 +50,11 @@ enum approval_scope {
 				   this sandbox and later ones */
 };
 
-/* What an agent asks for.  Pointers are borrowed by approval_submit. */
-struct approval_spec {
-	char *const	*argv;		/* non-empty */
-	const char	*cwd;		/* absolute; NULL: the server's */
-	char *const	*env;		/* "NAME=VALUE"...; NULL: none */
-	uint64_t	 timeout_ms;	/* 0: none */
-	const char	*sandbox;	/* profile name; NULL: default */
-	bool		 network;
-	const char	*network_allow;	/* hosts asked for; NULL: none */
-	/*
-	 * A filtered network's proxy asks for one host (argv names it:
-	 * "connect HOST:PORT"; host normalized, port 1-65535): judged only
-	 * by the rules whose first word is "connect" (policy_check_host),
-	 * else asked; nothing started when approved.
-	 */
-	bool		 connect;
-	const char	*host;
-	unsigned int	 port;
-	unsigned int	 cols;
-	unsigned int	 rows;
-	const char	*why;		/* the agent's reason; may be NULL */
+/* Who sent a request (a plain value; strings borrowed by approval_submit). */
+struct approval_from {
 	pid_t		 client_pid;	/* 0: unknown */
 	const char	*client_exe;	/* NULL: unknown */
 	void		*owner;		/* who submitted it (opaque) */
-	bool		 pipes[3];	/* 0-2 as pipes, not the PTY */
-	bool		 err_joined;	/* stderr on stdout's pipe */
-	bool		 has_umask;	/* the agent's umask, else the server's */
-	unsigned int	 umask;
-	/* The agent's whole environment ("NAME=VALUE"...); NULL: ours. */
-	char *const	*environ;
 };
 
 /*
@@ -87,30 +64,27 @@ struct approval_spec {
 struct approval_request {
 	uint64_t		 id;		/* 1, 2, ... */
 	enum approval_state	 state;
-	char			**argv;		/* as it will run (edit changes it) */
-	char			*cwd;		/* NULL: the server's */
-	char			**env;		/* NULL: none */
-	uint64_t		 timeout_ms;
-	char			*sandbox;	/* never NULL */
-	bool			 network;
-	char			*network_allow;	/* hosts asked for, or NULL */
-	bool			 connect;	/* a host, not a command */
-	char			*host;		/* connect: the host, */
-	unsigned int		 port;		/* and its port */
+	/*
+	 * What was asked, as the protocol parsed it (the value itself, taken
+	 * from the caller): its argv as it will run (edit changes it), its
+	 * sandbox always set (the queue's default when it named none).
+	 */
+	struct proto_exec	 exec;
+	/*
+	 * A filtered network's proxy asks for one host (exec.argv names it:
+	 * "connect HOST:PORT"; host normalized, port 1-65535): judged only
+	 * by the rules whose first word is "connect" (policy_check_host),
+	 * else asked; nothing started when approved.
+	 */
+	bool			 connect;
+	char			*host;
+	unsigned int		 port;
 	enum approval_scope	 scope;		/* connect, once approved */
-	unsigned int		 cols;
-	unsigned int		 rows;
-	char			*why;		/* NULL: none given */
 	pid_t			 client_pid;	/* 0: unknown */
 	char			*client_exe;	/* NULL: unknown */
 	void			*owner;
-	bool			 pipes[3];	/* 0-2 as pipes, not the PTY */
-	bool			 err_joined;	/* stderr on stdout's pipe */
-	bool			 has_umask;
-	unsigned int		 umask;
-	char			**environ;	/* the agent's; NULL: ours */
 	/*
-	 * The variables of environ that steer what runs and differ from
+	 * The variables of exec.environ that steer what runs and differ from
 	 * ours (policy_env_differs); NULL: none.
 	 */
 	char			**environ_differs;
@@ -176,15 +150,32 @@ void		 approval_set_history(struct approval *a, const char *path);
 /* The rules file remembered rules are saved to (NULL: no saving); copied. */
 void		 approval_set_rules_path(struct approval *a, const char *path);
 
-/* The profile used when a request names none; copied. */
+/* The profile used when a request names none (default workspace-write). */
 void		 approval_set_default_sandbox(struct approval *a,
-		     const char *profile);
+		     enum sandbox_profile profile);
 
 struct policy	*approval_policy(const struct approval *a);
 
-/* Judge and number a request; nothing happens until approval_dispatch. */
+/*
+ * Judge and number a request; nothing happens until approval_dispatch.  x
+ * (argv non-empty) is taken: the request holds its contents from now on
+ * and *x is left empty.
+ */
 struct approval_request	*approval_submit(struct approval *a,
-			     const struct approval_spec *spec);
+			     struct proto_exec *x,
+			     const struct approval_from *from);
+
+/*
+ * The same for a host a filtered network's proxy asks for (host
+ * normalized, port 1-65535; why may be NULL), as "connect HOST:PORT".
+ */
+struct approval_request	*approval_submit_host(struct approval *a,
+			     const char *host, unsigned int port,
+			     const char *why, const struct approval_from *from);
+
+/* r as queued and list events and the notify program describe it. */
+void			 approval_pending_view(const struct approval_request *r,
+			     struct proto_pending *p);
 
 /*
  * Act on the verdict: allow or deny decides now (decided event, then r is

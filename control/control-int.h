@@ -115,7 +115,6 @@ struct control {
 	size_t			 nreqs;
 	struct control_sess	**sess;
 	size_t			 nsess;
-	struct control_req	*spawning;	/* during hooks.spawn */
 };
 
 /* conn.c: log one line through the hook. */
@@ -151,9 +150,6 @@ void	control_client_flush(struct control_client *cl);
 void	control_pipes_resume(struct control_client *cl);
 /* forward.c: forget a waiting exec. */
 void	control_req_remove(struct control *c, struct control_req *cr);
-/* forward.c: describe r for queued and list events. */
-void	control_pending_of(const struct approval_request *r,
-	    struct proto_pending *p);
 /* forward.c: what the server subscribes to (control_new). */
 extern const struct session_events	control_session_events;
 extern const struct approval_events	control_approval_events;

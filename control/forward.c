@@ -147,15 +147,21 @@ control_on_created(void *user, struct session *s)
 {
 	struct control		*c = user;
 	struct control_sess	*cs = xcalloc(1, sizeof *cs);
+	struct control_req	*cr;
 
 	cs->s = s;
 	cs->id = session_id(s);
-	if (c->spawning != NULL) {
-		cs->request = c->spawning->request;
-		cs->owner = c->spawning->client;
-		cs->req_id = c->spawning->id != NULL ?
-		    xstrdup(c->spawning->id) : NULL;
-		cs->enc = c->spawning->enc;
+	/*
+	 * A session started for a request (the spawn hook, from
+	 * control_on_decided) carries its number: the request, still
+	 * waiting here until the hook returns, says whose it is.
+	 */
+	if (session_request(s) != 0 &&
+	    (cr = control_req_find(c, session_request(s))) != NULL) {
+		cs->request = cr->request;
+		cs->owner = cr->client;
+		cs->req_id = cr->id != NULL ? xstrdup(cr->id) : NULL;
+		cs->enc = cr->enc;
 	}
 	c->sess = xreallocarray(c->sess, c->nsess + 1, sizeof *c->sess);
 	c->sess[c->nsess++] = cs;
@@ -311,26 +317,6 @@ const struct session_events control_session_events = {
 	.stdin_written = control_on_stdin_written,
 };
 
-/* Describe r for queued and list events. */
-void
-control_pending_of(const struct approval_request *r, struct proto_pending *p)
-{
-	memset(p, 0, sizeof *p);
-	p->request = (int64_t)r->id;
-	p->argv = r->argv;
-	p->cwd = r->cwd;
-	p->sandbox = r->sandbox;
-	p->network = r->network;
-	p->network_allow = r->network_allow;
-	p->connect = r->connect;
-	p->why = r->why;
-	p->verdict = policy_decision_name(r->verdict);
-	p->by = r->verdict_by;
-	p->client_pid = r->client_pid;
-	p->environ_differs = r->environ_differs;
-	p->detail = r->verdict_why;
-}
-
 /* Approval callback: a request waits for a person. */
 static void
 control_on_pending(void *user, struct approval_request *r)
@@ -339,14 +325,14 @@ control_on_pending(void *user, struct approval_request *r)
 	struct control_req	*cr = control_req_find(c, r->id);
 	struct proto_pending	 p;
 	struct buf		 b = { 0 };
-	char			*cmd = quote_argv(r->argv);
+	char			*cmd = quote_argv(r->exec.argv);
 
 	control_log(c, "request %llu waits for approval (%s; %s): %s",
 	    (unsigned long long)r->id, r->verdict_by, r->verdict_why, cmd);
 	free(cmd);
 	if (cr != NULL)
 		return;		/* control_op_exec told the subscribers */
-	control_pending_of(r, &p);
+	approval_pending_view(r, &p);
 	proto_ev_queued(&b, NULL, &p);
 	control_broadcast(c, &b, NULL);
 	buf_free(&b);
@@ -366,7 +352,7 @@ control_on_decided(void *user, struct approval_request *r)
 	char *const		*edited;
 	const char		*scope;
 
-	cmd = quote_argv(r->argv);
+	cmd = quote_argv(r->exec.argv);
 	control_log(c, "request %llu %s by %s%s%s%s%s%s%s: %s",
 	    (unsigned long long)r->id, ok ? "approved" : "denied",
 	    r->decided_by, r->reason != NULL ? " (" : "",
@@ -375,7 +361,7 @@ control_on_decided(void *user, struct approval_request *r)
 	    ok && r->connect ? ", for " : "", ok && r->connect ?
 	    approval_scope_name(r->scope) : "", cmd);
 	free(cmd);
-	edited = ok && r->edited ? r->argv : NULL;
+	edited = ok && r->edited ? r->exec.argv : NULL;
 	scope = ok ? approval_scope_name(r->scope) : NULL;
 	proto_ev_decided(&b, cr != NULL ? cr->id : NULL, (int64_t)r->id, ok,
 	    r->decided_by, r->reason, edited, scope);
@@ -392,9 +378,7 @@ control_on_decided(void *user, struct approval_request *r)
 		return;
 	}
 
-	c->spawning = cr;
 	s = c->hooks.spawn(c->user, r, &cause);
-	c->spawning = NULL;
 	if (s == NULL) {
 		if (cl != NULL)
 			control_error(cl, cr->id, PROTO_ERR_VALUE, cause);

@@ -1,7 +1,9 @@
 /*
  * proto-events.c - the control protocol's event builders (see proto.h):
  * hello, error, ok, queued, approved/denied, withdrawn, started, output
- * (of the PTY or a pipe), written, exit and list, each appended to a buffer as one JSON line.
+ * (of the PTY or a pipe), written, exit and list, each appended to a
+ * buffer as one JSON line; and the notify program's argument, which
+ * describes a waiting request as queued does.
  *
  * Invariants: event builders only hand jansson valid UTF-8 (invalid bytes
  * become U+FFFD) and always emit exactly one line.
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/quote.h"
 #include "base/utf8.h"
 #include "base/util.h"
 
@@ -150,23 +153,69 @@ proto_ev_ok_not_saved(struct buf *b, const char *id, const char *why)
 static void
 proto_set_pending(json_t *o, const struct proto_pending *p)
 {
+	const struct proto_exec	*x = p->exec;
+
 	proto_set_int(o, "request", p->request);
 	proto_set_str(o, "verdict", p->verdict);
 	if (p->environ_differs != NULL && p->environ_differs[0] != NULL)
 		proto_set_argv(o, "environ_differs", p->environ_differs);
 	proto_set_str(o, "by", p->by);
 	proto_set_str(o, "detail", p->detail);
-	if (p->argv != NULL)
-		proto_set_argv(o, "argv", p->argv);
-	proto_set_str(o, "cwd", p->cwd);
-	proto_set_str(o, "sandbox", p->sandbox);
-	json_object_set_new(o, "network", json_boolean(p->network));
+	if (x->argv != NULL)
+		proto_set_argv(o, "argv", x->argv);
+	proto_set_str(o, "cwd", x->cwd);
+	if (x->has_sandbox)
+		proto_set_str(o, "sandbox", sandbox_profile_name(x->sandbox));
+	json_object_set_new(o, "network", json_boolean(x->network));
 	if (p->connect)
 		json_object_set_new(o, "connect", json_true());
-	proto_set_str(o, "network_allow", p->network_allow);
-	proto_set_str(o, "why", p->why);
+	proto_set_str(o, "network_allow", x->network_allow);
+	proto_set_str(o, "why", x->why);
 	if (p->client_pid > 0)
 		proto_set_int(o, "client_pid", p->client_pid);
+}
+
+char *
+proto_notify_json(const struct proto_pending *p)
+{
+	const struct proto_exec	*x = p->exec;
+	json_t			*o = json_object(), *argv = json_array();
+	char			*cmd, *s, *out;
+	size_t			 i;
+
+	for (i = 0; x->argv[i] != NULL; i++)
+		json_array_append_new(argv, json_string(x->argv[i]));
+	cmd = quote_argv(x->argv);
+	json_object_set_new(o, "type", json_string("approval-requested"));
+	json_object_set_new(o, "request", json_integer((json_int_t)p->request));
+	json_object_set_new(o, "command", json_string(cmd));
+	json_object_set_new(o, "argv", argv);
+	if (x->cwd != NULL)
+		json_object_set_new(o, "cwd", json_string(x->cwd));
+	json_object_set_new(o, "sandbox", json_string(x->has_sandbox ?
+	    sandbox_profile_name(x->sandbox) : ""));
+	json_object_set_new(o, "network", json_boolean(x->network));
+	if (x->network_allow != NULL)
+		json_object_set_new(o, "network_allow",
+		    json_string(x->network_allow));
+	if (x->why != NULL)
+		json_object_set_new(o, "why", json_string(x->why));
+	if (p->client_pid > 0)
+		json_object_set_new(o, "client_pid",
+		    json_integer(p->client_pid));
+	if (p->client_exe != NULL)
+		json_object_set_new(o, "client_exe",
+		    json_string(p->client_exe));
+	json_object_set_new(o, "by", json_string(p->by));
+	free(cmd);
+	/* json_string refuses invalid UTF-8: such fields are just left out. */
+	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (s == NULL)
+		fatal("out of memory");
+	out = xstrdup(s);
+	free(s);
+	return out;
 }
 
 void

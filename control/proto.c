@@ -62,18 +62,26 @@ proto_err_name(enum proto_err code)
 }
 
 void
+proto_exec_free(struct proto_exec *x)
+{
+	if (x == NULL)
+		return;
+	strv_free(x->argv);
+	free(x->cwd);
+	strv_free(x->env);
+	strv_free(x->environ);
+	free(x->why);
+	free(x->network_allow);
+	memset(x, 0, sizeof *x);
+}
+
+void
 proto_request_free(struct proto_request *req)
 {
 	if (req == NULL)
 		return;
 	free(req->id);
-	strv_free(req->exec.argv);
-	free(req->exec.cwd);
-	strv_free(req->exec.env);
-	strv_free(req->exec.environ);
-	free(req->exec.sandbox);
-	free(req->exec.why);
-	free(req->exec.network_allow);
+	proto_exec_free(&req->exec);
 	free(req->host);
 	free(req->why);
 	free(req->data);
@@ -313,6 +321,7 @@ proto_get_stdio(json_t *o, struct proto_exec *ex, struct proto_error *err)
 static int
 proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 {
+	char		*profile = NULL;
 	json_t		*t;
 	double		 secs;
 	int64_t		 n;
@@ -344,15 +353,17 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 		}
 		ex->timeout_ms = (uint64_t)(secs * 1000 + 0.5);
 	}
-	if (proto_get_str(o, "sandbox", false, &ex->sandbox, err) == -1)
+	if (proto_get_str(o, "sandbox", false, &profile, err) == -1)
 		return -1;
-	if (ex->sandbox != NULL && strcmp(ex->sandbox, "read-only") != 0 &&
-	    strcmp(ex->sandbox, "workspace-write") != 0 &&
-	    strcmp(ex->sandbox, "danger-full-access") != 0) {
+	ex->has_sandbox = profile != NULL;
+	if (profile != NULL && !sandbox_profile_lookup(profile,
+	    &ex->sandbox)) {
+		free(profile);
 		proto_fail(err, PROTO_ERR_VALUE, "'sandbox' must be read-only, "
 		    "workspace-write or danger-full-access");
 		return -1;
 	}
+	free(profile);
 	if (proto_get_bool(o, "network", &ex->network, err) == -1)
 		return -1;
 	if (proto_get_str(o, "network_allow", false, &ex->network_allow,

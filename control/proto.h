@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "sandbox/sandbox.h"
+
 struct buf;
 
 #define PROTO_VERSION		1
@@ -68,7 +70,15 @@ enum proto_encoding {
 	PROTO_ENC_BASE64	/* "b64": exact bytes */
 };
 
-/* An exec request.  Strings are owned by the request. */
+/*
+ * An exec request: what an agent asks to run, the one value that describes
+ * it from the wire to the session.  Parsed once (proto_parse), then carried
+ * by the approval queue (control/approval.h embeds it, edits change its
+ * argv), shown in queued and list events and to the notify program, and
+ * turned into the session's options by the server's spawn hook.  A new
+ * field is added here, in proto.c (parse) and proto-events.c (events), and
+ * nowhere else.  Strings are owned by the request (proto_exec_free).
+ */
 struct proto_exec {
 	char			**argv;		/* non-empty, argv[0] non-empty */
 	char			 *cwd;		/* absolute; NULL: not given */
@@ -76,7 +86,8 @@ struct proto_exec {
 	/* "environ": the caller's whole environment; NULL: not sent. */
 	char			**environ;
 	uint64_t		  timeout_ms;	/* 0: no timeout */
-	char			 *sandbox;	/* profile name; NULL: default */
+	bool			  has_sandbox;	/* false: the server's default */
+	enum sandbox_profile	  sandbox;	/* parsed once, by its name */
 	bool			  network;
 	char			 *network_allow; /* host list (checked); NULL */
 	unsigned int		  cols;		/* 1..PROTO_SIZE_MAX */
@@ -137,30 +148,33 @@ struct proto_error {
 struct proto_request	*proto_parse(const char *line, size_t len,
 			     struct proto_error *err);
 void			 proto_request_free(struct proto_request *req);
+/* Free what x owns and empty it (a new, empty value); NULL: no-op. */
+void			 proto_exec_free(struct proto_exec *x);
 
 const char	*proto_op_name(enum proto_op op);
 const char	*proto_err_name(enum proto_err code);
 
-/* A request waiting for a decision (queued events and list results). */
+/*
+ * A request waiting for a decision, as queued and list events and the
+ * notify program describe it: the request itself (borrowed, never copied)
+ * and what the queue made of it.
+ */
 struct proto_pending {
-	int64_t		 request;
-	char *const	*argv;
-	const char	*cwd;		/* NULL: omitted */
-	const char	*sandbox;	/* NULL: omitted */
-	bool		 network;
-	const char	*network_allow;	/* NULL: omitted */
-	const char	*why;		/* agent's reason; NULL: omitted */
-	const char	*verdict;	/* "allow", "ask", "deny" */
-	const char	*by;		/* what decided the verdict */
-	pid_t		 client_pid;	/* 0: omitted */
+	int64_t			 request;
+	const struct proto_exec	*exec;		/* argv, cwd, sandbox, network,
+						   network_allow, why */
+	const char		*verdict;	/* "allow", "ask", "deny" */
+	const char		*by;		/* what decided the verdict */
+	pid_t			 client_pid;	/* 0: omitted */
+	const char		*client_exe;	/* NULL: omitted */
 	/*
 	 * Variables of the caller's environment that steer what runs and
 	 * differ from the server's ("NAME=VALUE"); NULL: omitted.
 	 */
-	char *const	*environ_differs;
+	char *const		*environ_differs;
 	/* The verdict for a person ("... sets core.fsmonitor"); NULL: omitted. */
-	const char	*detail;
-	bool		 connect;	/* a host asked for ("connect") */
+	const char		*detail;
+	bool			 connect;	/* a host asked for ("connect") */
 };
 
 /* A session, for list results. */
@@ -241,6 +255,13 @@ void	proto_ev_exit(struct buf *b, const char *id,
 void	proto_ev_list(struct buf *b, const char *id,
 	    const struct proto_session *sessions, size_t nsessions,
 	    const struct proto_pending *pending, size_t npending);
+/*
+ * The one argument of the notify program (Codex's `notify` convention): a
+ * JSON object with "type":"approval-requested", the request, the command
+ * quoted and as argv, and what a person needs to decide; a field that is
+ * not valid UTF-8 is left out.  Caller frees.
+ */
+char	*proto_notify_json(const struct proto_pending *p);
 
 /*
  * How many of the n bytes at p can be sent as text now: all but an

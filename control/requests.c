@@ -17,27 +17,25 @@
 #include "control/proto.h"
 #include "base/util.h"
 
-/* Queue what a request asks for: queued events, then the verdict acts. */
+/* Track r for cl's request req: queued events, then the verdict acts. */
 static void
 control_queue(struct control_client *cl, struct proto_request *req,
-    const struct approval_spec *spec)
+    enum proto_encoding enc, struct approval_request *r)
 {
 	struct control		*c = cl->c;
-	struct approval_request	*r;
 	struct control_req	*cr;
 	struct proto_pending	 p;
 	struct buf		 b = { 0 };
 
-	r = approval_submit(c->a, spec);
 	cr = xcalloc(1, sizeof *cr);
 	cr->request = r->id;
 	cr->client = cl;
 	cr->id = xstrdup(req->id);
-	cr->enc = req->exec.encoding;
+	cr->enc = enc;
 	c->reqs = xreallocarray(c->reqs, c->nreqs + 1, sizeof *c->reqs);
 	c->reqs[c->nreqs++] = cr;
 
-	control_pending_of(r, &p);
+	approval_pending_view(r, &p);
 	proto_ev_queued(&b, req->id, &p);
 	control_send(cl, &b);
 	b.len = 0;
@@ -47,57 +45,34 @@ control_queue(struct control_client *cl, struct proto_request *req,
 	approval_dispatch(c->a, r);
 }
 
-/* exec: judge, queue, and let the decision start it. */
+/* Who sent cl's requests, for the queue. */
+static struct approval_from
+control_from(struct control_client *cl)
+{
+	struct approval_from	from = { cl->pid, cl->exe, cl };
+
+	return from;
+}
+
+/* exec: judge, queue (the request itself), and let the decision start it. */
 static void
 control_op_exec(struct control_client *cl, struct proto_request *req)
 {
-	struct approval_spec	 spec;
+	struct approval_from	 from = control_from(cl);
+	enum proto_encoding	 enc = req->exec.encoding;
 
-	memset(&spec, 0, sizeof spec);
-	spec.argv = req->exec.argv;
-	spec.cwd = req->exec.cwd;
-	spec.env = req->exec.env;
-	spec.timeout_ms = req->exec.timeout_ms;
-	spec.sandbox = req->exec.sandbox;
-	spec.network = req->exec.network;
-	spec.network_allow = req->exec.network_allow;
-	spec.cols = req->exec.cols;
-	spec.rows = req->exec.rows;
-	spec.why = req->exec.why;
-	spec.client_pid = cl->pid;
-	spec.client_exe = cl->exe;
-	spec.owner = cl;
-	memcpy(spec.pipes, req->exec.pipes, sizeof spec.pipes);
-	spec.err_joined = req->exec.err_joined;
-	spec.environ = req->exec.environ;
-	spec.has_umask = req->exec.has_umask;
-	spec.umask = req->exec.umask;
-	control_queue(cl, req, &spec);
+	control_queue(cl, req, enc, approval_submit(cl->c->a, &req->exec,
+	    &from));
 }
 
 /* connect: a filtered network's proxy asks a person for one host. */
 static void
 control_op_connect(struct control_client *cl, struct proto_request *req)
 {
-	struct approval_spec	 spec;
-	char			*argv[3];
+	struct approval_from	 from = control_from(cl);
 
-	argv[0] = "connect";
-	argv[1] = xasprintf(strchr(req->host, ':') != NULL ? "[%s]:%u" :
-	    "%s:%u", req->host, req->port);
-	argv[2] = NULL;
-	memset(&spec, 0, sizeof spec);
-	spec.argv = argv;
-	spec.network = true;
-	spec.connect = true;
-	spec.host = req->host;
-	spec.port = req->port;
-	spec.why = req->why;
-	spec.client_pid = cl->pid;
-	spec.client_exe = cl->exe;
-	spec.owner = cl;
-	control_queue(cl, req, &spec);
-	free(argv[1]);
+	control_queue(cl, req, PROTO_ENC_TEXT, approval_submit_host(cl->c->a,
+	    req->host, req->port, req->why, &from));
 }
 
 /* The running session a request names, or NULL after an error event. */
@@ -181,7 +156,7 @@ control_op_list(struct control_client *cl, struct proto_request *req)
 		ps[i].agent = session_is_agent(s);
 	}
 	for (i = 0; i < np; i++)
-		control_pending_of(approval_pending_at(c->a, i), &pp[i]);
+		approval_pending_view(approval_pending_at(c->a, i), &pp[i]);
 	proto_ev_list(&b, req->id, ps, ns, pp, np);
 	control_send(cl, &b);
 	buf_free(&b);

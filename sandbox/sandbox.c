@@ -141,9 +141,8 @@ sandbox_opts_limits(const struct sandbox_opts *opts,
 	}
 }
 
-int
-sandbox_profile_parse(const char *name, enum sandbox_profile *profile,
-    char **cause)
+bool
+sandbox_profile_lookup(const char *name, enum sandbox_profile *profile)
 {
 	size_t	i;
 
@@ -151,9 +150,18 @@ sandbox_profile_parse(const char *name, enum sandbox_profile *profile,
 	    sizeof sandbox_profile_names[0]; i++) {
 		if (strcmp(name, sandbox_profile_names[i]) == 0) {
 			*profile = (enum sandbox_profile)i;
-			return 0;
+			return true;
 		}
 	}
+	return false;
+}
+
+int
+sandbox_profile_parse(const char *name, enum sandbox_profile *profile,
+    char **cause)
+{
+	if (sandbox_profile_lookup(name, profile))
+		return 0;
 	/* "none" says the same as danger-full-access, as plainly. */
 	if (strcmp(name, "none") == 0) {
 		*profile = SANDBOX_FULL_ACCESS;

@@ -180,6 +180,14 @@ int	sandbox_profile_parse(const char *name, enum sandbox_profile *profile,
 	    char **cause);
 
 /*
+ * A profile by its own name only ("read-only", "workspace-write",
+ * "danger-full-access", not "none"), as the protocol and `serve --sandbox`
+ * take it: false when name is none of them.
+ */
+bool	sandbox_profile_lookup(const char *name,
+	    enum sandbox_profile *profile);
+
+/*
  * Whether a profile as a request names it ("danger-full-access", "none")
  * means no sandbox at all; an unknown name is not (it is refused later).
  */

@@ -22,7 +22,7 @@
  * clear screen: the server never waits for a console, and a console never
  * shows half a frame.
  */
-#include "cli/cli.h"
+#include "server/consoles.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -20,12 +20,13 @@ allowed() {
 	control)	echo "base net sandbox policy record session" ;;
 	mcp)		echo "base" ;;
 	tui)		echo "base pty net sandbox term record policy session control" ;;
-	cli)		echo "base pty net sandbox term record policy conf session control mcp tui" ;;
+	server)		echo "base pty net sandbox term record policy conf session control tui" ;;
+	cli)		echo "base pty net sandbox term record policy conf session control mcp tui server" ;;
 	esac
 }
 
 cd "$top_srcdir" || exit 1
-for dir in base pty net sandbox term record policy conf session control mcp tui cli; do
+for dir in base pty net sandbox term record policy conf session control mcp tui server cli; do
 	bad=""
 	for f in "$dir"/*.c "$dir"/*.h; do
 		[ -e "$f" ] || continue

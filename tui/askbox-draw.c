@@ -131,11 +131,11 @@ struct askbox_row {
 static bool
 askbox_has_invisible(const struct approval_request *r)
 {
-	return quote_argv_has_invisible(r->argv) ||
-	    quote_argv_has_invisible(r->env) ||
+	return quote_argv_has_invisible(r->exec.argv) ||
+	    quote_argv_has_invisible(r->exec.env) ||
 	    quote_argv_has_invisible(r->environ_differs) ||
-	    (r->cwd != NULL && quote_has_invisible(r->cwd)) ||
-	    (r->why != NULL && quote_has_invisible(r->why));
+	    (r->exec.cwd != NULL && quote_has_invisible(r->exec.cwd)) ||
+	    (r->exec.why != NULL && quote_has_invisible(r->exec.why));
 }
 
 /* The lines of the box for request r, into v (at most ASKBOX_MAX_ROWS). */
@@ -160,41 +160,41 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 		v[n++].attr = A_BOLD | A_REVERSE;
 	}
 	v[n].label = "command";
-	v[n].text = quote_argv(r->argv);
+	v[n].text = quote_argv(r->exec.argv);
 	v[n].max = ASKBOX_COMMAND_ROWS;
 	v[n++].attr = A_BOLD;
 	v[n].label = "cwd";
-	v[n].text = r->cwd != NULL ? quote_text(r->cwd) :
+	v[n].text = r->exec.cwd != NULL ? quote_text(r->exec.cwd) :
 	    xstrdup("(the console's)");
 	v[n++].max = 2;
-	nosandbox = sandbox_profile_is_none(r->sandbox);
+	nosandbox = r->exec.sandbox == SANDBOX_FULL_ACCESS;
 	v[n].label = "sandbox";
-	v[n].text = xasprintf("%s%s", r->sandbox, nosandbox ?
-	    "  (NO SANDBOX)" : "");
+	v[n].text = xasprintf("%s%s", sandbox_profile_name(r->exec.sandbox),
+	    nosandbox ? "  (NO SANDBOX)" : "");
 	v[n].max = 1;
 	v[n++].attr = nosandbox ? A_BOLD | A_REVERSE : A_NORMAL;
 	v[n].label = "network";
-	if (r->network)
+	if (r->exec.network)
 		v[n].text = xstrdup("YES (asked for)");
-	else if (r->network_allow != NULL) {
+	else if (r->exec.network_allow != NULL) {
 		/* The hosts asked for are approved with the command. */
-		char	*hosts = quote_text(r->network_allow);
+		char	*hosts = quote_text(r->exec.network_allow);
 
 		v[n].text = xasprintf("only %s (asked for)", hosts);
 		free(hosts);
 	} else
 		v[n].text = xstrdup("no");
-	v[n].max = r->network_allow != NULL ? 2 : 1;
-	v[n++].attr = r->network || r->network_allow != NULL ?
+	v[n].max = r->exec.network_allow != NULL ? 2 : 1;
+	v[n++].attr = r->exec.network || r->exec.network_allow != NULL ?
 	    A_BOLD | A_REVERSE : A_NORMAL;
-	if (r->env != NULL && r->env[0] != NULL) {
+	if (r->exec.env != NULL && r->exec.env[0] != NULL) {
 		struct buf	env = { 0 };
 		size_t		i;
 
-		for (i = 0; r->env[i] != NULL; i++) {
+		for (i = 0; r->exec.env[i] != NULL; i++) {
 			if (i > 0)
 				buf_add(&env, " ", 1);
-			quote_word(&env, r->env[i]);
+			quote_word(&env, r->exec.env[i]);
 		}
 		v[n].label = "env";
 		v[n].text = xstrdup(buf_cstr(&env));
@@ -210,7 +210,7 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 		v[n++].attr = A_BOLD;
 	}
 	v[n].label = "why";
-	v[n].text = r->why != NULL ? quote_text(r->why) :
+	v[n].text = r->exec.why != NULL ? quote_text(r->exec.why) :
 	    xstrdup("(no reason given)");
 	v[n++].max = 3;
 	v[n].label = "agent";

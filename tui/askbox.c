@@ -325,7 +325,7 @@ askbox_choose_key(struct askbox *b, struct approval_request *r,
 		askbox_field(b, ASKBOX_REASON, NULL);
 		return ASKBOX_NONE;
 	default:	/* 'e' */
-		text = quote_argv(r->argv);
+		text = quote_argv(r->exec.argv);
 		askbox_field(b, ASKBOX_EDIT, text);
 		free(text);
 		return ASKBOX_NONE;

@@ -337,7 +337,7 @@ static void
 tui_pending_notice(struct tui *t, char *out, size_t len)
 {
 	struct approval_request	*r = approval_pending_at(t->approval, 0);
-	char			*cmd = quote_argv(r->argv);
+	char			*cmd = quote_argv(r->exec.argv);
 	int			 width;
 	size_t			 cut = tui_fit(cmd, TUI_NOTICE_COMMAND, &width);
 

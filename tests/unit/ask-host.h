@@ -16,21 +16,10 @@
 static inline struct approval_request *
 ask_host_request(struct approval *a, const char *host, unsigned int port)
 {
-	struct approval_spec	 spec;
+	struct approval_from	 from = { 0, NULL, NULL };
 	struct approval_request	*r;
-	char			*argv[3];
 
-	argv[0] = "connect";
-	argv[1] = xasprintf("%s:%u", host, port);
-	argv[2] = NULL;
-	memset(&spec, 0, sizeof spec);
-	spec.argv = argv;
-	spec.network = true;
-	spec.connect = true;
-	spec.host = host;
-	spec.port = port;
-	r = approval_submit(a, &spec);
-	free(argv[1]);
+	r = approval_submit_host(a, host, port, NULL, &from);
 	return approval_dispatch(a, r) == APPROVAL_PENDING ? r : NULL;
 }
 

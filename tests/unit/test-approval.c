@@ -47,11 +47,23 @@ static const struct approval_events events = {
 	.withdrawn = ev_withdrawn,
 };
 
+/* A request for argv (copied: the queue takes what it is given). */
+static struct proto_exec
+exec_of(char *const *argv)
+{
+	struct proto_exec	x;
+
+	memset(&x, 0, sizeof x);
+	x.argv = strv_dup(argv);
+	return x;
+}
+
 /* Submit argv (words separated by spaces) for owner; return the request. */
 static struct approval_request *
 submit(struct approval *a, const char *words, void *owner)
 {
-	struct approval_spec	 spec;
+	struct approval_from	 from = { 42, "/usr/bin/agent", owner };
+	struct proto_exec	 x;
 	char			*copy = xstrdup(words), *argv[16], *w;
 	struct approval_request	*r;
 	int			 n = 0;
@@ -59,14 +71,10 @@ submit(struct approval *a, const char *words, void *owner)
 	for (w = strtok(copy, " "); w != NULL && n < 15; w = strtok(NULL, " "))
 		argv[n++] = w;
 	argv[n] = NULL;
-	memset(&spec, 0, sizeof spec);
-	spec.argv = argv;
-	spec.cwd = "/tmp";
-	spec.why = "testing";
-	spec.client_pid = 42;
-	spec.client_exe = "/usr/bin/agent";
-	spec.owner = owner;
-	r = approval_submit(a, &spec);
+	x = exec_of(argv);
+	x.cwd = xstrdup("/tmp");
+	x.why = xstrdup("testing");
+	r = approval_submit(a, &x, &from);
 	free(copy);
 	return r;
 }
@@ -245,7 +253,8 @@ main(void)
 	is_int(r->verdict, POLICY_ALLOW, "git status is allowed by rule");
 	ok(strstr(r->verdict_by, "git status") != NULL, "verdict_by names "
 	    "the rule: %s", r->verdict_by);
-	is_str(r->sandbox, "workspace-write", "default sandbox profile");
+	is_str(sandbox_profile_name(r->exec.sandbox), "workspace-write",
+	    "default sandbox profile");
 	is_int(approval_dispatch(a, r), APPROVAL_APPROVED, "dispatch approves");
 	s = xstrdup(take());
 	ok(strncmp(s, "approved 1 by rule 'allow git status' (rules:1);", 48) == 0,
@@ -362,7 +371,7 @@ main(void)
 	approval_withdraw_owner(a, &owner1);
 	is_str(take(), "withdrawn 10;withdrawn 12;", "owner 1's two withdrawn");
 	is_int(approval_pending_count(a), 1, "one left");
-	is_str(approval_pending_at(a, 0)->argv[0], "b1", "owner 2's stays");
+	is_str(approval_pending_at(a, 0)->exec.argv[0], "b1", "owner 2's stays");
 	approval_withdraw(a, 11);
 	is_str(take(), "withdrawn 11;", "withdraw one by number");
 	approval_withdraw(a, 11);
@@ -380,22 +389,23 @@ main(void)
 
 	/* Leaving the sandbox is never allowed by a command rule alone. */
 	{
-		struct approval_spec	 spec;
+		struct approval_from	 from = { 0, NULL, NULL };
+		struct proto_exec	 x;
 		char			*gs[] = { "git", "status", NULL };
 
-		memset(&spec, 0, sizeof spec);
-		spec.argv = gs;
-		spec.sandbox = "danger-full-access";
-		r = approval_submit(a, &spec);
+		x = exec_of(gs);
+		x.has_sandbox = true;
+		x.sandbox = SANDBOX_FULL_ACCESS;
+		r = approval_submit(a, &x, &from);
 		is_int(r->verdict, POLICY_ASK, "an allowed command asking for "
 		    "no sandbox is asked");
 		is_str(r->verdict_by, "no sandbox requested", "and says why");
 		is_int(approval_dispatch(a, r), APPROVAL_PENDING,
 		    "it waits for a person");
 		approval_withdraw(a, r->id);
-		spec.sandbox = NULL;
-		spec.network = true;
-		r = approval_submit(a, &spec);
+		x = exec_of(gs);
+		x.network = true;
+		r = approval_submit(a, &x, &from);
 		is_int(r->verdict, POLICY_ASK, "an allowed command asking for "
 		    "the network is asked");
 		is_str(r->verdict_by, "network requested", "and says why");
@@ -407,26 +417,28 @@ main(void)
 
 	/* Nor is setting environment variables (LD_PRELOAD...). */
 	{
-		struct approval_spec	 spec;
+		struct approval_from	 from = { 0, NULL, NULL };
+		struct proto_exec	 x;
 		char			*gs[] = { "git", "status", NULL };
 		char			*env[] = { "LD_PRELOAD=/tmp/x.so", NULL };
 		char			*none[] = { NULL };
 
-		memset(&spec, 0, sizeof spec);
-		spec.argv = gs;
-		spec.env = env;
-		r = approval_submit(a, &spec);
+		x = exec_of(gs);
+		x.env = strv_dup(env);
+		r = approval_submit(a, &x, &from);
 		is_int(r->verdict, POLICY_ASK, "an allowed command that sets "
 		    "environment variables is asked");
 		is_str(r->verdict_by, "environment variables set",
 		    "and says why");
 		ok(!r->known_safe, "not run as known read-only");
-		ok(r->env != NULL && strcmp(r->env[0], "LD_PRELOAD=/tmp/x.so")
-		    == 0, "the request keeps them, to show and to run");
+		ok(r->exec.env != NULL && strcmp(r->exec.env[0],
+		    "LD_PRELOAD=/tmp/x.so") == 0,
+		    "the request keeps them, to show and to run");
 		approval_dispatch(a, r);
 		approval_withdraw(a, r->id);
-		spec.env = none;
-		r = approval_submit(a, &spec);
+		x = exec_of(gs);
+		x.env = strv_dup(none);
+		r = approval_submit(a, &x, &from);
 		is_int(r->verdict, POLICY_ALLOW, "an empty environment is no "
 		    "reason to ask");
 		ok(!r->known_safe, "allowed by a rule: not known read-only");
@@ -452,7 +464,8 @@ main(void)
 	 * the read-only list when they differ from ours; others do not.
 	 */
 	{
-		struct approval_spec	 spec;
+		struct approval_from	 from = { 0, NULL, NULL };
+		struct proto_exec	 x;
 		char			*ls[] = { "ls", NULL };
 		char			*same[] = { "MYVAR=1", "CI=true", NULL };
 		char			*apath[] = { "MYVAR=1",
@@ -460,16 +473,16 @@ main(void)
 		char			*pager[] = { "GIT_PAGER=evil", NULL };
 
 		policy_set_mode(p, POLICY_UNTRUSTED);
-		memset(&spec, 0, sizeof spec);
-		spec.argv = ls;
-		spec.environ = same;
-		r = approval_submit(a, &spec);
+		x = exec_of(ls);
+		x.environ = strv_dup(same);
+		r = approval_submit(a, &x, &from);
 		is_int(r->verdict, POLICY_ALLOW, "variables that steer nothing "
 		    "leave a known read-only command allowed");
 		ok(r->environ_differs == NULL, "and none is listed");
 		approval_dispatch(a, r);
-		spec.environ = apath;
-		r = approval_submit(a, &spec);
+		x = exec_of(ls);
+		x.environ = strv_dup(apath);
+		r = approval_submit(a, &x, &from);
 		is_int(r->verdict, POLICY_ASK, "a PATH of the agent's own makes "
 		    "a bare ls not known read-only");
 		is_str(r->verdict_by, "environment differs: PATH",
@@ -478,8 +491,9 @@ main(void)
 		    apath[1]) == 0, "the request lists it with its value");
 		approval_dispatch(a, r);
 		approval_withdraw(a, r->id);
-		spec.environ = pager;
-		r = approval_submit(a, &spec);
+		x = exec_of(ls);
+		x.environ = strv_dup(pager);
+		r = approval_submit(a, &x, &from);
 		ok(r->verdict == POLICY_ASK && strstr(r->verdict_by,
 		    "GIT_PAGER") != NULL, "so does a GIT_PAGER (%s)",
 		    r->verdict_by);
@@ -494,20 +508,13 @@ main(void)
 
 	/* A host a proxy asks for: always asked, never a rule. */
 	{
-		struct approval_spec	 spec;
 		struct policy		*p2 = policy_new(POLICY_NEVER);
 		struct approval		*a2 = approval_new(NULL, p2);
-		char			*argv[] = { "connect", "x.test:443",
-					    NULL };
 		int			 owner3;
+		struct approval_from	 from = { 0, NULL, &owner3 };
 
 		approval_subscribe(a2, &events, NULL);
-		memset(&spec, 0, sizeof spec);
-		spec.argv = argv;
-		spec.network = true;
-		spec.connect = true;
-		spec.owner = &owner3;
-		r = approval_submit(a2, &spec);
+		r = approval_submit_host(a2, "x.test", 443, NULL, &from);
 		ok(r->verdict == POLICY_ASK && r->connect &&
 		    strcmp(r->verdict_by, "a host on neither list") == 0,
 		    "a host is asked even in mode never (%s)", r->verdict_by);

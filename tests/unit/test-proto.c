@@ -50,7 +50,8 @@ test_ops(void)
 	is_str(r->exec.env[1], "B=x=y", "env B");
 	ok(r->exec.env[2] == NULL, "env terminated");
 	is_int(r->exec.timeout_ms, 600000, "timeout in ms");
-	is_str(r->exec.sandbox, "workspace-write", "sandbox");
+	is_str(r->exec.has_sandbox ? sandbox_profile_name(r->exec.sandbox) :
+	    NULL, "workspace-write", "sandbox");
 	ok(!r->exec.network, "network");
 	is_int(r->exec.cols, 120, "cols");
 	is_int(r->exec.rows, 40, "rows");
@@ -62,7 +63,7 @@ test_ops(void)
 	    "\"timeout_s\":1.5,\"network\":true,\"encoding\":\"base64\"}",
 	    &err);
 	ok(r != NULL && r->exec.cwd == NULL && r->exec.env == NULL &&
-	    r->exec.sandbox == NULL && r->exec.why == NULL &&
+	    !r->exec.has_sandbox && r->exec.why == NULL &&
 	    r->exec.timeout_ms == 1500 && r->exec.network &&
 	    r->exec.cols == PROTO_DEFAULT_COLS &&
 	    r->exec.rows == PROTO_DEFAULT_ROWS &&
@@ -442,9 +443,13 @@ test_events(void)
 	json_t			*o, *a;
 	char			*argv[] = { "make", "caf\xc3\xa9", "\xff", NULL };
 	char			*differs[] = { "PATH=/tmp/bin:/bin", NULL };
-	struct proto_pending	 pend = { 12, argv, "/src", "workspace-write",
-				    true, NULL, "tests", "ask", "mode untrusted",
-				    42, NULL, NULL, false };
+	struct proto_exec	 pex = { .argv = argv, .cwd = "/src",
+				    .has_sandbox = true,
+				    .sandbox = SANDBOX_WORKSPACE_WRITE,
+				    .network = true, .why = "tests" };
+	struct proto_pending	 pend = { .request = 12, .exec = &pex,
+				    .verdict = "ask", .by = "mode untrusted",
+				    .client_pid = 42 };
 	struct proto_session	 sess = { 7, 1234, argv, "/src", "running",
 				    true };
 	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
@@ -517,13 +522,13 @@ test_events(void)
 	json_decref(o);
 	pend.detail = NULL;
 
-	pend.network_allow = "pypi.org,github.com:443";
+	pex.network_allow = "pypi.org,github.com:443";
 	proto_ev_queued(&b, "1", &pend);
 	o = read_back(&b, "queued");
 	is_str(sget(o, "network_allow"), "pypi.org,github.com:443",
 	    "queued network_allow");
 	json_decref(o);
-	pend.network_allow = NULL;
+	pex.network_allow = NULL;
 
 	proto_ev_decided(&b, "6", 12, true, "user", NULL, NULL, NULL);
 	o = read_back(&b, "approved");

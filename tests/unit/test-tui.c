@@ -188,7 +188,7 @@ static struct buf decided;
 static void
 ask_decided(void *user, struct approval_request *r)
 {
-	char	*cmd = quote_argv(r->argv);
+	char	*cmd = quote_argv(r->exec.argv);
 
 	(void)user;
 	buf_printf(&decided, "%s %llu by %s [%s]%s%s;",
@@ -218,7 +218,8 @@ ask_take(void)
 static uint64_t
 ask_submit(struct approval *a, const char *words)
 {
-	struct approval_spec	 spec;
+	struct approval_from	 from = { 0, NULL, NULL };
+	struct proto_exec	 x;
 	struct approval_request	*r;
 	char			*copy = xstrdup(words), *argv[16], *w;
 	int			 n = 0;
@@ -226,11 +227,11 @@ ask_submit(struct approval *a, const char *words)
 	for (w = strtok(copy, " "); w != NULL && n < 15; w = strtok(NULL, " "))
 		argv[n++] = w;
 	argv[n] = NULL;
-	memset(&spec, 0, sizeof spec);
-	spec.argv = argv;
-	spec.cwd = "/tmp";
-	spec.why = "testing";
-	r = approval_submit(a, &spec);
+	memset(&x, 0, sizeof x);
+	x.argv = strv_dup(argv);
+	x.cwd = xstrdup("/tmp");
+	x.why = xstrdup("testing");
+	r = approval_submit(a, &x, &from);
 	free(copy);
 	if (approval_dispatch(a, r) != APPROVAL_PENDING)
 		return 0;

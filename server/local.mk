@@ -1,0 +1,10 @@
+# server/: the server, built once for `serve` and the console: loop,
+# sessions, approval queue, control socket, consoles, followed files, and
+# what an approved request runs with.  Uses every folder below it, tui/
+# for the consoles' front ends; never cli/.
+noinst_LIBRARIES += libserver.a
+libserver_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+libserver_a_SOURCES = \
+	server/server.c server/server.h server/server-int.h \
+	server/spawn.c server/follow.c \
+	server/consoles.c server/consoles.h
