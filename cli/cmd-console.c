@@ -41,7 +41,7 @@
 #include "tui/tui.h"
 
 static void
-tui_usage(FILE *f)
+cmd_console_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor [--sandbox P] [--approval M] [--quit-when-done] "
@@ -91,7 +91,7 @@ tui_usage(FILE *f)
 }
 
 /* The parsed command line: the console's options and a server's. */
-struct tui_args {
+struct cmd_console_args {
 	struct tui_opts		 o;
 	struct sandbox_opts	 sbo;
 	struct cli_server_opts	 so;
@@ -103,11 +103,11 @@ struct tui_args {
 };
 
 /* The tag of the server's lines in its log (ptyvisor.log). */
-#define TUI_LOG_TAG	"ptyvisor"
+#define CMD_CONSOLE_LOG_TAG	"ptyvisor"
 
 /* Signal handlers run from the loop. */
 static void
-tui_sigwinch(struct loop *l, int sig, void *arg)
+cmd_console_sigwinch(struct loop *l, int sig, void *arg)
 {
 	(void)l;
 	(void)sig;
@@ -115,7 +115,7 @@ tui_sigwinch(struct loop *l, int sig, void *arg)
 }
 
 static void
-tui_sigquit(struct loop *l, int sig, void *arg)
+cmd_console_sigquit(struct loop *l, int sig, void *arg)
 {
 	(void)l;
 	(void)sig;
@@ -124,7 +124,7 @@ tui_sigquit(struct loop *l, int sig, void *arg)
 
 /* The value of option argv[*i] (--name VALUE or --name=VALUE), or NULL. */
 static const char *
-tui_value(const char *name, int argc, char **argv, int *i)
+cmd_console_value(const char *name, int argc, char **argv, int *i)
 {
 	size_t	len = strlen(name);
 
@@ -143,7 +143,7 @@ tui_value(const char *name, int argc, char **argv, int *i)
 
 /* Parse the command line into a; 0 to go on, else the exit status. */
 static int
-tui_parse(struct tui_args *a, int argc, char **argv, int *mouse)
+cmd_console_parse(struct cmd_console_args *a, int argc, char **argv, int *mouse)
 {
 	const struct config	*cfg;
 	const char		*v;
@@ -172,7 +172,7 @@ tui_parse(struct tui_args *a, int argc, char **argv, int *mouse)
 		}
 		if (strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "--help") == 0) {
-			tui_usage(stdout);
+			cmd_console_usage(stdout);
 			return -1;
 		}
 		if (strcmp(argv[i], "--quit-when-done") == 0) {
@@ -186,7 +186,7 @@ tui_parse(struct tui_args *a, int argc, char **argv, int *mouse)
 			a->no_socket = true;
 		else if (strcmp(argv[i], "-L") == 0 && i + 1 < argc)
 			a->name = argv[++i];
-		else if ((v = tui_value("--prefix", argc, argv, &i)) != NULL) {
+		else if ((v = cmd_console_value("--prefix", argc, argv, &i)) != NULL) {
 			/* C-a .. C-z, as tmux names them. */
 			if (strlen(v) != 3 || (v[0] != 'C' && v[0] != 'c') ||
 			    v[1] != '-' || v[2] < 'a' || v[2] > 'z') {
@@ -196,7 +196,7 @@ tui_parse(struct tui_args *a, int argc, char **argv, int *mouse)
 			}
 			a->o.prefix = v[2];
 			a->server_opts = true;
-		} else if ((v = tui_value("--approval", argc, argv,
+		} else if ((v = cmd_console_value("--approval", argc, argv,
 		    &i)) != NULL) {
 			if (policy_mode_parse(v, &a->so.srv.mode) != 0) {
 				cli_error(NULL, "--approval: '%s' is not "
@@ -205,14 +205,14 @@ tui_parse(struct tui_args *a, int argc, char **argv, int *mouse)
 			}
 			a->so.srv.mode_given = true;
 			a->server_opts = true;
-		} else if ((v = tui_value("--rules", argc, argv, &i)) != NULL) {
+		} else if ((v = cmd_console_value("--rules", argc, argv, &i)) != NULL) {
 			free(a->so.rules);
 			a->so.rules = xstrdup(v);
 			a->server_opts = true;
-		} else if ((v = tui_value("--socket", argc, argv,
+		} else if ((v = cmd_console_value("--socket", argc, argv,
 		    &i)) != NULL)
 			a->so.socket = a->socket = v;
-		else if ((v = tui_value("--notify", argc, argv, &i)) != NULL) {
+		else if ((v = cmd_console_value("--notify", argc, argv, &i)) != NULL) {
 			a->so.srv.notify = v;
 			a->server_opts = true;
 		} else if (argv[i][0] == '-') {
@@ -239,7 +239,7 @@ tui_parse(struct tui_args *a, int argc, char **argv, int *mouse)
 
 /* SIGTERM, SIGHUP, SIGINT: say so, then end every session. */
 static void
-tui_server_signal(struct loop *l, int sig, void *arg)
+cmd_console_server_signal(struct loop *l, int sig, void *arg)
 {
 	struct server	*sv = arg;
 	char		*line;
@@ -256,7 +256,7 @@ tui_server_signal(struct loop *l, int sig, void *arg)
  * and flags in a's server options, the state directory.  -1 with *cause.
  */
 static int
-tui_server_opts(struct tui_args *a, char **state_dir, char **cause)
+cmd_console_server_opts(struct cmd_console_args *a, char **state_dir, char **cause)
 {
 	struct server_opts	*o = &a->so.srv;
 
@@ -264,7 +264,7 @@ tui_server_opts(struct tui_args *a, char **state_dir, char **cause)
 	o->profile = a->sbo.profile;
 	o->console = &a->o;
 	o->log_fd = -1;
-	o->log_tag = TUI_LOG_TAG;
+	o->log_tag = CMD_CONSOLE_LOG_TAG;
 	o->end_words = "ending every session";
 	if ((*state_dir = cli_state_dir(cli_config(), cause)) == NULL)
 		return -1;
@@ -274,7 +274,7 @@ tui_server_opts(struct tui_args *a, char **state_dir, char **cause)
 
 /* The server's log: ptyvisor.log in its state directory, or -1. */
 static int
-tui_server_log_open(const char *state_dir)
+cmd_console_server_log_open(const char *state_dir)
 {
 	char	*path = xasprintf("%s/ptyvisor.log", state_dir);
 	int	 fd;
@@ -289,7 +289,7 @@ tui_server_log_open(const char *state_dir)
  * Says "ok" on status_fd once it listens, else why not, and closes it.
  */
 static int
-tui_server_run(struct tui_args *a, const char *path, int status_fd)
+cmd_console_server_run(struct cmd_console_args *a, const char *path, int status_fd)
 {
 	struct server	*sv = NULL;
 	struct loop	*loop;
@@ -300,10 +300,10 @@ tui_server_run(struct tui_args *a, const char *path, int status_fd)
 	a->so.srv.pane_size = true;
 	a->so.srv.quit_when_done = a->o.quit_when_done;
 	/* A rules file that does not parse stops us before the log opens. */
-	if (tui_server_opts(a, &state_dir, &cause) != 0 ||
+	if (cmd_console_server_opts(a, &state_dir, &cause) != 0 ||
 	    (sv = server_new(&a->so.srv, &cause)) == NULL)
 		goto fail;
-	log_fd = tui_server_log_open(state_dir);
+	log_fd = cmd_console_server_log_open(state_dir);
 	/* What nothing else catches (a fatal error) ends in the log too. */
 	if (log_fd >= 0)
 		(void)dup2(log_fd, STDERR_FILENO);
@@ -312,11 +312,11 @@ tui_server_run(struct tui_args *a, const char *path, int status_fd)
 	if (server_listen(sv, path, false, &cause) != 0)
 		goto fail;
 	server_follow(sv);
-	if (loop_add_signal(loop, SIGTERM, tui_server_signal, sv,
+	if (loop_add_signal(loop, SIGTERM, cmd_console_server_signal, sv,
 	    &cause) != 0 ||
-	    loop_add_signal(loop, SIGHUP, tui_server_signal, sv,
+	    loop_add_signal(loop, SIGHUP, cmd_console_server_signal, sv,
 	    &cause) != 0 ||
-	    loop_add_signal(loop, SIGINT, tui_server_signal, sv,
+	    loop_add_signal(loop, SIGINT, cmd_console_server_signal, sv,
 	    &cause) != 0)
 		goto fail;
 	line = xasprintf("listening on %s (approval %s, rules %s), pid %ld",
@@ -339,7 +339,7 @@ fail:
 	line = xasprintf("%s\n", cause != NULL ? cause : "failed");
 	if (status_fd >= 0)
 		(void)util_write_all(status_fd, line, strlen(line));
-	server_log_line(log_fd, TUI_LOG_TAG, line);
+	server_log_line(log_fd, CMD_CONSOLE_LOG_TAG, line);
 	free(line);
 	free(cause);
 out:
@@ -358,7 +358,7 @@ out:
  * status (the reason said).
  */
 static int
-tui_server_start(struct tui_args *a, const char *path)
+cmd_console_server_start(struct cmd_console_args *a, const char *path)
 {
 	struct buf	 msg = { 0 };
 	char		 b[512];
@@ -388,7 +388,7 @@ tui_server_start(struct tui_args *a, const char *path)
 			if (fd > STDERR_FILENO)
 				close(fd);
 		}
-		exit(tui_server_run(a, path, p[1]));
+		exit(cmd_console_server_run(a, path, p[1]));
 	}
 	close(p[1]);
 	(void)waitpid(pid, &status, 0);
@@ -411,7 +411,7 @@ tui_server_start(struct tui_args *a, const char *path)
 
 /* --no-socket: the console and its sessions in this process. */
 static int
-tui_alone(struct tui_args *a)
+cmd_console_alone(struct cmd_console_args *a)
 {
 	struct server	*sv = NULL;
 	struct loop	*loop;
@@ -420,7 +420,7 @@ tui_alone(struct tui_args *a)
 	int		 rc = CLI_EXIT_ERROR;
 
 	/* A rules file that does not parse stops us before the screen. */
-	if (tui_server_opts(a, &state_dir, &cause) != 0)
+	if (cmd_console_server_opts(a, &state_dir, &cause) != 0)
 		goto fail;
 	a->so.srv.status_reports = true;
 	if ((sv = server_new(&a->so.srv, &cause)) == NULL)
@@ -431,10 +431,10 @@ tui_alone(struct tui_args *a)
 		goto fail;
 	server_set_tui(sv, t);
 	server_follow(sv);
-	if (loop_add_signal(loop, SIGWINCH, tui_sigwinch, t, &cause) != 0 ||
-	    loop_add_signal(loop, SIGTERM, tui_sigquit, t, &cause) != 0 ||
-	    loop_add_signal(loop, SIGHUP, tui_sigquit, t, &cause) != 0 ||
-	    loop_add_signal(loop, SIGINT, tui_sigquit, t, &cause) != 0)
+	if (loop_add_signal(loop, SIGWINCH, cmd_console_sigwinch, t, &cause) != 0 ||
+	    loop_add_signal(loop, SIGTERM, cmd_console_sigquit, t, &cause) != 0 ||
+	    loop_add_signal(loop, SIGHUP, cmd_console_sigquit, t, &cause) != 0 ||
+	    loop_add_signal(loop, SIGINT, cmd_console_sigquit, t, &cause) != 0)
 		goto fail;
 	if (tui_new_session(t, a->cmd, &cause) != 0)
 		goto fail;
@@ -454,7 +454,7 @@ out:
 
 /* Whether a server answers on path. */
 static bool
-tui_server_answers(const char *path)
+cmd_console_server_answers(const char *path)
 {
 	struct client	*cl;
 	char		*cause = NULL;
@@ -470,19 +470,19 @@ tui_server_answers(const char *path)
 int
 cmd_tui(int argc, char **argv)
 {
-	struct tui_args	 a;
+	struct cmd_console_args	 a;
 	char		*path;
 	int		 mouse = -1, rc;
 
 	memset(&a, 0, sizeof a);
-	if ((rc = tui_parse(&a, argc, argv, &mouse)) != 0) {
+	if ((rc = cmd_console_parse(&a, argc, argv, &mouse)) != 0) {
 		cli_server_opts_free(&a.so);
 		return rc < 0 ? 0 : rc;
 	}
 	setlocale(LC_ALL, "");
 	signal(SIGPIPE, SIG_IGN);
 	if (a.no_socket) {
-		rc = tui_alone(&a);
+		rc = cmd_console_alone(&a);
 		cli_server_opts_free(&a.so);
 		return rc;
 	}
@@ -494,12 +494,12 @@ cmd_tui(int argc, char **argv)
 		cli_server_opts_free(&a.so);
 		return CLI_EXIT_ERROR;
 	}
-	if (tui_server_answers(path)) {
+	if (cmd_console_server_answers(path)) {
 		if (a.server_opts)
 			fprintf(stderr, "ptyvisor: a server runs on %s: "
 			    "attaching to it (its own settings stay)\n", path);
 		rc = cli_attach(path, a.cmd, a.cmd != NULL, false);
-	} else if ((rc = tui_server_start(&a, path)) == 0)
+	} else if ((rc = cmd_console_server_start(&a, path)) == 0)
 		rc = cli_attach(path, a.cmd, true, false);
 	free(path);
 	cli_server_opts_free(&a.so);

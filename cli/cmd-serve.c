@@ -29,11 +29,11 @@
 #include "server/server.h"
 #include "tui/tui.h"
 
-#define SERVE_LOG_TAG	"ptyvisor serve"
+#define CMD_SERVE_LOG_TAG	"ptyvisor serve"
 
 /* SIGTERM, SIGINT: say so, then end. */
 static void
-serve_signal(struct loop *l, int sig, void *arg)
+cmd_serve_signal(struct loop *l, int sig, void *arg)
 {
 	struct server	*sv = arg;
 	char		*line;
@@ -47,7 +47,7 @@ serve_signal(struct loop *l, int sig, void *arg)
 
 /* SIGHUP: read the settings and rules files again. */
 static void
-serve_sighup(struct loop *l, int sig, void *arg)
+cmd_serve_sighup(struct loop *l, int sig, void *arg)
 {
 	(void)l;
 	(void)sig;
@@ -55,7 +55,7 @@ serve_sighup(struct loop *l, int sig, void *arg)
 }
 
 static void
-serve_usage(FILE *f)
+cmd_serve_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor serve [OPTIONS]\n\n"
@@ -91,7 +91,7 @@ serve_usage(FILE *f)
  * --help, else -1 (said).
  */
 static int
-serve_parse(int argc, char **argv, struct cli_server_opts *o,
+cmd_serve_parse(int argc, char **argv, struct cli_server_opts *o,
     const char **sandbox, bool *keep)
 {
 	static const struct option opts[] = {
@@ -142,7 +142,7 @@ serve_parse(int argc, char **argv, struct cli_server_opts *o,
 			*keep = true;
 			break;
 		case 'h':
-			serve_usage(stdout);
+			cmd_serve_usage(stdout);
 			return 1;
 		default:
 			cli_bad_option("serve", c, argv[optind - 1]);
@@ -172,7 +172,7 @@ cmd_serve(int argc, char **argv)
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
 	memset(&so, 0, sizeof so);
-	if ((rc = serve_parse(argc, argv, &so, &sandbox, &keep)) != 0) {
+	if ((rc = cmd_serve_parse(argc, argv, &so, &sandbox, &keep)) != 0) {
 		cli_server_opts_free(&so);
 		return rc > 0 ? 0 : CLI_EXIT_ERROR;
 	}
@@ -199,7 +199,7 @@ cmd_serve(int argc, char **argv)
 	so.srv.sandbox = &sbo;
 	so.srv.console = &to;
 	so.srv.log_fd = STDERR_FILENO;
-	so.srv.log_tag = SERVE_LOG_TAG;
+	so.srv.log_tag = CMD_SERVE_LOG_TAG;
 	so.srv.end_words = "shutting down";
 	so.srv.log_console_end = true;
 	so.srv.forget_ended = true;
@@ -208,11 +208,11 @@ cmd_serve(int argc, char **argv)
 	so.srv.state_dir = state_dir;
 	if ((sv = server_new(&so.srv, &cause)) == NULL)
 		goto fail;
-	if (loop_add_signal(server_loop(sv), SIGTERM, serve_signal, sv,
+	if (loop_add_signal(server_loop(sv), SIGTERM, cmd_serve_signal, sv,
 	    &cause) != 0 ||
-	    loop_add_signal(server_loop(sv), SIGINT, serve_signal, sv,
+	    loop_add_signal(server_loop(sv), SIGINT, cmd_serve_signal, sv,
 	    &cause) != 0 ||
-	    loop_add_signal(server_loop(sv), SIGHUP, serve_sighup, sv,
+	    loop_add_signal(server_loop(sv), SIGHUP, cmd_serve_sighup, sv,
 	    &cause) != 0)
 		goto fail;
 	server_follow(sv);
@@ -231,7 +231,7 @@ cmd_serve(int argc, char **argv)
 
 	server_end_consoles(sv, "server exited");
 	server_free(sv);
-	server_log_line(STDERR_FILENO, SERVE_LOG_TAG, "stopped");
+	server_log_line(STDERR_FILENO, CMD_SERVE_LOG_TAG, "stopped");
 	rc = 0;
 	goto out;
 

@@ -6,5 +6,5 @@ noinst_LIBRARIES += libserver.a
 libserver_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libserver_a_SOURCES = \
 	server/server.c server/server.h server/server-int.h \
-	server/spawn.c server/follow.c \
+	server/server-spawn.c server/follow.c \
 	server/consoles.c server/consoles.h

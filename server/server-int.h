@@ -4,9 +4,9 @@
  * server/.
  *
  * Calls go one way: server.c (the constructor, the log, session events)
- * uses spawn.c (an approved request started), follow.c (the rules and
+ * uses server-spawn.c (an approved request started), follow.c (the rules and
  * settings files) and consoles.c (attached consoles); follow.c uses
- * server.c's program check; spawn.c and consoles.c use no other file.
+ * server.c's program check; server-spawn.c and consoles.c use no other file.
  */
 #ifndef PTYVISOR_SERVER_INT_H
 #define PTYVISOR_SERVER_INT_H
@@ -46,7 +46,7 @@ struct server {
 bool		 server_find_program(const char *name);
 
 /*
- * spawn.c: start an approved request as an agent session on sv (the
+ * server-spawn.c: start an approved request as an agent session on sv (the
  * control server's spawn hook): its argv, cwd, timeout and size, in the
  * agents' sandbox with the profile it asked for and the network only if
  * it asked, its environment as the file's head comment says.

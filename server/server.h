@@ -4,7 +4,7 @@
  * loop, the sessions, the policy and its approval queue, the control
  * socket, the consoles that attach to it, and the followed rules and
  * settings files.  What an approved request runs with (its sandbox, its
- * environment, its size) is decided here too (spawn.c).
+ * environment, its size) is decided here too (server-spawn.c).
  *
  * server_new() builds the policy, the loop, the sessions and the queue;
  * server_follow() starts following the files; server_listen() opens the

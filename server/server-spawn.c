@@ -1,5 +1,5 @@
 /*
- * spawn.c - what an approved request runs with: the server's spawn hook
+ * server-spawn.c - what an approved request runs with: the server's spawn hook
  * turns the request (control/proto.h's struct proto_exec, as the queue
  * holds it) into a session's options, once, and starts it.
  *
