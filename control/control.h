@@ -33,9 +33,11 @@ struct proto_request;
 
 struct control_hooks {
 	/*
-	 * Start the approved request r (argv, cwd, env, timeout, sandbox,
-	 * network, size); returns the session (a FAILED one included) or NULL
-	 * with *cause for ptyvisor's own problems.
+	 * Start the approved request r (r->exec: argv, cwd, env, timeout,
+	 * sandbox, network, size; the server's is server/server-spawn.c)
+	 * with session_opts.request set to r->id, which tells this server
+	 * whose session it is; returns the session (a FAILED one included)
+	 * or NULL with *cause for ptyvisor's own problems.
 	 */
 	struct session	*(*spawn)(void *user, const struct approval_request *r,
 			    char **cause);
