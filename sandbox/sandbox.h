@@ -9,8 +9,10 @@
  * full capability drop, Landlock, seccomp.  Any failure makes the hook
  * return -1 with a stage, so the command never runs (fail closed).
  *
- * This module never prints and never exits the parent.  It depends only on
- * the allocators and buffers of base/util.h.
+ * This module never prints and never exits the parent.  It depends on the
+ * allocators and buffers of base/util.h and, for a filtered network, on
+ * net/: the host lists (net/hostlist.h) and the proxy it starts
+ * (net/proxy.h, from sandbox/net.c).
  */
 #ifndef PTYVISOR_SANDBOX_H
 #define PTYVISOR_SANDBOX_H
