@@ -117,7 +117,13 @@
 #define SESSION_STDIO_TAIL	(2 * 1024)
 #define SESSION_STDIO_SHOW_MS	100
 
-#define SESSIONS_MAX_SUBSCRIBERS 16	/* the server, mcp, up to 8 consoles */
+/*
+ * Subscribers of one set of sessions, beyond need: the console server has
+ * the most, its own (cli/tui.c), the control server's and one per console
+ * (at most 8, CONSOLES_MAX in cli/consoles.c).  `ptyvisor mcp` is none:
+ * it is a socket client of the control server.
+ */
+#define SESSIONS_MAX_SUBSCRIBERS 16
 
 struct subscriber {
 	const struct session_events	*ev;

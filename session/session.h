@@ -7,8 +7,9 @@
  * FAILED when its command could not start (the stage and reason are then in
  * session_error(), the recording and the history).  PENDING and DENIED are
  * the states of requests still waiting for, or refused, approval.
- * Subscribers (the TUI, the control server, `ptyvisor run`) see every
- * session's creation, output, screen damage and end.
+ * Subscribers (a console, the control server, the process that owns the
+ * set: `ptyvisor run`, `serve`, the console server) see every session's
+ * creation, output, screen damage and end.
  */
 #ifndef PTYVISOR_SESSION_H
 #define PTYVISOR_SESSION_H
@@ -136,7 +137,7 @@ struct sessions	*sessions_new(struct loop *loop, const char *state_dir,
 /* Kill every running session, wait for them, flush, free. */
 void		 sessions_free(struct sessions *ss);
 
-/* Add a subscriber (at most 8). */
+/* Add a subscriber (at most 16, SESSIONS_MAX_SUBSCRIBERS; more is fatal). */
 void	sessions_subscribe(struct sessions *ss, const struct session_events *ev,
 	    void *user);
 
