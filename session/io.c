@@ -2,7 +2,8 @@
  * io.c - a session's bytes through its PTY: reading with a per-turn
  * budget, recording them, passing them to the subscribers and feeding them
  * to the screen in time-bounded slices; the queue of input for the
- * program; resizing; the periodic flush of the recording.
+ * program; resizing and the consoles' views that decide the size; the
+ * recording's flush, SESSION_FLUSH_MS after bytes wait.
  *
  * Invariants:
  * - every byte read from the PTY goes, in order, to the recorder, the
