@@ -7,7 +7,9 @@
  * deadline and the timerfd is always armed for the earliest one that is
  * not urgent; urgent timers have deadline 0, so they are the head of the
  * list, in the order they were added, and run after each callback (and
- * before polling, for those added outside a callback).
+ * before polling, for those added outside a callback).  Prepare callbacks
+ * run once per turn, after the urgent timers and before the wait; one
+ * removed meanwhile is marked and dropped after the run.
  */
 #include "base/loop.h"
 

@@ -1,6 +1,7 @@
 /*
  * loop.h - the single-threaded event loop: poll(2) over registered fds,
- * signals through one signalfd, one-shot timers through one timerfd.
+ * signals through one signalfd, one-shot timers through one timerfd, and
+ * prepare callbacks run just before each wait.
  *
  * Fds registered with LOOP_PRIO_HIGH (the person's terminal, the control
  * socket, the focused pane's PTY) are dispatched before the others in

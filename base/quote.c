@@ -1,9 +1,10 @@
 /*
  * quote.c - text made safe to show a person (see quote.h).
  *
- * Invariants: the output of quote_word() is valid UTF-8 holding no C0 or
- * C1 control and no invisible character; quote_word() output parses back
- * (shsplit, bash) to the same bytes.
+ * Invariants: the output of quote_word() (and so quote_argv()) and of
+ * quote_text() is valid UTF-8 holding no C0 or C1 control and no
+ * invisible character; quote_word() output parses back (shsplit, bash) to
+ * the same bytes.
  */
 #include "base/quote.h"
 

@@ -1,5 +1,6 @@
 /*
- * utf8.c - stream sanitizer to valid UTF-8 (see utf8.h).
+ * utf8.c - stream sanitizer to valid UTF-8, and the UTF-8 helpers (see
+ * utf8.h).
  *
  * Validation follows RFC 3629: no overlong forms, no surrogates, nothing
  * above U+10FFFF.  Each byte that cannot start or continue a valid sequence

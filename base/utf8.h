@@ -1,5 +1,8 @@
 /*
- * utf8.h - turn a stream of terminal bytes into valid UTF-8, chunk by chunk.
+ * utf8.h - turn a stream of terminal bytes into valid UTF-8, chunk by
+ * chunk; and the small UTF-8 helpers the other folders share: a
+ * sequence's length, a cut that splits no character, encode, decode, and
+ * which characters are invisible.
  *
  * A sequence split across chunks is carried to the next call and never
  * broken; each invalid byte becomes U+FFFD.  That replacement is the only

@@ -1,5 +1,11 @@
 /*
- * util.c - allocation, byte buffers, fatal errors and clocks (see util.h).
+ * util.c - allocation, string vectors, byte buffers, fatal errors, clocks
+ * and time formats, util_write_all and util_tty_foreground (see util.h).
+ *
+ * Invariants: no allocator returns NULL (fatal() instead); fatal() runs
+ * the hook (util_set_fatal_hook, the one global here) at most once,
+ * before it prints; util_tty_foreground allocates nothing, so it may run
+ * between fork and exec.
  */
 #include "base/util.h"
 

@@ -1,6 +1,8 @@
 /*
- * util.h - allocation that never fails, growable byte buffers, fatal errors,
- * wall and monotonic clocks.  Used by every folder but pty/.
+ * util.h - allocation that never fails, string vectors, growable byte
+ * buffers, fatal errors, wall and monotonic clocks and the one format of
+ * times and durations, a write that writes all, and whether the process
+ * is in its terminal's foreground.  Used by every folder but pty/.
  */
 #ifndef PTYVISOR_UTIL_H
 #define PTYVISOR_UTIL_H

@@ -2,8 +2,8 @@
  * errors.c - the program's name and the one way every sub-command reports
  * a problem to the person: "ptyvisor CMD: message" on stderr.
  *
- * The only global state of the program lives in cli/: cli_progname is set
- * once by main() (ptyvisor, or ptyvisor-sh for the shim).
+ * cli_progname is set once by main() (ptyvisor, or ptyvisor-sh for the
+ * shim); where the program's other global state lives: cli.h.
  */
 #include "cli/cli.h"
 

@@ -1,5 +1,7 @@
 /*
- * config.h - the settings file ($XDG_CONFIG_HOME/ptyvisor/config).
+ * config.h - the settings file ($PTYVISOR_CONFIG/config, else
+ * $XDG_CONFIG_HOME/ptyvisor/config, else ~/.config/ptyvisor/config; the
+ * caller, cli/, chooses the path).
  *
  * An INI file read with libinih.  Sections and keys:
  *
@@ -11,6 +13,8 @@
  *               network, protect_git, private_tmp,
  *               allow_no_namespaces = yes | no (true/false, on/off, 1/0)
  *               writable = DIR (repeatable: one directory per line)
+ *               network_allow, network_deny = HOSTS (repeatable: one
+ *                         host list per line, net/hostlist.h's syntax)
  *               max_procs, max_files = COUNT; max_memory,
  *               max_session_memory, max_file_size = SIZE (4G)
  *   [sandbox.read-only], [sandbox.workspace-write]
@@ -18,6 +22,7 @@
  *               [sandbox]'s; each key once a section
  *   [tui]       prefix = C-a .. C-z
  *               scrollback = LINES (1 to CONFIG_SCROLLBACK_MAX)
+ *               mouse = yes | no
  *   [mcp]       max_bytes = SIZE (CONFIG_CAP_MIN to CONFIG_CAP_MAX, 64K)
  *   [paths]     state_dir = DIR, socket = PATH
  *
@@ -25,7 +30,8 @@
  * ';' preceded by whitespace.  Paths are absolute or start with "~/" (the
  * home directory).  Every mistake is an error naming "FILE:LINE" and the
  * key: an unknown section or key, a bad or empty value, a key other than
- * writable given twice, a line longer than libinih reads.  Nothing is ever
+ * writable, network_allow and network_deny given twice, a line longer
+ * than libinih reads.  Nothing is ever
  * ignored or silently replaced by a default.
  *
  * A struct config remembers which settings the file gave, so that the

@@ -1,9 +1,13 @@
 /*
  * requests.c - answering a control client's request lines: the hello gate
  * (nothing but hello until one was accepted), then exec (judged and queued;
- * forward.c starts it once decided), input, kill, resize, list, subscribe
- * and decide.  Every request but hello gets one answer: its own event
- * (queued, list), "ok", or an error event.
+ * forward.c starts it once decided), connect (a filtered network's proxy
+ * asking for a host: queued the same way, the decision all it waits for),
+ * input (to the PTY, or to the stdin pipe of the client's own command),
+ * kill, resize, list, subscribe, decide, attach (the connection becomes a
+ * console's, console.c) and shutdown (the server ends, where it may be
+ * ended that way).  Every request but hello gets one answer: its own event
+ * (queued, list, attached), "ok", or an error event.
  *
  * Invariants: only lines proto_parse() fully validated reach the ops; a
  * request naming a missing or ended session, or no waiting request, gets an

@@ -4,7 +4,8 @@
  * question being asked), answering the client in its own protocol (an
  * HTTP status with the reason, or a SOCKS5 reply code), the deadline of
  * each phase, and the listeners paused while PROXY_MAX_CONNS are open.
- * The phases that lead a connection here are in proxy.c.
+ * When the last connection is freed the proxy goes back to its home CPUs
+ * (steer.h).  The phases that lead a connection here are in proxy.c.
  */
 #include "net/proxy-int.h"
 

@@ -2,12 +2,18 @@
  * proxy.c - the filtering HTTP and SOCKS5 proxy on the loop (see proxy.h).
  *
  * A connection goes through: HEAD (read the request, HTTP or SOCKS5, within
- * PROXY_HEAD_MAX, parsed in proxy-request.c), judged by name; RESOLVE (a
- * child process looks the name up); CONNECT (each address checked against
- * the lists, then tried in turn, non-blocking); RELAY (bytes both ways,
- * each direction a relay.h with its bounds, half-closes passed on).  A
- * refusal or failure answers the client with the reason and closes (how a
- * connection ends, is logged and times out: proxy-conn.c).
+ * PROXY_HEAD_MAX, parsed in proxy-request.c), judged by name against the
+ * lists, then by the caller's rules for a host on neither; ASK (such a
+ * host, unless a person approved it earlier in the sandbox's life: asked
+ * of the server through ask.h, refused where there is none, one question
+ * per host and port however many connections wait for it, for at most
+ * PROXY_ASK_MS); RESOLVE (a child process looks the name up); CONNECT
+ * (each address checked against the lists, then tried in turn,
+ * non-blocking); RELAY (bytes both ways, each direction a relay.h with its
+ * bounds, half-closes passed on, the process steered to the reader's CPU
+ * while bulk flows, steer.h).  A refusal or failure answers the client
+ * with the reason and closes (how a connection ends, is logged and times
+ * out: proxy-conn.c).
  * Nothing here blocks: every fd is non-blocking, every wait is on the
  * loop, and each phase before RELAY has a deadline.
  */

@@ -1,5 +1,6 @@
 /*
- * relay.c - one direction of a relayed connection (see relay.h).
+ * relay.c - one direction of a relayed connection, and a relayed socket's
+ * tuning (see relay.h).
  *
  * Bytes move from src into the direction's pipe and out of it with
  * splice(2): the proxy hands the sender's pages on to the reader's socket

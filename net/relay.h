@@ -2,8 +2,10 @@
  * relay.h - one direction of a relayed connection: bytes moved from one
  * socket to another through a bounded pipe (splice, never copied to user
  * space) or, where no pipe can be had, a bounded buffer; the writing side
- * shut once the reading side said EOF and everything went.  Knows nothing
- * of proxies: the caller polls, and asks here what to poll for.
+ * shut once the reading side said EOF and everything went.  Also the
+ * tuning of a relayed socket before it connects (its receive buffer, and
+ * an unpaced congestion control toward this machine's loopback).  Knows
+ * nothing of proxies: the caller polls, and asks here what to poll for.
  */
 #ifndef PTYVISOR_RELAY_H
 #define PTYVISOR_RELAY_H

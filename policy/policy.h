@@ -13,9 +13,11 @@
  * remaining words, none included.  Every matching rule counts and deny
  * beats ask beats allow; when no rule matches, the approval mode decides:
  * untrusted (allow a built-in list of read-only commands, ask the rest),
- * on-request (ask) or never (allow).
+ * on-request (ask) or never (allow).  A filtered network's host is judged
+ * by the rules whose first word is literally "connect" (allow connect
+ * pypi.org:443), and by no others (policy_check_host).
  *
- * Shell strings (sh/bash/dash/zsh/ksh -c STRING, also behind "env") are
+ * Shell strings (sh/bash/dash/zsh/ksh/mksh -c STRING, also behind "env") are
  * split by shsplit into simple commands which are judged one by one and
  * combined (any deny → deny, any ask → ask).  A string that cannot be
  * parsed, or a command in it whose argv is not known before it runs ($...,

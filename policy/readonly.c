@@ -2,7 +2,9 @@
  * readonly.c - the built-in list of read-only commands (see policy.h):
  * what untrusted mode allows when no rule matches, with the argument checks
  * that keep find, rg, sort, tree, file, date, diff, hostname, env, sed and
- * git read-only; and how a command is recognised by its name.
+ * git read-only; the environment such a command runs with, which keeps
+ * git from starting a pager, hooks or an fsmonitor
+ * (policy_known_safe_env); and how a command is recognised by its name.
  *
  * Invariants: a command counts only by a bare name or a path in /bin,
  * /usr/bin or /usr/local/bin (./ls is some other program).  sed and git

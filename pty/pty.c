@@ -2,8 +2,10 @@
  * pty.c - spawn a command on a new pseudo-terminal (see pty.h).
  *
  * Invariants: the parent keeps only the master, non-blocking and
- * close-on-exec; the child reports any failure before exec through a
- * close-on-exec pipe, so EOF on that pipe means exec succeeded.  The process
+ * close-on-exec (and, when the caller replaces some of 0-2, one slave fd,
+ * close-on-exec, so the PTY never reads as hung up); the child reports any
+ * failure before exec through a close-on-exec pipe, so EOF on that pipe
+ * means exec succeeded.  The process
  * is single-threaded, so the child may use ordinary libc calls before exec.
  */
 #include "pty/pty.h"

@@ -1,14 +1,18 @@
 /*
- * pty.h - spawn a command on a new pseudo-terminal.
+ * pty.h - spawn a command on a new pseudo-terminal (or, with no_pty, on the
+ * caller's own stdio); read, write and resize the PTY; reap the child,
+ * decode its wait status and signal its process group.
  *
  * The child becomes a session leader with the PTY slave as its controlling
- * terminal and stdin/stdout/stderr, gets default signal dispositions and an
- * empty signal mask, loses every inherited fd above 2, runs the caller's
- * pre-exec hook (the sandbox plugs in there), changes directory and execs.
- * Any failure in the child is reported to the parent through a close-on-exec
- * pipe as a stage name and an errno: pty_spawn() never reports success for a
- * command that did not start.  This module never prints and never exits the
- * parent; it knows nothing of terminals emulators or curses.
+ * terminal and stdin/stdout/stderr (any of them the caller gives as a pipe
+ * replaced by it, the PTY staying the controlling terminal), gets default
+ * signal dispositions and an empty signal mask, loses every inherited fd
+ * above 2, runs the caller's pre-exec hook (the sandbox plugs in there),
+ * changes directory, sets the umask if asked, and execs.  Any failure in
+ * the child is reported to the parent through a close-on-exec pipe as a
+ * stage name and an errno: pty_spawn() never reports success for a
+ * command that did not start.  This module never prints and never exits
+ * the parent; it knows nothing of terminal emulators or curses.
  */
 #ifndef PTYVISOR_PTY_H
 #define PTYVISOR_PTY_H

@@ -4,9 +4,9 @@
  * event agents receive.
  *
  * Names: "running", "timeout", "killed by the person", "cancelled",
- * "memory limit", "server died", "not
- * found", "not executable", "failed to start", "signal SIGKILL", "exit 3";
- * for a request that never ran, "denied" or "never answered".
+ * "memory limit", "server died", "not found", "not executable", "failed
+ * to start", "signal SIGKILL", "exit 3"; for a request, "pending", and
+ * for one that never ran, "denied" or "never answered".
  */
 #ifndef PTYVISOR_ENDING_H
 #define PTYVISOR_ENDING_H

@@ -1,5 +1,6 @@
 /*
- * history.c - history.jsonl writer and reader (see history.h).
+ * history.c - history.jsonl writer and reader, and the sum of a filtered
+ * network's log that goes into a session's line (see history.h).
  */
 #include "record/history.h"
 

@@ -3,10 +3,12 @@
  *
  * Every byte given to record_output() reaches the file as the data of an
  * "o" event; the only change is that invalid UTF-8 becomes U+FFFD, and a
- * sequence split across calls is carried into the next event.  Events are
- * buffered in memory and written when the buffer is large, on
- * record_flush() (the session calls it at least once a second) and at
- * record_close(), which also writes the final "m" exit marker and fsyncs.
+ * sequence split across calls is carried into the next event; input ("i",
+ * when the session records it) and resizes ("r") are events of their
+ * own.  Events are buffered in memory and written when the buffer is
+ * large, on record_flush() (the session calls it within a second of an
+ * event) and at record_close(), which also writes the final "m" exit
+ * marker and fsyncs.
  * A write the disk cuts short is cut back to the last whole event, and
  * nothing more is written but the marker, if it fits: the file stays a
  * valid recording of what reached it.

@@ -3,7 +3,9 @@
  *
  * The state directory is $PTYVISOR_STATE_DIR, else $XDG_STATE_HOME/ptyvisor,
  * else ~/.local/state/ptyvisor.  Directories are created 0700; recordings
- * live in sessions/<id>.cast, the index in history.jsonl.
+ * live in sessions/<id>.cast, a filtered network's log beside its
+ * recording (<id>.net.jsonl), a running session's marker in
+ * sessions/<id>.running (lost.h), the index in history.jsonl.
  */
 #ifndef PTYVISOR_STATEDIR_H
 #define PTYVISOR_STATEDIR_H

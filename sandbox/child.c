@@ -2,11 +2,15 @@
  * child.c - sandbox_child(), the pre-exec hook: every stage of the sandbox
  * in order, in the forked child, each checked.
  *
- * Order: signals and fds; pids cgroup; namespaces (which fork the relay and
- * the init) and mounts; chdir; resource bounds; parent-death signal,
- * no_new_privs and capabilities; Landlock; seccomp.  The first failure
- * returns -1 with a stage, and the pty module reports it instead of running
- * the command: there is no way past a stage that did not apply.
+ * Order: signals and fds; a parent-death signal (the relay must not
+ * outlive ptyvisor) and the check that ptyvisor still lives; the session's
+ * cgroups (pids, memory); namespaces (which fork a filtered network's
+ * proxy outside them, then the relay and the init) and mounts; chdir;
+ * resource bounds; parent-death signal, no_new_privs and capabilities;
+ * Landlock; seccomp.  The first failure returns -1 with a stage, and the
+ * pty module reports it instead of running the command: there is no way
+ * past a stage that did not apply.  Under danger-full-access the hook
+ * does nothing.
  */
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox-int.h"

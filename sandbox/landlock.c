@@ -3,8 +3,9 @@
  * in the writable roots (the shared /tmp is one under workspace-write), a
  * private /tmp when asked for, /dev/null and the session's own terminal;
  * no other terminal even for reading (no keystrokes read from the person's
- * terminals, no ioctl on them); no TCP unless network; abstract UNIX
- * sockets and signals scoped to the sandbox.
+ * terminals, no ioctl on them); no TCP unless network or a filtered
+ * network (whose namespace holds only loopback, its way out the proxy);
+ * abstract UNIX sockets and signals scoped to the sandbox.
  *
  * Best effort across ABI versions: start from every right the newest ABI we
  * know handles and drop what the running kernel lacks (--explain says

@@ -1,6 +1,7 @@
 /*
- * limits.c - resource bounds: rlimits, the pids cgroup, and ptyvisor's own
- * start-up hardening.
+ * limits.c - resource bounds: rlimits, the session's pids and memory
+ * cgroups (made, joined, swept and removed), and ptyvisor's own start-up
+ * hardening (not dumpable, no core).
  *
  * RLIMIT_NPROC does not bind uid 0, so for root the process count comes
  * from a pids cgroup (cgroup v2: below ours or the nearest ancestor that

@@ -6,18 +6,19 @@
  * before it enters any namespace, so it stays in the host's network (and
  * user) namespace; it leaves the session (setsid) and holds none of its
  * terminal.  Once the child has made the new network namespace, it brings
- * loopback up there (with large segments where the kernel has them),
- * listens on 127.0.0.1:SANDBOX_PROXY_PORT and hands the listening socket
- * to the proxy over a socketpair (SCM_RIGHTS): the proxy
- * accepts connections made inside the namespace and connects out from
- * outside.  No path of the host is bridged in, no forwarder runs inside,
- * and every byte crosses one process.  A host on neither list is judged
- * by the rules the caller passes (opts.net_rules: run's and sandbox's
- * rules file), else asked of the server on opts.net_ask (an agent's
- * request's, or whichever runs on the control socket).  The relay holds
- * its end of the socketpair; when the sandbox ends the proxy sees EOF,
- * logs what was still open and exits, and the relay waits for that (see
- * ns.c).
+ * loopback up there (with large segments where the kernel has them, and a
+ * congestion control that does not pace), listens on
+ * 127.0.0.1:SANDBOX_PROXY_PORT and hands the listening socket to the proxy
+ * over a socketpair (SCM_RIGHTS): the proxy accepts connections made inside
+ * the namespace and connects out from outside.  No path of the host is
+ * bridged in, no forwarder runs inside, and every byte crosses one process.
+ * A host on neither list is judged by the rules the caller passes
+ * (opts.net_rules: run's and sandbox's rules file), else asked of the server
+ * on opts.net_ask (an agent's request's, or whichever runs on the control
+ * socket).  The relay holds its end of the socketpair; when the sandbox ends
+ * the proxy sees EOF, logs what was still open and exits, and the relay
+ * waits for that (see ns.c).  Also here: the proxy variables the command
+ * gets, and the network lines of --explain.
  */
 #include "sandbox/sandbox-int.h"
 

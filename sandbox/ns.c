@@ -1,13 +1,18 @@
 /*
  * ns.c - the namespace layer: user (when not root), mount, PID, IPC, UTS
  * and network (unless allowed) namespaces, the read-only view of the
- * filesystem, and the small init a PID namespace needs.
+ * filesystem (the writable roots put back, .git dirs kept read-only, a
+ * fresh /proc, a devpts of its own where the person's other terminals
+ * have no name, a private /tmp when asked for), and the small init a PID
+ * namespace needs.
  *
- * Three processes after sandbox_ns_enter():
+ * Three processes after sandbox_ns_enter() (a filtered network's proxy,
+ * forked before it by net.c, is a fourth, outside every namespace):
  *   relay  - the pty child the session waits for; outside the namespace.
  *            Forwards signals sent to it to the init, and when the init
- *            ends, ends the same way as the command (exit code, or death by
- *            the same signal).
+ *            ends, lets the proxy finish (EOF on its channel, which only
+ *            the relay holds) and ends the same way as the command (exit
+ *            code, or death by the same signal).
  *   init   - PID 1 inside.  Reaps orphans, forwards the relay's signals
  *            (and no other) to the command, and when the command ends
  *            kills everything left in the namespace and hands the
@@ -18,6 +23,8 @@
  * Signals the terminal sends to its foreground group (SI_KERNEL) reach the
  * command directly and are not forwarded twice.  If the relay dies, the
  * init gets SIGKILL (parent-death signal) and the namespace goes with it.
+ * Where the namespaces cannot be made the command runs without them only
+ * when allow_no_namespaces says so, and never with a filtered network.
  */
 #include "sandbox/sandbox-int.h"
 

@@ -1,11 +1,14 @@
 /*
- * sandbox.c - the sandbox policy: defaults, profile names, checking and
- * preparing a sandbox in the parent, the scrubbed environment, --explain.
+ * sandbox.c - the sandbox policy: defaults, profile names, the bounds and
+ * where each came from, the option lists (writable roots, host lists),
+ * checking and preparing a sandbox in the parent, the scrubbed
+ * environment, --explain.
  *
  * Invariants: sandbox_new() resolves every path the child will need (cwd,
- * writable roots, .git dirs) and builds the seccomp filter, so the child
- * only issues system calls; a policy that cannot be honoured fails here,
- * with a cause, before anything is forked.
+ * writable roots, .git dirs), builds the seccomp filter, makes the
+ * session's cgroups (best effort) and prepares a filtered network's lists,
+ * so the child only issues system calls; a policy that cannot be honoured
+ * fails here, with a cause, before anything is forked.
  */
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox-int.h"

@@ -4,13 +4,17 @@
  * The policy is a plain value (struct sandbox_opts).  sandbox_new() checks
  * it and prepares everything that allocates or can be validated, in the
  * parent; sandbox_child() is a pty pre-exec hook run in the forked child
- * that applies, in order and each checked: signal reset, namespaces and
- * mounts, chdir, resource bounds, parent-death signal, no_new_privs and a
- * full capability drop, Landlock, seccomp.  Any failure makes the hook
- * return -1 with a stage, so the command never runs (fail closed).
+ * that applies, in order and each checked: signal and fd reset, the
+ * session's cgroups, namespaces (a filtered network's proxy forked first,
+ * outside them) and mounts, chdir, resource bounds, parent-death signal,
+ * no_new_privs and a full capability drop, Landlock, seccomp.  Any failure
+ * makes the hook return -1 with a stage, so the command never runs (fail
+ * closed).
  *
- * This module never prints and never exits the parent.  It depends only on
- * the allocators and buffers of base/util.h.
+ * This module never prints and never exits the parent.  It depends on the
+ * allocators and buffers of base/util.h and, for a filtered network, on
+ * net/: the host lists (net/hostlist.h) and the proxy it starts
+ * (net/proxy.h, from sandbox/net.c).
  */
 #ifndef PTYVISOR_SANDBOX_H
 #define PTYVISOR_SANDBOX_H

@@ -1,11 +1,12 @@
 /*
- * stage.c - what every layer of the sandbox shares in the child: naming the
- * stage that failed, and writing a short value to a kernel file.
+ * stage.c - what every layer of the sandbox shares: naming the stage that
+ * failed (in the child), and writing a short value to a kernel file (in
+ * the child, and in the parent for the session's cgroups).
  *
- * Invariants: both run in the forked child between fork and exec, so they
- * never allocate; sb->stage is always a terminated string that starts with
- * "sandbox: ".  Every layer (ns, landlock, seccomp, limits, caps, child)
- * calls down to this file and nothing here calls back up.
+ * Invariants: neither allocates, so both may run between fork and exec;
+ * a stage set here is a terminated string that starts with "sandbox: ".
+ * Every layer (ns, net, landlock, seccomp, limits, caps, child) calls down
+ * to this file and nothing here calls back up.
  */
 #include "sandbox/sandbox-int.h"
 

@@ -1,16 +1,18 @@
 /*
- * exit.c - how a session ends: the PTY's poll callback, which notices EOF;
- * its child reaped on SIGCHLD, its timeout,
- * the person's kill (SIGHUP and SIGTERM, SIGKILL after a grace), leftover
- * processes holding the terminal after the command exited; then
- * session_finish, which closes the recording with its exit marker, writes
- * the history line and tells the subscribers; and how an end is named
- * (state name, exit code, label).
+ * exit.c - how a session ends: the poll callbacks of the PTY and of the
+ * command's pipes (stdio.c), which notice EOF; its child reaped on
+ * SIGCHLD; its timeout, the person's kill and an agent's cancel (SIGHUP
+ * and SIGTERM, SIGKILL after a grace); leftover processes holding the
+ * terminal after the command exited; then session_finish, which closes
+ * the recording with its exit marker, writes the history line and tells
+ * the subscribers; and how an end is named (state name, exit code, label).
  *
  * Invariants:
  * - a running session finishes only once its child is reaped AND its PTY
- *   read to EOF, or after the linger grace in which the leftovers' group
- *   is killed (a failed start and sessions_free finish at once);
+ *   read to EOF AND its output pipes drained, or after the linger grace in
+ *   which the leftovers' group is killed (an agent slow to take the
+ *   pipes' output is waited for, not killed; a failed start and
+ *   sessions_free finish at once);
  * - session_finish runs once: it feeds the whole backlog to the screen,
  *   cancels every timer and closes the PTY, then closes the recording and
  *   writes the history line, and only then sends `ended`.

@@ -2,7 +2,8 @@
  * io.c - a session's bytes through its PTY: reading with a per-turn
  * budget, recording them, passing them to the subscribers and feeding them
  * to the screen in time-bounded slices; the queue of input for the
- * program; resizing; the periodic flush of the recording.
+ * program; resizing and the consoles' views that decide the size; the
+ * recording's flush, SESSION_FLUSH_MS after bytes wait.
  *
  * Invariants:
  * - every byte read from the PTY goes, in order, to the recorder, the
@@ -40,9 +41,13 @@ session_elapsed_us(const struct session *s)
 	return util_now_us() - s->start_mono_us;
 }
 
-/* Screen events are forwarded to subscribers with the session. */
+/*
+ * The screen's events (session_screen_events): damage, the bell and
+ * property changes go to the subscribers with the session; what the
+ * terminal sends the program (replies, encoded keys) is its input.
+ */
 static void
-screen_damage(void *user, int srow, int erow, int scol, int ecol)
+session_screen_damage(void *user, int srow, int erow, int scol, int ecol)
 {
 	struct session	*s = user;
 
@@ -50,13 +55,13 @@ screen_damage(void *user, int srow, int erow, int scol, int ecol)
 }
 
 static void
-screen_output(void *user, const char *data, size_t len)
+session_screen_output(void *user, const char *data, size_t len)
 {
 	session_write(user, data, len);
 }
 
 static void
-screen_bell(void *user)
+session_screen_bell(void *user)
 {
 	struct session	*s = user;
 
@@ -64,7 +69,7 @@ screen_bell(void *user)
 }
 
 static void
-screen_props(void *user)
+session_screen_props(void *user)
 {
 	struct session	*s = user;
 
@@ -72,10 +77,10 @@ screen_props(void *user)
 }
 
 const struct screen_events session_screen_events = {
-	.damage = screen_damage,
-	.output = screen_output,
-	.bell = screen_bell,
-	.props = screen_props,
+	.damage = session_screen_damage,
+	.output = session_screen_output,
+	.bell = session_screen_bell,
+	.props = session_screen_props,
 };
 
 /* Whether s waits for a watched session's echo: not read, not fed. */

@@ -3,10 +3,11 @@
  * set of sessions, the bounds on the data path, the subscriber broadcast
  * and one entry point per piece.  Not for use outside session/.
  *
- * Calls go one way: spawn.c -> session.c -> exit.c -> io.c (spawn.c also
- * calls exit.c and io.c, session.c also io.c), with no call back up:
- * the PTY's poll callback (session_io) lives in exit.c, so the file that
- * reads the PTY never decides that a session ends.
+ * Calls go one way: spawn.c -> session.c -> exit.c -> stdio.c -> io.c,
+ * each file calling only files after it (spawn.c calls all four), with no
+ * call back up: the poll callbacks of the PTY and of the pipes
+ * (session_io, session_stdio_io) live in exit.c, so the files that read
+ * them never decide that a session ends.
  */
 #ifndef PTYVISOR_SESSION_INT_H
 #define PTYVISOR_SESSION_INT_H
@@ -117,7 +118,13 @@
 #define SESSION_STDIO_TAIL	(2 * 1024)
 #define SESSION_STDIO_SHOW_MS	100
 
-#define SESSIONS_MAX_SUBSCRIBERS 16	/* the server, mcp, up to 8 consoles */
+/*
+ * Subscribers of one set of sessions, beyond need: the console server has
+ * the most, its own (cli/tui.c), the control server's and one per console
+ * (at most 8, CONSOLES_MAX in cli/consoles.c).  `ptyvisor mcp` is none:
+ * it is a socket client of the control server.
+ */
+#define SESSIONS_MAX_SUBSCRIBERS 16
 
 struct subscriber {
 	const struct session_events	*ev;
@@ -238,7 +245,7 @@ void	session_read(struct session *s, bool all);
 void	session_watch(struct session *s);
 /* io.c: write queued input to the PTY without blocking. */
 void	session_pump_input(struct session *s);
-/* io.c: timer: flush the recording every SESSION_FLUSH_MS. */
+/* io.c: timer: flush the recording (armed by session_flush_soon). */
 void	session_flush_timer(struct loop *l, void *arg);
 /* io.c: the recording has bytes to write: flushed within SESSION_FLUSH_MS. */
 void	session_flush_soon(struct session *s);

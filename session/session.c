@@ -1,14 +1,16 @@
 /*
  * session.c - the set of sessions and what a session is (see session.h);
- * starting one is in spawn.c, its bytes through the PTY in io.c, its end
- * in exit.c, and what they share in session-int.h.
+ * starting one is in spawn.c, its bytes through the PTY in io.c, through
+ * pipes in stdio.c, its end in exit.c, and what they share in
+ * session-int.h.
  *
  * Invariants:
- * - every byte read from a PTY goes, in order, to the recorder, the screen
- *   and the subscribers;
+ * - every byte read from a PTY goes, in order, to the recorder, the
+ *   subscribers and the screen (io.c; a passthrough session has none);
  * - a session ends only after its child is reaped AND its PTY reached EOF
- *   (or, when a leftover process holds the terminal open, after a grace
- *   period in which that process group is killed), so no output is lost;
+ *   AND its output pipes are drained (or, when a leftover process holds
+ *   the terminal open, after a grace period in which that process group
+ *   is killed), so no output is lost (exit.c);
  * - an ended session has its recording closed (fsynced) and its history
  *   line written before the `ended` event is sent.
  */

@@ -1,14 +1,19 @@
 /*
  * session.h - sessions: commands running on PTYs, watched by the event loop,
  * each with a terminal screen, a recording and, once finished, a history
- * line.
+ * line.  An agent's command may have pipes for some of 0-2 (stdio.c); a
+ * session nobody watches keeps a bare screen or, when a real terminal
+ * shows it (`run`), none.
  *
  * A session goes RUNNING -> EXITED | SIGNALED | TIMED_OUT, or straight to
  * FAILED when its command could not start (the stage and reason are then in
- * session_error(), the recording and the history).  PENDING and DENIED are
- * the states of requests still waiting for, or refused, approval.
- * Subscribers (the TUI, the control server, `ptyvisor run`) see every
- * session's creation, output, screen damage and end.
+ * session_error(), the recording and the history).  A request still
+ * waiting for approval is no session yet: the approval queue (control/)
+ * holds it, and one refused or never answered leaves only a history line
+ * ("denied", "withdrawn").
+ * Subscribers (a console, the control server, the process that owns the
+ * set: `ptyvisor run`, `serve`, the console server) see every session's
+ * creation, output, screen damage and end.
  */
 #ifndef PTYVISOR_SESSION_H
 #define PTYVISOR_SESSION_H
@@ -136,7 +141,7 @@ struct sessions	*sessions_new(struct loop *loop, const char *state_dir,
 /* Kill every running session, wait for them, flush, free. */
 void		 sessions_free(struct sessions *ss);
 
-/* Add a subscriber (at most 8). */
+/* Add a subscriber (at most 16, SESSIONS_MAX_SUBSCRIBERS; more is fatal). */
 void	sessions_subscribe(struct sessions *ss, const struct session_events *ev,
 	    void *user);
 

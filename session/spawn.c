@@ -1,8 +1,11 @@
 /*
  * spawn.c - starting a session: check its working directory, create its
- * recording under the next free id, prepare its sandbox, fork the command
- * on a PTY with the sandbox as the pre-exec hook, and hand the PTY to the
- * loop (io.c) with the flush and timeout timers.
+ * recording under the next free id and mark it running (lost.h), prepare
+ * its sandbox, build its environment (the server's or the agent's, without
+ * what describes another terminal), open its pipes (stdio.c), fork the
+ * command on a PTY with the sandbox as the pre-exec hook, and hand the PTY
+ * to the loop (io.c) with the timeout timer when the session has a timeout
+ * (the recording's flush timer io.c arms once bytes wait).
  *
  * Invariants:
  * - sessions_start returns NULL only for ptyvisor's own problems (bad cwd,

@@ -17,7 +17,9 @@
  * lines (term/reflow.c).  Nor does it act on DECCOLM: term/colmode.c spots
  * it, and the screen is cleared and the cursor homed as tmux does; and it
  * loops for ever on a REP whose last character took no column, which is
- * dropped.
+ * dropped.  A bare screen (screen_new_bare) has libvterm's state answer
+ * the program and keeps no cells: its callbacks keep the cursor and the
+ * size only.
  */
 #include "term/screen.h"
 

@@ -1,7 +1,8 @@
 /*
- * screen.h - a session's virtual terminal: libvterm's screen plus a compact
- * scrollback, damage reporting for renderers, keyboard encoding, and
- * plain-text export.
+ * screen.h - a session's virtual terminal: libvterm's parser and state
+ * writing cells of our own, a compact scrollback, damage reporting for
+ * renderers, keyboard encoding, and plain-text export; or a bare one that
+ * only answers the program's queries.
  *
  * Rows are addressed from -scrollback_count (the oldest scrolled-off line)
  * to rows-1 (the bottom of the screen).
@@ -59,8 +60,8 @@ void		 screen_free(struct screen *s);
 void	screen_feed(struct screen *s, const char *data, size_t len);
 
 /*
- * Whether plain lines may be written without libvterm (see screen.c; on
- * by default).  Off, every byte goes through libvterm: for tests and
+ * Whether plain lines may be written without libvterm (see term/feed.c;
+ * on by default).  Off, every byte goes through libvterm: for tests and
  * measurements that compare both ways.
  */
 void	screen_set_plain_lines(struct screen *s, bool on);

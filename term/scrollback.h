@@ -3,7 +3,9 @@
  *
  * Lines are stored compactly: UTF-8 text plus runs of equal attributes
  * (and per-cell character counts only on lines with combining characters),
- * not as fixed-size cells.  100 ASCII columns cost about 150 bytes.
+ * not as fixed-size cells.  100 ASCII columns cost about 150 bytes.  A
+ * sink may see every line as it is pushed, whether the ring keeps it or
+ * not; lines come back out (pop) when the screen grows taller.
  */
 #ifndef PTYVISOR_SCROLLBACK_H
 #define PTYVISOR_SCROLLBACK_H
