@@ -199,6 +199,53 @@ tui_answer(struct tui *t, const struct keys_event *ev)
 		session_kill(s);
 }
 
+/* A key while help is shown. */
+static void
+tui_help_key(struct tui *t, const struct keys_event *ev)
+{
+	/* Scroll keys move a help that does not fit; others close. */
+	if (ev->type == KEYS_KEY && ev->key == SCREEN_KEY_DOWN)
+		t->help_top++;
+	else if (ev->type == KEYS_KEY && ev->key == SCREEN_KEY_UP)
+		t->help_top--;
+	else if (ev->type == KEYS_CHAR && ev->mods == 0 &&
+	    (ev->ch == 'j' || ev->ch == 'k' || ev->ch == ' ' ||
+	    ev->ch == 'b'))
+		t->help_top += ev->ch == 'j' ? 1 : ev->ch == 'k' ? -1 :
+		    ev->ch == ' ' ? LINES / 2 : -(LINES / 2);
+	else
+		t->mode = TUI_NORMAL;
+	t->redraw_all = true;
+}
+
+/* A key in scroll mode or an output view (r replays one from history). */
+static void
+tui_scroll_mode_key(struct tui *t, const struct keys_event *ev)
+{
+	if (ev->type == KEYS_CLICK)
+		return;		/* nothing to click on in a pager */
+	if (t->scroll_from_history && ev->type == KEYS_CHAR &&
+	    ev->mods == 0 && ev->ch == 'r') {
+		tui_open_replay(t);
+		return;
+	}
+	switch (scroll_key(t->scroll, ev)) {
+	case SCROLL_QUIT:
+		if (t->scroll_from_history) {
+			scroll_free(t->scroll);
+			t->scroll = NULL;
+			t->mode = TUI_HISTORY;
+		} else
+			tui_back_to_panes(t);
+		break;
+	case SCROLL_COPY:
+		tui_clipboard(t, scroll_copied(t->scroll));
+		break;
+	case SCROLL_KEEP:
+		break;
+	}
+}
+
 /*
  * One key from the person.  Returns whether it only went to the focused
  * session: then nothing on the screen changed until the program answers.
@@ -231,19 +278,7 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		return false;
 	switch (t->mode) {
 	case TUI_HELP:
-		/* Scroll keys move a help that does not fit; others close. */
-		if (ev->type == KEYS_KEY && ev->key == SCREEN_KEY_DOWN)
-			t->help_top++;
-		else if (ev->type == KEYS_KEY && ev->key == SCREEN_KEY_UP)
-			t->help_top--;
-		else if (ev->type == KEYS_CHAR && ev->mods == 0 &&
-		    (ev->ch == 'j' || ev->ch == 'k' || ev->ch == ' ' ||
-		    ev->ch == 'b'))
-			t->help_top += ev->ch == 'j' ? 1 : ev->ch == 'k' ? -1 :
-			    ev->ch == ' ' ? LINES / 2 : -(LINES / 2);
-		else
-			t->mode = TUI_NORMAL;
-		t->redraw_all = true;
+		tui_help_key(t, ev);
 		return false;
 	case TUI_CONFIRM:
 		tui_answer(t, ev);
@@ -268,28 +303,7 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		}
 		return false;
 	case TUI_SCROLL:
-		if (ev->type == KEYS_CLICK)
-			return false;	/* nothing to click on in a pager */
-		if (t->scroll_from_history && ev->type == KEYS_CHAR &&
-		    ev->mods == 0 && ev->ch == 'r') {
-			tui_open_replay(t);
-			return false;
-		}
-		switch (scroll_key(t->scroll, ev)) {
-		case SCROLL_QUIT:
-			if (t->scroll_from_history) {
-				scroll_free(t->scroll);
-				t->scroll = NULL;
-				t->mode = TUI_HISTORY;
-			} else
-				tui_back_to_panes(t);
-			break;
-		case SCROLL_COPY:
-			tui_clipboard(t, scroll_copied(t->scroll));
-			break;
-		case SCROLL_KEEP:
-			break;
-		}
+		tui_scroll_mode_key(t, ev);
 		return false;
 	case TUI_NORMAL:
 		break;
