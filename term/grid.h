@@ -6,7 +6,7 @@
  * Rows are addressed 0..rows-1 from the top.  Every operation keeps wide
  * characters whole: a write, erase or move that splits one blanks the
  * half left behind, as terminals do.  Used by the screen's files
- * (screen-int.h) and reflow.c only.
+ * (screen.c, screen-read.c, feed.c) and reflow.c only.
  */
 #ifndef PTYVISOR_GRID_H
 #define PTYVISOR_GRID_H

@@ -8,5 +8,5 @@ libterm_a_SOURCES = \
 	term/feed.c \
 	term/grid.c term/grid.h \
 	term/reflow.c term/reflow.h \
-	term/screen.c term/screen.h term/screen-int.h \
+	term/screen.c term/screen.h term/screen-int.h term/screen-read.c \
 	term/scrollback.c term/scrollback.h

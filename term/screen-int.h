@@ -1,7 +1,8 @@
 /*
- * screen-int.h - what the screen's two files share: the screen's state
- * (libvterm's callbacks write it, term/screen.c) and the way bytes reach
- * libvterm and the cells (term/feed.c).
+ * screen-int.h - what the screen's files share: the screen's state
+ * (libvterm's callbacks write it, term/screen.c; term/screen-read.c reads
+ * the cells back) and the way bytes reach libvterm and the cells
+ * (term/feed.c).
  */
 #ifndef PTYVISOR_SCREEN_INT_H
 #define PTYVISOR_SCREEN_INT_H

@@ -6,6 +6,7 @@ libtui_a_SOURCES = \
 	tui/draw.c \
 	tui/help.c tui/help.h \
 	tui/history.c tui/history.h \
+	tui/input.c \
 	tui/keys.c tui/keys.h \
 	tui/layout.c tui/layout.h \
 	tui/panes.c \

@@ -3,10 +3,11 @@
  * panes and modes, and the functions one file calls in another.  Not for
  * use outside tui/ (cli/ uses tui.h).
  *
- * Calls go one way: tui.c (the object, its subscriptions, the keys) calls
- * views.c, panes.c and draw.c; views.c calls panes.c and draw.c; panes.c
- * calls draw.c; draw.c calls none of them; all of them may call term.c
- * (the terminals), which calls none of them.
+ * Calls go one way: tui.c (the object and its subscriptions) calls
+ * input.c (the keys), views.c, panes.c and draw.c; input.c calls views.c,
+ * panes.c and draw.c; views.c calls panes.c and draw.c; panes.c calls
+ * draw.c; draw.c calls none of them; all of them may call term.c (the
+ * terminals), which calls none of them.
  *
  * Invariants: every session of the set has exactly one pane (created
  * adds it, closing a finished pane forgets the session); a pane has
@@ -215,6 +216,12 @@ void	tui_remove_pane(struct tui *t, int i);
 void	tui_unview_hidden(struct tui *t);
 /* panes.c: loop timer: close the panes of agent sessions that have ended. */
 void	tui_tidy_agents(struct loop *l, void *arg);
+
+/*
+ * input.c: loop callback for the terminal's fd (tui_console_input calls
+ * it too): handle every key the terminal holds; quit when it went away.
+ */
+void	tui_input(struct loop *l, int fd, short revents, void *arg);
 
 /* views.c: a click or the wheel over the panes (--mouse). */
 void	tui_mouse_panes(struct tui *t, const struct keys_event *ev);
