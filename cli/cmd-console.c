@@ -256,7 +256,8 @@ cmd_console_server_signal(struct loop *l, int sig, void *arg)
  * and flags in a's server options, the state directory.  -1 with *cause.
  */
 static int
-cmd_console_server_opts(struct cmd_console_args *a, char **state_dir, char **cause)
+cmd_console_server_opts(struct cmd_console_args *a, char **state_dir,
+    char **cause)
 {
 	struct server_opts	*o = &a->so.srv;
 
@@ -289,7 +290,8 @@ cmd_console_server_log_open(const char *state_dir)
  * Says "ok" on status_fd once it listens, else why not, and closes it.
  */
 static int
-cmd_console_server_run(struct cmd_console_args *a, const char *path, int status_fd)
+cmd_console_server_run(struct cmd_console_args *a, const char *path,
+    int status_fd)
 {
 	struct server	*sv = NULL;
 	struct loop	*loop;

@@ -33,10 +33,10 @@
 #include "policy/policy.h"
 #include "tui/askbox.h"
 #include "tui/help.h"
-#include "tui/history.h"
+#include "tui/tui-history.h"
 #include "tui/layout.h"
 #include "tui/render.h"
-#include "tui/replay.h"
+#include "tui/tui-replay.h"
 #include "tui/scroll.h"
 
 /* How long a hint stays on the status line. */

@@ -11,7 +11,7 @@
  * session and takes only the prefix commands that look
  * (tui_readonly_allows); nothing is decided on a screen too small to show
  * the approval prompt.  Of the files that share struct tui, views.c,
- * panes.c, draw.c and term.c are called from here; only tui.c calls in.
+ * panes.c, draw.c and tui-term.c are called from here; only tui.c calls in.
  */
 #include "tui/tui-int.h"
 
@@ -23,7 +23,7 @@
 #include "base/loop.h"
 #include "session/session.h"
 #include "tui/askbox.h"
-#include "tui/history.h"
+#include "tui/tui-history.h"
 #include "tui/keys.h"
 #include "tui/scroll.h"
 

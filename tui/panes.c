@@ -22,7 +22,7 @@
 #include "session/session.h"
 #include "base/util.h"
 #include "tui/layout.h"
-#include "tui/replay.h"
+#include "tui/tui-replay.h"
 
 /* The pane of session s, or -1. */
 int

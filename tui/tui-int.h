@@ -6,7 +6,7 @@
  * Calls go one way: tui.c (the object and its subscriptions) calls
  * input.c (the keys), views.c, panes.c and draw.c; input.c calls views.c,
  * panes.c and draw.c; views.c calls panes.c and draw.c; panes.c calls
- * draw.c; draw.c calls none of them; all of them may call term.c (the
+ * draw.c; draw.c calls none of them; all of them may call tui-term.c (the
  * terminals), which calls none of them.
  *
  * Invariants: every session of the set has exactly one pane (created
@@ -141,7 +141,7 @@ struct tui {
 };
 
 /*
- * term.c: the terminals a front end draws on (the person's own, or an
+ * tui-term.c: the terminals a front end draws on (the person's own, or an
  * attached console's in memory) and the switch between their curses
  * screens.
  */
@@ -167,7 +167,10 @@ int		 tui_term_keys(struct tui_term *tt, const void *data,
 /* What curses wrote on a remote console since the last call. */
 void		 tui_term_take(struct tui_term *tt, struct buf *out);
 
-/* term.c: draw on t's terminal from now on; false: it has none (detached). */
+/*
+ * tui-term.c: draw on t's terminal from now on; false: it has none
+ * (detached).
+ */
 bool	tui_enter(struct tui *t);
 
 /* draw.c: put text on the terminal's clipboard (OSC 52). */

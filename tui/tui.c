@@ -12,7 +12,7 @@
  * handled before any other session's output in every loop turn.
  *
  * A pane shows a screen and a title: either a session's (live) or a
- * replay's (a recording played back, tui/replay.h); both are drawn by the
+ * replay's (a recording played back, tui/tui-replay.h); both are drawn by the
  * same code, only the title and the keys differ.
  *
  * The rest of the front end shares struct tui through tui/tui-int.h
@@ -38,10 +38,10 @@
 #include "session/session.h"
 #include "base/util.h"
 #include "tui/askbox.h"
-#include "tui/history.h"
+#include "tui/tui-history.h"
 #include "tui/keys.h"
 #include "tui/render.h"
-#include "tui/replay.h"
+#include "tui/tui-replay.h"
 #include "tui/scroll.h"
 #include "tui/tui-int.h"
 

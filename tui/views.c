@@ -19,9 +19,9 @@
 #include "session/session.h"
 #include "base/util.h"
 #include "tui/askbox.h"
-#include "tui/history.h"
+#include "tui/tui-history.h"
 #include "tui/keys.h"
-#include "tui/replay.h"
+#include "tui/tui-replay.h"
 #include "tui/scroll.h"
 
 /*

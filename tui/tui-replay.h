@@ -1,5 +1,5 @@
 /*
- * replay.h - a recorded session replayed in a console pane: a player
+ * tui-replay.h - a recorded session replayed in a console pane: a player
  * (record/player.h) on the console's event loop, the keys that drive it
  * (space . + - left right q, as in `ptyvisor replay`) and the text of the
  * pane's title.

@@ -1,5 +1,5 @@
 /*
- * history.h - the history pane: every session of this run and of earlier
+ * tui-history.h - the history pane: every session of this run and of earlier
  * runs (history.jsonl), newest first, with state icon, id, start time,
  * duration, exit status and command; j/k, arrows, PgUp/PgDn, g/G, the
  * wheel and / search.  Enter opens the selected session's output, r

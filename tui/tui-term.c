@@ -1,5 +1,5 @@
 /*
- * term.c - the terminals a front end draws on: the person's own (stdin
+ * tui-term.c - the terminals a front end draws on: the person's own (stdin
  * and stdout, the console of `--no-socket`) or an attached console's,
  * kept in memory: curses writes a frame into a memfd that the server
  * sends to the console's client, and reads keys from a pipe the server

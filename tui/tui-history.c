@@ -1,12 +1,12 @@
 /*
- * history.c - the history pane (see history.h).
+ * tui-history.c - the history pane (see tui-history.h).
  *
  * The list is rebuilt from history.jsonl plus the sessions of this run
  * that have not finished yet (finished ones are in the file); entries are
  * shown newest first.  Invariant: 0 <= sel < n whenever n > 0, and the
  * selected row is always inside the visible window [top, top + height).
  */
-#include "tui/history.h"
+#include "tui/tui-history.h"
 
 #include <errno.h>
 #include <stdio.h>

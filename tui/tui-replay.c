@@ -1,5 +1,6 @@
 /*
- * replay.c - a recorded session replayed in a console pane (see replay.h).
+ * tui-replay.c - a recorded session replayed in a console pane (see
+ * tui-replay.h).
  *
  * The player does the timing; this module only forwards its events as
  * damage, redraw and title changes, and maps keys to player calls.
@@ -7,7 +8,7 @@
  * tui_replay_free, and the screen is always fetched from it afresh
  * (a seek back replaces it).
  */
-#include "tui/replay.h"
+#include "tui/tui-replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>
