@@ -1,10 +1,10 @@
 /*
  * cli.h - what the sub-commands of the ptyvisor binary share: error
- * messages (errors.c), the configuration directory and settings file
- * (config.c), the agents' server (agents.c), recordings named on the
- * command line (recording.c).  The sub-commands themselves are declared in
- * cli/commands.h, for main.c.  The only global state of the program lives
- * in cli/.
+ * messages (errors.c), the configuration directory, the settings file and
+ * the paths they set (cli-paths.c), the agents' server (agents.c),
+ * recordings named on the command line (recording-arg.c).  The
+ * sub-commands themselves are declared in cli/commands.h, for main.c.  The
+ * only global state of the program lives in cli/.
  */
 #ifndef PTYVISOR_CLI_H
 #define PTYVISOR_CLI_H

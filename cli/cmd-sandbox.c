@@ -1,5 +1,5 @@
 /*
- * sandbox.c - `ptyvisor sandbox`: run one command under exactly the
+ * cmd-sandbox.c - `ptyvisor sandbox`: run one command under exactly the
  * session sandbox, on the current terminal, without a PTY of its own, and
  * exit with its status; or `--explain` what the sandbox would do here.
  */

@@ -1,5 +1,5 @@
 /*
- * run.c - `ptyvisor run`: one recorded session on the current terminal.
+ * cmd-run.c - `ptyvisor run`: one recorded session on the current terminal.
  *
  * When stdin and stdout are terminals the session is transparent: the
  * terminal is put in raw mode, keys go to the session, SIGWINCH resizes
@@ -27,7 +27,7 @@
 #include "base/util.h"
 #include "cli/netrules.h"
 #include "cli/sbopts.h"
-#include "cli/term.h"
+#include "cli/term-raw.h"
 
 struct run {
 	struct loop	*loop;

@@ -1,5 +1,5 @@
 /*
- * check.c - `ptyvisor check`: the verdict a request would get from the
+ * cmd-check.c - `ptyvisor check`: the verdict a request would get from the
  * policy (allow, ask or deny, and what decided it), and for a shell string
  * each simple command's, without running anything.  The rules file and the
  * approval mode are found as the agents' server finds them; what the request

@@ -1,5 +1,5 @@
 /*
- * history.c - `ptyvisor history` (list past sessions) and `ptyvisor show`
+ * cmd-history.c - `ptyvisor history` (list past sessions) and `ptyvisor show`
  * (one session's metadata and output as text).
  *
  * Both read history.jsonl line by line and keep each raw line next to its

@@ -1,5 +1,5 @@
 /*
- * replay.c - `ptyvisor replay`: play a recording on the terminal, or print
+ * cmd-replay.c - `ptyvisor replay`: play a recording on the terminal, or print
  * its final screen as plain text.
  *
  * On a terminal the recording is played by a player (record/player.h) on
@@ -18,7 +18,7 @@
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
-#include "cli/term.h"
+#include "cli/term-raw.h"
 
 #include <errno.h>
 #include <getopt.h>
