@@ -53,10 +53,6 @@ static const struct cmd_entry cmd_ls_entry =
     CMD_PLAIN("ls", "list the servers and their sessions", cmd_ls);
 static const struct cmd_entry cmd_kill_server_entry =
     CMD_PLAIN("kill-server", "end a server and its sessions", cmd_kill_server);
-static const struct cmd_entry cmd_check_entry =
-    CMD_PLAIN("check",
-    "the verdict a command would get, without running it",
-    cmd_check);
 
 /* The command table, in the order `ptyvisor --help` lists it. */
 static const struct cmd_entry *const cmd_table[] = {
