@@ -39,11 +39,11 @@ struct cmd_entry {
 			    char **cause);
 };
 
+extern const struct cmd_entry	cmd_replay_entry;
 extern const struct cmd_entry	cmd_check_entry;
 
 int	cmd_run(int argc, char **argv);
 int	cmd_sandbox(int argc, char **argv);
-int	cmd_replay(int argc, char **argv);
 int	cmd_history(int argc, char **argv);
 int	cmd_show(int argc, char **argv);
 int	cmd_tui(int argc, char **argv);

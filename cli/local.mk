@@ -6,7 +6,8 @@ libcli_a_SOURCES += cli/serve.c cli/exec.c cli/pending.c cli/textout.c \
 	cli/mcp-config.c cli/hook.c cli/cmd-check.c
 libcli_a_SOURCES += cli/term-raw.c cli/term-raw.h cli/sbopts.c cli/sbopts.h cli/cmd-sandbox.c \
 	cli/netrules.c cli/netrules.h
-libcli_a_SOURCES += cli/cli-paths.c cli/commands.h cli/args.c cli/args.h cli/errors.c cli/agents.c \
+libcli_a_SOURCES += cli/cli-paths.c cli/commands.h cli/args.c cli/args.h cli/errors.c \
+	cli/paint-row.c cli/paint-row.h cli/agents.c \
 	cli/recording-arg.c
 libcli_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 

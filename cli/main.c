@@ -21,8 +21,6 @@ static const struct cmd_entry cmd_sandbox_entry =
     CMD_PLAIN("sandbox",
     "run a command under the sandbox only (or --explain it)",
     cmd_sandbox);
-static const struct cmd_entry cmd_replay_entry =
-    CMD_PLAIN("replay", "play a recording (or print it as text)", cmd_replay);
 static const struct cmd_entry cmd_history_entry =
     CMD_PLAIN("history", "list past sessions", cmd_history);
 static const struct cmd_entry cmd_show_entry =
