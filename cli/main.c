@@ -21,10 +21,6 @@ static const struct cmd_entry cmd_sandbox_entry =
     CMD_PLAIN("sandbox",
     "run a command under the sandbox only (or --explain it)",
     cmd_sandbox);
-static const struct cmd_entry cmd_history_entry =
-    CMD_PLAIN("history", "list past sessions", cmd_history);
-static const struct cmd_entry cmd_show_entry =
-    CMD_PLAIN("show", "one past session: metadata and output text", cmd_show);
 static const struct cmd_entry cmd_serve_entry =
     CMD_PLAIN("serve",
     "the core without a TUI: control socket, approvals",
