@@ -9,6 +9,7 @@
  * stdin is left alone, and ptyvisor's screen answers the queries.
  */
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -29,7 +30,11 @@
 #include "cli/sbopts.h"
 #include "cli/term-raw.h"
 
-struct run {
+/* The form of the command line, for the usage and its messages. */
+#define CMD_RUN_USAGE	"ptyvisor run [OPTIONS] -- CMD [ARGS...]"
+
+/* The session on this terminal. */
+struct cmd_run {
 	struct loop	*loop;
 	struct sessions	*sessions;
 	struct session	*session;
@@ -37,8 +42,19 @@ struct run {
 	bool		 ended;
 };
 
+/* What the command line asks. */
+struct cmd_run_args {
+	struct sandbox_opts	 sbo;	/* over the settings file's */
+	struct pty_size		 size;
+	bool			 size_given;
+	const char		*cwd;
+	const char		*rules;	/* --rules */
+	long			 timeout;
+	bool			 verbose;
+};
+
 static void
-run_output(void *user, struct session *s, const char *data, size_t len)
+cmd_run_output(void *user, struct session *s, const char *data, size_t len)
 {
 	(void)user;
 	(void)s;
@@ -47,25 +63,25 @@ run_output(void *user, struct session *s, const char *data, size_t len)
 }
 
 static void
-run_ended(void *user, struct session *s)
+cmd_run_ended(void *user, struct session *s)
 {
-	struct run	*r = user;
+	struct cmd_run	*r = user;
 
 	(void)s;
 	r->ended = true;
 	loop_stop(r->loop);
 }
 
-static const struct session_events run_events = {
-	.output = run_output,
-	.ended = run_ended,
+static const struct session_events cmd_run_events = {
+	.output = cmd_run_output,
+	.ended = cmd_run_ended,
 };
 
 /* Keys from the person's terminal go to the session. */
 static void
-run_stdin(struct loop *l, int fd, short revents, void *arg)
+cmd_run_stdin(struct loop *l, int fd, short revents, void *arg)
 {
-	struct run	*r = arg;
+	struct cmd_run	*r = arg;
 	char		 buf[4096];
 	ssize_t		 n;
 
@@ -79,7 +95,7 @@ run_stdin(struct loop *l, int fd, short revents, void *arg)
 
 /* The terminal's size, or 80x24. */
 static struct pty_size
-run_terminal_size(void)
+cmd_run_terminal_size(void)
 {
 	struct winsize	ws;
 	struct pty_size	size = { 80, 24 };
@@ -93,21 +109,21 @@ run_terminal_size(void)
 }
 
 static void
-run_sigwinch(struct loop *l, int sig, void *arg)
+cmd_run_sigwinch(struct loop *l, int sig, void *arg)
 {
-	struct run	*r = arg;
+	struct cmd_run	*r = arg;
 
 	(void)l;
 	(void)sig;
 	if (r->session != NULL)
-		session_resize(r->session, run_terminal_size());
+		session_resize(r->session, cmd_run_terminal_size());
 }
 
 /* SIGTERM/SIGHUP/SIGINT to ptyvisor: end the session, then exit. */
 static void
-run_sigterm(struct loop *l, int sig, void *arg)
+cmd_run_sigterm(struct loop *l, int sig, void *arg)
 {
-	struct run	*r = arg;
+	struct cmd_run	*r = arg;
 
 	(void)l;
 	(void)sig;
@@ -115,11 +131,12 @@ run_sigterm(struct loop *l, int sig, void *arg)
 		session_kill(r->session);
 }
 
+/* The --help text. */
 static void
-run_usage(FILE *f)
+cmd_run_usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: ptyvisor run [OPTIONS] -- CMD [ARGS...]\n\n"
+	    "usage: " CMD_RUN_USAGE "\n\n"
 	    "Run CMD in a recorded, sandboxed PTY session on this terminal and\n"
 	    "exit with its status.  On a terminal the session is transparent (keys pass\n"
 	    "through, resizes follow); otherwise its output goes to stdout.\n\n"
@@ -142,9 +159,33 @@ run_usage(FILE *f)
 	    sbopts_help, netrules_help);
 }
 
+enum {
+	CMD_RUN_VERBOSE = 1,
+	CMD_RUN_COLS,
+	CMD_RUN_ROWS,
+	CMD_RUN_CWD,
+	CMD_RUN_TIMEOUT,
+	CMD_RUN_RULES,
+};
+
+static const struct args_option cmd_run_options[] = {
+	ARGS_HELP_OPTION,
+	{ "verbose", 'v', false, CMD_RUN_VERBOSE },
+	{ "cols", 0, true, CMD_RUN_COLS },
+	{ "rows", 0, true, CMD_RUN_ROWS },
+	{ "cwd", 0, true, CMD_RUN_CWD },
+	{ "timeout", 0, true, CMD_RUN_TIMEOUT },
+	{ "rules", 0, true, CMD_RUN_RULES },
+	ARGS_END
+};
+static const struct args_option *const cmd_run_tables[] = {
+	cmd_run_options, sbopts_options, NULL
+};
+
 /* Parse a number in [lo, hi] for option name. */
 static int
-parse_num(const char *name, const char *arg, long lo, long hi, long *out)
+cmd_run_number(const char *name, const char *arg, long lo, long hi,
+    long *out, char **cause)
 {
 	char	*end;
 	long	 v;
@@ -152,7 +193,7 @@ parse_num(const char *name, const char *arg, long lo, long hi, long *out)
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (errno != 0 || end == arg || *end != '\0' || v < lo || v > hi) {
-		cli_error("run", "%s: '%s' is not a number from %ld to %ld",
+		*cause = xasprintf("%s: '%s' is not a number from %ld to %ld",
 		    name, arg, lo, hi);
 		return -1;
 	}
@@ -160,192 +201,192 @@ parse_num(const char *name, const char *arg, long lo, long hi, long *out)
 	return 0;
 }
 
-/*
- * If argv[*i] is option name (as "--name VALUE" or "--name=VALUE"), set
- * *value, advance *i past it and return 1; 0 if it is another word; -1
- * when the value is missing.
- */
+/* Take one option into a (args_parse()). */
 static int
-option_value(int argc, char **argv, int *i, const char *name,
-    const char **value)
+cmd_run_option(void *state, int key, const char *value, char **cause)
 {
-	size_t	len = strlen(name);
+	struct cmd_run_args	*a = state;
+	long			 v;
 
-	if (strncmp(argv[*i], name, len) != 0)
-		return 0;
-	if (argv[*i][len] == '=') {
-		*value = argv[*i] + len + 1;
-		(*i)++;
-		return 1;
+	switch (key) {
+	case CMD_RUN_VERBOSE:
+		a->verbose = true;
+		break;
+	case CMD_RUN_COLS:
+	case CMD_RUN_ROWS:
+		if (cmd_run_number(key == CMD_RUN_COLS ? "--cols" : "--rows",
+		    value, 2, 1000, &v, cause) != 0)
+			return -1;
+		if (key == CMD_RUN_COLS)
+			a->size.cols = (unsigned short)v;
+		else
+			a->size.rows = (unsigned short)v;
+		a->size_given = true;
+		break;
+	case CMD_RUN_CWD:
+		a->cwd = value;
+		break;
+	case CMD_RUN_TIMEOUT:
+		return cmd_run_number("--timeout", value, 1, 86400 * 365,
+		    &a->timeout, cause);
+	case CMD_RUN_RULES:
+		a->rules = value;
+		break;
+	default:
+		return sbopts_apply(&a->sbo, key, value, cause);
 	}
-	if (argv[*i][len] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		cli_error("run", "%s needs a value", name);
-		return -1;
-	}
-	*value = argv[*i + 1];
-	*i += 2;
-	return 1;
+	return 0;
 }
 
-int
-cmd_run(int argc, char **argv)
+/* r's loop, its sessions (recorded in state_dir) and the signals. */
+static int
+cmd_run_setup(struct cmd_run *r, const char *state_dir, char **cause)
 {
-	struct session_opts	 so;
-	struct sandbox_opts	 sbo;
-	const struct config	*cfg;
-	struct run		 r;
-	struct pty_size		 size = { 80, 24 };
-	struct cli_netrules	*rules = NULL;
-	const char		*cwd = NULL, *val, *rules_flag = NULL;
-	char			*state_dir = NULL, *cause = NULL;
-	long			 v, timeout = 0;
-	bool			 verbose = false, size_given = false;
-	int			 i = 1, k, rc;
+	if ((r->loop = loop_new(cause)) == NULL)
+		return -1;
+	if ((r->sessions = sessions_new(r->loop, state_dir, cause)) == NULL)
+		return -1;
+	sessions_subscribe(r->sessions, &cmd_run_events, r);
+	if (loop_add_signal(r->loop, SIGTERM, cmd_run_sigterm, r,
+	    cause) != 0 ||
+	    loop_add_signal(r->loop, SIGHUP, cmd_run_sigterm, r, cause) != 0 ||
+	    loop_add_signal(r->loop, SIGINT, cmd_run_sigterm, r, cause) != 0 ||
+	    loop_add_signal(r->loop, SIGWINCH, cmd_run_sigwinch, r,
+	    cause) != 0)
+		return -1;
+	return 0;
+}
 
-	/* The settings file first, so that the options override it. */
-	if ((cfg = cli_config()) == NULL)
-		return CLI_EXIT_ERROR;
-	sandbox_opts_init(&sbo);
-	if (config_apply_sandbox(cfg, &sbo, &cause) != 0) {
-		cli_error("run", "%s", cause);
-		free(cause);
-		return CLI_EXIT_ERROR;
-	}
-	while (i < argc && strcmp(argv[i], "--") != 0) {
-		if ((k = netrules_option(argc, argv, &i, &rules_flag,
-		    &cause)) == 0)
-			k = sbopts_parse(&sbo, argc, argv, &i, &cause);
-		if (k < 0) {
-			cli_error("run", "%s", cause);
-			free(cause);
-			return CLI_EXIT_ERROR;
-		}
-		if (k > 0)
-			continue;
-		if (strcmp(argv[i], "-h") == 0 ||
-		    strcmp(argv[i], "--help") == 0) {
-			run_usage(stdout);
-			return 0;
-		}
-		if (strcmp(argv[i], "-v") == 0 ||
-		    strcmp(argv[i], "--verbose") == 0) {
-			verbose = true;
-			i++;
-			continue;
-		}
-		if ((k = option_value(argc, argv, &i, "--cols", &val)) != 0) {
-			if (k < 0 || parse_num("--cols", val, 2, 1000, &v) != 0)
-				return CLI_EXIT_ERROR;
-			size.cols = (unsigned short)v;
-			size_given = true;
-		} else if ((k = option_value(argc, argv, &i, "--rows",
-		    &val)) != 0) {
-			if (k < 0 || parse_num("--rows", val, 2, 1000, &v) != 0)
-				return CLI_EXIT_ERROR;
-			size.rows = (unsigned short)v;
-			size_given = true;
-		} else if ((k = option_value(argc, argv, &i, "--cwd",
-		    &val)) != 0) {
-			if (k < 0)
-				return CLI_EXIT_ERROR;
-			cwd = val;
-		} else if ((k = option_value(argc, argv, &i, "--timeout",
-		    &val)) != 0) {
-			if (k < 0 || parse_num("--timeout", val, 1,
-			    86400 * 365, &timeout) != 0)
-				return CLI_EXIT_ERROR;
-		} else if (argv[i][0] == '-') {
-			cli_error("run", "unknown option '%s' (see 'ptyvisor "
-			    "run --help')", argv[i]);
-			return CLI_EXIT_ERROR;
-		} else {
-			cli_error("run", "put -- before the command (usage: "
-			    "ptyvisor run [OPTIONS] -- CMD [ARGS...])");
-			return CLI_EXIT_ERROR;
-		}
-	}
-	if (i + 1 >= argc) {
-		cli_error("run", "no command given (usage: ptyvisor run "
-		    "[OPTIONS] -- CMD [ARGS...])");
-		return CLI_EXIT_ERROR;
-	}
-	i++;	/* past -- */
-	/* A filtered network's rules, read as the server reads them. */
-	if ((rules = netrules_new(cfg, rules_flag, &sbo, &cause)) == NULL) {
-		cli_error("run", "%s", cause);
-		free(cause);
-		return CLI_EXIT_ERROR;
-	}
-
-	memset(&r, 0, sizeof r);
-	r.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	if (r.tty && !size_given)
-		size = run_terminal_size();
-	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
-		goto fail;
-	if ((r.loop = loop_new(&cause)) == NULL)
-		goto fail;
-	if ((r.sessions = sessions_new(r.loop, state_dir, &cause)) == NULL)
-		goto fail;
-	sessions_subscribe(r.sessions, &run_events, &r);
-	if (loop_add_signal(r.loop, SIGTERM, run_sigterm, &r, &cause) != 0 ||
-	    loop_add_signal(r.loop, SIGHUP, run_sigterm, &r, &cause) != 0 ||
-	    loop_add_signal(r.loop, SIGINT, run_sigterm, &r, &cause) != 0 ||
-	    loop_add_signal(r.loop, SIGWINCH, run_sigwinch, &r, &cause) != 0)
-		goto fail;
-	if (!r.tty && getenv("TERM") == NULL)
-		setenv("TERM", "xterm-256color", 1);
+/* Start cmd as a asks, the terminal raw when the session is transparent. */
+static int
+cmd_run_start(struct cmd_run *r, const struct cmd_run_args *a, char **cmd,
+    char **cause)
+{
+	struct session_opts	so;
 
 	memset(&so, 0, sizeof so);
-	so.argv = argv + i;
-	so.sandbox = &sbo;
-	so.cwd = cwd;
-	so.size = size;
-	so.timeout_s = (unsigned)timeout;
+	so.argv = cmd;
+	so.sandbox = &a->sbo;
+	so.cwd = a->cwd;
+	so.size = a->size;
+	so.timeout_s = (unsigned)a->timeout;
 	so.term = getenv("TERM");
-	so.passthrough = r.tty;
-	so.queries_only = !r.tty;
-	if (r.tty && term_raw(NULL) != 0) {
-		cause = xasprintf("cannot set the terminal to raw mode: %s",
+	so.passthrough = r->tty;
+	so.queries_only = !r->tty;
+	if (r->tty && term_raw(NULL) != 0) {
+		*cause = xasprintf("cannot set the terminal to raw mode: %s",
 		    strerror(errno));
-		goto fail;
+		return -1;
 	}
-	r.session = sessions_start(r.sessions, &so, &cause);
-	if (r.session == NULL)
-		goto fail;
-	if (r.tty)
-		loop_add_fd(r.loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH,
-		    run_stdin, &r);
+	if ((r->session = sessions_start(r->sessions, &so, cause)) == NULL)
+		return -1;
+	if (r->tty)
+		loop_add_fd(r->loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH,
+		    cmd_run_stdin, r);
+	return 0;
+}
+
+/* The session ended: what went wrong, where it was recorded; its status. */
+static int
+cmd_run_result(const struct cmd_run *r, bool verbose)
+{
+	int	rc = session_exit_code(r->session);
+
+	if (session_state(r->session) == SESSION_FAILED &&
+	    !(r->tty && isatty(STDERR_FILENO)))
+		cli_error("run", "%s", session_error(r->session));
+	else if (session_error(r->session) != NULL &&
+	    session_state(r->session) != SESSION_FAILED)
+		cli_error("run", "%s", session_error(r->session));
+	if (verbose)
+		cli_error("run", "recording: %s",
+		    session_recording(r->session));
+	return rc;
+}
+
+/* Run cmd as a asks until it ends; the exit status. */
+static int
+cmd_run_session(struct cmd_run_args *a, const struct config *cfg, char **cmd)
+{
+	struct cmd_run		 r;
+	struct cli_netrules	*rules = NULL;
+	char			*state_dir = NULL, *cause = NULL;
+	int			 rc = CLI_EXIT_ERROR;
+
+	memset(&r, 0, sizeof r);
+	/* A filtered network's rules, read as the server reads them. */
+	if ((rules = netrules_new(cfg, a->rules, &a->sbo, &cause)) == NULL)
+		goto out;
+	r.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	if (r.tty && !a->size_given)
+		a->size = cmd_run_terminal_size();
+	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL ||
+	    cmd_run_setup(&r, state_dir, &cause) != 0)
+		goto out;
+	if (!r.tty && getenv("TERM") == NULL)
+		setenv("TERM", "xterm-256color", 1);
+	if (cmd_run_start(&r, a, cmd, &cause) != 0)
+		goto out;
 	while (!r.ended)
 		if (loop_run(r.loop) != 0)
 			fatal("event loop: %s", strerror(errno));
-
 	term_restore();
-	rc = session_exit_code(r.session);
-	if (session_state(r.session) == SESSION_FAILED &&
-	    !(r.tty && isatty(STDERR_FILENO)))
-		cli_error("run", "%s", session_error(r.session));
-	else if (session_error(r.session) != NULL &&
-	    session_state(r.session) != SESSION_FAILED)
-		cli_error("run", "%s", session_error(r.session));
-	if (verbose)
-		cli_error("run", "recording: %s",
-		    session_recording(r.session));
-	sessions_free(r.sessions);
-	loop_free(r.loop);
-	free(state_dir);
-	netrules_free(rules);
-	return rc;
-
-fail:
+	rc = cmd_run_result(&r, a->verbose);
+out:
 	term_restore();
-	cli_error("run", "%s", cause != NULL ? cause : "failed");
+	if (r.session == NULL)
+		cli_error("run", "%s", cause != NULL ? cause : "failed");
 	free(cause);
 	sessions_free(r.sessions);
 	loop_free(r.loop);
 	free(state_dir);
 	netrules_free(rules);
-	return CLI_EXIT_ERROR;
+	return rc;
 }
+
+/* `ptyvisor run`: the command line, then the session. */
+static int
+cmd_run_exec(int argc, char **argv)
+{
+	struct cmd_run_args	 a;
+	const struct config	*cfg;
+	struct args_end		 end;
+	char			*cause = NULL;
+	int			 rc = CLI_EXIT_ERROR;
+
+	memset(&a, 0, sizeof a);
+	a.size.cols = 80;
+	a.size.rows = 24;
+	/* The settings file first, so that the options override it. */
+	if ((cfg = cli_config()) == NULL)
+		goto out;
+	sandbox_opts_init(&a.sbo);
+	if (config_apply_sandbox(cfg, &a.sbo, &cause) != 0)
+		goto out;
+	if ((rc = args_parse(&cmd_run_entry, argc, argv, &a,
+	    &end)) != ARGS_GO_ON)
+		goto out;
+	rc = CLI_EXIT_ERROR;
+	if (!end.dashdash && end.first < argc)
+		cause = xstrdup("put -- before the command (usage: "
+		    CMD_RUN_USAGE ")");
+	else if (end.first >= argc)
+		cause = xstrdup("no command given (usage: " CMD_RUN_USAGE ")");
+	else
+		rc = cmd_run_session(&a, cfg, argv + end.first);
+out:
+	if (cause != NULL)
+		cli_error("run", "%s", cause);
+	free(cause);
+	return rc;
+}
+
+const struct cmd_entry cmd_run_entry = {
+	.name = "run",
+	.summary = "run one recorded session on this terminal",
+	.exec = cmd_run_exec,
+	.options = cmd_run_tables,
+	.flags = ARGS_EXACT | ARGS_SEE_HELP | ARGS_NAME_MISSING,
+	.usage = cmd_run_usage,
+	.option = cmd_run_option,
+};

@@ -39,12 +39,12 @@ struct cmd_entry {
 			    char **cause);
 };
 
+extern const struct cmd_entry	cmd_run_entry;
 extern const struct cmd_entry	cmd_replay_entry;
 extern const struct cmd_entry	cmd_history_entry;
 extern const struct cmd_entry	cmd_show_entry;
 extern const struct cmd_entry	cmd_check_entry;
 
-int	cmd_run(int argc, char **argv);
 int	cmd_sandbox(int argc, char **argv);
 int	cmd_tui(int argc, char **argv);
 int	cmd_serve(int argc, char **argv);

@@ -15,8 +15,6 @@
 
 /* The sub-commands that read their words themselves. */
 #define CMD_PLAIN(n, s, f)	{ .name = (n), .summary = (s), .exec = (f) }
-static const struct cmd_entry cmd_run_entry =
-    CMD_PLAIN("run", "run one recorded session on this terminal", cmd_run);
 static const struct cmd_entry cmd_sandbox_entry =
     CMD_PLAIN("sandbox",
     "run a command under the sandbox only (or --explain it)",
