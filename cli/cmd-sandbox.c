@@ -4,6 +4,7 @@
  * exit with its status; or `--explain` what the sandbox would do here.
  */
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/netrules.h"
 #include "cli/sbopts.h"
@@ -24,17 +25,33 @@
 extern char **environ;
 
 /* The running command, for signals ptyvisor itself receives. */
-static volatile pid_t sandbox_cmd_pid = -1;
+static volatile pid_t cmd_sandbox_pid = -1;
+
+/* What the command line asks. */
+struct cmd_sandbox_args {
+	struct sandbox_opts	 opts;	/* over the settings file's */
+	const char		*rules;	/* --rules */
+	bool			 explain;
+};
+
+/* The dispositions of ptyvisor's signals while the command runs. */
+struct cmd_sandbox_saved {
+	struct sigaction	 intr;
+	struct sigaction	 quit;
+	struct sigaction	 term;
+	struct sigaction	 hup;
+};
 
 /*
  * Pass a signal on to the command, which decides; not what the terminal
  * sent (SI_KERNEL: a hangup reaches the command's group by itself).
  */
 static void
-sandbox_forward(int sig, siginfo_t *si, void *ctx)
+cmd_sandbox_forward(int sig, siginfo_t *si, void *ctx)
 {
-	if (sandbox_cmd_pid > 0 && si->si_code != SI_KERNEL)
-		kill(sandbox_cmd_pid, sig);
+	(void)ctx;
+	if (cmd_sandbox_pid > 0 && si->si_code != SI_KERNEL)
+		kill(cmd_sandbox_pid, sig);
 }
 
 /*
@@ -43,7 +60,7 @@ sandbox_forward(int sig, siginfo_t *si, void *ctx)
  * our whole group reaches it once, forwarded, and not also directly.
  */
 static int
-sandbox_own_group_hook(void *arg, int report_fd, const char **stage)
+cmd_sandbox_own_group_hook(void *arg, int report_fd, const char **stage)
 {
 	if (setpgid(0, 0) != 0) {
 		*stage = "process group";
@@ -54,7 +71,7 @@ sandbox_own_group_hook(void *arg, int report_fd, const char **stage)
 
 /* The usage text. */
 static void
-sandbox_usage(FILE *f)
+cmd_sandbox_usage(FILE *f)
 {
 	fprintf(f,
 "usage: %s sandbox [OPTIONS] -- CMD [ARGS...]\n"
@@ -74,125 +91,87 @@ sandbox_usage(FILE *f)
 	    cli_progname, cli_progname, sbopts_help, netrules_help);
 }
 
-int
-cmd_sandbox(int argc, char **argv)
+enum {
+	CMD_SANDBOX_EXPLAIN = 1,
+	CMD_SANDBOX_RULES,
+};
+
+static const struct args_option cmd_sandbox_options[] = {
+	ARGS_HELP_OPTION,
+	{ "explain", 0, false, CMD_SANDBOX_EXPLAIN },
+	{ "rules", 0, true, CMD_SANDBOX_RULES },
+	ARGS_END
+};
+static const struct args_option *const cmd_sandbox_tables[] = {
+	cmd_sandbox_options, sbopts_options, NULL
+};
+
+/* Take one option into a (args_parse()). */
+static int
+cmd_sandbox_option(void *state, int key, const char *value, char **cause)
 {
-	struct sandbox_opts	 opts;
-	const struct config	*cfg;
-	struct sandbox		*sb;
-	struct pty_spec		 spec;
-	struct pty_child	 child;
-	struct pty_failure	 fail;
-	struct pty_status	 st;
-	struct sigaction	 sa, old_int, old_quit, old_term, old_hup;
-	struct buf		 out;
-	struct cli_netrules	*rules;
-	const char		*rules_flag = NULL;
-	char			*cause = NULL, **env, msg[512];
-	bool			 explain = false;
-	int			 i = 1, r, status;
-	bool			 own_group;
-	sigset_t		 hold, old_mask;
+	struct cmd_sandbox_args	*a = state;
 
-	/* The settings file first, so that the options override it. */
-	if ((cfg = cli_config()) == NULL)
-		return CLI_EXIT_ERROR;
-	sandbox_opts_init(&opts);
-	if (config_apply_sandbox(cfg, &opts, &cause) != 0) {
-		cli_error("sandbox", "sandbox: %s", cause);
-		free(cause);
-		return CLI_EXIT_ERROR;
+	switch (key) {
+	case CMD_SANDBOX_EXPLAIN:
+		a->explain = true;
+		break;
+	case CMD_SANDBOX_RULES:
+		a->rules = value;
+		break;
+	default:
+		return sbopts_apply(&a->opts, key, value, cause);
 	}
-	while (i < argc) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		if (strcmp(argv[i], "-h") == 0 ||
-		    strcmp(argv[i], "--help") == 0) {
-			sandbox_usage(stdout);
-			return 0;
-		}
-		if (strcmp(argv[i], "--explain") == 0) {
-			explain = true;
-			i++;
-			continue;
-		}
-		r = netrules_option(argc, argv, &i, &rules_flag, &cause);
-		if (r == 0)
-			r = sbopts_parse(&opts, argc, argv, &i, &cause);
-		if (r < 0) {
-			cli_error("sandbox", "sandbox: %s", cause);
-			free(cause);
-			return CLI_EXIT_ERROR;
-		}
-		if (r == 0) {
-			if (argv[i][0] != '-')
-				break;
-			cli_error("sandbox", "unknown option '%s' (see "
-			    "'%s sandbox --help')", argv[i], cli_progname);
-			return CLI_EXIT_ERROR;
-		}
-	}
-	if (!explain && i >= argc) {
-		cli_error("sandbox", "no command (see '%s sandbox --help')",
-		    cli_progname);
-		return CLI_EXIT_ERROR;
-	}
-	/* A filtered network's rules, read as the server reads them. */
-	if ((rules = netrules_new(cfg, rules_flag, &opts, &cause)) == NULL) {
-		cli_error("sandbox", "%s", cause);
-		free(cause);
-		return CLI_EXIT_ERROR;
-	}
-	if (explain) {
-		memset(&out, 0, sizeof out);
-		r = sandbox_explain(&opts, &out);
-		fputs(buf_cstr(&out), stdout);
-		buf_free(&out);
-		netrules_free(rules);
-		return r == 0 ? 0 : CLI_EXIT_ERROR;
-	}
+	return 0;
+}
 
-	if ((sb = sandbox_new(&opts, NULL, &cause)) == NULL) {
-		cli_error("sandbox", "sandbox: %s", cause);
-		free(cause);
-		netrules_free(rules);
-		return CLI_EXIT_ERROR;
-	}
-	env = sandbox_env(sb, environ, NULL);
-	memset(&spec, 0, sizeof spec);
-	spec.argv = argv + i;
-	spec.envp = env;
-	spec.no_pty = true;
-	spec.pre_exec = sandbox_child;
-	spec.pre_exec_arg = sb;
-	own_group = !util_tty_foreground();
-	if (own_group)
-		spec.pre_exec = sandbox_own_group_hook;
+/*
+ * Like system(3): the terminal's ^C and ^\ are for the command, in our
+ * group.  In a group of its own it gets them from us.  TERM and HUP are
+ * passed on.  What was there goes to saved.
+ */
+static void
+cmd_sandbox_signals(bool own_group, struct cmd_sandbox_saved *saved)
+{
+	struct sigaction	sa;
 
-	/*
-	 * Like system(3): the terminal's ^C and ^\ are for the command, in
-	 * our group.  In a group of its own it gets them from us.
-	 */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGQUIT, &sa, &old_quit);
+	sigaction(SIGINT, &sa, &saved->intr);
+	sigaction(SIGQUIT, &sa, &saved->quit);
 	sa.sa_handler = NULL;
-	sa.sa_sigaction = sandbox_forward;
+	sa.sa_sigaction = cmd_sandbox_forward;
 	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGTERM, &sa, &saved->term);
+	sigaction(SIGHUP, &sa, &saved->hup);
 	if (own_group) {
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGQUIT, &sa, NULL);
 	}
+}
 
-	/*
-	 * Held until the command's pid is known, so that none is lost on the
-	 * way (the child starts with an empty mask).
-	 */
+/* Put back the dispositions cmd_sandbox_signals() saved. */
+static void
+cmd_sandbox_restore(const struct cmd_sandbox_saved *saved)
+{
+	sigaction(SIGINT, &saved->intr, NULL);
+	sigaction(SIGQUIT, &saved->quit, NULL);
+	sigaction(SIGTERM, &saved->term, NULL);
+	sigaction(SIGHUP, &saved->hup, NULL);
+}
+
+/*
+ * Spawn spec's command, the signals it is forwarded held until its pid is
+ * known, so that none is lost on the way (the child starts with an empty
+ * mask).  0, or -1 with *fail.
+ */
+static int
+cmd_sandbox_spawn(const struct pty_spec *spec, bool own_group,
+    struct pty_child *child, struct pty_failure *fail)
+{
+	sigset_t	hold, old_mask;
+	int		r;
+
 	sigemptyset(&hold);
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
@@ -201,37 +180,130 @@ cmd_sandbox(int argc, char **argv)
 		sigaddset(&hold, SIGQUIT);
 	}
 	sigprocmask(SIG_BLOCK, &hold, &old_mask);
-	r = pty_spawn(&spec, &child, &fail);
+	r = pty_spawn(spec, child, fail);
 	if (r == 0)
-		sandbox_cmd_pid = child.pid;
+		cmd_sandbox_pid = child->pid;
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
-	if (r != 0) {
+	return r;
+}
+
+/* Wait for the command name (pid) in sb to end; its exit status. */
+static int
+cmd_sandbox_wait(struct sandbox *sb, pid_t pid, const char *name)
+{
+	struct pty_status	st;
+	int			status;
+
+	if (pty_reap(pid, true, &st) == 1) {
+		status = pty_status_exit_code(st);
+		if (st.signaled && st.signal == SIGKILL &&
+		    sandbox_memory_exceeded(sb))
+			cli_error("sandbox", "%s: killed: %s", name,
+			    ENDING_MEMORY);
+	} else {
+		cli_error("sandbox", "wait: %s", strerror(errno));
+		status = CLI_EXIT_ERROR;
+	}
+	cmd_sandbox_pid = -1;
+	return status;
+}
+
+/* Run argv under sb on this terminal, no PTY of its own; its status. */
+static int
+cmd_sandbox_run(struct sandbox *sb, char **argv)
+{
+	struct pty_spec			 spec;
+	struct pty_child		 child;
+	struct pty_failure		 fail;
+	struct cmd_sandbox_saved	 saved;
+	char				**env, msg[512];
+	bool				 own_group;
+	int				 status;
+
+	env = sandbox_env(sb, environ, NULL);
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.envp = env;
+	spec.no_pty = true;
+	spec.pre_exec = sandbox_child;
+	spec.pre_exec_arg = sb;
+	own_group = !util_tty_foreground();
+	if (own_group)
+		spec.pre_exec = cmd_sandbox_own_group_hook;
+
+	cmd_sandbox_signals(own_group, &saved);
+	if (cmd_sandbox_spawn(&spec, own_group, &child, &fail) != 0) {
 		pty_failure_str(&fail, msg, sizeof msg);
 		if (fail.status == 127)
-			cli_error("sandbox", "%s: command not found",
-			    argv[i]);
+			cli_error("sandbox", "%s: command not found", argv[0]);
 		else
 			cli_error("sandbox", "%s", msg);
 		status = fail.status;
-	} else {
-		if (pty_reap(child.pid, true, &st) == 1) {
-			status = pty_status_exit_code(st);
-			if (st.signaled && st.signal == SIGKILL &&
-			    sandbox_memory_exceeded(sb))
-				cli_error("sandbox", "%s: killed: %s", argv[i],
-				    ENDING_MEMORY);
-		} else {
-			cli_error("sandbox", "wait: %s", strerror(errno));
-			status = CLI_EXIT_ERROR;
-		}
-		sandbox_cmd_pid = -1;
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	} else
+		status = cmd_sandbox_wait(sb, child.pid, argv[0]);
+	cmd_sandbox_restore(&saved);
 	strv_free(env);
-	sandbox_free(sb);
-	netrules_free(rules);
 	return status;
 }
+
+/* `ptyvisor sandbox`: the command line, then --explain or the command. */
+static int
+cmd_sandbox_exec(int argc, char **argv)
+{
+	struct cmd_sandbox_args	 a;
+	const struct config	*cfg;
+	struct cli_netrules	*rules = NULL;
+	struct sandbox		*sb = NULL;
+	struct args_end		 end;
+	struct buf		 out = { 0 };
+	char			*cause = NULL;
+	int			 rc = CLI_EXIT_ERROR;
+
+	memset(&a, 0, sizeof a);
+	/* The settings file first, so that the options override it. */
+	if ((cfg = cli_config()) == NULL)
+		goto out;
+	sandbox_opts_init(&a.opts);
+	if (config_apply_sandbox(cfg, &a.opts, &cause) != 0) {
+		cli_error("sandbox", "sandbox: %s", cause);
+		goto out;
+	}
+	if ((rc = args_parse(&cmd_sandbox_entry, argc, argv, &a,
+	    &end)) != ARGS_GO_ON)
+		goto out;
+	rc = CLI_EXIT_ERROR;
+	if (!a.explain && end.first >= argc) {
+		cli_error("sandbox", "no command (see '%s sandbox --help')",
+		    cli_progname);
+		goto out;
+	}
+	/* A filtered network's rules, read as the server reads them. */
+	if ((rules = netrules_new(cfg, a.rules, &a.opts, &cause)) == NULL) {
+		cli_error("sandbox", "%s", cause);
+		goto out;
+	}
+	if (a.explain) {
+		rc = sandbox_explain(&a.opts, &out) == 0 ? 0 : CLI_EXIT_ERROR;
+		fputs(buf_cstr(&out), stdout);
+	} else if ((sb = sandbox_new(&a.opts, NULL, &cause)) == NULL)
+		cli_error("sandbox", "sandbox: %s", cause);
+	else
+		rc = cmd_sandbox_run(sb, argv + end.first);
+out:
+	buf_free(&out);
+	sandbox_free(sb);
+	netrules_free(rules);
+	free(cause);
+	return rc;
+}
+
+const struct cmd_entry cmd_sandbox_entry = {
+	.name = "sandbox",
+	.summary = "run a command under the sandbox only (or --explain it)",
+	.exec = cmd_sandbox_exec,
+	.options = cmd_sandbox_tables,
+	.flags = ARGS_EXACT | ARGS_SEE_HELP | ARGS_NAME_MISSING,
+	.cause_prefix = "sandbox: ",
+	.usage = cmd_sandbox_usage,
+	.option = cmd_sandbox_option,
+};

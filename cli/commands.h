@@ -40,12 +40,12 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry	cmd_run_entry;
+extern const struct cmd_entry	cmd_sandbox_entry;
 extern const struct cmd_entry	cmd_replay_entry;
 extern const struct cmd_entry	cmd_history_entry;
 extern const struct cmd_entry	cmd_show_entry;
 extern const struct cmd_entry	cmd_check_entry;
 
-int	cmd_sandbox(int argc, char **argv);
 int	cmd_tui(int argc, char **argv);
 int	cmd_serve(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);

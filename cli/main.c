@@ -15,10 +15,6 @@
 
 /* The sub-commands that read their words themselves. */
 #define CMD_PLAIN(n, s, f)	{ .name = (n), .summary = (s), .exec = (f) }
-static const struct cmd_entry cmd_sandbox_entry =
-    CMD_PLAIN("sandbox",
-    "run a command under the sandbox only (or --explain it)",
-    cmd_sandbox);
 static const struct cmd_entry cmd_serve_entry =
     CMD_PLAIN("serve",
     "the core without a TUI: control socket, approvals",
