@@ -37,6 +37,7 @@ struct cmd_check_parts {
 	size_t		 n;
 };
 
+/* The --help text. */
 static void
 cmd_check_usage(FILE *f)
 {
