@@ -15,7 +15,7 @@
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
-#include "cli/term.h"
+#include "cli/term-raw.h"
 
 #include <dirent.h>
 #include <errno.h>

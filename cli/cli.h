@@ -1,23 +1,25 @@
 /*
  * cli.h - what the sub-commands of the ptyvisor binary share: error
- * messages (errors.c), the configuration directory and settings file
- * (config.c), the agents' server (agents.c), recordings named on the
- * command line (recording.c).  The sub-commands themselves are declared in
+ * messages (errors.c), the configuration directory, the settings file and
+ * the paths they set (cli-paths.c), what the console and serve tell their
+ * server (server-opts.c), recordings named on the command line
+ * (recording-arg.c).  The sub-commands themselves are declared in
  * cli/commands.h, for main.c.
  *
  * Global state: the program's own lives in cli/ and is passed down from
  * here: cli_progname (errors.c, set once by main()), the settings once
- * read (config.c), the terminal's saved modes (term.c), the running
- * command's pid for the signals ptyvisor gets (sandbox.c), pending's
+ * read (cli-paths.c), the terminal's saved modes (term-raw.c), the running
+ * command's pid for the signals ptyvisor gets (cmd-sandbox.c), pending's
  * --socket (pending.c), exec's stdin buffer (exec.c).  Elsewhere only what
  * one process has once: base/util.c's fatal hook (whoever holds the
  * terminal, so fatal() restores it); tui/'s share of curses, itself global
  * (tui.c's tui_own, the front end on the person's terminal, for that hook;
- * term.c's tui_terms, every curses screen made, never deleted; render.c's
- * render_ncolors, the colour depth of the screen in use); and values made
- * on first use, never changed after (net/relay.c's net.core.rmem_max,
- * control/proto-encoding.c's base64 table, mcp/tools.c's tool list), or a
- * counter that makes names unique (sandbox/limits.c's cgroups).
+ * tui-term.c's tui_terms, every curses screen made, never deleted;
+ * render.c's render_ncolors, the colour depth of the screen in use); and
+ * values made on first use, never changed after (net/relay.c's
+ * net.core.rmem_max, control/proto-encoding.c's base64 table, mcp/tools.c's
+ * tool list), or a counter that makes names unique (sandbox/limits.c's
+ * cgroups).
  */
 #ifndef PTYVISOR_CLI_H
 #define PTYVISOR_CLI_H

@@ -1,20 +1,52 @@
 /*
- * commands.h - the sub-commands of the ptyvisor binary, one file each in
- * cli/, dispatched by main.c.
+ * commands.h - the sub-commands of the ptyvisor binary and the entry that
+ * describes each in main.c's command table: its name, its line in
+ * `ptyvisor --help`, its entry point and how its words are read.
  *
- * Each sub-command is one function taking its own argv (argv[0] is the
- * sub-command's name) and returning the process exit status.  Sub-commands
- * use the helpers of cli/cli.h, never each other.
+ * A sub-command lives in cli/cmd-<name>.c (history and show share one),
+ * which defines its entry, cmd_<name>_entry; its entry point takes its own
+ * argv (argv[0] is the sub-command's name) and returns the process exit
+ * status.  One with options reads them with args_parse() (args.h), which
+ * takes them from the entry; the commands declared below as plain
+ * functions read their words themselves, and main.c makes their entries.
+ * Sub-commands use the helpers of cli/cli.h, never each other.
  */
 #ifndef PTYVISOR_COMMANDS_H
 #define PTYVISOR_COMMANDS_H
 
-int	cmd_run(int argc, char **argv);
+#include <stdio.h>
+
+struct args_option;
+
+/* One sub-command. */
+struct cmd_entry {
+	const char	*name;
+	const char	*summary;	/* its line in `ptyvisor --help` */
+	int		(*exec)(int argc, char **argv);
+
+	/*
+	 * Its options, for args_parse(): tables (each ending in ARGS_END),
+	 * NULL after the last; the flags ARGS_*; what comes before the
+	 * messages about values ("sandbox: "; NULL: nothing); its --help
+	 * text; what takes each option: 0, or -1 with *cause (caller frees)
+	 * to stop.  No options: the command reads its words itself.
+	 */
+	const struct args_option *const *options;
+	int		 flags;
+	const char	*cause_prefix;
+	void		(*usage)(FILE *f);
+	int		(*option)(void *state, int key, const char *value,
+			    char **cause);
+};
+
+extern const struct cmd_entry	cmd_run_entry;
+extern const struct cmd_entry	cmd_sandbox_entry;
+extern const struct cmd_entry	cmd_replay_entry;
+extern const struct cmd_entry	cmd_history_entry;
+extern const struct cmd_entry	cmd_show_entry;
+extern const struct cmd_entry	cmd_check_entry;
+
 int	cmd_tui(int argc, char **argv);
-int	cmd_sandbox(int argc, char **argv);
-int	cmd_replay(int argc, char **argv);
-int	cmd_history(int argc, char **argv);
-int	cmd_show(int argc, char **argv);
 int	cmd_serve(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);
 int	cmd_pending(int argc, char **argv);
@@ -22,7 +54,6 @@ int	cmd_approve(int argc, char **argv);
 int	cmd_deny(int argc, char **argv);
 int	cmd_mcp(int argc, char **argv);
 int	cmd_hook(int argc, char **argv);
-int	cmd_check(int argc, char **argv);
 /* `ptyvisor-sh -c STRING`: the shim under a shell's name. */
 int	cmd_exec_sh(int argc, char **argv);
 int	cmd_attach(int argc, char **argv);

@@ -1,5 +1,8 @@
 /*
- * main.c - the ptyvisor entry point: global options and sub-command dispatch.
+ * main.c - the ptyvisor entry point: the command table, the global options
+ * (--help, --version, --help-tui, help COMMAND) and dispatch to a
+ * sub-command's entry (commands.h); no command at all, or an option first,
+ * is the console.
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
@@ -10,34 +13,50 @@
 
 #include "sandbox/sandbox.h"
 
-/* One sub-command: its name, entry point and one-line summary. */
-struct cli_command {
-	const char	*name;
-	int		(*fn)(int, char **);
-	const char	*summary;
-};
+/*
+ * The sub-commands that still read their words themselves: their entries
+ * carry no options (each moves to its cmd-<name>.c with its options).
+ */
+#define CMD_PLAIN(n, s, f)	{ .name = (n), .summary = (s), .exec = (f) }
+static const struct cmd_entry cmd_serve_entry = CMD_PLAIN("serve",
+    "the core without a TUI: control socket, approvals", cmd_serve);
+static const struct cmd_entry cmd_exec_entry = CMD_PLAIN("exec",
+    "the agents' shim: run a command through the server", cmd_exec);
+static const struct cmd_entry cmd_pending_entry = CMD_PLAIN("pending",
+    "list requests waiting for approval", cmd_pending);
+static const struct cmd_entry cmd_approve_entry = CMD_PLAIN("approve",
+    "approve a waiting request", cmd_approve);
+static const struct cmd_entry cmd_deny_entry = CMD_PLAIN("deny",
+    "deny a waiting request", cmd_deny);
+static const struct cmd_entry cmd_mcp_entry = CMD_PLAIN("mcp",
+    "an MCP server on stdio for coding agents", cmd_mcp);
+static const struct cmd_entry cmd_hook_entry = CMD_PLAIN("hook",
+    "Claude Code's hook: its Bash tool through exec", cmd_hook);
+static const struct cmd_entry cmd_attach_entry = CMD_PLAIN("attach",
+    "show a running server's console here", cmd_attach);
+static const struct cmd_entry cmd_ls_entry = CMD_PLAIN("ls",
+    "list the servers and their sessions", cmd_ls);
+static const struct cmd_entry cmd_kill_server_entry = CMD_PLAIN("kill-server",
+    "end a server and its sessions", cmd_kill_server);
 
-static const struct cli_command cli_commands[] = {
-	{ "run", cmd_run, "run one recorded session on this terminal" },
-	{ "sandbox", cmd_sandbox, "run a command under the sandbox only "
-	    "(or --explain it)" },
-	{ "replay", cmd_replay, "play a recording (or print it as text)" },
-	{ "history", cmd_history, "list past sessions" },
-	{ "show", cmd_show, "one past session: metadata and output text" },
-	{ "serve", cmd_serve, "the core without a TUI: control socket, "
-	    "approvals" },
-	{ "exec", cmd_exec, "the agents' shim: run a command through the "
-	    "server" },
-	{ "pending", cmd_pending, "list requests waiting for approval" },
-	{ "approve", cmd_approve, "approve a waiting request" },
-	{ "deny", cmd_deny, "deny a waiting request" },
-	{ "mcp", cmd_mcp, "an MCP server on stdio for coding agents" },
-	{ "hook", cmd_hook, "Claude Code's hook: its Bash tool through exec" },
-	{ "attach", cmd_attach, "show a running server's console here" },
-	{ "ls", cmd_ls, "list the servers and their sessions" },
-	{ "kill-server", cmd_kill_server, "end a server and its sessions" },
-	{ "check", cmd_check, "the verdict a command would get, without "
-	    "running it" },
+/* The command table, in the order `ptyvisor --help` lists it. */
+static const struct cmd_entry *const cmd_table[] = {
+	&cmd_run_entry,
+	&cmd_sandbox_entry,
+	&cmd_replay_entry,
+	&cmd_history_entry,
+	&cmd_show_entry,
+	&cmd_serve_entry,
+	&cmd_exec_entry,
+	&cmd_pending_entry,
+	&cmd_approve_entry,
+	&cmd_deny_entry,
+	&cmd_mcp_entry,
+	&cmd_hook_entry,
+	&cmd_attach_entry,
+	&cmd_ls_entry,
+	&cmd_kill_server_entry,
+	&cmd_check_entry,
 };
 
 /* The top-level usage text. */
@@ -54,9 +73,9 @@ usage(FILE *f)
 	    "('%s --help-tui' lists its options; in it, the prefix C-g then ?\n"
 	    "lists its keys).\n\n", cli_progname, cli_progname);
 	fprintf(f, "Commands:\n");
-	for (i = 0; i < sizeof cli_commands / sizeof cli_commands[0]; i++)
-		fprintf(f, "  %-10s %s\n", cli_commands[i].name,
-		    cli_commands[i].summary);
+	for (i = 0; i < sizeof cmd_table / sizeof cmd_table[0]; i++)
+		fprintf(f, "  %-10s %s\n", cmd_table[i]->name,
+		    cmd_table[i]->summary);
 	fprintf(f, "\nOptions:\n"
 	    "  -h, --help     show this help\n"
 	    "  --help-tui     the console's options\n"
@@ -66,21 +85,21 @@ usage(FILE *f)
 }
 
 /* Find a sub-command by name. */
-static const struct cli_command *
+static const struct cmd_entry *
 find_command(const char *name)
 {
 	size_t	i;
 
-	for (i = 0; i < sizeof cli_commands / sizeof cli_commands[0]; i++)
-		if (strcmp(cli_commands[i].name, name) == 0)
-			return &cli_commands[i];
+	for (i = 0; i < sizeof cmd_table / sizeof cmd_table[0]; i++)
+		if (strcmp(cmd_table[i]->name, name) == 0)
+			return cmd_table[i];
 	return NULL;
 }
 
 int
 main(int argc, char **argv)
 {
-	const struct cli_command	*c;
+	const struct cmd_entry	*c;
 	char				*help_argv[3];
 	const char			*base;
 
@@ -122,12 +141,12 @@ main(int argc, char **argv)
 		help_argv[0] = argv[2];
 		help_argv[1] = (char *)"--help";
 		help_argv[2] = NULL;
-		return c->fn(2, help_argv);
+		return c->exec(2, help_argv);
 	}
 	if ((c = find_command(argv[1])) == NULL) {
 		cli_error(NULL, "unknown command '%s' (see '%s --help')",
 		    argv[1], cli_progname);
 		return CLI_EXIT_ERROR;
 	}
-	return c->fn(argc - 1, argv + 1);
+	return c->exec(argc - 1, argv + 1);
 }

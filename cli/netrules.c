@@ -35,29 +35,6 @@ struct cli_netrules {
 	char		*socket;
 };
 
-int
-netrules_option(int argc, char **argv, int *i, const char **path,
-    char **cause)
-{
-	const char	*arg = argv[*i];
-
-	if (strcmp(arg, "--rules") == 0) {
-		if (*i + 1 >= argc) {
-			*cause = xstrdup("--rules needs a value");
-			return -1;
-		}
-		*path = argv[*i + 1];
-		*i += 2;
-		return 1;
-	}
-	if (strncmp(arg, "--rules=", 8) == 0) {
-		*path = arg + 8;
-		++*i;
-		return 1;
-	}
-	return 0;
-}
-
 /*
  * The rules' verdict on host:port, named as a "connect" request names it
  * to the server: an allow or a deny rule decides, an ask rule does not.

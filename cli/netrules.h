@@ -12,16 +12,11 @@ struct config;
 struct sandbox_opts;
 struct cli_netrules;
 
-/* Help lines for --rules, for the --help texts of run and sandbox. */
-extern const char netrules_help[];
-
 /*
- * If argv[*i] is --rules FILE (or --rules=FILE), set *path (borrowed from
- * argv), advance *i past it and return 1; 0 when it is another word; -1
- * with *cause when its value is missing.
+ * Help lines for --rules FILE (an option of run and sandbox, which hand
+ * its value to netrules_new()), for their --help texts.
  */
-int	netrules_option(int argc, char **argv, int *i, const char **path,
-	    char **cause);
+extern const char netrules_help[];
 
 /*
  * The rules for opts: the file named by flag (NULL: none), else by the

@@ -1,8 +1,13 @@
 /*
- * sbopts.c - parse the shared sandbox options (see sbopts.h).
+ * sbopts.c - the shared sandbox options (see sbopts.h): their table, their
+ * help lines, what each sets.
+ *
+ * Invariant: sbopts_options[] lists the options in the order of their keys
+ * (SBOPTS_KEY up), the bounds last in the order of sbopts_limits[].
  */
 #include "cli/sbopts.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,147 +52,162 @@ const char sbopts_help[] =
 "                      fail without namespaces (the default), whatever the\n"
 "                      settings file says\n";
 
-/* The value of an option: after '=' or the next argument; NULL if none. */
-static const char *
-option_value(const char *name, int argc, char **argv, int *i, char **cause)
-{
-	const char	*arg = argv[*i], *eq = strchr(arg, '=');
+/* The keys of the options, as the commands are handed them. */
+enum {
+	SBOPTS_SANDBOX = SBOPTS_KEY,
+	SBOPTS_NETWORK,
+	SBOPTS_NO_NETWORK,
+	SBOPTS_NETWORK_ALLOW,
+	SBOPTS_NETWORK_DENY,
+	SBOPTS_NETWORK_LOG,
+	SBOPTS_WRITABLE,
+	SBOPTS_PROTECT_GIT,
+	SBOPTS_NO_PROTECT_GIT,
+	SBOPTS_PRIVATE_TMP,
+	SBOPTS_SHARED_TMP,
+	SBOPTS_ALLOW_NO_NAMESPACES,
+	SBOPTS_REQUIRE_NAMESPACES,
+	SBOPTS_MAX_PROCS,		/* the bounds: keep them last */
+	SBOPTS_MAX_FILES,
+	SBOPTS_MAX_SESSION_MEMORY,
+	SBOPTS_MAX_FILE_SIZE,
+	SBOPTS_MAX_MEMORY,
+};
 
-	if (eq != NULL)
-		return eq + 1;
-	if (*i + 1 >= argc) {
-		*cause = xasprintf("%s needs a value", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
+const struct args_option sbopts_options[] = {
+	{ "sandbox", 0, true, SBOPTS_SANDBOX },
+	{ "network", 0, false, SBOPTS_NETWORK },
+	{ "no-network", 0, false, SBOPTS_NO_NETWORK },
+	{ "network-allow", 0, true, SBOPTS_NETWORK_ALLOW },
+	{ "network-deny", 0, true, SBOPTS_NETWORK_DENY },
+	{ "network-log", 0, true, SBOPTS_NETWORK_LOG },
+	{ "writable", 0, true, SBOPTS_WRITABLE },
+	{ "protect-git", 0, false, SBOPTS_PROTECT_GIT },
+	{ "no-protect-git", 0, false, SBOPTS_NO_PROTECT_GIT },
+	{ "private-tmp", 0, false, SBOPTS_PRIVATE_TMP },
+	{ "shared-tmp", 0, false, SBOPTS_SHARED_TMP },
+	{ "allow-no-namespaces", 0, false, SBOPTS_ALLOW_NO_NAMESPACES },
+	{ "require-namespaces", 0, false, SBOPTS_REQUIRE_NAMESPACES },
+	{ "max-procs", 0, true, SBOPTS_MAX_PROCS },
+	{ "max-files", 0, true, SBOPTS_MAX_FILES },
+	{ "max-session-memory", 0, true, SBOPTS_MAX_SESSION_MEMORY },
+	{ "max-file-size", 0, true, SBOPTS_MAX_FILE_SIZE },
+	{ "max-memory", 0, true, SBOPTS_MAX_MEMORY },
+	ARGS_END
+};
 
-/* Whether arg is --name or --name=value. */
+/* The bound each bound's option sets, and whether it is a size. */
+static const struct {
+	enum sandbox_limit	 k;
+	bool			 size;
+} sbopts_limits[] = {
+	{ SANDBOX_LIMIT_PROCESSES, false },	/* SBOPTS_MAX_PROCS */
+	{ SANDBOX_LIMIT_OPEN_FILES, false },
+	{ SANDBOX_LIMIT_MEMORY, true },
+	{ SANDBOX_LIMIT_FILE_SIZE, true },
+	{ SANDBOX_LIMIT_ADDRESS_SPACE, true },
+};
+
+/* Parse a count for a bound's option name. */
 static int
-is_option(const char *arg, const char *name)
-{
-	size_t	len = strlen(name);
-
-	return strncmp(arg, name, len) == 0 &&
-	    (arg[len] == '\0' || arg[len] == '=');
-}
-
-/* Parse a count for a limit option. */
-static int
-parse_count(const char *name, const char *s, uint64_t *out, char **cause)
+sbopts_count(const char *name, const char *s, uint64_t *out, char **cause)
 {
 	char			*end;
 	unsigned long long	 v;
 
 	v = strtoull(s, &end, 10);
 	if (*s == '\0' || *s == '-' || *end != '\0') {
-		*cause = xasprintf("%s: not a number: '%s'", name, s);
+		*cause = xasprintf("--%s: not a number: '%s'", name, s);
 		return -1;
 	}
 	*out = v;
 	return 0;
 }
 
-/* The bounds' options: a count or a size each, the command line's own. */
-static const struct {
-	const char		*name;
-	enum sandbox_limit	 k;
-	bool			 size;
-} limit_options[] = {
-	{ "--max-procs", SANDBOX_LIMIT_PROCESSES, false },
-	{ "--max-files", SANDBOX_LIMIT_OPEN_FILES, false },
-	{ "--max-session-memory", SANDBOX_LIMIT_MEMORY, true },
-	{ "--max-file-size", SANDBOX_LIMIT_FILE_SIZE, true },
-	{ "--max-memory", SANDBOX_LIMIT_ADDRESS_SPACE, true },
-};
-
-/*
- * If argv[*i] is a bound's option, set the bound in opts: 1, or -1 with
- * *cause when its value is wrong; 0 when it is no such option.
- */
+/* Set the bound of option key (SBOPTS_MAX_*) to value in opts. */
 static int
-limit_option(struct sandbox_opts *opts, int argc, char **argv, int *i,
+sbopts_limit(struct sandbox_opts *opts, int key, const char *value,
     char **cause)
 {
-	const char	*v;
+	size_t		 j = (size_t)(key - SBOPTS_MAX_PROCS);
 	uint64_t	 n;
-	size_t		 j;
 
-	for (j = 0; j < sizeof limit_options / sizeof limit_options[0]; j++)
-		if (is_option(argv[*i], limit_options[j].name))
-			break;
-	if (j == sizeof limit_options / sizeof limit_options[0])
-		return 0;
-	if ((v = option_value(limit_options[j].name, argc, argv, i,
-	    cause)) == NULL)
+	assert(j < sizeof sbopts_limits / sizeof sbopts_limits[0]);
+	if (sbopts_limits[j].size ? sandbox_parse_size(value, &n, cause) != 0 :
+	    sbopts_count(sbopts_options[key - SBOPTS_KEY].name, value, &n,
+	    cause) != 0)
 		return -1;
-	if (limit_options[j].size ? sandbox_parse_size(v, &n, cause) != 0 :
-	    parse_count(limit_options[j].name, v, &n, cause) != 0)
-		return -1;
-	sandbox_opts_set_limit(opts, limit_options[j].k, n,
+	sandbox_opts_set_limit(opts, sbopts_limits[j].k, n,
 	    SANDBOX_FROM_OPTION, 0);
-	return 1;
+	return 0;
+}
+
+/* Add --network-allow's (or deny's) hosts to opts. */
+static int
+sbopts_hosts(struct sandbox_opts *opts, bool deny, const char *value,
+    char **cause)
+{
+	char	*why = NULL;
+
+	if (sandbox_opts_add_network(opts, deny, value, &why) == 0)
+		return 0;
+	*cause = xasprintf("%s: %s", deny ? "--network-deny" :
+	    "--network-allow", why);
+	free(why);
+	return -1;
+}
+
+int
+sbopts_apply(struct sandbox_opts *opts, int key, const char *value,
+    char **cause)
+{
+	switch (key) {
+	case SBOPTS_SANDBOX:
+		return sandbox_profile_parse(value, &opts->profile, cause);
+	case SBOPTS_NETWORK:
+		opts->network = true;
+		break;
+	case SBOPTS_NO_NETWORK:
+		opts->network = false;
+		sandbox_opts_clear_network(opts);
+		break;
+	case SBOPTS_NETWORK_ALLOW:
+	case SBOPTS_NETWORK_DENY:
+		return sbopts_hosts(opts, key == SBOPTS_NETWORK_DENY, value,
+		    cause);
+	case SBOPTS_NETWORK_LOG:
+		opts->net_log = value;
+		break;
+	case SBOPTS_WRITABLE:
+		return sandbox_opts_add_writable(opts, value, cause);
+	case SBOPTS_PROTECT_GIT:
+	case SBOPTS_NO_PROTECT_GIT:
+		opts->protect_git = key == SBOPTS_PROTECT_GIT;
+		break;
+	case SBOPTS_PRIVATE_TMP:
+	case SBOPTS_SHARED_TMP:
+		opts->private_tmp = key == SBOPTS_PRIVATE_TMP;
+		break;
+	case SBOPTS_ALLOW_NO_NAMESPACES:
+	case SBOPTS_REQUIRE_NAMESPACES:
+		opts->allow_no_namespaces = key == SBOPTS_ALLOW_NO_NAMESPACES;
+		break;
+	default:
+		return sbopts_limit(opts, key, value, cause);
+	}
+	return 0;
 }
 
 int
 sbopts_parse(struct sandbox_opts *opts, int argc, char **argv, int *i,
     char **cause)
 {
-	const char	*arg = argv[*i], *v;
-	int		 r;
+	const struct args_option	*o;
+	const char			*value;
+	int				 r;
 
-	if (strcmp(arg, "--network") == 0)
-		opts->network = true;
-	else if (strcmp(arg, "--no-network") == 0) {
-		opts->network = false;
-		sandbox_opts_clear_network(opts);
-	} else if (is_option(arg, "--network-allow") ||
-	    is_option(arg, "--network-deny")) {
-		bool	deny = is_option(arg, "--network-deny");
-		char	*why = NULL;
-
-		if ((v = option_value(deny ? "--network-deny" :
-		    "--network-allow", argc, argv, i, cause)) == NULL)
-			return -1;
-		if (sandbox_opts_add_network(opts, deny, v, &why) != 0) {
-			*cause = xasprintf("%s: %s", deny ? "--network-deny" :
-			    "--network-allow", why);
-			free(why);
-			return -1;
-		}
-	} else if (is_option(arg, "--network-log")) {
-		if ((v = option_value("--network-log", argc, argv, i,
-		    cause)) == NULL)
-			return -1;
-		opts->net_log = v;
-	}
-	else if (strcmp(arg, "--protect-git") == 0)
-		opts->protect_git = true;
-	else if (strcmp(arg, "--no-protect-git") == 0)
-		opts->protect_git = false;
-	else if (strcmp(arg, "--shared-tmp") == 0)
-		opts->private_tmp = false;
-	else if (strcmp(arg, "--private-tmp") == 0)
-		opts->private_tmp = true;
-	else if (strcmp(arg, "--allow-no-namespaces") == 0)
-		opts->allow_no_namespaces = true;
-	else if (strcmp(arg, "--require-namespaces") == 0)
-		opts->allow_no_namespaces = false;
-	else if (is_option(arg, "--sandbox")) {
-		if ((v = option_value("--sandbox", argc, argv, i,
-		    cause)) == NULL ||
-		    sandbox_profile_parse(v, &opts->profile, cause) != 0)
-			return -1;
-	} else if (is_option(arg, "--writable")) {
-		if ((v = option_value("--writable", argc, argv, i,
-		    cause)) == NULL ||
-		    sandbox_opts_add_writable(opts, v, cause) != 0)
-			return -1;
-	} else if ((r = limit_option(opts, argc, argv, i, cause)) != 0) {
-		if (r < 0)
-			return -1;
-	} else
-		return 0;
-	++*i;
-	return 1;
+	r = args_match(sbopts_options, argc, argv, i, &o, &value, cause);
+	if (r <= 0)
+		return r;
+	return sbopts_apply(opts, o->key, value, cause) != 0 ? -1 : 1;
 }

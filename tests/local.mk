@@ -9,6 +9,18 @@ EXTRA_DIST += tests/layout.sh
 # Each command's --help against what it takes and the man page.
 TESTS += tests/e2e/help.sh
 EXTRA_DIST += tests/e2e/help.sh
+# The sub-commands' option parser: both ways of reading, every message.
+check_PROGRAMS += tests/unit/test-args
+tests_unit_test_args_SOURCES = tests/unit/test-args.c cli/args.c cli/errors.c
+tests_unit_test_args_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_args_LDADD = libbase.a $(PV_EXT_LIBS)
+TESTS += tests/unit/test-args
+# A screen row as the bytes that draw it (replay's painting).
+check_PROGRAMS += tests/unit/test-paint-row
+tests_unit_test_paint_row_SOURCES = tests/unit/test-paint-row.c cli/paint-row.c
+tests_unit_test_paint_row_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_paint_row_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-paint-row
 # The README's examples, run as written.
 TESTS += tests/e2e/readme.sh
 EXTRA_DIST += tests/e2e/readme.sh

@@ -1,6 +1,6 @@
 /*
- * replay.c - `ptyvisor replay`: play a recording on the terminal, or print
- * its final screen as plain text.
+ * cmd-replay.c - `ptyvisor replay`: play a recording on the terminal, or
+ * print its final screen as plain text (or its events' timings).
  *
  * On a terminal the recording is played by a player (record/player.h) on
  * the event loop.  Two ways of drawing:
@@ -8,8 +8,8 @@
  *    status line is up: the recorded bytes are written as they are, so the
  *    terminal itself interprets them (colours, modes, everything);
  *  - rendered, otherwise (another size, a status line, after a seek): the
- *    player's screen is painted cell by cell into the terminal, clipped to
- *    it, at most once a frame.  A recording larger than the terminal keeps
+ *    player's screen is painted row by row (paint-row.c), clipped to the
+ *    terminal, at most once a frame.  A recording larger than the terminal keeps
  *    a one-line notice on the last row.
  * Going back from rendered to passthrough repaints the whole terminal from
  * the screen first, so the terminal always matches the player's screen
@@ -17,11 +17,12 @@
  * normal exit, signals through the loop, fatal() through its hook.
  */
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "cli/cli.h"
-#include "cli/term.h"
+#include "cli/paint-row.h"
+#include "cli/term-raw.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -37,19 +38,18 @@
 #include "record/player.h"
 #include "record/replay.h"
 #include "record/statedir.h"
-#include "base/utf8.h"
 #include "base/util.h"
 
 /* Exit status when the recording cannot be read. */
-#define REPLAY_EXIT_READ 1
+#define CMD_REPLAY_EXIT_READ 1
 /* Seconds moved by the arrow keys. */
-#define REPLAY_SEEK_STEP 5.0
+#define CMD_REPLAY_SEEK_STEP 5.0
 /* Frame interval of rendered drawing, in ms. */
-#define REPLAY_FRAME_MS 16
+#define CMD_REPLAY_FRAME_MS 16
 /* How long a status line shown by a key stays up while playing, in ms. */
-#define REPLAY_STATUS_MS 1500
+#define CMD_REPLAY_STATUS_MS 1500
 
-struct replay {
+struct cmd_replay {
 	struct loop		*loop;
 	struct player		*player;
 	const char		*name;
@@ -73,7 +73,7 @@ struct replay {
  * runs it before leaving raw mode.
  */
 static void
-replay_reset_modes(void)
+cmd_replay_reset_modes(void)
 {
 	/* DECSTBM homes the cursor: save and restore it around. */
 	static const char reset[] = "\033[0m\0337\033[r\0338\033[?1l\033>"
@@ -84,7 +84,7 @@ replay_reset_modes(void)
 
 /* Read the terminal's size into r (80x24 when it has none). */
 static void
-replay_terminal_size(struct replay *r)
+cmd_replay_terminal_size(struct cmd_replay *r)
 {
 	struct winsize	ws;
 
@@ -99,7 +99,7 @@ replay_terminal_size(struct replay *r)
 
 /* Decide how to draw for the current sizes. */
 static void
-replay_choose_mode(struct replay *r)
+cmd_replay_choose_mode(struct cmd_replay *r)
 {
 	struct screen	*s = player_screen(r->player);
 
@@ -108,55 +108,9 @@ replay_choose_mode(struct replay *r)
 	    screen_rows(s) == r->trows && !r->status;
 }
 
-/* Append an SGR colour (base 30 for foreground, 40 for background). */
-static void
-replay_sgr_color(struct buf *b, uint32_t c, int base)
-{
-	uint32_t	v = c & 0xffffffu;
-
-	switch (CELL_COLOR_TYPE(c)) {
-	case CELL_COLOR_INDEXED:
-		if (v < 8)
-			buf_printf(b, ";%u", base + v);
-		else if (v < 16)
-			buf_printf(b, ";%u", base + 60 + v - 8);
-		else
-			buf_printf(b, ";%d;5;%u", base + 8, v);
-		break;
-	case CELL_COLOR_RGB:
-		buf_printf(b, ";%d;2;%u;%u;%u", base + 8, v >> 16,
-		    (v >> 8) & 0xff, v & 0xff);
-		break;
-	}
-}
-
-/* Append the SGR sequence that sets exactly attribute a. */
-static void
-replay_sgr(struct buf *b, const struct cell_attr *a)
-{
-	buf_adds(b, "\033[0");
-	if (a->flags & CELL_BOLD)
-		buf_adds(b, ";1");
-	if (a->flags & CELL_ITALIC)
-		buf_adds(b, ";3");
-	if (a->flags & (CELL_UNDERLINE | CELL_UNDERLINE2))
-		buf_adds(b, ";4");
-	if (a->flags & CELL_BLINK)
-		buf_adds(b, ";5");
-	if (a->flags & CELL_REVERSE)
-		buf_adds(b, ";7");
-	if (a->flags & CELL_CONCEAL)
-		buf_adds(b, ";8");
-	if (a->flags & CELL_STRIKE)
-		buf_adds(b, ";9");
-	replay_sgr_color(b, a->fg, 30);
-	replay_sgr_color(b, a->bg, 40);
-	buf_addc(b, 'm');
-}
-
 /* Rows of the terminal the recording may use. */
 static int
-replay_area_rows(const struct replay *r)
+cmd_replay_area_rows(const struct cmd_replay *r)
 {
 	/* The last row holds the notice or the status line when needed. */
 	if (r->clipped || r->status)
@@ -166,11 +120,11 @@ replay_area_rows(const struct replay *r)
 
 /* First screen row shown: keep the cursor visible when rows are clipped. */
 static int
-replay_top(const struct replay *r)
+cmd_replay_top(const struct cmd_replay *r)
 {
 	struct screen	*s = player_screen(r->player);
-	int		 area = replay_area_rows(r), rows = screen_rows(s);
-	int		 crow, ccol, top;
+	int		 area = cmd_replay_area_rows(r);
+	int		 rows = screen_rows(s), crow, ccol, top;
 	bool		 vis;
 
 	if (rows <= area)
@@ -184,47 +138,9 @@ replay_top(const struct replay *r)
 	return top;
 }
 
-/* Append screen row row drawn at terminal row y (0-based), clipped. */
-static void
-replay_paint_row(const struct replay *r, struct buf *b, int row, int y)
-{
-	struct screen		*s = player_screen(r->player);
-	struct cell		 c;
-	struct cell_attr	 cur;
-	int			 col, ncols = screen_cols(s), i;
-	char			 u[8];
-	size_t			 n;
-
-	if (ncols > r->tcols)
-		ncols = r->tcols;
-	buf_printf(b, "\033[%d;1H\033[0m", y + 1);
-	memset(&cur, 0, sizeof cur);
-	for (col = 0; col < ncols; col++) {
-		screen_cell(s, row, col, &c);
-		if (c.width == 0)
-			continue;
-		if (!cell_attr_eq(&c.attr, &cur)) {
-			replay_sgr(b, &c.attr);
-			cur = c.attr;
-		}
-		/* A wide character cut by the right edge: a blank instead. */
-		if (c.chars[0] == 0 || (c.width == 2 && col + 1 >= ncols)) {
-			buf_addc(b, ' ');
-			continue;
-		}
-		for (i = 0; i < CELL_MAX_CHARS && c.chars[i] != 0; i++) {
-			n = utf8_encode(c.chars[i], u);
-			buf_add(b, u, n);
-		}
-	}
-	buf_adds(b, "\033[0m");
-	if (ncols < r->tcols)
-		buf_adds(b, "\033[K");
-}
-
 /* Append the status line (or the notice) on the last terminal row. */
 static void
-replay_paint_status(const struct replay *r, struct buf *b)
+cmd_replay_paint_status(const struct cmd_replay *r, struct buf *b)
 {
 	struct screen	*s = player_screen(r->player);
 	const char	*state;
@@ -261,24 +177,24 @@ replay_paint_status(const struct replay *r, struct buf *b)
 
 /* Repaint the terminal from the player's screen. */
 static void
-replay_paint(struct replay *r)
+cmd_replay_paint(struct cmd_replay *r)
 {
 	struct screen	*s = player_screen(r->player);
 	struct buf	 b = { 0 };
 	int		 y, top, area, crow, ccol;
 	bool		 vis;
 
-	area = replay_area_rows(r);
-	top = replay_top(r);
+	area = cmd_replay_area_rows(r);
+	top = cmd_replay_top(r);
 	buf_adds(&b, "\033[?25l");
 	if (r->full) {
 		buf_adds(&b, screen_altscreen(s) ? "\033[?1049h" : "\033[?1049l");
 		buf_adds(&b, "\033[0m\033[r\033[H\033[2J");
 	}
 	for (y = 0; y < area && top + y < screen_rows(s); y++)
-		replay_paint_row(r, &b, top + y, y);
+		paint_row(&b, s, top + y, y, r->tcols);
 	if (r->clipped || r->status || r->message != NULL)
-		replay_paint_status(r, &b);
+		cmd_replay_paint_status(r, &b);
 	screen_cursor(s, &crow, &ccol, &vis);
 	if (crow - top >= 0 && crow - top < area && ccol < r->tcols)
 		buf_printf(&b, "\033[%d;%dH", crow - top + 1, ccol + 1);
@@ -291,83 +207,83 @@ replay_paint(struct replay *r)
 
 /* The frame timer: repaint what changed. */
 static void
-replay_frame(struct loop *l, void *arg)
+cmd_replay_frame(struct loop *l, void *arg)
 {
-	struct replay	*r = arg;
+	struct cmd_replay	*r = arg;
 
 	(void)l;
 	r->frame = NULL;
 	if (r->dirty || r->full)
-		replay_paint(r);
+		cmd_replay_paint(r);
 }
 
 /* Ask for a repaint at the next frame (full: everything, cleared). */
 static void
-replay_dirty(struct replay *r, bool full)
+cmd_replay_dirty(struct cmd_replay *r, bool full)
 {
 	r->dirty = true;
 	if (full)
 		r->full = true;
 	if (r->frame == NULL)
-		r->frame = loop_timer_add(r->loop, REPLAY_FRAME_MS,
-		    replay_frame, r);
+		r->frame = loop_timer_add(r->loop, CMD_REPLAY_FRAME_MS,
+		    cmd_replay_frame, r);
 }
 
 /* Switch drawing modes after a size or status change. */
 static void
-replay_remode(struct replay *r)
+cmd_replay_remode(struct cmd_replay *r)
 {
-	replay_choose_mode(r);
-	replay_dirty(r, true);
+	cmd_replay_choose_mode(r);
+	cmd_replay_dirty(r, true);
 }
 
 static void
-replay_output(void *user, const char *data, size_t len)
+cmd_replay_output(void *user, const char *data, size_t len)
 {
-	struct replay	*r = user;
+	struct cmd_replay	*r = user;
 
 	if (r->passthrough && r->frame == NULL)
 		util_write_all(STDOUT_FILENO, data, len);
 	else
-		replay_dirty(r, false);
+		cmd_replay_dirty(r, false);
 }
 
 static void
-replay_redraw(void *user)
+cmd_replay_redraw(void *user)
 {
-	replay_remode(user);
+	cmd_replay_remode(user);
 }
 
 static void
-replay_status(void *user)
+cmd_replay_status(void *user)
 {
-	struct replay	*r = user;
+	struct cmd_replay	*r = user;
 
 	if (r->status || r->clipped)
-		replay_dirty(r, false);
+		cmd_replay_dirty(r, false);
 }
 
 static void
-replay_finished(void *user)
+cmd_replay_finished(void *user)
 {
-	struct replay	*r = user;
+	struct cmd_replay	*r = user;
 
 	r->status = true;
-	replay_remode(r);
+	cmd_replay_remode(r);
 }
 
-static const struct player_events replay_events = {
-	.output = replay_output,
-	.redraw = replay_redraw,
-	.status = replay_status,
-	.finished = replay_finished,
+static const struct player_events cmd_replay_events = {
+	.output = cmd_replay_output,
+	.redraw = cmd_replay_redraw,
+	.status = cmd_replay_status,
+	.finished = cmd_replay_finished,
 };
 
 /* The status line shown by a key goes away again while playing. */
 static void
-replay_status_expire(struct loop *l, void *arg)
+cmd_replay_status_expire(struct loop *l, void *arg)
 {
-	struct replay	*r = arg;
+	struct cmd_replay	*r = arg;
 
 	(void)l;
 	r->status_timer = NULL;
@@ -376,26 +292,26 @@ replay_status_expire(struct loop *l, void *arg)
 	r->status = false;
 	free(r->message);
 	r->message = NULL;
-	replay_remode(r);
+	cmd_replay_remode(r);
 }
 
 /* Show the status line: for good while paused or at the end, else briefly. */
 static void
-replay_show_status(struct replay *r)
+cmd_replay_show_status(struct cmd_replay *r)
 {
 	if (!r->status) {
 		r->status = true;
-		replay_remode(r);
+		cmd_replay_remode(r);
 	} else
-		replay_dirty(r, false);
+		cmd_replay_dirty(r, false);
 	loop_timer_cancel(r->loop, r->status_timer);
-	r->status_timer = loop_timer_add(r->loop, REPLAY_STATUS_MS,
-	    replay_status_expire, r);
+	r->status_timer = loop_timer_add(r->loop, CMD_REPLAY_STATUS_MS,
+	    cmd_replay_status_expire, r);
 }
 
 /* Seek by delta seconds, reporting a failure on the status line. */
 static void
-replay_jump(struct replay *r, double delta)
+cmd_replay_jump(struct cmd_replay *r, double delta)
 {
 	char	*cause = NULL;
 
@@ -403,18 +319,18 @@ replay_jump(struct replay *r, double delta)
 		free(r->message);
 		r->message = cause;
 	}
-	replay_show_status(r);
+	cmd_replay_show_status(r);
 }
 
 /* One key (or escape sequence) from the person. */
 static void
-replay_key(struct replay *r, const char *k, size_t len)
+cmd_replay_key(struct cmd_replay *r, const char *k, size_t len)
 {
 	if (len >= 3 && k[0] == '\033' && (k[1] == '[' || k[1] == 'O')) {
 		if (k[2] == 'C')
-			replay_jump(r, REPLAY_SEEK_STEP);
+			cmd_replay_jump(r, CMD_REPLAY_SEEK_STEP);
 		else if (k[2] == 'D')
-			replay_jump(r, -REPLAY_SEEK_STEP);
+			cmd_replay_jump(r, -CMD_REPLAY_SEEK_STEP);
 		return;
 	}
 	switch (k[0]) {
@@ -426,40 +342,40 @@ replay_key(struct replay *r, const char *k, size_t len)
 		break;
 	case ' ':
 		player_toggle(r->player);
-		replay_show_status(r);
+		cmd_replay_show_status(r);
 		break;
 	case '.':
 		if (!player_paused(r->player))
 			player_pause(r->player);
 		player_step(r->player);
-		replay_show_status(r);
+		cmd_replay_show_status(r);
 		break;
 	case '+':
 	case '=':
 		player_faster(r->player);
-		replay_show_status(r);
+		cmd_replay_show_status(r);
 		break;
 	case '-':
 	case '_':
 		player_slower(r->player);
-		replay_show_status(r);
+		cmd_replay_show_status(r);
 		break;
 	case 'l':
-		replay_jump(r, REPLAY_SEEK_STEP);
+		cmd_replay_jump(r, CMD_REPLAY_SEEK_STEP);
 		break;
 	case 'h':
-		replay_jump(r, -REPLAY_SEEK_STEP);
+		cmd_replay_jump(r, -CMD_REPLAY_SEEK_STEP);
 		break;
 	}
 }
 
 /* Keys: split what was read into keys and escape sequences. */
 static void
-replay_stdin(struct loop *l, int fd, short revents, void *arg)
+cmd_replay_stdin(struct loop *l, int fd, short revents, void *arg)
 {
-	struct replay	*r = arg;
-	char		 buf[256];
-	ssize_t		 n, i, j;
+	struct cmd_replay	*r = arg;
+	char			 buf[256];
+	ssize_t			 n, i, j;
 
 	(void)revents;
 	n = read(fd, buf, sizeof buf);
@@ -478,25 +394,25 @@ replay_stdin(struct loop *l, int fd, short revents, void *arg)
 			if (j < n)
 				j++;
 		}
-		replay_key(r, buf + i, (size_t)(j - i));
+		cmd_replay_key(r, buf + i, (size_t)(j - i));
 	}
 }
 
 static void
-replay_sigwinch(struct loop *l, int sig, void *arg)
+cmd_replay_sigwinch(struct loop *l, int sig, void *arg)
 {
-	struct replay	*r = arg;
+	struct cmd_replay	*r = arg;
 
 	(void)l;
 	(void)sig;
-	replay_terminal_size(r);
-	replay_remode(r);
+	cmd_replay_terminal_size(r);
+	cmd_replay_remode(r);
 }
 
 static void
-replay_sigterm(struct loop *l, int sig, void *arg)
+cmd_replay_sigterm(struct loop *l, int sig, void *arg)
 {
-	struct replay	*r = arg;
+	struct cmd_replay	*r = arg;
 
 	r->quit = true;
 	r->signal = sig;
@@ -505,7 +421,7 @@ replay_sigterm(struct loop *l, int sig, void *arg)
 
 /* Leave the terminal showing the recording's last state, cursor below. */
 static void
-replay_leave(struct replay *r)
+cmd_replay_leave(struct cmd_replay *r)
 {
 	struct screen	*s = player_screen(r->player);
 	struct buf	 b = { 0 }, row = { 0 };
@@ -515,13 +431,13 @@ replay_leave(struct replay *r)
 	r->status = false;
 	free(r->message);
 	r->message = NULL;
-	replay_choose_mode(r);
+	cmd_replay_choose_mode(r);
 	r->full = true;
-	replay_paint(r);
-	top = replay_top(r);
+	cmd_replay_paint(r);
+	top = cmd_replay_top(r);
 	screen_cursor(s, &crow, &ccol, &vis);
 	last = crow - top;
-	for (y = replay_area_rows(r) - 1; y > last; y--) {
+	for (y = cmd_replay_area_rows(r) - 1; y > last; y--) {
 		if (top + y >= screen_rows(s))
 			continue;
 		row.len = 0;
@@ -549,66 +465,66 @@ replay_leave(struct replay *r)
 
 /* Play interactively on the terminal; the exit status. */
 static int
-replay_tty(const char *path, const struct player_opts *po, double at)
+cmd_replay_tty(const char *path, const struct player_opts *po, double at)
 {
-	struct replay	 r;
-	char		*cause = NULL;
-	int		 rc = 0;
+	struct cmd_replay	 r;
+	char			*cause = NULL;
+	int			 rc = CLI_EXIT_ERROR;
 
 	memset(&r, 0, sizeof r);
 	r.name = path;
-	if ((r.loop = loop_new(&cause)) == NULL) {
-		cli_error("replay", "%s", cause);
-		free(cause);
-		return CLI_EXIT_ERROR;
-	}
-	r.player = player_open(path, r.loop, po, &replay_events, &r, &cause);
+	if ((r.loop = loop_new(&cause)) == NULL)
+		goto out;
+	r.player = player_open(path, r.loop, po, &cmd_replay_events, &r,
+	    &cause);
 	if (r.player == NULL) {
-		cli_error("replay", "%s", cause);
-		free(cause);
-		loop_free(r.loop);
-		return REPLAY_EXIT_READ;
+		rc = CMD_REPLAY_EXIT_READ;
+		goto out;
 	}
-	if (loop_add_signal(r.loop, SIGTERM, replay_sigterm, &r, &cause) != 0 ||
-	    loop_add_signal(r.loop, SIGHUP, replay_sigterm, &r, &cause) != 0 ||
-	    loop_add_signal(r.loop, SIGINT, replay_sigterm, &r, &cause) != 0 ||
-	    loop_add_signal(r.loop, SIGWINCH, replay_sigwinch, &r,
-	    &cause) != 0 || term_raw(replay_reset_modes) != 0) {
+	if (loop_add_signal(r.loop, SIGTERM, cmd_replay_sigterm, &r,
+	    &cause) != 0 ||
+	    loop_add_signal(r.loop, SIGHUP, cmd_replay_sigterm, &r,
+	    &cause) != 0 ||
+	    loop_add_signal(r.loop, SIGINT, cmd_replay_sigterm, &r,
+	    &cause) != 0 ||
+	    loop_add_signal(r.loop, SIGWINCH, cmd_replay_sigwinch, &r,
+	    &cause) != 0 || term_raw(cmd_replay_reset_modes) != 0) {
 		if (cause == NULL)
 			cause = xasprintf("cannot set the terminal to raw "
 			    "mode: %s", strerror(errno));
-		cli_error("replay", "%s", cause);
-		free(cause);
-		player_free(r.player);
-		loop_free(r.loop);
-		return CLI_EXIT_ERROR;
+		goto out;
 	}
-	replay_terminal_size(&r);
-	replay_choose_mode(&r);
+	cmd_replay_terminal_size(&r);
+	cmd_replay_choose_mode(&r);
 	r.full = true;
-	replay_paint(&r);
+	cmd_replay_paint(&r);
 	if (at > 0 && player_seek_to(r.player, at, &cause) != 0) {
 		r.message = cause;
 		cause = NULL;
 	}
-	loop_add_fd(r.loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH, replay_stdin,
-	    &r);
+	loop_add_fd(r.loop, STDIN_FILENO, POLLIN, LOOP_PRIO_HIGH,
+	    cmd_replay_stdin, &r);
 	player_play(r.player);
 	while (!r.quit)
 		if (loop_run(r.loop) != 0)
 			fatal("event loop: %s", strerror(errno));
-	replay_leave(&r);
+	cmd_replay_leave(&r);
 	term_restore();
+	rc = 0;
 	if (player_warning(r.player) != NULL)
 		cli_error("replay", "warning: %s", player_warning(r.player));
 	if (player_error(r.player) != NULL) {
 		cli_error("replay", "%s", player_error(r.player));
-		rc = REPLAY_EXIT_READ;
+		rc = CMD_REPLAY_EXIT_READ;
 	}
 	if (r.signal != 0)
 		rc = 128 + r.signal;
 	loop_timer_cancel(r.loop, r.frame);
 	loop_timer_cancel(r.loop, r.status_timer);
+out:
+	if (cause != NULL)
+		cli_error("replay", "%s", cause);
+	free(cause);
 	free(r.message);
 	player_free(r.player);
 	loop_free(r.loop);
@@ -617,7 +533,7 @@ replay_tty(const char *path, const struct player_opts *po, double at)
 
 /* --text: the final (or --at) screen as plain text; the exit status. */
 static int
-replay_text(const char *path, double at)
+cmd_replay_text(const char *path, double at)
 {
 	struct buf	 b = { 0 };
 	char		*cause = NULL, *warning = NULL;
@@ -625,7 +541,7 @@ replay_text(const char *path, double at)
 	if (cli_cast_text(path, at, &b, &warning, &cause) != 0) {
 		cli_error("replay", "%s", cause);
 		free(cause);
-		return REPLAY_EXIT_READ;
+		return CMD_REPLAY_EXIT_READ;
 	}
 	if (warning != NULL)
 		cli_error("replay", "warning: %s", warning);
@@ -638,7 +554,7 @@ replay_text(const char *path, double at)
 
 /* --timings: each event's recording and playback time; the exit status. */
 static int
-replay_timings(const char *path, const struct player_opts *po)
+cmd_replay_timings(const char *path, const struct player_opts *po)
 {
 	struct cast		*c;
 	struct cast_event	 e;
@@ -650,7 +566,7 @@ replay_timings(const char *path, const struct player_opts *po)
 	if ((c = cast_open(path, &cause)) == NULL) {
 		cli_error("replay", "%s", cause);
 		free(cause);
-		return REPLAY_EXIT_READ;
+		return CMD_REPLAY_EXIT_READ;
 	}
 	replay_clock_init(&rc, po->speed, replay_idle_limit(po->idle_limit,
 	    cast_header(c)->idle_time_limit));
@@ -664,13 +580,14 @@ replay_timings(const char *path, const struct player_opts *po)
 	if (r < 0) {
 		cli_error("replay", "%s", cause);
 		free(cause);
-		return REPLAY_EXIT_READ;
+		return CMD_REPLAY_EXIT_READ;
 	}
 	return 0;
 }
 
+/* The --help text. */
 static void
-replay_usage(FILE *f)
+cmd_replay_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor replay [OPTIONS] ID|FILE\n\n"
@@ -695,10 +612,39 @@ replay_usage(FILE *f)
 	    "arguments.  A truncated last line is only a warning.\n");
 }
 
-/* Parse a number of seconds or a speed in [lo, hi]. */
+/* What the command line asks. */
+struct cmd_replay_args {
+	struct player_opts	 po;
+	double			 at;		/* --at; < 0: none */
+	bool			 text;
+	bool			 timings;
+};
+
+enum {
+	CMD_REPLAY_SPEED = 256,
+	CMD_REPLAY_IDLE_LIMIT,
+	CMD_REPLAY_AT,
+	CMD_REPLAY_TEXT,
+	CMD_REPLAY_TIMINGS,
+};
+
+static const struct args_option cmd_replay_options[] = {
+	{ "speed", 0, true, CMD_REPLAY_SPEED },
+	{ "idle-limit", 0, true, CMD_REPLAY_IDLE_LIMIT },
+	{ "at", 0, true, CMD_REPLAY_AT },
+	{ "text", 0, false, CMD_REPLAY_TEXT },
+	{ "timings", 0, false, CMD_REPLAY_TIMINGS },
+	ARGS_HELP_OPTION,
+	ARGS_END
+};
+static const struct args_option *const cmd_replay_tables[] = {
+	cmd_replay_options, NULL
+};
+
+/* Parse a number of seconds or a speed in [lo, hi] for option name. */
 static int
-replay_parse(const char *name, const char *arg, double lo, double hi,
-    double *out)
+cmd_replay_number(const char *name, const char *arg, double lo, double hi,
+    double *out, char **cause)
 {
 	char	*end;
 	double	 v;
@@ -707,7 +653,7 @@ replay_parse(const char *name, const char *arg, double lo, double hi,
 	v = strtod(arg, &end);
 	if (errno != 0 || end == arg || *end != '\0' || !(v >= lo) ||
 	    !(v <= hi)) {
-		cli_error("replay", "%s: '%s' is not a number from %g to %g",
+		*cause = xasprintf("%s: '%s' is not a number from %g to %g",
 		    name, arg, lo, hi);
 		return -1;
 	}
@@ -715,81 +661,78 @@ replay_parse(const char *name, const char *arg, double lo, double hi,
 	return 0;
 }
 
-int
-cmd_replay(int argc, char **argv)
+/* Take one option into a (args_parse()). */
+static int
+cmd_replay_option(void *state, int key, const char *value, char **cause)
 {
-	static const struct option opts[] = {
-		{ "speed", required_argument, NULL, 's' },
-		{ "idle-limit", required_argument, NULL, 'i' },
-		{ "at", required_argument, NULL, 'a' },
-		{ "text", no_argument, NULL, 't' },
-		{ "timings", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	struct cmd_replay_args	*a = state;
+
+	switch (key) {
+	case CMD_REPLAY_SPEED:
+		return cmd_replay_number("--speed", value, PLAYER_SPEED_MIN,
+		    PLAYER_SPEED_MAX, &a->po.speed, cause);
+	case CMD_REPLAY_IDLE_LIMIT:
+		return cmd_replay_number("--idle-limit", value, 0, 1e9,
+		    &a->po.idle_limit, cause);
+	case CMD_REPLAY_AT:
+		return cmd_replay_number("--at", value, 0, 1e12, &a->at,
+		    cause);
+	case CMD_REPLAY_TEXT:
+		a->text = true;
+		break;
+	case CMD_REPLAY_TIMINGS:
+		a->timings = true;
+		break;
+	}
+	return 0;
+}
+
+/* `ptyvisor replay`: one recording, played, as text or its timings. */
+static int
+cmd_replay_exec(int argc, char **argv)
+{
+	struct cmd_replay_args	 a = {
+		.po = { .speed = 1, .idle_limit = -1 }, .at = -1
 	};
-	struct player_opts	 po = { .speed = 1, .idle_limit = -1 };
-	double			 at = -1;
-	bool			 text = false, timings = false;
-	char			*path, *cause = NULL;
-	int			 c, rc;
+	struct args_end		 end;
+	char			*path = NULL, *cause = NULL;
+	int			 rc;
 
 	/* A wrong settings file stops every command (it may move the state). */
 	if (cli_config() == NULL)
 		return CLI_EXIT_ERROR;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (replay_parse("--speed", optarg, PLAYER_SPEED_MIN,
-			    PLAYER_SPEED_MAX, &po.speed) != 0)
-				return CLI_EXIT_ERROR;
-			break;
-		case 'i':
-			if (replay_parse("--idle-limit", optarg, 0, 1e9,
-			    &po.idle_limit) != 0)
-				return CLI_EXIT_ERROR;
-			break;
-		case 'a':
-			if (replay_parse("--at", optarg, 0, 1e12, &at) != 0)
-				return CLI_EXIT_ERROR;
-			break;
-		case 't':
-			text = true;
-			break;
-		case 'T':
-			timings = true;
-			break;
-		case 'h':
-			replay_usage(stdout);
-			return 0;
-		case ':':
-			cli_error("replay", "%s needs a value", argv[optind - 1]);
-			return CLI_EXIT_ERROR;
-		default:
-			cli_error("replay", "unknown option '%s' (see 'ptyvisor "
-			    "replay --help')", argv[optind - 1]);
-			return CLI_EXIT_ERROR;
-		}
-	}
-	if (optind != argc - 1) {
-		cli_error("replay", optind >= argc ? "no recording given "
+	if ((rc = args_parse(&cmd_replay_entry, argc, argv, &a,
+	    &end)) != ARGS_GO_ON)
+		goto out;
+	if (end.first != argc - 1) {
+		cli_error("replay", end.first >= argc ? "no recording given "
 		    "(usage: ptyvisor replay [OPTIONS] ID|FILE)" :
 		    "one recording at a time (usage: ptyvisor replay "
 		    "[OPTIONS] ID|FILE)");
-		return CLI_EXIT_ERROR;
+		rc = CLI_EXIT_ERROR;
+		goto out;
 	}
-	if ((path = cli_recording_path(argv[optind], &cause)) == NULL) {
+	if ((path = cli_recording_path(argv[end.first], &cause)) == NULL) {
 		cli_error("replay", "%s", cause);
-		free(cause);
-		return REPLAY_EXIT_READ;
-	}
-	if (timings)
-		rc = replay_timings(path, &po);
-	else if (text || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		rc = replay_text(path, at);
+		rc = CMD_REPLAY_EXIT_READ;
+	} else if (a.timings)
+		rc = cmd_replay_timings(path, &a.po);
+	else if (a.text || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		rc = cmd_replay_text(path, a.at);
 	else
-		rc = replay_tty(path, &po, at);
+		rc = cmd_replay_tty(path, &a.po, a.at);
+out:
+	free(cause);
 	free(path);
 	return rc;
 }
+
+const struct cmd_entry cmd_replay_entry = {
+	.name = "replay",
+	.summary = "play a recording (or print it as text)",
+	.exec = cmd_replay_exec,
+	.options = cmd_replay_tables,
+	.flags = ARGS_PERMUTE | ARGS_SEE_HELP,
+	.usage = cmd_replay_usage,
+	.option = cmd_replay_option,
+};

@@ -1,7 +1,7 @@
 /*
- * term.c - raw mode for the person's terminal (see term.h).
+ * term-raw.c - raw mode for the person's terminal (see term-raw.h).
  */
-#include "cli/term.h"
+#include "cli/term-raw.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

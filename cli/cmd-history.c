@@ -1,5 +1,5 @@
 /*
- * history.c - `ptyvisor history` (list past sessions) and `ptyvisor show`
+ * cmd-history.c - `ptyvisor history` (list past sessions) and `ptyvisor show`
  * (one session's metadata and output as text).
  *
  * Both read history.jsonl line by line and keep each raw line next to its
@@ -8,10 +8,10 @@
  * session is the last line printed, as in a shell's history.
  */
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,23 +27,23 @@
 #include "base/util.h"
 
 /* Exit status when the history or a recording cannot be read. */
-#define HISTORY_EXIT_READ 1
+#define CMD_HISTORY_EXIT_READ 1
 
 /* One decoded history line with its raw text. */
-struct history_row {
+struct cmd_history_row {
 	struct history_entry	 e;
 	char			*line;
 };
 
 /* All rows of the history file. */
-struct history_rows {
-	struct history_row	*v;
+struct cmd_history_rows {
+	struct cmd_history_row	*v;
 	size_t			 n;
 };
 
-/* Free the rows. */
+/* Free the rows (zeroed or loaded). */
 static void
-history_rows_free(struct history_rows *rows)
+cmd_history_rows_free(struct cmd_history_rows *rows)
 {
 	size_t	i;
 
@@ -57,7 +57,7 @@ history_rows_free(struct history_rows *rows)
 
 /* Read the history of the state directory; a missing file is empty. */
 static int
-history_rows_load(struct history_rows *rows, char **cause)
+cmd_history_rows_load(struct cmd_history_rows *rows, char **cause)
 {
 	const struct config *cfg;
 	char		*dir, *path, *line = NULL;
@@ -96,7 +96,7 @@ history_rows_load(struct history_rows *rows, char **cause)
 		fclose(f);
 		free(line);
 		free(path);
-		history_rows_free(rows);
+		cmd_history_rows_free(rows);
 		return -1;
 	}
 	fclose(f);
@@ -107,14 +107,14 @@ history_rows_load(struct history_rows *rows, char **cause)
 
 /* The command of e, quoted; caller frees. */
 static char *
-history_command(const struct history_entry *e)
+cmd_history_command(const struct history_entry *e)
 {
 	return quote_argv(e->argv);
 }
 
 /* How a session ended, in the words of record/ending.h. */
 static void
-history_status(const struct history_entry *e, char *out, size_t len)
+cmd_history_status(const struct history_entry *e, char *out, size_t len)
 {
 	struct ending	end;
 
@@ -124,7 +124,7 @@ history_status(const struct history_entry *e, char *out, size_t len)
 
 /* A wall time as local "YYYY-MM-DD HH:MM:SS". */
 static void
-history_local_time(int64_t us, char *out, size_t len)
+cmd_history_local_time(int64_t us, char *out, size_t len)
 {
 	time_t		t = (time_t)(us / 1000000);
 	struct tm	tm;
@@ -136,7 +136,7 @@ history_local_time(int64_t us, char *out, size_t len)
 
 /* "decision/by", or one of them, or "-". */
 static void
-history_decided(const struct history_entry *e, char *out, size_t len)
+cmd_history_decided(const struct history_entry *e, char *out, size_t len)
 {
 	if (e->decision != NULL && e->by != NULL)
 		snprintf(out, len, "%s/%s", e->decision, e->by);
@@ -148,7 +148,7 @@ history_decided(const struct history_entry *e, char *out, size_t len)
 
 /* Does e pass the --state and --grep filters? */
 static bool
-history_match(const struct history_entry *e, const char *state,
+cmd_history_match(const struct history_entry *e, const char *state,
     const char *grep)
 {
 	char	*cmd;
@@ -159,15 +159,16 @@ history_match(const struct history_entry *e, const char *state,
 		return false;
 	if (grep == NULL)
 		return true;
-	cmd = history_command(e);
+	cmd = cmd_history_command(e);
 	found = strstr(cmd, grep) != NULL ||
 	    (e->cwd != NULL && strstr(e->cwd, grep) != NULL);
 	free(cmd);
 	return found;
 }
 
+/* The --help text of history. */
 static void
-history_usage(FILE *f)
+cmd_history_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor history [-n N] [--json] [--state S] "
@@ -187,113 +188,162 @@ history_usage(FILE *f)
 	    "session; 'ptyvisor replay ID' plays it.\n");
 }
 
-int
-cmd_history(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "state", required_argument, NULL, 's' },
-		{ "grep", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct history_rows	 rows;
-	struct history_entry	*e;
-	const char		*state = NULL, *grep = NULL;
-	char			*cause = NULL, *end, *cmd;
-	char			 t[32], dur[32], st[64], dec[64];
-	bool			*keep, json = false;
-	size_t			 i, n, limit = (size_t)-1, skip;
-	long			 v;
-	int			 c;
+/* What the command line asks of the list. */
+struct cmd_history_args {
+	size_t		 limit;		/* -n: the last ones */
+	bool		 json;
+	const char	*state;
+	const char	*grep;
+};
 
-	/* A wrong settings file stops every command (it may move the state). */
-	if (cli_config() == NULL)
-		return CLI_EXIT_ERROR;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+n:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno != 0 || end == optarg || *end != '\0' ||
-			    v < 0) {
-				cli_error("history", "-n: '%s' is not a "
-				    "number of sessions", optarg);
-				return CLI_EXIT_ERROR;
-			}
-			limit = (size_t)v;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 's':
-			state = optarg;
-			break;
-		case 'g':
-			grep = optarg;
-			break;
-		case 'h':
-			history_usage(stdout);
-			return 0;
-		case ':':
-			cli_error("history", "%s needs a value",
-			    argv[optind - 1]);
-			return CLI_EXIT_ERROR;
-		default:
-			cli_error("history", "unknown option '%s' (see "
-			    "'ptyvisor history --help')", argv[optind - 1]);
-			return CLI_EXIT_ERROR;
+enum {
+	CMD_HISTORY_JSON = 256,
+	CMD_HISTORY_STATE,
+	CMD_HISTORY_GREP,
+};
+
+static const struct args_option cmd_history_options[] = {
+	{ NULL, 'n', true, 'n' },
+	{ "json", 0, false, CMD_HISTORY_JSON },
+	{ "state", 0, true, CMD_HISTORY_STATE },
+	{ "grep", 0, true, CMD_HISTORY_GREP },
+	ARGS_HELP_OPTION,
+	ARGS_END
+};
+static const struct args_option *const cmd_history_tables[] = {
+	cmd_history_options, NULL
+};
+
+/* Take one option into a (args_parse()). */
+static int
+cmd_history_option(void *state, int key, const char *value, char **cause)
+{
+	struct cmd_history_args	*a = state;
+	char			*end;
+	long			 v;
+
+	switch (key) {
+	case 'n':
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (errno != 0 || end == value || *end != '\0' || v < 0) {
+			*cause = xasprintf("-n: '%s' is not a number of "
+			    "sessions", value);
+			return -1;
 		}
+		a->limit = (size_t)v;
+		break;
+	case CMD_HISTORY_JSON:
+		a->json = true;
+		break;
+	case CMD_HISTORY_STATE:
+		a->state = value;
+		break;
+	case CMD_HISTORY_GREP:
+		a->grep = value;
+		break;
 	}
-	if (optind != argc) {
-		cli_error("history", "unexpected argument '%s'", argv[optind]);
-		return CLI_EXIT_ERROR;
-	}
-	if (history_rows_load(&rows, &cause) != 0) {
-		cli_error("history", "%s", cause);
-		free(cause);
-		return HISTORY_EXIT_READ;
-	}
-	keep = xcalloc(rows.n + 1, sizeof *keep);
-	for (i = n = 0; i < rows.n; i++)
-		if ((keep[i] = history_match(&rows.v[i].e, state, grep)))
+	return 0;
+}
+
+/* Print e as a line of the table. */
+static void
+cmd_history_print_entry(const struct history_entry *e)
+{
+	char	 t[32], dur[32], st[64], dec[64], *cmd;
+
+	cmd_history_local_time(e->start_us, t, sizeof t);
+	util_format_duration(e->end_us - e->start_us, dur, sizeof dur);
+	cmd_history_status(e, st, sizeof st);
+	cmd_history_decided(e, dec, sizeof dec);
+	cmd = cmd_history_command(e);
+	/* A request that never ran has no session id. */
+	if (e->id != 0)
+		printf("%5lu", e->id);
+	else
+		printf("%5s", "-");
+	printf("  %s  %7s  %-14s  %-17s  %-12s  %s\n", t,
+	    dur, st, e->profile != NULL ? e->profile : "-", dec, cmd);
+	free(cmd);
+}
+
+/* Print the rows a asks for: filtered, the last a->limit of them. */
+static void
+cmd_history_print(const struct cmd_history_rows *rows,
+    const struct cmd_history_args *a)
+{
+	bool	*keep;
+	size_t	 i, n, skip;
+
+	keep = xcalloc(rows->n + 1, sizeof *keep);
+	for (i = n = 0; i < rows->n; i++)
+		if ((keep[i] = cmd_history_match(&rows->v[i].e, a->state,
+		    a->grep)))
 			n++;
-	skip = n > limit ? n - limit : 0;
-	for (i = 0; i < rows.n; i++) {
+	skip = n > a->limit ? n - a->limit : 0;
+	for (i = 0; i < rows->n; i++) {
 		if (!keep[i])
 			continue;
 		if (skip > 0) {
 			skip--;
 			continue;
 		}
-		if (json) {
-			printf("%s\n", rows.v[i].line);
-			continue;
-		}
-		e = &rows.v[i].e;
-		history_local_time(e->start_us, t, sizeof t);
-		util_format_duration(e->end_us - e->start_us, dur, sizeof dur);
-		history_status(e, st, sizeof st);
-		history_decided(e, dec, sizeof dec);
-		cmd = history_command(e);
-		/* A request that never ran has no session id. */
-		if (e->id != 0)
-			printf("%5lu", e->id);
+		if (a->json)
+			printf("%s\n", rows->v[i].line);
 		else
-			printf("%5s", "-");
-		printf("  %s  %7s  %-14s  %-17s  %-12s  %s\n", t,
-		    dur, st, e->profile != NULL ? e->profile : "-", dec, cmd);
-		free(cmd);
+			cmd_history_print_entry(&rows->v[i].e);
 	}
 	free(keep);
-	history_rows_free(&rows);
-	return 0;
 }
 
+/* `ptyvisor history`: past sessions, oldest first. */
+static int
+cmd_history_exec(int argc, char **argv)
+{
+	struct cmd_history_args	 a = { .limit = (size_t)-1 };
+	struct cmd_history_rows	 rows = { 0 };
+	struct args_end		 end;
+	char			*cause = NULL;
+	int			 rc;
+
+	/* A wrong settings file stops every command (it may move the state). */
+	if (cli_config() == NULL)
+		return CLI_EXIT_ERROR;
+	if ((rc = args_parse(&cmd_history_entry, argc, argv, &a,
+	    &end)) != ARGS_GO_ON)
+		goto out;
+	if (end.first != argc) {
+		cli_error("history", "unexpected argument '%s'",
+		    argv[end.first]);
+		rc = CLI_EXIT_ERROR;
+		goto out;
+	}
+	if (cmd_history_rows_load(&rows, &cause) != 0) {
+		cli_error("history", "%s", cause);
+		rc = CMD_HISTORY_EXIT_READ;
+		goto out;
+	}
+	cmd_history_print(&rows, &a);
+	rc = 0;
+out:
+	free(cause);
+	cmd_history_rows_free(&rows);
+	return rc;
+}
+
+const struct cmd_entry cmd_history_entry = {
+	.name = "history",
+	.summary = "list past sessions",
+	.exec = cmd_history_exec,
+	.options = cmd_history_tables,
+	.flags = ARGS_SEE_HELP,
+	.usage = cmd_history_usage,
+	.option = cmd_history_option,
+};
+
+/* The --help text of show. */
 static void
-show_usage(FILE *f)
+cmd_show_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor show ID\n\n"
@@ -313,7 +363,7 @@ show_usage(FILE *f)
  * shows so far, from the recording.
  */
 static int
-show_unfinished(const char *arg, unsigned long id)
+cmd_show_unfinished(const char *arg, unsigned long id)
 {
 	struct cast	*c;
 	struct buf	 text = { 0 };
@@ -323,13 +373,13 @@ show_unfinished(const char *arg, unsigned long id)
 		free(cause);
 		cli_error("show", "no session %lu in the history (see "
 		    "'ptyvisor history')", id);
-		return HISTORY_EXIT_READ;
+		return CMD_HISTORY_EXIT_READ;
 	}
 	if ((c = cast_open(path, &cause)) == NULL) {
 		cli_error("show", "%s", cause);
 		free(cause);
 		free(path);
-		return HISTORY_EXIT_READ;
+		return CMD_HISTORY_EXIT_READ;
 	}
 	cmd = quote_text(cast_header(c)->command != NULL ?
 	    cast_header(c)->command : "-");
@@ -343,7 +393,7 @@ show_unfinished(const char *arg, unsigned long id)
 		cli_error("show", "%s", cause);
 		free(cause);
 		free(path);
-		return HISTORY_EXIT_READ;
+		return CMD_HISTORY_EXIT_READ;
 	}
 	fwrite(text.data, 1, text.len, stdout);
 	buf_free(&text);
@@ -354,7 +404,7 @@ show_unfinished(const char *arg, unsigned long id)
 
 /* A string member of a log line, quoted for one line; "-" if absent. */
 static char *
-net_field(json_t *o, const char *name)
+cmd_show_net_field(json_t *o, const char *name)
 {
 	const char	*s = json_string_value(json_object_get(o, name));
 
@@ -363,7 +413,7 @@ net_field(json_t *o, const char *name)
 
 /* An integer member of a log line. */
 static long long
-net_number(json_t *o, const char *name)
+cmd_show_net_number(json_t *o, const char *name)
 {
 	return (long long)json_integer_value(json_object_get(o, name));
 }
@@ -373,7 +423,7 @@ net_number(json_t *o, const char *name)
  * its recording: one line each.  Nothing when there is no such file.
  */
 static void
-show_network(const char *recording)
+cmd_show_network(const char *recording)
 {
 	json_error_t	 err;
 	json_t		*o;
@@ -395,13 +445,14 @@ show_network(const char *recording)
 			bad++;
 			continue;
 		}
-		dec = net_field(o, "decision");
-		host = net_field(o, "host");
-		addr = net_field(o, "address");
-		why = net_field(o, "why");
+		dec = cmd_show_net_field(o, "decision");
+		host = cmd_show_net_field(o, "host");
+		addr = cmd_show_net_field(o, "address");
+		why = cmd_show_net_field(o, "why");
 		printf("  %-5s %s:%lld via %s, sent %lld, received %lld: %s\n",
-		    dec, host, net_number(o, "port"), addr,
-		    net_number(o, "sent"), net_number(o, "received"), why);
+		    dec, host, cmd_show_net_number(o, "port"), addr,
+		    cmd_show_net_number(o, "sent"),
+		    cmd_show_net_number(o, "received"), why);
 		free(dec);
 		free(host);
 		free(addr);
@@ -417,74 +468,33 @@ show_network(const char *recording)
 	fclose(f);
 }
 
-int
-cmd_show(int argc, char **argv)
+/* Print what the history knows of session e, one field a line. */
+static void
+cmd_show_fields(const struct history_entry *e)
 {
-	struct history_rows	 rows;
-	struct history_entry	*e = NULL;
-	struct buf		 text = { 0 };
-	char			*cause = NULL, *warning = NULL, *end, *cmd, *text_cwd;
-	char			 t[32], dur[32], st[64];
-	unsigned long		 id;
-	size_t			 i;
-	int			 rc = 0;
+	char	 t[32], dur[32], st[64], *text;
 
-	/* A wrong settings file stops every command (it may move the state). */
-	if (cli_config() == NULL)
-		return CLI_EXIT_ERROR;
-	/* --help anywhere, as for every other sub-command. */
-	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "-h") == 0 ||
-		    strcmp(argv[i], "--help") == 0) {
-			show_usage(stdout);
-			return 0;
-		}
-	if (argc != 2) {
-		cli_error("show", "give one session id (usage: ptyvisor show "
-		    "ID)");
-		return CLI_EXIT_ERROR;
-	}
-	errno = 0;
-	id = strtoul(argv[1], &end, 10);
-	if (errno != 0 || end == argv[1] || *end != '\0' ||
-	    strspn(argv[1], "0123456789") != strlen(argv[1])) {
-		cli_error("show", "'%s' is not a session id (see 'ptyvisor "
-		    "history')", argv[1]);
-		return HISTORY_EXIT_READ;
-	}
-	if (history_rows_load(&rows, &cause) != 0) {
-		cli_error("show", "%s", cause);
-		free(cause);
-		return HISTORY_EXIT_READ;
-	}
-	for (i = rows.n; i > 0 && e == NULL; i--)
-		if (rows.v[i - 1].e.id == id)
-			e = &rows.v[i - 1].e;
-	if (e == NULL) {
-		history_rows_free(&rows);
-		return show_unfinished(argv[1], id);
-	}
-
-	cmd = history_command(e);
-	text_cwd = quote_text(e->cwd != NULL ? e->cwd : "-");
+	text = cmd_history_command(e);
 	printf("id:        %lu\n", e->id);
 	if (e->request != 0)
-		printf("request:   %lu (an agent's; 'ptyvisor pending' numbers)\n",
-		    e->request);
-	printf("command:   %s\ncwd:       %s\n", cmd, text_cwd);
+		printf("request:   %lu (an agent's; 'ptyvisor pending' "
+		    "numbers)\n", e->request);
+	printf("command:   %s\n", text);
+	free(text);
+	text = quote_text(e->cwd != NULL ? e->cwd : "-");
+	printf("cwd:       %s\n", text);
+	free(text);
 	if (quote_argv_has_invisible(e->argv) ||
 	    (e->cwd != NULL && quote_has_invisible(e->cwd)))
 		printf("warning:   invisible characters (bidirectional or "
 		    "zero-width), shown as \\uXXXX\n");
-	free(cmd);
-	free(text_cwd);
-	history_local_time(e->start_us, t, sizeof t);
+	cmd_history_local_time(e->start_us, t, sizeof t);
 	printf("start:     %s\n", t);
-	history_local_time(e->end_us, t, sizeof t);
+	cmd_history_local_time(e->end_us, t, sizeof t);
 	util_format_duration(e->end_us - e->start_us, dur, sizeof dur);
 	printf("end:       %s\nduration:  %s\n", t, dur);
 	printf("state:     %s\n", e->state != NULL ? e->state : "-");
-	history_status(e, st, sizeof st);
+	cmd_history_status(e, st, sizeof st);
 	printf("ending:    %s\n", st);
 	if (e->has_code)
 		printf("code:      %d\n", e->code);
@@ -501,10 +511,16 @@ cmd_show(int argc, char **argv)
 	printf("bytes:     %llu\nrecording: %s\n", (unsigned long long)e->bytes,
 	    e->recording != NULL ? e->recording : "-");
 	if (e->error != NULL) {
-		text_cwd = quote_text(e->error);
-		printf("error:     %s\n", text_cwd);
-		free(text_cwd);
+		text = quote_text(e->error);
+		printf("error:     %s\n", text);
+		free(text);
 	}
+}
+
+/* The connections of e's filtered network: summed, then one by one. */
+static void
+cmd_show_connections(const struct history_entry *e)
+{
 	if (e->has_net)
 		printf("connections: %llu: %llu allowed, %llu denied, %llu "
 		    "asked; sent %llu, received %llu bytes\n",
@@ -515,25 +531,104 @@ cmd_show(int argc, char **argv)
 		    (unsigned long long)e->net.sent,
 		    (unsigned long long)e->net.received);
 	if (e->recording != NULL)
-		show_network(e->recording);
-	printf("--- output ---\n");
-	fflush(stdout);
+		cmd_show_network(e->recording);
+}
+
+/* Print the output of session e as text; the exit status. */
+static int
+cmd_show_output(const struct history_entry *e)
+{
+	struct buf	 text = { 0 };
+	char		*cause = NULL, *warning = NULL;
+	int		 rc = 0;
 
 	if (e->recording == NULL) {
-		cli_error("show", "session %lu has no recording", id);
-		rc = HISTORY_EXIT_READ;
+		cli_error("show", "session %lu has no recording", e->id);
+		rc = CMD_HISTORY_EXIT_READ;
 	} else if (cli_cast_text(e->recording, -1, &text, &warning,
 	    &cause) != 0) {
 		cli_error("show", "%s", cause);
-		free(cause);
-		rc = HISTORY_EXIT_READ;
+		rc = CMD_HISTORY_EXIT_READ;
 	} else {
 		if (warning != NULL)
 			cli_error("show", "warning: %s", warning);
 		fwrite(text.data, 1, text.len, stdout);
 	}
 	buf_free(&text);
+	free(cause);
 	free(warning);
-	history_rows_free(&rows);
 	return rc;
 }
+
+/* show has one option: --help, anywhere before --. */
+static const struct args_option cmd_show_options[] = {
+	ARGS_HELP_OPTION,
+	ARGS_END
+};
+static const struct args_option *const cmd_show_tables[] = {
+	cmd_show_options, NULL
+};
+
+/* `ptyvisor show ID`: one session's metadata, then its output as text. */
+static int
+cmd_show_exec(int argc, char **argv)
+{
+	struct cmd_history_rows	 rows = { 0 };
+	struct history_entry	*e = NULL;
+	struct args_end		 end;
+	char			*cause = NULL, *endp;
+	unsigned long		 id;
+	size_t			 i;
+	int			 rc;
+
+	/* A wrong settings file stops every command (it may move the state). */
+	if (cli_config() == NULL)
+		return CLI_EXIT_ERROR;
+	if ((rc = args_parse(&cmd_show_entry, argc, argv, NULL,
+	    &end)) != ARGS_GO_ON)
+		goto out;
+	rc = CMD_HISTORY_EXIT_READ;
+	if (argc != 2) {
+		cli_error("show", "give one session id (usage: ptyvisor show "
+		    "ID)");
+		rc = CLI_EXIT_ERROR;
+		goto out;
+	}
+	errno = 0;
+	id = strtoul(argv[1], &endp, 10);
+	if (errno != 0 || endp == argv[1] || *endp != '\0' ||
+	    strspn(argv[1], "0123456789") != strlen(argv[1])) {
+		cli_error("show", "'%s' is not a session id (see 'ptyvisor "
+		    "history')", argv[1]);
+		goto out;
+	}
+	if (cmd_history_rows_load(&rows, &cause) != 0) {
+		cli_error("show", "%s", cause);
+		goto out;
+	}
+	for (i = rows.n; i > 0 && e == NULL; i--)
+		if (rows.v[i - 1].e.id == id)
+			e = &rows.v[i - 1].e;
+	if (e == NULL) {
+		rc = cmd_show_unfinished(argv[1], id);
+		goto out;
+	}
+	cmd_show_fields(e);
+	cmd_show_connections(e);
+	printf("--- output ---\n");
+	fflush(stdout);
+	rc = cmd_show_output(e);
+out:
+	free(cause);
+	cmd_history_rows_free(&rows);
+	return rc;
+}
+
+const struct cmd_entry cmd_show_entry = {
+	.name = "show",
+	.summary = "one past session: metadata and output text",
+	.exec = cmd_show_exec,
+	.options = cmd_show_tables,
+	.flags = ARGS_EXACT | ARGS_ANYWHERE,
+	.usage = cmd_show_usage,
+};

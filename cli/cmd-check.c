@@ -1,5 +1,5 @@
 /*
- * check.c - `ptyvisor check`: the verdict a request would get from the
+ * cmd-check.c - `ptyvisor check`: the verdict a request would get from the
  * policy (allow, ask or deny, and what decided it), and for a shell string
  * each simple command's, without running anything.  The rules file and the
  * approval mode are found as the agents' server finds them; what the request
@@ -10,9 +10,9 @@
  * verdict (0 allow, 1 ask, 2 deny) or CLI_EXIT_ERROR.
  */
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,19 +26,20 @@
 #include "sandbox/sandbox.h"
 
 /* Exit statuses: the verdict. */
-#define CHECK_EXIT_ALLOW	0
-#define CHECK_EXIT_ASK		1
-#define CHECK_EXIT_DENY		2
+#define CMD_CHECK_EXIT_ALLOW	0
+#define CMD_CHECK_EXIT_ASK		1
+#define CMD_CHECK_EXIT_DENY		2
 
 /* The parts of a shell string, as the policy told them. */
-struct check_parts {
+struct cmd_check_parts {
 	json_t		*json;		/* --json: an array */
 	struct buf	 text;		/* else: lines */
 	size_t		 n;
 };
 
+/* The --help text. */
 static void
-check_usage(FILE *f)
+cmd_check_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor check [OPTIONS] [--] CMD [ARGS...]\n"
@@ -73,7 +74,7 @@ check_usage(FILE *f)
 
 /* The name of what decided a verdict, for --json. */
 static const char *
-check_source_name(enum policy_source s)
+cmd_check_source_name(enum policy_source s)
 {
 	switch (s) {
 	case POLICY_BY_RULE:
@@ -90,7 +91,7 @@ check_source_name(enum policy_source s)
 
 /* A verdict as a JSON object, argv included when not NULL. */
 static json_t *
-check_json(char *const *argv, struct policy_verdict v)
+cmd_check_json(char *const *argv, struct policy_verdict v)
 {
 	json_t	*o = json_object(), *a;
 	size_t	 i;
@@ -104,7 +105,7 @@ check_json(char *const *argv, struct policy_verdict v)
 	json_object_set_new(o, "decision",
 	    json_string(policy_decision_name(v.decision)));
 	json_object_set_new(o, "source",
-	    json_string(check_source_name(v.source)));
+	    json_string(cmd_check_source_name(v.source)));
 	json_object_set_new(o, "why", json_string(v.why));
 	if (v.rule != NULL)
 		json_object_set_new(o, "rule", json_string(v.rule));
@@ -115,14 +116,14 @@ check_json(char *const *argv, struct policy_verdict v)
 
 /* The policy tells each part of a shell string. */
 static void
-check_part(void *user, char *const *argv, struct policy_verdict v)
+cmd_check_part(void *user, char *const *argv, struct policy_verdict v)
 {
-	struct check_parts	*cp = user;
+	struct cmd_check_parts	*cp = user;
 	char			*cmd, *why;
 
 	cp->n++;
 	if (cp->json != NULL) {
-		json_array_append_new(cp->json, check_json(argv, v));
+		json_array_append_new(cp->json, cmd_check_json(argv, v));
 		return;
 	}
 	cmd = argv[0] != NULL ? quote_argv(argv) : xstrdup("(empty)");
@@ -135,14 +136,14 @@ check_part(void *user, char *const *argv, struct policy_verdict v)
 
 /* Print the verdict v of cmdv (raised: what the request itself asks). */
 static void
-check_print(char *const *cmdv, struct policy_verdict v, const char *raised,
-    const struct policy *p, struct check_parts *parts, bool as_json)
+cmd_check_print(char *const *cmdv, struct policy_verdict v, const char *raised,
+    const struct policy *p, struct cmd_check_parts *parts, bool as_json)
 {
 	json_t	*out;
 	char	*cmd, *why;
 
 	if (as_json) {
-		out = check_json(cmdv, v);
+		out = cmd_check_json(cmdv, v);
 		if (raised != NULL) {
 			json_object_set_new(out, "decision",
 			    json_string(policy_decision_name(POLICY_ASK)));
@@ -175,153 +176,199 @@ check_print(char *const *cmdv, struct policy_verdict v, const char *raised,
 	free(why);
 }
 
-int
-cmd_check(int argc, char **argv)
-{
-	static const struct option	 longs[] = {
-		{ "rules", required_argument, NULL, 'r' },
-		{ "approval", required_argument, NULL, 'a' },
-		{ "cwd", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "network", no_argument, NULL, 'N' },
-		{ "network-allow", required_argument, NULL, 'A' },
-		{ "sandbox", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli_server_opts		 o;
-	struct policy_place		 place;
-	struct policy_verdict		 v;
-	struct check_parts		 parts;
-	struct policy			*p = NULL;
-	const struct config		*cfg;
-	enum sandbox_profile		 profile;
-	const char			*string = NULL, *mode = NULL;
-	const char			*cwd = NULL, *sandbox = NULL, *raised;
-	char				*cause = NULL;
-	char				*sh[4] = { "sh", "-c", NULL, NULL };
-	char				**cmdv, **env;
-	size_t				 nenv = 0;
-	bool				 as_json = false, network = false;
-	int				 c, rc = CLI_EXIT_ERROR;
+/* What the command line asks: the request to judge and how to answer. */
+struct cmd_check {
+	struct cli_server_opts	 o;
+	const char		*string;	/* -c */
+	const char		*mode;		/* --approval */
+	const char		*cwd;
+	const char		*sandbox;	/* --sandbox */
+	char			**env;		/* -e, borrowed from argv */
+	size_t			 nenv;
+	bool			 as_json;
+	bool			 network;	/* --network or hosts */
+};
 
-	memset(&o, 0, sizeof o);
-	memset(&parts, 0, sizeof parts);
-	env = xcalloc((size_t)argc + 1, sizeof *env);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hc:e:", longs, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			free(o.rules);
-			o.rules = xstrdup(optarg);
-			break;
-		case 'a':
-			mode = optarg;
-			break;
-		case 'd':
-			cwd = optarg;
-			break;
-		case 'j':
-			as_json = true;
-			break;
-		case 'c':
-			string = optarg;
-			break;
-		case 'e':
-			if (strchr(optarg, '=') == NULL || optarg[0] == '=') {
-				cli_error("check", "-e: '%s' is not NAME=VALUE",
-				    optarg);
-				goto out;
-			}
-			env[nenv++] = optarg;
-			break;
-		case 'N':
-			network = true;
-			break;
-		case 'A':
-			/* Hosts are a way out too, as the queue counts them. */
-			if (hostlist_check(optarg, &cause) != 0) {
-				cli_error("check", "--network-allow: %s", cause);
-				free(cause);
-				cause = NULL;
-				goto out;
-			}
-			network = true;
-			break;
-		case 'S':
-			sandbox = optarg;
-			break;
-		case 'h':
-			check_usage(stdout);
-			rc = 0;
-			goto out;
-		default:
-			if (optopt == 'c' || optopt == 'e')
-				cli_error("check", "-%c needs a value", optopt);
-			else if (optopt != 0 && optopt != '?')
-				cli_error("check", "--%s needs a value",
-				    optopt == 'r' ? "rules" : optopt == 'a' ?
-				    "approval" : optopt == 'S' ? "sandbox" :
-				    "cwd");
-			else
-				cli_error("check", "unknown option '%s'",
-				    argv[optind - 1]);
-			goto out;
+/* The keys of the long options without a letter. */
+enum {
+	CMD_CHECK_RULES = 256,
+	CMD_CHECK_APPROVAL,
+	CMD_CHECK_CWD,
+	CMD_CHECK_JSON,
+	CMD_CHECK_NETWORK,
+	CMD_CHECK_NETWORK_ALLOW,
+	CMD_CHECK_SANDBOX,
+};
+
+static const struct args_option cmd_check_options[] = {
+	{ "rules", 0, true, CMD_CHECK_RULES },
+	{ "approval", 0, true, CMD_CHECK_APPROVAL },
+	{ "cwd", 0, true, CMD_CHECK_CWD },
+	{ "json", 0, false, CMD_CHECK_JSON },
+	{ "network", 0, false, CMD_CHECK_NETWORK },
+	{ "network-allow", 0, true, CMD_CHECK_NETWORK_ALLOW },
+	{ "sandbox", 0, true, CMD_CHECK_SANDBOX },
+	ARGS_HELP_OPTION,
+	{ NULL, 'c', true, 'c' },
+	{ NULL, 'e', true, 'e' },
+	ARGS_END
+};
+static const struct args_option *const cmd_check_tables[] = {
+	cmd_check_options, NULL
+};
+
+/* Take one option into c (args_parse()). */
+static int
+cmd_check_option(void *state, int key, const char *value, char **cause)
+{
+	struct cmd_check	*c = state;
+	char			*why = NULL;
+
+	switch (key) {
+	case CMD_CHECK_RULES:
+		free(c->o.rules);
+		c->o.rules = xstrdup(value);
+		break;
+	case CMD_CHECK_APPROVAL:
+		c->mode = value;
+		break;
+	case CMD_CHECK_CWD:
+		c->cwd = value;
+		break;
+	case CMD_CHECK_JSON:
+		c->as_json = true;
+		break;
+	case 'c':
+		c->string = value;
+		break;
+	case 'e':
+		if (strchr(value, '=') == NULL || value[0] == '=') {
+			*cause = xasprintf("-e: '%s' is not NAME=VALUE", value);
+			return -1;
 		}
+		c->env[c->nenv++] = (char *)value;
+		break;
+	case CMD_CHECK_NETWORK:
+		c->network = true;
+		break;
+	case CMD_CHECK_NETWORK_ALLOW:
+		/* Hosts are a way out too, as the queue counts them. */
+		if (hostlist_check(value, &why) != 0) {
+			*cause = xasprintf("--network-allow: %s", why);
+			free(why);
+			return -1;
+		}
+		c->network = true;
+		break;
+	case CMD_CHECK_SANDBOX:
+		c->sandbox = value;
+		break;
 	}
-	if (mode != NULL) {
-		if (policy_mode_parse(mode, &o.srv.mode) != 0) {
+	return 0;
+}
+
+/*
+ * What the options name, checked; and the command to judge (-c STRING as
+ * sh -c STRING in sh, else the operands), NULL after a message.
+ */
+static char **
+cmd_check_request(struct cmd_check *c, int argc, char **argv, int first,
+    char **sh)
+{
+	enum sandbox_profile	 profile;
+	char			*cause = NULL;
+
+	if (c->mode != NULL) {
+		if (policy_mode_parse(c->mode, &c->o.srv.mode) != 0) {
 			cli_error("check", "--approval: '%s' is not untrusted, "
-			    "on-request or never", mode);
-			goto out;
+			    "on-request or never", c->mode);
+			return NULL;
 		}
-		o.srv.mode_given = true;
+		c->o.srv.mode_given = true;
 	}
-	if (sandbox != NULL &&
-	    sandbox_profile_parse(sandbox, &profile, &cause) != 0) {
+	if (c->sandbox != NULL &&
+	    sandbox_profile_parse(c->sandbox, &profile, &cause) != 0) {
 		cli_error("check", "--sandbox: %s", cause);
-		goto out;
+		free(cause);
+		return NULL;
 	}
-	if ((string != NULL) == (optind < argc)) {
-		cli_error("check", string != NULL ? "give -c STRING or a "
+	if ((c->string != NULL) == (first < argc)) {
+		cli_error("check", c->string != NULL ? "give -c STRING or a "
 		    "command, not both" : "no command to check (see 'ptyvisor "
 		    "check --help')");
-		goto out;
+		return NULL;
 	}
-	if (string != NULL) {
-		sh[2] = (char *)string;
-		cmdv = sh;
-	} else
-		cmdv = argv + optind;
+	if (c->string == NULL)
+		return argv + first;
+	sh[2] = (char *)c->string;
+	return sh;
+}
+
+/* `ptyvisor check`: the verdict is the exit status. */
+static int
+cmd_check_exec(int argc, char **argv)
+{
+	struct cmd_check	 c;
+	struct args_end		 end;
+	struct policy_place	 place;
+	struct policy_verdict	 v;
+	struct cmd_check_parts	 parts;
+	struct policy		*p = NULL;
+	const struct config	*cfg;
+	const char		*raised;
+	char			*cause = NULL;
+	char			*sh[4] = { "sh", "-c", NULL, NULL };
+	char			**cmdv;
+	int			 rc;
+
+	memset(&c, 0, sizeof c);
+	memset(&parts, 0, sizeof parts);
+	c.env = xcalloc((size_t)argc + 1, sizeof *c.env);
+	if ((rc = args_parse(&cmd_check_entry, argc, argv, &c,
+	    &end)) != ARGS_GO_ON)
+		goto out;
+	rc = CLI_EXIT_ERROR;
+	if ((cmdv = cmd_check_request(&c, argc, argv, end.first, sh)) == NULL)
+		goto out;
 
 	/* A settings file that does not parse: 125, as every command. */
 	if ((cfg = cli_config()) == NULL)
 		goto out;
-	cli_server_opts_defaults(cfg, &o);
+	cli_server_opts_defaults(cfg, &c.o);
 	/* Checking runs no notify program: do not require one. */
-	o.srv.notify = NULL;
-	if ((p = server_policy(&o.srv, &cause)) == NULL) {
+	c.o.srv.notify = NULL;
+	if ((p = server_policy(&c.o.srv, &cause)) == NULL) {
 		cli_error("check", "%s", cause);
 		goto out;
 	}
 
-	if (as_json)
+	if (c.as_json)
 		parts.json = json_array();
-	place.cwd = cwd;
+	place.cwd = c.cwd;
 	place.home = getenv("HOME");
 	place.system_config = NULL;
-	v = policy_check_parts(p, cmdv, &place, check_part, &parts);
-	raised = approval_raise(v.decision, network, sandbox, env);
-	check_print(cmdv, v, raised, p, &parts, as_json);
-	rc = raised != NULL || v.decision == POLICY_ASK ? CHECK_EXIT_ASK :
-	    v.decision == POLICY_ALLOW ? CHECK_EXIT_ALLOW : CHECK_EXIT_DENY;
+	v = policy_check_parts(p, cmdv, &place, cmd_check_part, &parts);
+	raised = approval_raise(v.decision, c.network, c.sandbox, c.env);
+	cmd_check_print(cmdv, v, raised, p, &parts, c.as_json);
+	rc = raised != NULL || v.decision == POLICY_ASK ? CMD_CHECK_EXIT_ASK :
+	    v.decision == POLICY_ALLOW ? CMD_CHECK_EXIT_ALLOW :
+	    CMD_CHECK_EXIT_DENY;
 out:
 	json_decref(parts.json);
 	buf_free(&parts.text);
 	policy_free(p);
-	cli_server_opts_free(&o);
+	cli_server_opts_free(&c.o);
 	free(cause);
-	free(env);
+	free(c.env);
 	return rc;
 }
+
+const struct cmd_entry cmd_check_entry = {
+	.name = "check",
+	.summary = "the verdict a command would get, without running it",
+	.exec = cmd_check_exec,
+	.options = cmd_check_tables,
+	.flags = ARGS_NAME_MISSING,
+	.usage = cmd_check_usage,
+	.option = cmd_check_option,
+};

@@ -1,5 +1,5 @@
 /*
- * config.c - the configuration directory, the settings file for the
+ * cli-paths.c - the configuration directory, the settings file for the
  * sub-commands, and the paths it can set.
  *
  * The file is <cli_config_dir()>/config; a missing one is no settings.  It

@@ -1,5 +1,5 @@
 /*
- * recording.c - recordings named on the command line, shared by replay
+ * recording-arg.c - recordings named on the command line, shared by replay
  * and show: a session id or a path to a file, and a recording's screen as
  * plain text.
  */
