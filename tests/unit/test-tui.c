@@ -21,7 +21,7 @@
 #include "tui/keys.h"
 #include "tui/layout.h"
 #include "tui/render.h"
-#include "tui/replay.h"
+#include "tui/tui-replay.h"
 #include "tui/scroll.h"
 
 /* Panes of a tiling never overlap and stay inside the area. */
