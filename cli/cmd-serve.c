@@ -10,10 +10,10 @@
  * runs for long).
  */
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -85,103 +85,108 @@ cmd_serve_usage(FILE *f)
 	    "  -h, --help       show this help\n");
 }
 
-/*
- * Parse serve's command line into o (flags) and *sandbox (a profile for
- * requests that name none, NULL: the file's), *keep.  0 to go on, 1 after
- * --help, else -1 (said).
- */
-static int
-cmd_serve_parse(int argc, char **argv, struct cli_server_opts *o,
-    const char **sandbox, bool *keep)
-{
-	static const struct option opts[] = {
-		{ "approval", required_argument, NULL, 'a' },
-		{ "rules", required_argument, NULL, 'r' },
-		{ "socket", required_argument, NULL, 's' },
-		{ "sandbox", required_argument, NULL, 'S' },
-		{ "notify", required_argument, NULL, 'n' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	enum sandbox_profile	 profile;
-	int			 c;
+/* What serve's command line says. */
+struct cmd_serve {
+	struct cli_server_opts	 o;
+	const char		*sandbox;	/* --sandbox; NULL: the file's */
+	bool			 keep;
+};
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (policy_mode_parse(optarg, &o->srv.mode) != 0) {
-				cli_error("serve", "--approval: '%s' is not "
-				    "untrusted, on-request or never", optarg);
-				return -1;
-			}
-			o->srv.mode_given = true;
-			break;
-		case 'r':
-			free(o->rules);
-			o->rules = xstrdup(optarg);
-			break;
-		case 's':
-			o->socket = optarg;
-			break;
-		case 'S':
-			if (!sandbox_profile_lookup(optarg, &profile)) {
-				cli_error("serve", "--sandbox: '%s' is not "
-				    "read-only, workspace-write or "
-				    "danger-full-access", optarg);
-				return -1;
-			}
-			*sandbox = optarg;
-			break;
-		case 'n':
-			o->srv.notify = optarg;
-			break;
-		case 'k':
-			*keep = true;
-			break;
-		case 'h':
-			cmd_serve_usage(stdout);
-			return 1;
-		default:
-			cli_bad_option("serve", c, argv[optind - 1]);
+enum {
+	CMD_SERVE_APPROVAL = 256,
+	CMD_SERVE_RULES,
+	CMD_SERVE_SOCKET,
+	CMD_SERVE_SANDBOX,
+	CMD_SERVE_NOTIFY,
+	CMD_SERVE_KEEP,
+};
+
+static const struct args_option cmd_serve_options[] = {
+	{ "approval", 0, true, CMD_SERVE_APPROVAL },
+	{ "rules", 0, true, CMD_SERVE_RULES },
+	{ "socket", 0, true, CMD_SERVE_SOCKET },
+	{ "sandbox", 0, true, CMD_SERVE_SANDBOX },
+	{ "notify", 0, true, CMD_SERVE_NOTIFY },
+	{ "keep", 0, false, CMD_SERVE_KEEP },
+	ARGS_HELP_OPTION,
+	ARGS_END
+};
+static const struct args_option *const cmd_serve_tables[] = {
+	cmd_serve_options, NULL
+};
+
+/* Take one option into the command line's values (args_parse()). */
+static int
+cmd_serve_option(void *state, int key, const char *value, char **cause)
+{
+	struct cmd_serve	*c = state;
+	enum sandbox_profile	 profile;
+
+	switch (key) {
+	case CMD_SERVE_APPROVAL:
+		if (policy_mode_parse(value, &c->o.srv.mode) != 0) {
+			*cause = xasprintf("--approval: '%s' is not "
+			    "untrusted, on-request or never", value);
 			return -1;
 		}
-	}
-	if (optind < argc) {
-		cli_error("serve", "unexpected argument '%s'", argv[optind]);
-		return -1;
+		c->o.srv.mode_given = true;
+		break;
+	case CMD_SERVE_RULES:
+		free(c->o.rules);
+		c->o.rules = xstrdup(value);
+		break;
+	case CMD_SERVE_SOCKET:
+		c->o.socket = value;
+		break;
+	case CMD_SERVE_SANDBOX:
+		if (!sandbox_profile_lookup(value, &profile)) {
+			*cause = xasprintf("--sandbox: '%s' is not read-only, "
+			    "workspace-write or danger-full-access", value);
+			return -1;
+		}
+		c->sandbox = value;
+		break;
+	case CMD_SERVE_NOTIFY:
+		c->o.srv.notify = value;
+		break;
+	case CMD_SERVE_KEEP:
+		c->keep = true;
+		break;
 	}
 	return 0;
 }
 
-int
-cmd_serve(int argc, char **argv)
+static int
+cmd_serve_exec(int argc, char **argv)
 {
 	const struct config	*cfg;
-	struct cli_server_opts	 so;
+	struct cmd_serve	 c;
+	struct args_end		 end;
 	struct sandbox_opts	 sbo;
 	struct tui_opts		 to;
 	struct server		*sv = NULL;
-	const char		*sandbox = NULL;
+	struct cli_server_opts	*so = &c.o;
 	char			*state_dir = NULL, *cause = NULL;
-	bool			 keep = false;
 	int			 rc;
 
+	memset(&c, 0, sizeof c);
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
-	memset(&so, 0, sizeof so);
-	if ((rc = cmd_serve_parse(argc, argv, &so, &sandbox, &keep)) != 0) {
-		cli_server_opts_free(&so);
-		return rc > 0 ? 0 : CLI_EXIT_ERROR;
+	if ((rc = args_parse(&cmd_serve_entry, argc, argv, &c,
+	    &end)) != ARGS_GO_ON)
+		goto out;
+	if (end.first < argc) {
+		cli_error("serve", "unexpected argument '%s'",
+		    argv[end.first]);
+		rc = CLI_EXIT_ERROR;
+		goto out;
 	}
 	/* What the command line left open, the settings file may say. */
-	cli_server_opts_defaults(cfg, &so);
-	if (sandbox != NULL)
-		(void)sandbox_profile_lookup(sandbox, &so.srv.profile);
-	else if (!config_sandbox_profile(cfg, &so.srv.profile))
-		so.srv.profile = SANDBOX_WORKSPACE_WRITE;
+	cli_server_opts_defaults(cfg, so);
+	if (c.sandbox != NULL)
+		(void)sandbox_profile_lookup(c.sandbox, &so->srv.profile);
+	else if (!config_sandbox_profile(cfg, &so->srv.profile))
+		so->srv.profile = SANDBOX_WORKSPACE_WRITE;
 	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * Agents' sessions get the file's sandbox options (writable roots,
@@ -196,17 +201,17 @@ cmd_serve(int argc, char **argv)
 	to.prefix = config_prefix(cfg);
 	to.mouse = config_mouse(cfg);
 	to.scrollback = config_scrollback(cfg);
-	so.srv.sandbox = &sbo;
-	so.srv.console = &to;
-	so.srv.log_fd = STDERR_FILENO;
-	so.srv.log_tag = CMD_SERVE_LOG_TAG;
-	so.srv.end_words = "shutting down";
-	so.srv.log_console_end = true;
-	so.srv.forget_ended = true;
+	so->srv.sandbox = &sbo;
+	so->srv.console = &to;
+	so->srv.log_fd = STDERR_FILENO;
+	so->srv.log_tag = CMD_SERVE_LOG_TAG;
+	so->srv.end_words = "shutting down";
+	so->srv.log_console_end = true;
+	so->srv.forget_ended = true;
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
-	so.srv.state_dir = state_dir;
-	if ((sv = server_new(&so.srv, &cause)) == NULL)
+	so->srv.state_dir = state_dir;
+	if ((sv = server_new(&so->srv, &cause)) == NULL)
 		goto fail;
 	if (loop_add_signal(server_loop(sv), SIGTERM, cmd_serve_signal, sv,
 	    &cause) != 0 ||
@@ -216,11 +221,11 @@ cmd_serve(int argc, char **argv)
 	    &cause) != 0)
 		goto fail;
 	server_follow(sv);
-	if (server_listen(sv, so.socket, keep, &cause) != 0)
+	if (server_listen(sv, so->socket, c.keep, &cause) != 0)
 		goto fail;
 	cause = xasprintf("listening on %s (approval %s, rules %s, state %s, "
-	    "settings %s)", server_path(sv), policy_mode_name(so.srv.mode),
-	    so.srv.rules, state_dir, config_path(cfg) != NULL ?
+	    "settings %s)", server_path(sv), policy_mode_name(so->srv.mode),
+	    so->srv.rules, state_dir, config_path(cfg) != NULL ?
 	    config_path(cfg) : "none");
 	server_log(sv, cause);
 	free(cause);
@@ -242,6 +247,16 @@ fail:
 	rc = CLI_EXIT_ERROR;
 out:
 	free(state_dir);
-	cli_server_opts_free(&so);
+	cli_server_opts_free(so);
 	return rc;
 }
+
+const struct cmd_entry cmd_serve_entry = {
+	.name = "serve",
+	.summary = "the core without a TUI: control socket, approvals",
+	.exec = cmd_serve_exec,
+	.options = cmd_serve_tables,
+	.flags = ARGS_SEE_HELP,
+	.usage = cmd_serve_usage,
+	.option = cmd_serve_option,
+};

@@ -45,9 +45,9 @@ extern const struct cmd_entry	cmd_replay_entry;
 extern const struct cmd_entry	cmd_history_entry;
 extern const struct cmd_entry	cmd_show_entry;
 extern const struct cmd_entry	cmd_check_entry;
+extern const struct cmd_entry	cmd_serve_entry;
 
 int	cmd_tui(int argc, char **argv);
-int	cmd_serve(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);
 int	cmd_pending(int argc, char **argv);
 int	cmd_approve(int argc, char **argv);

@@ -18,8 +18,6 @@
  * carry no options (each moves to its cmd-<name>.c with its options).
  */
 #define CMD_PLAIN(n, s, f)	{ .name = (n), .summary = (s), .exec = (f) }
-static const struct cmd_entry cmd_serve_entry = CMD_PLAIN("serve",
-    "the core without a TUI: control socket, approvals", cmd_serve);
 static const struct cmd_entry cmd_exec_entry = CMD_PLAIN("exec",
     "the agents' shim: run a command through the server", cmd_exec);
 static const struct cmd_entry cmd_pending_entry = CMD_PLAIN("pending",
