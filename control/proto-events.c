@@ -1,8 +1,9 @@
 /*
  * proto-events.c - the control protocol's event builders (see proto.h):
  * hello, error, ok, queued, approved/denied, withdrawn, started, output
- * (of the PTY or a pipe), written, exit and list, each appended to a buffer as one JSON line;
- * and a waiting request alone, as a list holds it.
+ * (of the PTY or a pipe), written, exit and list, each appended to a
+ * buffer as one JSON line; a waiting request alone, as a list holds it;
+ * and proto_json_line, which writes every line of the codec.
  *
  * Invariants: event builders only hand jansson valid UTF-8 (invalid bytes
  * become U+FFFD) and always emit exactly one line.
