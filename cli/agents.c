@@ -177,6 +177,7 @@ cli_spawn_request(struct sessions *ss, const struct approval_request *r,
 	sbo.network = r->network;
 	/* A host on neither list is asked where the request came from. */
 	sbo.net_ask = o != NULL ? o->socket : NULL;
+	sbo.net_asker = &ask_server;
 	/* Hosts the request asked for, shown to whoever approved it. */
 	if (r->network_allow != NULL &&
 	    sandbox_opts_add_network(&sbo, false, r->network_allow,

@@ -13,6 +13,8 @@
 
 #include "policy/policy.h"
 #include "base/util.h"
+/* The asker the agents' sessions and run/sandbox give their proxies. */
+#include "control/ask-server.h"
 
 /* Exit status for ptyvisor's own errors (bad arguments, no state dir...). */
 #define CLI_EXIT_ERROR 125

@@ -124,6 +124,7 @@ netrules_new(const struct config *cfg, const char *flag,
 	opts->net_rules_arg = nr;
 	opts->net_rules_file = nr->path;
 	opts->net_ask = nr->socket;
+	opts->net_asker = &ask_server;
 	return nr;
 }
 
