@@ -31,20 +31,6 @@ reparse(struct buf *b, const char *what)
 	return r;
 }
 
-/* Whether two NULL-terminated vectors hold the same strings. */
-static bool
-same_strv(char *const *a, char *const *b)
-{
-	size_t	i;
-
-	if (a == NULL || b == NULL)
-		return a == b;
-	for (i = 0; a[i] != NULL && b[i] != NULL; i++)
-		if (strcmp(a[i], b[i]) != 0)
-			return false;
-	return a[i] == NULL && b[i] == NULL;
-}
-
 /* An exec with every field, and one with none but argv. */
 static void
 test_exec(void)
@@ -83,9 +69,9 @@ test_exec(void)
 		return;
 	is_int(r->op, PROTO_OP_EXEC, "exec: op");
 	is_str(r->id, "7", "exec: id");
-	ok(same_strv(r->exec.argv, argv), "exec: argv");
-	ok(same_strv(r->exec.env, env), "exec: env");
-	ok(same_strv(r->exec.environ, kept), "exec: environ (a variable "
+	ok(strv_equal(r->exec.argv, argv), "exec: argv");
+	ok(strv_equal(r->exec.env, env), "exec: env");
+	ok(strv_equal(r->exec.environ, kept), "exec: environ (a variable "
 	    "without a name or not UTF-8 stays behind)");
 	is_str(r->exec.cwd, "/src", "exec: cwd");
 	is_int(r->exec.timeout_ms, 600000, "exec: timeout");
@@ -273,7 +259,7 @@ test_attach(void)
 		    r->pass_tty && strcmp(r->tty, "pts/3") == 0,
 		    "attach: term, size, new, pass_tty, tty");
 		ok(strcmp(r->exec.cwd, "/src") == 0 &&
-		    same_strv(r->exec.argv, argv), "attach: cwd and argv");
+		    strv_equal(r->exec.argv, argv), "attach: cwd and argv");
 	}
 	proto_request_free(r);
 
@@ -312,13 +298,13 @@ same_pending(const struct proto_pending *a, const struct proto_pending *b)
 {
 #define SAME_STR(x, y) ((x) == NULL ? (y) == NULL : (y) != NULL && \
 	strcmp((x), (y)) == 0)
-	return a->request == b->request && same_strv(a->argv, b->argv) &&
+	return a->request == b->request && strv_equal(a->argv, b->argv) &&
 	    SAME_STR(a->cwd, b->cwd) && SAME_STR(a->sandbox, b->sandbox) &&
 	    a->network == b->network &&
 	    SAME_STR(a->network_allow, b->network_allow) &&
 	    SAME_STR(a->why, b->why) && SAME_STR(a->verdict, b->verdict) &&
 	    SAME_STR(a->by, b->by) && a->client_pid == b->client_pid &&
-	    same_strv(a->environ_differs, b->environ_differs) &&
+	    strv_equal(a->environ_differs, b->environ_differs) &&
 	    SAME_STR(a->detail, b->detail) && a->connect == b->connect;
 #undef SAME_STR
 }
@@ -360,7 +346,7 @@ test_decode_run(void)
 	if (decode(&b, &ev, "approved") == 0)
 		ok(ev.kind == PROTO_EV_APPROVED && ev.request == 12 &&
 		    strcmp(ev.by, "user (edited)") == 0 &&
-		    ev.reason == NULL && same_strv(ev.argv, argv) &&
+		    ev.reason == NULL && strv_equal(ev.argv, argv) &&
 		    strcmp(ev.scope, "once") == 0, "approved: by, argv, scope");
 	proto_event_free(&ev);
 	proto_ev_decided(&b, "1", 12, false, "user", "not now", NULL, NULL);
@@ -502,7 +488,7 @@ test_decode_other(void)
 		ok(ev.kind == PROTO_EV_LIST && ev.nsessions == 2 &&
 		    ev.sessions[0].session == 7 &&
 		    ev.sessions[0].pid == 1234 &&
-		    same_strv(ev.sessions[0].argv, argv) &&
+		    strv_equal(ev.sessions[0].argv, argv) &&
 		    strcmp(ev.sessions[0].cwd, "/src") == 0 &&
 		    strcmp(ev.sessions[0].state, "running") == 0 &&
 		    ev.sessions[0].agent && ev.sessions[1].pid == 0 &&
