@@ -62,7 +62,8 @@ target fuzz-cast record/cast.c record/cast-header.c record/cast-input.c \
     record/replay.c $base -- $(pkg-config --libs jansson) -lm
 # shellcheck disable=SC2086
 target fuzz-proto control/proto.c control/proto-encoding.c \
-    control/proto-events.c net/hostlist.c $base -- $(pkg-config --libs jansson)
+    control/proto-events.c control/proto-requests.c control/proto-decode.c \
+    net/hostlist.c $base -- $(pkg-config --libs jansson)
 # shellcheck disable=SC2086
 target fuzz-shsplit policy/shsplit.c $base --
 # shellcheck disable=SC2086
