@@ -7,17 +7,18 @@
  * An exec is built from the struct proto_exec the server parses it into,
  * an attach from the struct proto_request, so one struct describes a
  * request both ways; decoded events fill the structs proto.h's event
- * builders take (proto_pending, proto_session, proto_exit).  Nothing
- * outside this pair and proto.c/proto-events.c spells a key of the
- * protocol.
+ * builders take (proto_pending, proto_session, proto_exit).  A client
+ * spells no key of the protocol itself: it fills a struct, calls a
+ * builder, and reads the decoded event.
  *
  * Invariants: a built request is one compact JSON object and its newline,
  * its keys in a fixed order; a string that is not UTF-8 cannot be JSON
- * text and is left out (an environment variable, as doc/protocol.md says
- * of `ptyvisor exec`).  The decoder requires every field the server
- * always sends and the right type for every field present, takes an
- * output's bytes from "b64" or, failing that, "data", and gives an event
- * it does not know as PROTO_EV_UNKNOWN (newer servers may send more).
+ * text and is left out, whatever it is (an environment variable, as
+ * doc/protocol.md says of `ptyvisor exec`, but also a word of argv).  The
+ * decoder requires every field the server always sends and the right
+ * type for every field present, takes an output's bytes from "b64" or,
+ * failing that, "data", and gives an event it does not know as
+ * PROTO_EV_UNKNOWN (newer servers may send more).
  */
 #ifndef PTYVISOR_PROTO_CLIENT_H
 #define PTYVISOR_PROTO_CLIENT_H
