@@ -106,33 +106,34 @@ attach_tty(void)
 	return tty;
 }
 
-int
-cli_attach(const char *path, char *const *argv, bool new_session,
-    bool readonly)
+/*
+ * Ask the server at path for a console on this terminal, passed with the
+ * request and put in raw mode: the socket, with what came past the
+ * answer in *in and whether we carry keys and frames ourselves in
+ * *relay; -1 after a message, with the exit status in *rc.
+ */
+static int
+attach_open(const char *path, char *const *argv, bool new_session,
+    bool readonly, struct buf *in, bool *relay, int *rc)
 {
-	struct client	*cl;
-	struct winsize	 ws;
-	struct buf	 in = { 0 };
-	struct pollfd	 pfd[3];
-	sigset_t	 mask;
-	struct proto_request req;
-	struct proto_event ev;
-	struct buf	 line = { 0 };
-	const char	*term = getenv("TERM"), *tty = attach_tty();
-	char		*cause = NULL, *why = NULL, cwd[PATH_MAX], buf[65536];
-	int		 fd, sfd, rc = 0, ttyfds[2] = { STDIN_FILENO,
-			    STDOUT_FILENO };
-	bool		 relay;
-	ssize_t		 n;
+	struct client		*cl;
+	struct winsize		 ws;
+	struct proto_request	 req;
+	struct proto_event	 ev;
+	struct buf		 line = { 0 };
+	const char		*term = getenv("TERM"), *tty = attach_tty();
+	char			*cause = NULL, cwd[PATH_MAX];
+	int			 fd, ttyfds[2] = { STDIN_FILENO, STDOUT_FILENO };
 
+	*rc = CLI_EXIT_ERROR;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		cli_error("attach", "a console needs a terminal on stdin and "
 		    "stdout");
-		return CLI_EXIT_ERROR;
+		return -1;
 	}
 	if (term == NULL || *term == '\0') {
 		cli_error("attach", "TERM is not set: which terminal is this?");
-		return CLI_EXIT_ERROR;
+		return -1;
 	}
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 ||
 	    ws.ws_col == 0) {
@@ -142,7 +143,8 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 	if ((cl = client_connect(path, 5000, &cause)) == NULL) {
 		cli_error("attach", "%s", cause);
 		free(cause);
-		return 1;
+		*rc = 1;
+		return -1;
 	}
 	memset(&req, 0, sizeof req);
 	req.id = (char *)"attach";
@@ -163,8 +165,9 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 		cli_error("attach", "terminal: %s", strerror(errno));
 		buf_free(&line);
 		client_free(cl);
-		return CLI_EXIT_ERROR;
+		return -1;
 	}
+	*rc = 1;
 	if (client_send_fds(cl, &line, ttyfds, 2, &cause) != 0 ||
 	    client_wait_event(cl, "attach", ATTACH_TIMEOUT_MS, &ev,
 	    &cause) != 1) {
@@ -174,7 +177,7 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 		    "no answer from the server");
 		free(cause);
 		client_free(cl);
-		return 1;
+		return -1;
 	}
 	buf_free(&line);
 	if (ev.kind != PROTO_EV_ATTACHED) {
@@ -183,33 +186,32 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 		    "refused");
 		proto_event_free(&ev);
 		client_free(cl);
-		return 1;
+		return -1;
 	}
 	/* The server took the terminal, or we carry keys and frames. */
-	relay = !ev.tty;
+	*relay = !ev.tty;
 	proto_event_free(&ev);
-	fd = client_take_socket(cl, &in);
+	fd = client_take_socket(cl, in);
 	client_free(cl);
+	*rc = 0;
+	return fd;
+}
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGWINCH);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGQUIT);
-	sigaddset(&mask, SIGCONT);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC)) < 0) {
-		term_restore();
-		cli_error("attach", "signalfd: %s", strerror(errno));
-		close(fd);
-		buf_free(&in);
-		return CLI_EXIT_ERROR;
-	}
+/*
+ * The console's life on socket fd: frames to the terminal, keys (when we
+ * relay them) and sizes to the server, signals.  Why it ended ("" when
+ * told to go or the terminal went); *rc 1 when the server was lost.
+ */
+static char *
+attach_loop(int fd, int sfd, bool relay, struct buf *in, int *rc)
+{
+	struct pollfd	 pfd[3];
+	char		*why = NULL, buf[65536];
+	ssize_t		 n;
+
 	/* The size may have changed since the request. */
 	(void)attach_send_size(fd);
-	if (attach_frames(&in, &why) != 0)
+	if (attach_frames(in, &why) != 0)
 		why = xstrdup("the server sent garbage");
 	while (why == NULL) {
 		pfd[0].fd = relay ? STDIN_FILENO : -1;
@@ -244,15 +246,15 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 			if (n == 0 || (n < 0 && errno != EINTR &&
 			    errno != EAGAIN)) {
 				why = xstrdup("lost");
-				rc = 1;
+				*rc = 1;
 				break;
 			}
 			if (n > 0) {
-				buf_add(&in, buf, (size_t)n);
-				if (attach_frames(&in, &why) != 0) {
+				buf_add(in, buf, (size_t)n);
+				if (attach_frames(in, &why) != 0) {
 					why = xstrdup("the server sent "
 					    "garbage");
-					rc = 1;
+					*rc = 1;
 				}
 			}
 		}
@@ -266,10 +268,43 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 			}
 			if (n > 0 && attach_send(fd, 'k', buf, (size_t)n) != 0) {
 				why = xstrdup("lost");
-				rc = 1;
+				*rc = 1;
 			}
 		}
 	}
+	return why;
+}
+
+int
+cli_attach(const char *path, char *const *argv, bool new_session,
+    bool readonly)
+{
+	struct buf	 in = { 0 };
+	sigset_t	 mask;
+	char		*why;
+	int		 fd, sfd, rc;
+	bool		 relay = false;
+
+	if ((fd = attach_open(path, argv, new_session, readonly, &in, &relay,
+	    &rc)) < 0)
+		return rc;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGWINCH);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGQUIT);
+	sigaddset(&mask, SIGCONT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC)) < 0) {
+		term_restore();
+		cli_error("attach", "signalfd: %s", strerror(errno));
+		close(fd);
+		buf_free(&in);
+		return CLI_EXIT_ERROR;
+	}
+	why = attach_loop(fd, sfd, relay, &in, &rc);
 	term_restore();
 	close(fd);
 	close(sfd);

@@ -413,6 +413,87 @@ exec_die(int sig)
 	raise(sig);
 }
 
+/*
+ * Which of our 0-2 are pipes for the command (each that is not a
+ * terminal; --text renders the terminal's screen, so stdout stays on it)
+ * and the terminal's size: that of the first of our stdout, stderr and
+ * stdin that is a terminal.
+ */
+static void
+exec_setup(const struct exec_opts *o, struct exec_run *x,
+    struct pty_size *size)
+{
+	static const int size_from[] = { STDOUT_FILENO, STDERR_FILENO,
+			    STDIN_FILENO };
+	struct winsize	 ws;
+	bool		 text = o->mode == 't';
+	int		 fd;
+
+	for (fd = 0; fd < 3; fd++)
+		x->pipes[fd] = !isatty(fd) && !(fd == STDOUT_FILENO && text);
+	x->err_joined = x->pipes[1] && x->pipes[2] &&
+	    exec_one_file(STDOUT_FILENO, STDERR_FILENO);
+	for (fd = 0; fd < 3; fd++) {
+		if (isatty(size_from[fd]) &&
+		    ioctl(size_from[fd], TIOCGWINSZ, &ws) == 0 &&
+		    ws.ws_col > 0 && ws.ws_row > 0) {
+			size->cols = ws.ws_col;
+			size->rows = ws.ws_row;
+			break;
+		}
+	}
+	if (text)
+		x->text = textout_new(size->rows, size->cols, exec_text, NULL);
+}
+
+/*
+ * Relay until the command ends or we must go: the server's events, our
+ * stdin to the command's, a signal to a kill.  0 (x->rc says how it
+ * ended), or -1 with *cause when the server is lost.
+ */
+static int
+exec_relay(struct exec_run *x, int sfd, char **cause)
+{
+	struct pollfd		 pfd[3];
+	struct signalfd_siginfo	 si;
+	struct proto_event	 ev;
+	int			 rc = 0, nsig = 0;
+
+	while (rc == 0 && !x->done) {
+		pfd[0].fd = client_fd(x->cl);
+		pfd[0].events = POLLIN;
+		pfd[1].fd = sfd;
+		pfd[1].events = POLLIN;
+		pfd[2].fd = exec_wants_stdin(x) ? STDIN_FILENO : -1;
+		pfd[2].events = POLLIN;
+		pfd[2].revents = 0;
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			*cause = xasprintf("poll: %s", strerror(errno));
+			break;
+		}
+		if (sfd >= 0 && (pfd[1].revents & POLLIN) &&
+		    read(sfd, &si, sizeof si) == (ssize_t)sizeof si &&
+		    exec_signal(x, (int)si.ssi_signo, &nsig))
+			break;
+		if (pfd[2].fd >= 0 && pfd[2].revents != 0 &&
+		    (rc = exec_stdin(x, cause)) != 0)
+			break;
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		/* Everything that has arrived, without waiting for more. */
+		while (!x->done &&
+		    (rc = client_read_event(x->cl, 0, &ev, cause)) == 1) {
+			exec_event(x, &ev);
+			proto_event_free(&ev);
+		}
+		if (rc == 0 || x->done)
+			rc = 0;
+	}
+	return rc;
+}
+
 /* Run the request through the server; the shim's exit status. */
 static int
 exec_main(const struct exec_opts *o)
@@ -422,17 +503,10 @@ exec_main(const struct exec_opts *o)
 	struct exec_run	 x;
 	struct client	*cl;
 	struct pty_size	 size = { EXEC_TEXT_COLS, EXEC_TEXT_ROWS };
-	struct winsize	 ws;
-	struct pollfd	 pfd[3];
-	struct signalfd_siginfo si;
 	sigset_t	 set;
-	struct proto_event ev;
 	struct buf	 line = { 0 };
 	char		*cause = NULL, *path;
-	int		 sfd, rc, nsig = 0, fd;
-	bool		 text;
-	static const int size_from[] = { STDOUT_FILENO, STDERR_FILENO,
-			    STDIN_FILENO };
+	int		 sfd, rc, fd;
 
 	/* A closed 0-2 must not become a file of ours: /dev/null stands in. */
 	for (fd = 0; fd < 3; fd++)
@@ -442,26 +516,7 @@ exec_main(const struct exec_opts *o)
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
 	memset(&x, 0, sizeof x);
-	/*
-	 * Each of our 0-2 that is not a terminal is a pipe for the command
-	 * too; --text renders the terminal's screen, so stdout stays on it.
-	 */
-	text = o->mode == 't';
-	for (fd = 0; fd < 3; fd++)
-		x.pipes[fd] = !isatty(fd) && !(fd == STDOUT_FILENO && text);
-	x.err_joined = x.pipes[1] && x.pipes[2] &&
-	    exec_one_file(STDOUT_FILENO, STDERR_FILENO);
-	for (fd = 0; fd < 3; fd++) {
-		if (isatty(size_from[fd]) &&
-		    ioctl(size_from[fd], TIOCGWINSZ, &ws) == 0 &&
-		    ws.ws_col > 0 && ws.ws_row > 0) {
-			size.cols = ws.ws_col;
-			size.rows = ws.ws_row;
-			break;
-		}
-	}
-	if (text)
-		x.text = textout_new(size.rows, size.cols, exec_text, NULL);
+	exec_setup(o, &x, &size);
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -495,38 +550,8 @@ exec_main(const struct exec_opts *o)
 	rc = client_send_line(cl, &line, &cause);
 	buf_free(&line);
 	x.rc = CLI_EXIT_ERROR;
-	while (rc == 0 && !x.done) {
-		pfd[0].fd = client_fd(cl);
-		pfd[0].events = POLLIN;
-		pfd[1].fd = sfd;
-		pfd[1].events = POLLIN;
-		pfd[2].fd = exec_wants_stdin(&x) ? STDIN_FILENO : -1;
-		pfd[2].events = POLLIN;
-		pfd[2].revents = 0;
-		if (poll(pfd, 3, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			cause = xasprintf("poll: %s", strerror(errno));
-			break;
-		}
-		if (sfd >= 0 && (pfd[1].revents & POLLIN) &&
-		    read(sfd, &si, sizeof si) == (ssize_t)sizeof si &&
-		    exec_signal(&x, (int)si.ssi_signo, &nsig))
-			break;
-		if (pfd[2].fd >= 0 && pfd[2].revents != 0 &&
-		    (rc = exec_stdin(&x, &cause)) != 0)
-			break;
-		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		/* Everything that has arrived, without waiting for more. */
-		while (!x.done &&
-		    (rc = client_read_event(cl, 0, &ev, &cause)) == 1) {
-			exec_event(&x, &ev);
-			proto_event_free(&ev);
-		}
-		if (rc == 0 || x.done)
-			rc = 0;
-	}
+	if (rc == 0)
+		rc = exec_relay(&x, sfd, &cause);
 	if (rc < 0 && !x.done) {
 		cli_error("exec", "%s", cause);
 		x.rc = CLI_EXIT_ERROR;
