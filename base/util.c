@@ -138,6 +138,19 @@ strv_len(char *const *v)
 	return n;
 }
 
+bool
+strv_equal(char *const *a, char *const *b)
+{
+	size_t	i;
+
+	if (a == NULL || b == NULL)
+		return a == b;
+	for (i = 0; a[i] != NULL && b[i] != NULL; i++)
+		if (strcmp(a[i], b[i]) != 0)
+			return false;
+	return a[i] == NULL && b[i] == NULL;
+}
+
 char **
 strv_dup(char *const *v)
 {

@@ -36,6 +36,8 @@ char	*xvasprintf(const char *fmt, va_list ap);
 char	**strv_dup(char *const *v);
 void	 strv_free(char **v);
 size_t	 strv_len(char *const *v);
+/* Whether two vectors hold the same strings (NULL equals only NULL). */
+bool	 strv_equal(char *const *a, char *const *b);
 
 /* A growable byte buffer.  Zero-initialise; buf_free releases the data. */
 struct buf {

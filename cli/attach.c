@@ -20,7 +20,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -35,7 +34,7 @@
 #include "base/util.h"
 #include "control/client.h"
 #include "control/control.h"
-#include "control/proto.h"
+#include "control/proto-client.h"
 
 /* How long to wait for the server's answer to attach. */
 #define ATTACH_TIMEOUT_MS	10000
@@ -107,31 +106,34 @@ attach_tty(void)
 	return tty;
 }
 
-int
-cli_attach(const char *path, char *const *argv, bool new_session,
-    bool readonly)
+/*
+ * Ask the server at path for a console on this terminal, passed with the
+ * request and put in raw mode: the socket, with what came past the
+ * answer in *in and whether we carry keys and frames ourselves in
+ * *relay; -1 after a message, with the exit status in *rc.
+ */
+static int
+attach_open(const char *path, char *const *argv, bool new_session,
+    bool readonly, struct buf *in, bool *relay, int *rc)
 {
-	struct client	*cl;
-	struct winsize	 ws;
-	struct buf	 in = { 0 };
-	struct pollfd	 pfd[3];
-	sigset_t	 mask;
-	json_t		*req, *ev = NULL, *a;
-	const char	*term = getenv("TERM"), *tty = attach_tty();
-	char		*cause = NULL, *why = NULL, cwd[PATH_MAX], buf[65536];
-	int		 fd, sfd, i, rc = 0, ttyfds[2] = { STDIN_FILENO,
-			    STDOUT_FILENO };
-	bool		 relay;
-	ssize_t		 n;
+	struct client		*cl;
+	struct winsize		 ws;
+	struct proto_request	 req;
+	struct proto_event	 ev;
+	struct buf		 line = { 0 };
+	const char		*term = getenv("TERM"), *tty = attach_tty();
+	char			*cause = NULL, cwd[PATH_MAX];
+	int			 fd, ttyfds[2] = { STDIN_FILENO, STDOUT_FILENO };
 
+	*rc = CLI_EXIT_ERROR;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		cli_error("attach", "a console needs a terminal on stdin and "
 		    "stdout");
-		return CLI_EXIT_ERROR;
+		return -1;
 	}
 	if (term == NULL || *term == '\0') {
 		cli_error("attach", "TERM is not set: which terminal is this?");
-		return CLI_EXIT_ERROR;
+		return -1;
 	}
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 ||
 	    ws.ws_col == 0) {
@@ -141,74 +143,75 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 	if ((cl = client_connect(path, 5000, &cause)) == NULL) {
 		cli_error("attach", "%s", cause);
 		free(cause);
-		return 1;
+		*rc = 1;
+		return -1;
 	}
-	req = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:b, s:b}", "op",
-	    "attach", "id", "attach", "term", term, "cols", (int)ws.ws_col,
-	    "rows", (int)ws.ws_row, "readonly", readonly, "new", new_session,
-	    "pass_tty", 1);
+	memset(&req, 0, sizeof req);
+	req.id = (char *)"attach";
+	req.term = (char *)term;
+	req.cols = ws.ws_col;
+	req.rows = ws.ws_row;
+	req.readonly = readonly;
+	req.new_session = new_session;
+	req.pass_tty = true;
 	if (tty != NULL && strlen(tty) <= 64)
-		json_object_set_new(req, "tty", json_string(tty));
+		req.tty = (char *)tty;
 	if (new_session && getcwd(cwd, sizeof cwd) != NULL)
-		json_object_set_new(req, "cwd", json_string(cwd));
-	if (argv != NULL) {
-		a = json_array();
-		for (i = 0; argv[i] != NULL; i++)
-			json_array_append_new(a, json_string(argv[i]));
-		json_object_set_new(req, "argv", a);
-	}
+		req.exec.cwd = cwd;
+	req.exec.argv = (char **)argv;
+	proto_req_attach(&line, &req);
 	/* Raw before the server reads the terminal; restored on every way out. */
 	if (term_raw(NULL) != 0) {
 		cli_error("attach", "terminal: %s", strerror(errno));
-		json_decref(req);
+		buf_free(&line);
 		client_free(cl);
-		return CLI_EXIT_ERROR;
+		return -1;
 	}
-	if (client_send_fds(cl, req, ttyfds, 2, &cause) != 0 ||
-	    client_wait_id(cl, "attach", ATTACH_TIMEOUT_MS, &ev,
+	*rc = 1;
+	if (client_send_fds(cl, &line, ttyfds, 2, &cause) != 0 ||
+	    client_wait_event(cl, "attach", ATTACH_TIMEOUT_MS, &ev,
 	    &cause) != 1) {
 		term_restore();
-		json_decref(req);
+		buf_free(&line);
 		cli_error("attach", "%s", cause != NULL ? cause :
 		    "no answer from the server");
 		free(cause);
 		client_free(cl);
-		return 1;
+		return -1;
 	}
-	json_decref(req);
-	if (strcmp(client_str(ev, "event"), "attached") != 0) {
+	buf_free(&line);
+	if (ev.kind != PROTO_EV_ATTACHED) {
 		term_restore();
-		cli_error("attach", "%s", client_str(ev, "message") != NULL ?
-		    client_str(ev, "message") : "refused");
-		json_decref(ev);
+		cli_error("attach", "%s", ev.message != NULL ? ev.message :
+		    "refused");
+		proto_event_free(&ev);
 		client_free(cl);
-		return 1;
+		return -1;
 	}
 	/* The server took the terminal, or we carry keys and frames. */
-	relay = !json_is_true(json_object_get(ev, "tty"));
-	json_decref(ev);
-	fd = client_take_socket(cl, &in);
+	*relay = !ev.tty;
+	proto_event_free(&ev);
+	fd = client_take_socket(cl, in);
 	client_free(cl);
+	*rc = 0;
+	return fd;
+}
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGWINCH);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGQUIT);
-	sigaddset(&mask, SIGCONT);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC)) < 0) {
-		term_restore();
-		cli_error("attach", "signalfd: %s", strerror(errno));
-		close(fd);
-		buf_free(&in);
-		return CLI_EXIT_ERROR;
-	}
+/*
+ * The console's life on socket fd: frames to the terminal, keys (when we
+ * relay them) and sizes to the server, signals.  Why it ended ("" when
+ * told to go or the terminal went); *rc 1 when the server was lost.
+ */
+static char *
+attach_loop(int fd, int sfd, bool relay, struct buf *in, int *rc)
+{
+	struct pollfd	 pfd[3];
+	char		*why = NULL, buf[65536];
+	ssize_t		 n;
+
 	/* The size may have changed since the request. */
 	(void)attach_send_size(fd);
-	if (attach_frames(&in, &why) != 0)
+	if (attach_frames(in, &why) != 0)
 		why = xstrdup("the server sent garbage");
 	while (why == NULL) {
 		pfd[0].fd = relay ? STDIN_FILENO : -1;
@@ -243,15 +246,15 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 			if (n == 0 || (n < 0 && errno != EINTR &&
 			    errno != EAGAIN)) {
 				why = xstrdup("lost");
-				rc = 1;
+				*rc = 1;
 				break;
 			}
 			if (n > 0) {
-				buf_add(&in, buf, (size_t)n);
-				if (attach_frames(&in, &why) != 0) {
+				buf_add(in, buf, (size_t)n);
+				if (attach_frames(in, &why) != 0) {
 					why = xstrdup("the server sent "
 					    "garbage");
-					rc = 1;
+					*rc = 1;
 				}
 			}
 		}
@@ -265,10 +268,43 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 			}
 			if (n > 0 && attach_send(fd, 'k', buf, (size_t)n) != 0) {
 				why = xstrdup("lost");
-				rc = 1;
+				*rc = 1;
 			}
 		}
 	}
+	return why;
+}
+
+int
+cli_attach(const char *path, char *const *argv, bool new_session,
+    bool readonly)
+{
+	struct buf	 in = { 0 };
+	sigset_t	 mask;
+	char		*why;
+	int		 fd, sfd, rc;
+	bool		 relay = false;
+
+	if ((fd = attach_open(path, argv, new_session, readonly, &in, &relay,
+	    &rc)) < 0)
+		return rc;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGWINCH);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGQUIT);
+	sigaddset(&mask, SIGCONT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC)) < 0) {
+		term_restore();
+		cli_error("attach", "signalfd: %s", strerror(errno));
+		close(fd);
+		buf_free(&in);
+		return CLI_EXIT_ERROR;
+	}
+	why = attach_loop(fd, sfd, relay, &in, &rc);
 	term_restore();
 	close(fd);
 	close(sfd);
@@ -398,10 +434,12 @@ cmd_attach(int argc, char **argv)
 static int
 ls_server(const char *path)
 {
-	struct client	*cl;
-	json_t		*req, *ev = NULL, *v, *item, *av;
-	char		*cause = NULL;
-	size_t		 i, k, nrun = 0;
+	struct client		*cl;
+	struct proto_event	 ev;
+	struct proto_session	*s;
+	struct buf		 line = { 0 };
+	char			*cause = NULL;
+	size_t			 i, k, n, nrun = 0;
 
 	/* A busy server may take a while to say hello; a stale socket not. */
 	if ((cl = client_connect(path, 5000, &cause)) == NULL) {
@@ -410,43 +448,35 @@ ls_server(const char *path)
 		free(cause);
 		return -1;
 	}
-	req = json_pack("{s:s, s:s}", "op", "list", "id", "ls");
-	if (client_send(cl, req, &cause) != 0 ||
-	    client_wait_id(cl, "ls", 5000, &ev, &cause) != 1) {
-		json_decref(req);
+	proto_req_list(&line, "ls");
+	if (client_send_line(cl, &line, &cause) != 0 ||
+	    client_wait_event(cl, "ls", 5000, &ev, &cause) != 1) {
+		buf_free(&line);
 		printf("%s: no answer (%s)\n", path, cause != NULL ? cause :
 		    "timeout");
 		free(cause);
 		client_free(cl);
 		return 0;
 	}
-	json_decref(req);
-	v = json_object_get(ev, "sessions");
-	json_array_foreach(v, i, item)
-		if (json_is_string(json_object_get(item, "state")) &&
-		    strcmp(json_string_value(json_object_get(item, "state")),
-		    "running") == 0)
+	buf_free(&line);
+	for (i = 0; i < ev.nsessions; i++)
+		if (ev.sessions[i].state != NULL &&
+		    strcmp(ev.sessions[i].state, "running") == 0)
 			nrun++;
 	printf("%s: pid %ld, %zu session%s (%zu running), %zu waiting for "
-	    "approval\n", path, client_server_pid(cl), json_array_size(v),
-	    json_array_size(v) == 1 ? "" : "s", nrun,
-	    json_array_size(json_object_get(ev, "pending")));
-	json_array_foreach(v, i, item) {
-		printf("  #%lld %-8s pid %-7lld %s", (long long)
-		    json_integer_value(json_object_get(item, "session")),
-		    json_is_string(json_object_get(item, "state")) ?
-		    json_string_value(json_object_get(item, "state")) : "?",
-		    (long long)json_integer_value(json_object_get(item, "pid")),
-		    json_is_true(json_object_get(item, "agent")) ? "agent " :
-		    "");
-		av = json_object_get(item, "argv");
-		for (k = 0; k < json_array_size(av) && k < 8; k++)
-			printf("%s%s", k > 0 ? " " : "", json_string_value(
-			    json_array_get(av, k)) != NULL ?
-			    json_string_value(json_array_get(av, k)) : "");
-		printf("%s\n", json_array_size(av) > 8 ? " ..." : "");
+	    "approval\n", path, client_server_pid(cl), ev.nsessions,
+	    ev.nsessions == 1 ? "" : "s", nrun, ev.npending);
+	for (i = 0; i < ev.nsessions; i++) {
+		s = &ev.sessions[i];
+		printf("  #%lld %-8s pid %-7lld %s", (long long)s->session,
+		    s->state != NULL ? s->state : "?", (long long)s->pid,
+		    s->agent ? "agent " : "");
+		n = strv_len(s->argv);
+		for (k = 0; k < n && k < 8; k++)
+			printf("%s%s", k > 0 ? " " : "", s->argv[k]);
+		printf("%s\n", n > 8 ? " ..." : "");
 	}
-	json_decref(ev);
+	proto_event_free(&ev);
 	client_free(cl);
 	return 0;
 }
@@ -506,7 +536,8 @@ int
 cmd_kill_server(int argc, char **argv)
 {
 	struct client	*cl;
-	json_t		*req, *ev = NULL;
+	struct proto_event ev;
+	struct buf	 line = { 0 };
 	char		*path = NULL, *cause = NULL;
 	long		 pid;
 	uint64_t	 until;
@@ -527,21 +558,21 @@ cmd_kill_server(int argc, char **argv)
 		return 1;
 	}
 	pid = client_server_pid(cl);
-	req = json_pack("{s:s, s:s}", "op", "shutdown", "id", "k");
-	rc = client_send(cl, req, &cause) != 0 ||
-	    client_wait_id(cl, "k", 10000, &ev, &cause) != 1;
-	json_decref(req);
-	if (rc != 0 || strcmp(client_str(ev, "event"), "ok") != 0) {
+	memset(&ev, 0, sizeof ev);
+	proto_req_shutdown(&line, "k");
+	rc = client_send_line(cl, &line, &cause) != 0 ||
+	    client_wait_event(cl, "k", 10000, &ev, &cause) != 1;
+	buf_free(&line);
+	if (rc != 0 || ev.kind != PROTO_EV_OK) {
 		cli_error("kill-server", "%s", cause != NULL ? cause :
-		    client_str(ev, "message") != NULL ?
-		    client_str(ev, "message") : "refused");
+		    ev.message != NULL ? ev.message : "refused");
 		free(cause);
-		json_decref(ev);
+		proto_event_free(&ev);
 		client_free(cl);
 		free(path);
 		return 1;
 	}
-	json_decref(ev);
+	proto_event_free(&ev);
 	client_free(cl);
 	/* Done when the server is gone (its sessions ended and flushed). */
 	until = util_now_ms() + 15000;

@@ -46,7 +46,7 @@
 #include "pty/pty.h"
 #include "control/client.h"
 #include "policy/policy.h"
-#include "control/proto.h"
+#include "control/proto-client.h"
 #include "base/util.h"
 #include "net/hostlist.h"
 
@@ -56,12 +56,12 @@
 #define EXEC_TEXT_COLS		200
 #define EXEC_TEXT_ROWS		50
 struct exec_opts {
-	const char	*cwd;
+	char		*cwd;
 	long		 timeout;
-	const char	*sandbox;
+	char		*sandbox;
 	bool		 network;
 	char		*network_allow;	/* --network-allow lists, joined */
-	const char	*why;
+	char		*why;
 	const char	*socket;	/* --socket; NULL: the usual one */
 	int		 mode;		/* 'r' raw, 't' text, 0 by stdout */
 	char		**env;
@@ -101,6 +101,19 @@ exec_text(void *user, const char *p, size_t len)
 	(void)util_write_all(STDOUT_FILENO, p, len);
 }
 
+/* Ask the server to kill the session: 0, or -1 with *cause. */
+static int
+exec_kill(struct exec_run *x, char **cause)
+{
+	struct buf	line = { 0 };
+	int		rc;
+
+	proto_req_kill(&line, "kill", x->session);
+	rc = client_send_line(x->cl, &line, cause);
+	buf_free(&line);
+	return rc;
+}
+
 /*
  * Bytes for our fd 1 or 2.  Its reader gone (EPIPE), the command is
  * stopped as a shell's would be by SIGPIPE.
@@ -108,7 +121,6 @@ exec_text(void *user, const char *p, size_t len)
 static void
 exec_put(struct exec_run *x, int fd, const char *p, size_t len)
 {
-	json_t	*req;
 	char	*cause = NULL;
 
 	if (x->broken || util_write_all(fd, p, len) == 0)
@@ -116,11 +128,8 @@ exec_put(struct exec_run *x, int fd, const char *p, size_t len)
 	x->broken = true;
 	if (x->session == 0)
 		return;
-	req = json_pack("{s:s, s:s, s:I}", "op", "kill", "id", "kill",
-	    "session", (json_int_t)x->session);
-	(void)client_send(x->cl, req, &cause);
+	(void)exec_kill(x, &cause);
 	free(cause);
-	json_decref(req);
 }
 
 /* Output bytes of the PTY arrived. */
@@ -157,23 +166,21 @@ exec_give_back_stdin(const struct exec_run *x)
 
 /* The command ended: the rest of the screen, then the status. */
 static void
-exec_exit(struct exec_run *x, json_t *ev)
+exec_exit(struct exec_run *x, const struct proto_exit *e)
 {
-	json_t		*sig = json_object_get(ev, "signal");
-
 	exec_give_back_stdin(x);
 	if (x->text != NULL)
 		textout_finish(x->text);
 	if (x->broken)
 		x->rc = 128 + SIGPIPE;
-	else if (json_is_true(json_object_get(ev, "timed_out")))
+	else if (e->timed_out)
 		x->rc = 124;
-	else if (json_is_integer(sig)) {
-		x->rc = 128 + (int)json_integer_value(sig);
-		x->die_sig = (int)json_integer_value(sig);
+	else if (e->signal != 0) {
+		x->rc = 128 + e->signal;
+		x->die_sig = e->signal;
 	}
 	else
-		x->rc = (int)json_integer_value(json_object_get(ev, "code"));
+		x->rc = e->code;
 	x->done = true;
 }
 
@@ -182,86 +189,72 @@ exec_exit(struct exec_run *x, json_t *ev)
  * that what runs is not what it sent, whether or not it waited.
  */
 static void
-exec_said_edited(json_t *argv)
+exec_said_edited(char *const *argv)
 {
-	char	**v, *cmd;
-	size_t	  i, n = json_array_size(argv);
+	char	*cmd;
 
-	v = xcalloc(n + 1, sizeof *v);
-	for (i = 0; i < n; i++) {
-		const char *w = json_string_value(json_array_get(argv, i));
-
-		v[i] = xstrdup(w != NULL ? w : "");
-	}
-	cmd = quote_argv(v);
+	cmd = quote_argv(argv);
 	fprintf(stderr, "ptyvisor: approved after a person edited it; "
 	    "running: %s\n", cmd);
 	free(cmd);
-	strv_free(v);
 }
 
 /* Handle one event from the server. */
 static void
-exec_event(struct exec_run *x, json_t *ev)
+exec_event(struct exec_run *x, const struct proto_event *ev)
 {
-	const char	*name = client_str(ev, "event"), *s;
-	json_int_t	 req;
-	struct buf	 b = { 0 };
-
-	if (name == NULL)
-		return;
-	if (strcmp(name, "queued") == 0) {
-		s = client_str(ev, "verdict");
-		req = json_integer_value(json_object_get(ev, "request"));
-		if (s != NULL && strcmp(s, "ask") == 0 &&
+	switch (ev->kind) {
+	case PROTO_EV_QUEUED:
+		if (ev->queued.verdict != NULL &&
+		    strcmp(ev->queued.verdict, "ask") == 0 &&
 		    isatty(STDERR_FILENO)) {
 			fprintf(stderr, "ptyvisor: waiting for approval "
-			    "(request %" JSON_INTEGER_FORMAT ")...\n", req);
+			    "(request %lld)...\n", (long long)ev->request);
 			x->waiting_said = true;
 		}
-	} else if (strcmp(name, "denied") == 0) {
-		s = client_str(ev, "reason");
+		break;
+	case PROTO_EV_DENIED:
 		fprintf(stderr, "ptyvisor: denied by %s%s%s\n",
-		    client_str(ev, "by") != NULL ? client_str(ev, "by") : "?",
-		    s != NULL ? ": " : "", s != NULL ? s : "");
+		    ev->by != NULL ? ev->by : "?", ev->reason != NULL ?
+		    ": " : "", ev->reason != NULL ? ev->reason : "");
 		x->rc = EXEC_EXIT_DENIED;
 		x->done = true;
-	} else if (strcmp(name, "approved") == 0) {
-		if (json_is_array(json_object_get(ev, "argv")))
-			exec_said_edited(json_object_get(ev, "argv"));
+		break;
+	case PROTO_EV_APPROVED:
+		if (ev->argv != NULL)
+			exec_said_edited(ev->argv);
 		else if (x->waiting_said)
 			fprintf(stderr, "ptyvisor: approved\n");
-	} else if (strcmp(name, "started") == 0) {
-		x->session = json_integer_value(json_object_get(ev,
-		    "session"));
-	} else if (strcmp(name, "output") == 0) {
-		s = client_str(ev, "b64");
-		if (s == NULL || proto_base64_decode(&b, s, strlen(s)) != 0) {
-			b.len = 0;
-			if ((s = client_str(ev, "data")) != NULL)
-				buf_add(&b, s, strlen(s));
+		break;
+	case PROTO_EV_STARTED:
+		x->session = ev->session;
+		break;
+	case PROTO_EV_OUTPUT:
+		if (ev->len > 0 && ev->fd != 0)
+			exec_put(x, ev->fd == 2 ? STDERR_FILENO :
+			    STDOUT_FILENO, ev->data, ev->len);
+		else if (ev->len > 0)
+			exec_output(x, ev->data, ev->len);
+		break;
+	case PROTO_EV_WRITTEN:
+		x->stdin_acked = ev->bytes;
+		break;
+	case PROTO_EV_EXIT:
+		exec_exit(x, &ev->exit);
+		break;
+	case PROTO_EV_ERROR:
+		if (ev->id != NULL && strcmp(ev->id, "in") == 0) {
+			/* The command no longer takes stdin (it ended or
+			 * closed it). */
+			x->stdin_done = true;
+			break;
 		}
-		s = client_str(ev, "stream");
-		if (s != NULL && b.len > 0)
-			exec_put(x, strcmp(s, "stderr") == 0 ? STDERR_FILENO :
-			    STDOUT_FILENO, b.data, b.len);
-		else if (b.len > 0)
-			exec_output(x, b.data, b.len);
-		buf_free(&b);
-	} else if (strcmp(name, "written") == 0) {
-		x->stdin_acked = (uint64_t)json_integer_value(
-		    json_object_get(ev, "bytes"));
-	} else if (strcmp(name, "exit") == 0)
-		exec_exit(x, ev);
-	else if (strcmp(name, "error") == 0 && (s = client_str(ev, "id")) !=
-	    NULL && strcmp(s, "in") == 0) {
-		/* The command no longer takes stdin (it ended or closed it). */
-		x->stdin_done = true;
-	} else if (strcmp(name, "error") == 0) {
-		fprintf(stderr, "ptyvisor: %s\n", client_str(ev, "message") ?
-		    client_str(ev, "message") : "error");
+		fprintf(stderr, "ptyvisor: %s\n", ev->message);
 		x->rc = CLI_EXIT_ERROR;
 		x->done = true;
+		break;
+	default:
+		break;
 	}
 }
 
@@ -274,8 +267,7 @@ static int
 exec_stdin(struct exec_run *x, char **cause)
 {
 	static char	 chunk[EXEC_STDIN_CHUNK];
-	struct buf	 b64 = { 0 };
-	json_t		*req;
+	struct buf	 line = { 0 };
 	ssize_t		 n;
 	int		 rc;
 
@@ -284,20 +276,14 @@ exec_stdin(struct exec_run *x, char **cause)
 	while (n < 0 && errno == EINTR);
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 		return 0;
-	req = json_pack("{s:s, s:s, s:I, s:s}", "op", "input", "id", "in",
-	    "session", (json_int_t)x->session, "stream", "stdin");
-	if (n > 0) {
-		proto_base64_encode(&b64, chunk, (size_t)n);
-		json_object_set_new(req, "b64", json_stringn(b64.data,
-		    b64.len));
-		buf_free(&b64);
+	if (n > 0)
 		x->stdin_sent += (uint64_t)n;
-	} else {
-		json_object_set_new(req, "eof", json_true());
+	else
 		x->stdin_done = true;
-	}
-	rc = client_send(x->cl, req, cause);
-	json_decref(req);
+	proto_req_input(&line, "in", x->session, true, chunk,
+	    n > 0 ? (size_t)n : 0, PROTO_ENC_BASE64, n <= 0);
+	rc = client_send_line(x->cl, &line, cause);
+	buf_free(&line);
 	return rc;
 }
 
@@ -311,49 +297,20 @@ exec_wants_stdin(const struct exec_run *x)
 
 /* A signal to the shim: kill the session (or give up). */
 static bool
-exec_signal(struct client *cl, struct exec_run *x, int sig, int *count)
+exec_signal(struct exec_run *x, int sig, int *count)
 {
-	json_t	*req;
 	char	*cause = NULL;
 
 	if (++*count > 1 || x->session == 0) {
 		x->rc = 128 + sig;
 		return true;
 	}
-	req = json_pack("{s:s, s:s, s:I}", "op", "kill", "id", "kill",
-	    "session", (json_int_t)x->session);
-	if (client_send(cl, req, &cause) != 0) {
+	if (exec_kill(x, &cause) != 0) {
 		free(cause);
 		x->rc = 128 + sig;
-		json_decref(req);
 		return true;
 	}
-	json_decref(req);
 	return false;
-}
-
-/*
- * Our environment, for the command (as sh -c passes it).  A variable that
- * is not UTF-8 cannot travel as JSON text and stays behind.
- */
-static json_t *
-exec_environ(void)
-{
-	extern char	**environ;
-	json_t		 *o = json_object(), *v;
-	char		 *name;
-	size_t		  i, len;
-
-	for (i = 0; environ[i] != NULL; i++) {
-		len = strcspn(environ[i], "=");
-		if (len == 0 || environ[i][len] != '=')
-			continue;
-		name = xstrndup(environ[i], len);
-		if ((v = json_string(environ[i] + len + 1)) != NULL)
-			json_object_set_new(o, name, v);
-		free(name);
-	}
-	return o;
 }
 
 /*
@@ -385,58 +342,62 @@ exec_one_file(int a, int b)
 	return oa == ob;
 }
 
-/* Build the exec request. */
-static json_t *
-exec_request(const struct exec_opts *o, struct pty_size size,
-    const struct exec_run *x)
+/*
+ * Build the exec request: our environment, umask and directory for the
+ * command, as sh -c passes them (a variable that is not UTF-8 cannot
+ * travel as JSON text and stays behind: proto_req_exec).  -1 (said) for a
+ * profile the server does not know.
+ */
+static int
+exec_request(struct buf *line, const struct exec_opts *o,
+    struct pty_size size, const struct exec_run *x)
 {
-	json_t	*req, *argv = json_array(), *env = json_object(), *stdio;
-	char	 cwd[PATH_MAX];
-	size_t	 i;
-	mode_t	 mask;
+	extern char		**environ;
+	struct proto_exec	  ex;
+	char			  cwd[PATH_MAX];
+	char			**env;
+	mode_t			  mask;
 
-	for (i = 0; o->argv[i] != NULL; i++)
-		json_array_append_new(argv, json_string(o->argv[i]));
-	for (i = 0; i < o->nenv; i++) {
-		char *k = xstrndup(o->env[i], strcspn(o->env[i], "="));
-
-		json_object_set_new(env, k, json_string(o->env[i] +
-		    strlen(k) + 1));
-		free(k);
+	memset(&ex, 0, sizeof ex);
+	/*
+	 * The profile travels parsed (struct proto_exec): a name the server
+	 * would refuse gets the server's own answer here.
+	 */
+	if (o->sandbox != NULL && !sandbox_profile_lookup(o->sandbox,
+	    &ex.sandbox)) {
+		fprintf(stderr, "ptyvisor: 'sandbox' must be read-only, "
+		    "workspace-write or danger-full-access\n");
+		return -1;
 	}
-	req = json_pack("{s:s, s:s, s:o, s:o, s:i, s:i, s:b, s:s}",
-	    "op", "exec", "id", "1", "argv", argv, "env", env,
-	    "cols", size.cols, "rows", size.rows, "network", o->network,
-	    "encoding", "base64");
+	ex.has_sandbox = o->sandbox != NULL;
+	ex.argv = o->argv;
+	env = xcalloc(o->nenv + 1, sizeof *env);
+	if (o->nenv > 0)
+		memcpy(env, o->env, o->nenv * sizeof *env);
+	ex.env = env;
+	ex.cols = size.cols;
+	ex.rows = size.rows;
+	ex.network = o->network;
+	ex.encoding = PROTO_ENC_BASE64;
 	if (o->cwd != NULL && realpath(o->cwd, cwd) != NULL)
-		json_object_set_new(req, "cwd", json_string(cwd));
+		ex.cwd = cwd;
 	else if (o->cwd != NULL)
-		json_object_set_new(req, "cwd", json_string(o->cwd));
+		ex.cwd = o->cwd;
 	else if (getcwd(cwd, sizeof cwd) != NULL)
-		json_object_set_new(req, "cwd", json_string(cwd));
-	if (o->timeout > 0)
-		json_object_set_new(req, "timeout_s",
-		    json_integer(o->timeout));
-	if (o->sandbox != NULL)
-		json_object_set_new(req, "sandbox", json_string(o->sandbox));
-	if (o->why != NULL)
-		json_object_set_new(req, "why", json_string(o->why));
-	if (o->network_allow != NULL)
-		json_object_set_new(req, "network_allow",
-		    json_string(o->network_allow));
+		ex.cwd = cwd;
+	ex.timeout_ms = o->timeout > 0 ? (uint64_t)o->timeout * 1000 : 0;
+	ex.why = o->why;
+	ex.network_allow = o->network_allow;
+	ex.environ = environ;
 	mask = umask(0);
 	umask(mask);
-	json_object_set_new(req, "environ", exec_environ());
-	json_object_set_new(req, "umask", json_integer((json_int_t)mask));
-	if (x->pipes[0] || x->pipes[1] || x->pipes[2]) {
-		stdio = json_array();
-		for (i = 0; i < 3; i++)
-			json_array_append_new(stdio, json_string(
-			    i == 2 && x->err_joined ? "stdout" :
-			    x->pipes[i] ? "pipe" : "pty"));
-		json_object_set_new(req, "stdio", stdio);
-	}
-	return req;
+	ex.has_umask = true;
+	ex.umask = (unsigned int)mask;
+	memcpy(ex.pipes, x->pipes, sizeof ex.pipes);
+	ex.err_joined = x->err_joined;
+	proto_req_exec(line, "1", &ex);
+	free(env);
+	return 0;
 }
 
 /*
@@ -464,6 +425,87 @@ exec_die(int sig)
 	raise(sig);
 }
 
+/*
+ * Which of our 0-2 are pipes for the command (each that is not a
+ * terminal; --text renders the terminal's screen, so stdout stays on it)
+ * and the terminal's size: that of the first of our stdout, stderr and
+ * stdin that is a terminal.
+ */
+static void
+exec_setup(const struct exec_opts *o, struct exec_run *x,
+    struct pty_size *size)
+{
+	static const int size_from[] = { STDOUT_FILENO, STDERR_FILENO,
+			    STDIN_FILENO };
+	struct winsize	 ws;
+	bool		 text = o->mode == 't';
+	int		 fd;
+
+	for (fd = 0; fd < 3; fd++)
+		x->pipes[fd] = !isatty(fd) && !(fd == STDOUT_FILENO && text);
+	x->err_joined = x->pipes[1] && x->pipes[2] &&
+	    exec_one_file(STDOUT_FILENO, STDERR_FILENO);
+	for (fd = 0; fd < 3; fd++) {
+		if (isatty(size_from[fd]) &&
+		    ioctl(size_from[fd], TIOCGWINSZ, &ws) == 0 &&
+		    ws.ws_col > 0 && ws.ws_row > 0) {
+			size->cols = ws.ws_col;
+			size->rows = ws.ws_row;
+			break;
+		}
+	}
+	if (text)
+		x->text = textout_new(size->rows, size->cols, exec_text, NULL);
+}
+
+/*
+ * Relay until the command ends or we must go: the server's events, our
+ * stdin to the command's, a signal to a kill.  0 (x->rc says how it
+ * ended), or -1 with *cause when the server is lost.
+ */
+static int
+exec_relay(struct exec_run *x, int sfd, char **cause)
+{
+	struct pollfd		 pfd[3];
+	struct signalfd_siginfo	 si;
+	struct proto_event	 ev;
+	int			 rc = 0, nsig = 0;
+
+	while (rc == 0 && !x->done) {
+		pfd[0].fd = client_fd(x->cl);
+		pfd[0].events = POLLIN;
+		pfd[1].fd = sfd;
+		pfd[1].events = POLLIN;
+		pfd[2].fd = exec_wants_stdin(x) ? STDIN_FILENO : -1;
+		pfd[2].events = POLLIN;
+		pfd[2].revents = 0;
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			*cause = xasprintf("poll: %s", strerror(errno));
+			break;
+		}
+		if (sfd >= 0 && (pfd[1].revents & POLLIN) &&
+		    read(sfd, &si, sizeof si) == (ssize_t)sizeof si &&
+		    exec_signal(x, (int)si.ssi_signo, &nsig))
+			break;
+		if (pfd[2].fd >= 0 && pfd[2].revents != 0 &&
+		    (rc = exec_stdin(x, cause)) != 0)
+			break;
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		/* Everything that has arrived, without waiting for more. */
+		while (!x->done &&
+		    (rc = client_read_event(x->cl, 0, &ev, cause)) == 1) {
+			exec_event(x, &ev);
+			proto_event_free(&ev);
+		}
+		if (rc == 0 || x->done)
+			rc = 0;
+	}
+	return rc;
+}
+
 /* Run the request through the server; the shim's exit status. */
 static int
 exec_main(const struct exec_opts *o)
@@ -473,16 +515,10 @@ exec_main(const struct exec_opts *o)
 	struct exec_run	 x;
 	struct client	*cl;
 	struct pty_size	 size = { EXEC_TEXT_COLS, EXEC_TEXT_ROWS };
-	struct winsize	 ws;
-	struct pollfd	 pfd[3];
-	struct signalfd_siginfo si;
 	sigset_t	 set;
-	json_t		*req, *ev;
+	struct buf	 line = { 0 };
 	char		*cause = NULL, *path;
-	int		 sfd, rc, nsig = 0, fd;
-	bool		 text;
-	static const int size_from[] = { STDOUT_FILENO, STDERR_FILENO,
-			    STDIN_FILENO };
+	int		 sfd, rc, fd;
 
 	/* A closed 0-2 must not become a file of ours: /dev/null stands in. */
 	for (fd = 0; fd < 3; fd++)
@@ -492,26 +528,7 @@ exec_main(const struct exec_opts *o)
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
 	memset(&x, 0, sizeof x);
-	/*
-	 * Each of our 0-2 that is not a terminal is a pipe for the command
-	 * too; --text renders the terminal's screen, so stdout stays on it.
-	 */
-	text = o->mode == 't';
-	for (fd = 0; fd < 3; fd++)
-		x.pipes[fd] = !isatty(fd) && !(fd == STDOUT_FILENO && text);
-	x.err_joined = x.pipes[1] && x.pipes[2] &&
-	    exec_one_file(STDOUT_FILENO, STDERR_FILENO);
-	for (fd = 0; fd < 3; fd++) {
-		if (isatty(size_from[fd]) &&
-		    ioctl(size_from[fd], TIOCGWINSZ, &ws) == 0 &&
-		    ws.ws_col > 0 && ws.ws_row > 0) {
-			size.cols = ws.ws_col;
-			size.rows = ws.ws_row;
-			break;
-		}
-	}
-	if (text)
-		x.text = textout_new(size.rows, size.cols, exec_text, NULL);
+	exec_setup(o, &x, &size);
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -541,41 +558,13 @@ exec_main(const struct exec_opts *o)
 		return CLI_EXIT_ERROR;
 	}
 	x.cl = cl;
-	req = exec_request(o, size, &x);
-	rc = client_send(cl, req, &cause);
-	json_decref(req);
 	x.rc = CLI_EXIT_ERROR;
-	while (rc == 0 && !x.done) {
-		pfd[0].fd = client_fd(cl);
-		pfd[0].events = POLLIN;
-		pfd[1].fd = sfd;
-		pfd[1].events = POLLIN;
-		pfd[2].fd = exec_wants_stdin(&x) ? STDIN_FILENO : -1;
-		pfd[2].events = POLLIN;
-		pfd[2].revents = 0;
-		if (poll(pfd, 3, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			cause = xasprintf("poll: %s", strerror(errno));
-			break;
-		}
-		if (sfd >= 0 && (pfd[1].revents & POLLIN) &&
-		    read(sfd, &si, sizeof si) == (ssize_t)sizeof si &&
-		    exec_signal(cl, &x, (int)si.ssi_signo, &nsig))
-			break;
-		if (pfd[2].fd >= 0 && pfd[2].revents != 0 &&
-		    (rc = exec_stdin(&x, &cause)) != 0)
-			break;
-		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		/* Everything that has arrived, without waiting for more. */
-		while (!x.done && (rc = client_read(cl, 0, &ev, &cause)) == 1) {
-			exec_event(&x, ev);
-			json_decref(ev);
-		}
-		if (rc == 0 || x.done)
-			rc = 0;
-	}
+	rc = 0;
+	if (exec_request(&line, o, size, &x) != 0)
+		x.done = true;
+	else if ((rc = client_send_line(cl, &line, &cause)) == 0)
+		rc = exec_relay(&x, sfd, &cause);
+	buf_free(&line);
 	if (rc < 0 && !x.done) {
 		cli_error("exec", "%s", cause);
 		x.rc = CLI_EXIT_ERROR;

@@ -19,6 +19,7 @@
 #include "base/util.h"
 #include "cli/cli.h"
 #include "conf/config.h"
+#include "control/ask-server.h"
 #include "policy/policy.h"
 #include "sandbox/sandbox.h"
 
@@ -101,6 +102,7 @@ netrules_new(const struct config *cfg, const char *flag,
 	opts->net_rules_arg = nr;
 	opts->net_rules_file = nr->path;
 	opts->net_ask = nr->socket;
+	opts->net_asker = &ask_server;
 	return nr;
 }
 

@@ -16,6 +16,7 @@
 
 #include "base/quote.h"
 #include "control/client.h"
+#include "control/proto-client.h"
 #include "policy/policy.h"
 #include "base/util.h"
 
@@ -25,18 +26,20 @@
 /* --socket: the server's socket, else the usual one (cli_socket_path). */
 static const char *pending_socket;
 
-/* Send req and wait for the answer with id "1"; NULL after a message. */
-static json_t *
-pending_ask(const char *cmd, json_t *req)
+/*
+ * Send the request line and wait for the answer with id "1" into *ev: 0,
+ * or -1 after a message.
+ */
+static int
+pending_ask(const char *cmd, const struct buf *line, struct proto_event *ev)
 {
 	const struct config	*cfg;
 	struct client		*cl;
-	json_t			*ev = NULL;
 	char			*cause = NULL, *path;
 	int			 rc;
 
 	if ((cfg = cli_config()) == NULL)
-		return NULL;
+		return -1;
 	path = pending_socket != NULL ? xstrdup(pending_socket) :
 	    cli_socket_path(cfg);
 	cl = client_connect(path, PENDING_TIMEOUT_MS, &cause);
@@ -44,22 +47,22 @@ pending_ask(const char *cmd, json_t *req)
 	if (cl == NULL) {
 		cli_error(cmd, "%s", cause);
 		free(cause);
-		return NULL;
+		return -1;
 	}
-	if (client_send(cl, req, &cause) != 0 ||
-	    (rc = client_wait_id(cl, "1", PENDING_TIMEOUT_MS, &ev,
+	if (client_send_line(cl, line, &cause) != 0 ||
+	    (rc = client_wait_event(cl, "1", PENDING_TIMEOUT_MS, ev,
 	    &cause)) < 0) {
 		cli_error(cmd, "%s", cause);
 		free(cause);
 		client_free(cl);
-		return NULL;
+		return -1;
 	}
 	client_free(cl);
 	if (rc == 0) {
 		cli_error(cmd, "no answer from the server");
-		return NULL;
+		return -1;
 	}
-	return ev;
+	return 0;
 }
 
 /*
@@ -68,28 +71,25 @@ pending_ask(const char *cmd, json_t *req)
  * text holds invisible characters.
  */
 static void
-pending_print(json_t *p)
+pending_print(const struct proto_pending *p)
 {
-	json_t		*argv = json_object_get(p, "argv"), *w;
-	const char	*cwd = client_str(p, "cwd"), *why = client_str(p, "why");
-	const char	*hosts = client_str(p, "network_allow");
-	char		**v, *cmd, *qcwd, *qwhy, *qhosts;
-	size_t		  i, n = json_array_size(argv);
-	bool		  hidden;
+	const struct proto_exec	*x = p->exec;
+	const char		*cwd = x->cwd, *why = x->why;
+	const char		*hosts = x->network_allow;
+	char			*cmd, *qcwd, *qwhy, *qhosts;
+	char *const		 none[] = { NULL };
+	char *const		*v = x->argv != NULL ? x->argv : none;
+	bool			 hidden;
 
-	v = xcalloc(n + 1, sizeof *v);
-	json_array_foreach(argv, i, w)
-		v[i] = xstrdup(json_is_string(w) ? json_string_value(w) : "");
 	cmd = quote_argv(v);
 	qcwd = quote_text(cwd != NULL ? cwd : "-");
 	qwhy = quote_text(why != NULL ? why : "-");
 	hidden = quote_argv_has_invisible(v) ||
 	    (cwd != NULL && quote_has_invisible(cwd)) ||
 	    (why != NULL && quote_has_invisible(why));
-	printf("%" JSON_INTEGER_FORMAT "\t%s\t%s\t%s",
-	    json_integer_value(json_object_get(p, "request")), cmd, qcwd, qwhy);
+	printf("%lld\t%s\t%s\t%s", (long long)p->request, cmd, qcwd, qwhy);
 	/* A host asked for by a sandbox's proxy: the four answers. */
-	if (json_is_true(json_object_get(p, "connect")))
+	if (p->connect)
 		printf("\thost: approve --once (this connection), approve (the "
 		    "session), approve --remember (a rule), deny");
 	/* The hosts it asks for: the person approves them with the command. */
@@ -103,17 +103,16 @@ pending_print(json_t *p)
 	free(cmd);
 	free(qcwd);
 	free(qwhy);
-	strv_free(v);
 }
 
 int
 cmd_pending(int argc, char **argv)
 {
-	json_t	*req, *ev, *list, *p;
-	char	*s;
-	size_t	 i;
-	bool	 as_json = false;
-	int	 a;
+	struct proto_event	 ev;
+	struct buf		 line = { 0 };
+	size_t			 i;
+	bool			 as_json = false;
+	int			 a, rc;
 
 	for (a = 1; a < argc; a++) {
 		if (strcmp(argv[a], "--json") == 0)
@@ -142,33 +141,32 @@ cmd_pending(int argc, char **argv)
 			return CLI_EXIT_ERROR;
 		}
 	}
-	req = json_pack("{s:s, s:s}", "op", "list", "id", "1");
-	ev = pending_ask("pending", req);
-	json_decref(req);
-	if (ev == NULL)
+	proto_req_list(&line, "1");
+	rc = pending_ask("pending", &line, &ev);
+	buf_free(&line);
+	if (rc != 0)
 		return CLI_EXIT_ERROR;
-	if ((list = json_object_get(ev, "pending")) == NULL) {
-		cli_error("pending", "%s", client_str(ev, "message") != NULL ?
-		    client_str(ev, "message") : "unexpected answer");
-		json_decref(ev);
+	if (ev.kind != PROTO_EV_LIST) {
+		cli_error("pending", "%s", ev.message != NULL ? ev.message :
+		    "unexpected answer");
+		proto_event_free(&ev);
 		return CLI_EXIT_ERROR;
 	}
-	json_array_foreach(list, i, p) {
+	for (i = 0; i < ev.npending; i++) {
 		if (as_json) {
-			s = json_dumps(p, JSON_COMPACT | JSON_PRESERVE_ORDER);
-			if (s != NULL)
-				printf("%s\n", s);
-			free(s);
+			proto_pending_line(&line, &ev.pending[i]);
+			fwrite(line.data, 1, line.len, stdout);
+			buf_free(&line);
 		} else
-			pending_print(p);
+			pending_print(&ev.pending[i]);
 	}
-	json_decref(ev);
+	proto_event_free(&ev);
 	return 0;
 }
 
 /* Parse a request number. */
 static int
-pending_number(const char *cmd, const char *arg, json_int_t *out)
+pending_number(const char *cmd, const char *arg, int64_t *out)
 {
 	char		*end;
 	long long	 v;
@@ -179,7 +177,7 @@ pending_number(const char *cmd, const char *arg, json_int_t *out)
 		cli_error(cmd, "'%s' is not a request number", arg);
 		return -1;
 	}
-	*out = (json_int_t)v;
+	*out = (int64_t)v;
 	return 0;
 }
 
@@ -188,35 +186,29 @@ pending_number(const char *cmd, const char *arg, json_int_t *out)
  * the rule remembered could not be saved, 125 on error.
  */
 static int
-pending_decide(const char *cmd, json_int_t n, bool approve, bool remember,
+pending_decide(const char *cmd, int64_t n, bool approve, bool remember,
     bool once, const char *reason)
 {
-	json_t	*req, *ev;
-	int	 rc = 0;
+	struct proto_event	 ev;
+	struct buf		 line = { 0 };
+	int			 rc = 0;
 
-	req = json_pack("{s:s, s:s, s:I, s:s, s:b}", "op", "decide", "id",
-	    "1", "request", n, "decision", approve ? "approve" : "deny",
-	    "remember", remember);
-	if (once)
-		json_object_set_new(req, "once", json_true());
-	if (reason != NULL)
-		json_object_set_new(req, "reason", json_string(reason));
-	ev = pending_ask(cmd, req);
-	json_decref(req);
-	if (ev == NULL)
+	proto_req_decide(&line, "1", n, approve, remember, once, reason);
+	rc = pending_ask(cmd, &line, &ev);
+	buf_free(&line);
+	if (rc != 0)
 		return CLI_EXIT_ERROR;
-	if (client_str(ev, "event") == NULL ||
-	    strcmp(client_str(ev, "event"), "ok") != 0) {
-		cli_error(cmd, "%s", client_str(ev, "message") != NULL ?
-		    client_str(ev, "message") : "refused");
+	if (ev.kind != PROTO_EV_OK) {
+		cli_error(cmd, "%s", ev.message != NULL ? ev.message :
+		    "refused");
 		rc = 1;
-	} else if (client_str(ev, "not_saved") != NULL) {
+	} else if (ev.not_saved != NULL) {
 		cli_error(cmd, "request %lld approved, but its rule is not "
 		    "saved: %s (it holds until the server stops)",
-		    (long long)n, client_str(ev, "not_saved"));
+		    (long long)n, ev.not_saved);
 		rc = 2;
 	}
-	json_decref(ev);
+	proto_event_free(&ev);
 	return rc;
 }
 
@@ -230,7 +222,7 @@ cmd_approve(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	json_int_t	n;
+	int64_t		n;
 	bool		remember = false, once = false;
 	int		c;
 
@@ -291,7 +283,7 @@ cmd_deny(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*reason = NULL;
-	json_int_t	 n;
+	int64_t		 n;
 	int		 c;
 
 	opterr = 0;

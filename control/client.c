@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "control/control.h"
-#include "control/proto.h"
+#include "control/proto-client.h"
 #include "base/util.h"
 
 /*
@@ -50,8 +50,10 @@ client_connect(const char *path, int timeout_ms, char **cause)
 {
 	struct client		*cl;
 	struct sockaddr_un	 sun;
-	json_t			*hello, *ev = NULL;
-	char			*p;
+	struct buf		 hello = { 0 };
+	struct proto_event	 ev;
+	json_t			*o = NULL;
+	char			*p, *why = NULL;
 	int			 fd, rc;
 
 	p = path != NULL ? xstrdup(path) : control_socket_path();
@@ -82,29 +84,28 @@ client_connect(const char *path, int timeout_ms, char **cause)
 	cl->fd = fd;
 	cl->path = p;
 
-	hello = json_pack("{s:s, s:i}", "op", "hello", "version",
-	    PROTO_VERSION);
-	rc = client_send(cl, hello, cause);
-	json_decref(hello);
+	proto_req_hello(&hello);
+	rc = client_send_line(cl, &hello, cause);
+	buf_free(&hello);
 	if (rc != 0)
 		goto fail;
-	rc = client_read(cl, timeout_ms, &ev, cause);
+	rc = client_read(cl, timeout_ms, &o, cause);
 	if (rc == 0)
 		*cause = xasprintf("%s: no hello from the server", p);
 	if (rc != 1)
 		goto fail;
-	if (client_str(ev, "event") == NULL ||
-	    strcmp(client_str(ev, "event"), "hello") != 0) {
+	rc = proto_event_decode(o, &ev, &why);
+	json_decref(o);
+	if (rc != 0 || ev.kind != PROTO_EV_HELLO) {
 		*cause = xasprintf("%s: the server refused us: %s", p,
-		    client_str(ev, "message") != NULL ?
-		    client_str(ev, "message") : "no hello");
-		json_decref(ev);
+		    rc != 0 ? why : ev.message != NULL ? ev.message :
+		    "no hello");
+		free(why);
+		proto_event_free(&ev);
 		goto fail;
 	}
-	if (json_is_integer(json_object_get(ev, "pid")))
-		cl->server_pid = (long)json_integer_value(
-		    json_object_get(ev, "pid"));
-	json_decref(ev);
+	cl->server_pid = (long)ev.pid;
+	proto_event_free(&ev);
 	return cl;
 fail:
 	client_free(cl);
@@ -149,16 +150,35 @@ client_fd(const struct client *cl)
 int
 client_send(struct client *cl, json_t *req, char **cause)
 {
-	return client_send_fds(cl, req, NULL, 0, cause);
+	struct buf	 line = { 0 };
+	char		*s = json_dumps(req, JSON_COMPACT);
+	int		 rc;
+
+	if (s == NULL) {
+		*cause = xstrdup("cannot encode the request");
+		return -1;
+	}
+	buf_adds(&line, s);
+	buf_addc(&line, '\n');
+	free(s);
+	rc = client_send_line(cl, &line, cause);
+	buf_free(&line);
+	return rc;
 }
 
 int
-client_send_fds(struct client *cl, json_t *req, const int *fds, int nfds,
-    char **cause)
+client_send_line(struct client *cl, const struct buf *line, char **cause)
+{
+	return client_send_fds(cl, line, NULL, 0, cause);
+}
+
+int
+client_send_fds(struct client *cl, const struct buf *line, const int *fds,
+    int nfds, char **cause)
 {
 	struct pollfd	 pfd = { .fd = cl->fd, .events = POLLOUT };
-	char		*s = json_dumps(req, JSON_COMPACT);
-	size_t		 len, off = 0;
+	const char	*s = line->data;
+	size_t		 len = line->len, off = 0;
 	ssize_t		 n;
 	union {
 		struct cmsghdr	 h;
@@ -167,16 +187,10 @@ client_send_fds(struct client *cl, json_t *req, const int *fds, int nfds,
 	struct msghdr	 msg;
 	struct iovec	 iov;
 
-	if (s == NULL) {
-		*cause = xstrdup("cannot encode the request");
-		return -1;
-	}
-	len = strlen(s);
-	s[len++] = '\n';	/* replaces the NUL; length kept apart */
 	while (off < len) {
 		/* The descriptors go with the line's first byte. */
 		memset(&msg, 0, sizeof msg);
-		iov.iov_base = s + off;
+		iov.iov_base = (char *)s + off;
 		iov.iov_len = len - off;
 		msg.msg_iov = &iov;
 		msg.msg_iovlen = 1;
@@ -201,11 +215,9 @@ client_send_fds(struct client *cl, json_t *req, const int *fds, int nfds,
 		else {
 			*cause = xasprintf("%s: %s", cl->path,
 			    strerror(errno));
-			free(s);
 			return -1;
 		}
 	}
-	free(s);
 	return 0;
 }
 
@@ -320,24 +332,43 @@ client_read(struct client *cl, int timeout_ms, json_t **ev, char **cause)
 }
 
 int
-client_wait_id(struct client *cl, const char *id, int timeout_ms,
-    json_t **ev, char **cause)
+client_read_event(struct client *cl, int timeout_ms, struct proto_event *ev,
+    char **cause)
+{
+	json_t	*o;
+	char	*why = NULL;
+	int	 rc;
+
+	memset(ev, 0, sizeof *ev);
+	if ((rc = client_read(cl, timeout_ms, &o, cause)) != 1)
+		return rc;
+	rc = proto_event_decode(o, ev, &why);
+	json_decref(o);
+	if (rc != 0) {
+		*cause = xasprintf("%s: bad event from the server: %s",
+		    cl->path, why);
+		free(why);
+		return -1;
+	}
+	return 1;
+}
+
+int
+client_wait_event(struct client *cl, const char *id, int timeout_ms,
+    struct proto_event *ev, char **cause)
 {
 	uint64_t	 deadline = util_now_ms() + (uint64_t)(timeout_ms < 0 ?
 			     0 : timeout_ms);
-	const char	*got;
 	int		 rc;
 
 	for (;;) {
-		rc = client_read(cl, client_left(deadline, timeout_ms), ev,
-		    cause);
+		rc = client_read_event(cl, client_left(deadline, timeout_ms),
+		    ev, cause);
 		if (rc != 1)
 			return rc;
-		if ((got = client_str(*ev, "id")) != NULL &&
-		    strcmp(got, id) == 0)
+		if (ev->id != NULL && strcmp(ev->id, id) == 0)
 			return 1;
-		json_decref(*ev);
-		*ev = NULL;
+		proto_event_free(ev);
 	}
 }
 

@@ -1,18 +1,24 @@
 /*
  * client.h - the client side of the control protocol, for the small
- * commands (pending, approve, deny) and the agents' shim (exec).
+ * commands (pending, approve, deny, ls, kill-server), the console's
+ * client (attach), the agents' shim (exec) and the MCP server.
  *
  * client_connect() connects and exchanges hellos; then requests are sent
- * as JSON objects and events read one line at a time, each with a
- * timeout.  The fd can be polled by the caller along with its own fds;
- * client_read() with a zero timeout then takes what has arrived.
+ * as lines built by the codec (control/proto-client.h) and events read
+ * one line at a time, each with a timeout, decoded into a struct
+ * proto_event.  The fd can be polled by the caller along with its own
+ * fds; client_read_event() with a zero timeout then takes what has
+ * arrived.  (client_send and client_read, with jansson objects, serve the
+ * MCP's client until it builds its lines with the codec too.)
  */
 #ifndef PTYVISOR_CLIENT_H
 #define PTYVISOR_CLIENT_H
 
 #include <jansson.h>
 
+struct buf;
 struct client;
+struct proto_event;
 
 /*
  * Connect to the server at path (NULL: control_socket_path()) and do the
@@ -24,16 +30,20 @@ struct client	*client_connect(const char *path, int timeout_ms,
 void		 client_free(struct client *cl);
 int		 client_fd(const struct client *cl);
 
-/* Send one request (the object is not consumed).  -1 with *cause. */
-int		 client_send(struct client *cl, json_t *req, char **cause);
+/* Send one request line (proto_req_*, newline included).  -1 with *cause. */
+int		 client_send_line(struct client *cl, const struct buf *line,
+		    char **cause);
 
 /*
  * The same, passing up to 2 descriptors with the line (SCM_RIGHTS): a
  * console's terminal.  They arrive only on a local socket (not through
  * a socket ssh forwards).
  */
-int		 client_send_fds(struct client *cl, json_t *req, const int *fds,
-		    int nfds, char **cause);
+int		 client_send_fds(struct client *cl, const struct buf *line,
+		    const int *fds, int nfds, char **cause);
+
+/* Send one request object (not consumed).  -1 with *cause. */
+int		 client_send(struct client *cl, json_t *req, char **cause);
 
 /*
  * The next event: 1 with *ev (caller decrefs), 0 when none came within
@@ -44,11 +54,19 @@ int		 client_read(struct client *cl, int timeout_ms, json_t **ev,
 		     char **cause);
 
 /*
+ * The next event, decoded: 1 with *ev (proto_event_free it), 0 when none
+ * came within timeout_ms (-1: wait forever), -1 with *cause when the
+ * server closed the connection or sent something that is not an event.
+ */
+int		 client_read_event(struct client *cl, int timeout_ms,
+		     struct proto_event *ev, char **cause);
+
+/*
  * Read events until one whose "id" is id arrives (others are dropped):
  * 1 with *ev, 0 on timeout, -1 with *cause.
  */
-int		 client_wait_id(struct client *cl, const char *id,
-		     int timeout_ms, json_t **ev, char **cause);
+int		 client_wait_event(struct client *cl, const char *id,
+		     int timeout_ms, struct proto_event *ev, char **cause);
 
 /* The string field key of ev, or NULL. */
 const char	*client_str(json_t *ev, const char *key);
@@ -60,7 +78,6 @@ long		 client_server_pid(const struct client *cl);
  * Take the socket (the client keeps it no longer) and append to rest what
  * was read past the last line: a console's first frames.
  */
-struct buf;
 int		 client_take_socket(struct client *cl, struct buf *rest);
 
 #endif

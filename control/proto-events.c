@@ -2,8 +2,9 @@
  * proto-events.c - the control protocol's event builders (see proto.h):
  * hello, error, ok, queued, approved/denied, withdrawn, started, output
  * (of the PTY or a pipe), written, exit and list, each appended to a
- * buffer as one JSON line; and the notify program's argument, which
- * describes a waiting request as queued does.
+ * buffer as one JSON line; a waiting request alone, as a list holds it;
+ * the notify program's argument, which describes a waiting request as
+ * queued does; and proto_json_line, which writes every line of the codec.
  *
  * Invariants: event builders only hand jansson valid UTF-8 (invalid bytes
  * become U+FFFD) and always emit exactly one line.
@@ -86,9 +87,8 @@ proto_set_argv(json_t *o, const char *key, char *const *argv)
 	json_object_set_new(o, key, a);
 }
 
-/* Serialise o as one line onto b and release it. */
-static void
-proto_ev_emit(struct buf *b, json_t *o)
+void
+proto_json_line(struct buf *b, json_t *o)
 {
 	char	*s;
 
@@ -109,7 +109,7 @@ proto_ev_hello(struct buf *b)
 	proto_set_int(o, "version", PROTO_VERSION);
 	proto_set_str(o, "server", "ptyvisor " PACKAGE_VERSION);
 	proto_set_int(o, "pid", (int64_t)getpid());
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }
 
 void
@@ -120,7 +120,7 @@ proto_ev_attached(struct buf *b, const char *id, unsigned long console,
 
 	proto_set_int(o, "console", (int64_t)console);
 	json_object_set_new(o, "tty", json_boolean(tty));
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }
 
 void
@@ -131,13 +131,13 @@ proto_ev_error(struct buf *b, const char *id, enum proto_err code,
 
 	proto_set_str(o, "code", proto_err_name(code));
 	proto_set_str(o, "message", message);
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }
 
 void
 proto_ev_ok(struct buf *b, const char *id)
 {
-	proto_ev_emit(b, proto_ev_new("ok", id));
+	proto_json_line(b, proto_ev_new("ok", id));
 }
 
 void
@@ -146,7 +146,7 @@ proto_ev_ok_not_saved(struct buf *b, const char *id, const char *why)
 	json_t	*o = proto_ev_new("ok", id);
 
 	proto_set_str(o, "not_saved", why);
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }
 
 /* Add the fields of a pending request to o. */
@@ -219,13 +219,24 @@ proto_notify_json(const struct proto_pending *p)
 }
 
 void
+proto_pending_line(struct buf *b, const struct proto_pending *pending)
+{
+	json_t	*o = json_object();
+
+	if (o == NULL)
+		fatal("out of memory");
+	proto_set_pending(o, pending);
+	proto_json_line(b, o);
+}
+
+void
 proto_ev_queued(struct buf *b, const char *id,
     const struct proto_pending *pending)
 {
 	json_t	*o = proto_ev_new("queued", id);
 
 	proto_set_pending(o, pending);
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }
 
 void
@@ -241,7 +252,7 @@ proto_ev_decided(struct buf *b, const char *id, int64_t request,
 	if (argv != NULL)
 		proto_set_argv(o, "argv", argv);
 	proto_set_str(o, "scope", scope);
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }
 
 void
@@ -250,7 +261,7 @@ proto_ev_withdrawn(struct buf *b, int64_t request)
 	json_t	*o = proto_ev_new("withdrawn", NULL);
 
 	proto_set_int(o, "request", request);
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }
 
 void
@@ -262,7 +273,7 @@ proto_ev_started(struct buf *b, const char *id, int64_t request,
 	proto_set_int(o, "request", request);
 	proto_set_int(o, "session", session);
 	proto_set_int(o, "pid", pid);
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }
 
 /*
@@ -285,7 +296,7 @@ proto_ev_output_of(struct buf *b, const char *id, int64_t session,
 	proto_set_int(o, "seq", (int64_t)seq);
 	if (stream != NULL)
 		json_object_set_new(o, "stream", json_string(stream));
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 	b->len -= 2;		/* "}\n": the data goes before them */
 	if (enc == PROTO_ENC_BASE64) {
 		buf_adds(b, ",\"b64\":\"");
@@ -325,7 +336,7 @@ proto_ev_written(struct buf *b, const char *id, int64_t session,
 
 	proto_set_int(o, "session", session);
 	proto_set_int(o, "bytes", (int64_t)total);
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }
 
 void
@@ -342,7 +353,7 @@ proto_ev_exit(struct buf *b, const char *id, const struct proto_exit *e)
 	proto_set_int(o, "duration_ms", (int64_t)e->duration_ms);
 	proto_set_str(o, "recording", e->recording);
 	proto_set_str(o, "ending", e->ending);
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }
 
 void
@@ -374,5 +385,5 @@ proto_ev_list(struct buf *b, const char *id,
 		json_array_append_new(a, item);
 	}
 	json_object_set_new(o, "pending", a);
-	proto_ev_emit(b, o);
+	proto_json_line(b, o);
 }

@@ -8,7 +8,8 @@
  * and the request id when one could be read, so the answer can echo it.
  * Unknown fields are ignored (newer clients may send more).  Every built
  * event is one compact JSON object followed by a newline; strings in it are
- * always valid UTF-8 (invalid bytes in output become U+FFFD).
+ * always valid UTF-8 (invalid bytes in output become U+FFFD).  The
+ * client's half -- requests built, events decoded -- is proto-client.h.
  */
 #ifndef PTYVISOR_PROTO_H
 #define PTYVISOR_PROTO_H
@@ -21,6 +22,7 @@
 #include "sandbox/sandbox.h"
 
 struct buf;
+struct json_t;
 
 #define PROTO_VERSION		1
 /* Longest request line, newline excluded (doc/protocol.md). */
@@ -229,6 +231,11 @@ void	proto_ev_queued(struct buf *b, const char *id,
 void	proto_ev_decided(struct buf *b, const char *id, int64_t request,
 	    bool approved, const char *by, const char *reason,
 	    char *const *argv, const char *scope);
+/*
+ * One waiting request as an item of a list event holds it, as a line of
+ * its own (`ptyvisor pending --json`).
+ */
+void	proto_pending_line(struct buf *b, const struct proto_pending *pending);
 /* A pending request its client gave up on (for subscribers). */
 void	proto_ev_withdrawn(struct buf *b, int64_t request);
 void	proto_ev_started(struct buf *b, const char *id, int64_t request,
@@ -262,6 +269,12 @@ void	proto_ev_list(struct buf *b, const char *id,
  * not valid UTF-8 is left out.  Caller frees.
  */
 char	*proto_notify_json(const struct proto_pending *p);
+
+/*
+ * Append object o to b as one compact line (keys in insertion order) and
+ * release it: every line the codec builds, event or request, ends here.
+ */
+void	proto_json_line(struct buf *b, struct json_t *o);
 
 /*
  * How many of the n bytes at p can be sent as text now: all but an

@@ -55,15 +55,15 @@ sandbox="sandbox/sandbox.c sandbox/child.c sandbox/ns.c sandbox/landlock.c
 sandbox/seccomp.c sandbox/limits.c sandbox/caps.c sandbox/stage.c
 sandbox/net.c"
 net="net/hostlist.c net/resolve.c net/proxy.c net/proxy-conn.c
-net/proxy-request.c net/proxy-serve.c net/relay.c net/steer.c net/ask.c
-base/loop.c"
+net/proxy-request.c net/proxy-serve.c net/relay.c net/steer.c base/loop.c"
 
 # shellcheck disable=SC2086
 target fuzz-cast record/cast.c record/cast-header.c record/cast-input.c \
     record/replay.c $base -- $(pkg-config --libs jansson) -lm
 # shellcheck disable=SC2086
 target fuzz-proto control/proto.c control/proto-encoding.c \
-    control/proto-events.c net/hostlist.c $base -- $(pkg-config --libs jansson)
+    control/proto-events.c control/proto-requests.c control/proto-decode.c \
+    $sandbox $net $base -- $(pkg-config --libs libseccomp jansson)
 # shellcheck disable=SC2086
 target fuzz-shsplit policy/shsplit.c $base --
 # shellcheck disable=SC2086

@@ -3,7 +3,9 @@
  * the input as one request line (a socket client's bytes are untrusted).
  * Besides memory errors, it checks the decoder's promises: a refusal
  * always has a code the parser may give and a message, an id read is
- * bounded, a request obeys the bounds doc/protocol.md states; and the
+ * bounded, a request obeys the bounds doc/protocol.md states, a request
+ * built back by the client's codec (proto-client.h) parses to the same
+ * values; the event decoder refuses with a cause or decodes; and the
  * strict base64 decoder agrees with the encoder on what it accepts.
  */
 #include <assert.h>
@@ -11,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control/proto.h"
+#include "control/proto-client.h"
 #include "base/util.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -57,6 +59,123 @@ check_request(const struct proto_request *req)
 	assert(proto_op_name(req->op) != NULL);
 }
 
+/* Whether two optional strings are the same. */
+static bool
+same_str(const char *a, const char *b)
+{
+	return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
+}
+
+/* The request built back by the client's codec (hello: nothing to build). */
+static bool
+build_back(const struct proto_request *req, struct buf *b)
+{
+	switch (req->op) {
+	case PROTO_OP_EXEC:
+		proto_req_exec(b, req->id, &req->exec);
+		break;
+	case PROTO_OP_INPUT:
+		proto_req_input(b, req->id, req->session, req->to_stdin,
+		    req->data, req->datalen, PROTO_ENC_BASE64, req->eof);
+		break;
+	case PROTO_OP_KILL:
+		proto_req_kill(b, req->id, req->session);
+		break;
+	case PROTO_OP_RESIZE:
+		proto_req_resize(b, req->id, req->session, req->cols,
+		    req->rows);
+		break;
+	case PROTO_OP_DECIDE:
+		proto_req_decide(b, req->id, req->request, req->approve,
+		    req->remember, req->once, req->reason);
+		break;
+	case PROTO_OP_ATTACH:
+		proto_req_attach(b, req);
+		break;
+	case PROTO_OP_CONNECT:
+		proto_req_connect(b, req->id, req->host, req->port, req->why);
+		break;
+	case PROTO_OP_LIST:
+		proto_req_list(b, req->id);
+		break;
+	case PROTO_OP_SUBSCRIBE:
+		proto_req_subscribe(b, req->id);
+		break;
+	case PROTO_OP_SHUTDOWN:
+		proto_req_shutdown(b, req->id);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* What a request and the one built back from it both say. */
+static void
+check_same(const struct proto_request *a, const struct proto_request *b)
+{
+	const struct proto_exec	*x = &a->exec, *y = &b->exec;
+
+	assert(same_str(a->id, b->id));
+	assert(strv_equal(x->argv, y->argv) && same_str(x->cwd, y->cwd));
+	assert(strv_equal(x->env, y->env) && strv_equal(x->environ, y->environ));
+	assert(x->timeout_ms == y->timeout_ms && x->network == y->network);
+	assert(x->has_sandbox == y->has_sandbox &&
+	    (!x->has_sandbox || x->sandbox == y->sandbox));
+	assert(same_str(x->why, y->why));
+	assert(same_str(x->network_allow, y->network_allow));
+	assert(x->encoding == y->encoding && x->err_joined == y->err_joined);
+	assert(memcmp(x->pipes, y->pipes, sizeof x->pipes) == 0);
+	assert(x->has_umask == y->has_umask && x->umask == y->umask);
+	assert(a->op != PROTO_OP_EXEC || (x->cols == y->cols &&
+	    x->rows == y->rows));
+	assert(a->session == b->session && a->datalen == b->datalen &&
+	    (a->datalen == 0 || memcmp(a->data, b->data, a->datalen) == 0));
+	assert(a->to_stdin == b->to_stdin && a->eof == b->eof);
+	assert(a->op == PROTO_OP_EXEC || (a->cols == b->cols &&
+	    a->rows == b->rows));
+	assert(a->request == b->request && a->approve == b->approve);
+	assert(a->remember == b->remember && a->once == b->once);
+	assert(same_str(a->reason, b->reason) && same_str(a->term, b->term));
+	assert(same_str(a->tty, b->tty) && a->readonly == b->readonly);
+	assert(a->new_session == b->new_session && a->pass_tty == b->pass_tty);
+	assert(same_str(a->host, b->host) && a->port == b->port);
+	assert(same_str(a->why, b->why));
+}
+
+/* A request built back by the codec parses to the same values. */
+static void
+check_round_trip(const struct proto_request *req)
+{
+	struct proto_request	*again;
+	struct proto_error	 err;
+	struct buf		 b = { 0 };
+
+	if (!build_back(req, &b))
+		return;
+	again = proto_parse(b.data, b.len, &err);
+	assert(again != NULL && again->op == req->op);
+	check_same(req, again);
+	proto_request_free(again);
+	buf_free(&b);
+}
+
+/* The event decoder: a cause when it refuses, nothing held after. */
+static void
+check_event(const uint8_t *data, size_t size)
+{
+	struct proto_event	 ev;
+	char			*cause = NULL;
+
+	if (proto_event_parse((const char *)data, size, &ev, &cause) != 0) {
+		assert(cause != NULL && ev.json == NULL);
+		free(cause);
+		return;
+	}
+	assert(ev.kind != PROTO_EV_OUTPUT || ev.data != NULL);
+	proto_event_free(&ev);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -74,8 +193,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(proto_err_name(err.code) != NULL);
 	} else {
 		check_request(req);
+		check_round_trip(req);
 		proto_request_free(req);
 	}
+	check_event(data, size);
 
 	/* What base64 accepts encodes back to the same text. */
 	memset(&dec, 0, sizeof dec);

@@ -1,14 +1,17 @@
 /*
- * ask.h - a filtered network's proxy asks a person for a host on neither
- * list: a "connect" request on ptyvisor's control socket (doc/protocol.md),
- * queued like a command, answered with `ptyvisor approve/deny` or in the
- * console.  Non-blocking on the loop; one connection per question, so
- * giving up (ask_cancel) withdraws it.
+ * ask.h - how a filtered network's proxy asks a person about a host on
+ * neither list: an interface the caller hands the proxy (struct asker,
+ * carried from sandbox_opts.net_asker through proxy_opts.asker), so that
+ * net/ knows nothing of who is asked or how.  ptyvisor's asks the server
+ * on its control socket (control/ask-server.h): queued like a command,
+ * answered with `ptyvisor approve/deny` or in the console.
+ *
+ * Whatever the implementation, it is non-blocking on the proxy's loop and
+ * keeps one question per start: giving up (cancel) withdraws it.
  */
 #ifndef PTYVISOR_ASK_H
 #define PTYVISOR_ASK_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 struct loop;
@@ -25,16 +28,19 @@ enum ask_answer {
 /* The answer, and why (who approved, or the reason it is no). */
 typedef void	(*ask_fn)(void *arg, enum ask_answer answer, const char *why);
 
-/*
- * Ask the server listening on socket_path about host:port; fn is called
- * once, later, from the loop, and the question freed after it.  NULL with
- * *cause when it cannot even be sent (no server, no room).
- */
-struct ask	*ask_start(struct loop *l, const char *socket_path,
-		    const char *host, uint16_t port, const char *why,
-		    ask_fn fn, void *arg, char **cause);
-
-/* Give up before the answer: the question is withdrawn.  NULL: no-op. */
-void		 ask_cancel(struct ask *a);
+/* Who the proxy asks; a const struct the implementation provides. */
+struct asker {
+	/*
+	 * Ask whoever listens at where (a socket's path) about host:port; fn
+	 * is called once, later, from l's loop, and the question freed after
+	 * it.  NULL with *cause when it cannot even be asked (nobody there,
+	 * no room).
+	 */
+	struct ask	*(*start)(struct loop *l, const char *where,
+			    const char *host, uint16_t port, const char *why,
+			    ask_fn fn, void *arg, char **cause);
+	/* Give up before the answer: the question is withdrawn. */
+	void		 (*cancel)(struct ask *a);
+};
 
 #endif

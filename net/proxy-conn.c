@@ -239,7 +239,8 @@ void
 proxy_question_free(struct proxy_question *q)
 {
 	proxy_question_unlink(q);
-	ask_cancel(q->ask);
+	if (q->ask != NULL)
+		q->p->opts.asker->cancel(q->ask);
 	free(q);
 }
 

@@ -204,7 +204,7 @@ conn_ask(struct proxy_conn *c)
 		conn_go(c);
 		return;
 	}
-	if (c->p->opts.ask_socket == NULL) {
+	if (c->p->opts.ask_socket == NULL || c->p->opts.asker == NULL) {
 		conn_refuse_unasked(c, "nobody to ask here");
 		return;
 	}
@@ -223,9 +223,9 @@ conn_ask(struct proxy_conn *c)
 	q->p = c->p;
 	snprintf(q->host, sizeof q->host, "%s", c->req.host);
 	q->port = c->req.port;
-	q->ask = ask_start(c->p->loop, c->p->opts.ask_socket, c->req.host,
-	    c->req.port, "a sandboxed command connects to a host on neither "
-	    "list", question_answered, q, &cause);
+	q->ask = c->p->opts.asker->start(c->p->loop, c->p->opts.ask_socket,
+	    c->req.host, c->req.port, "a sandboxed command connects to a host "
+	    "on neither list", question_answered, q, &cause);
 	if (q->ask == NULL) {
 		free(q);
 		conn_refuse_unasked(c, cause);

@@ -10,8 +10,9 @@
  * before it is connected to.  Everything is non-blocking on the loop, with
  * bounded buffers per connection and a bound on connections.  A host on
  * neither list is judged by the caller's rules when it has some (the
- * rules file's "connect" rules), else asked of a person over the control
- * socket when the proxy has one (net/ask.h), else refused with how to
+ * rules file's "connect" rules), else asked of a person through the
+ * asker the caller gives, at the place it names (net/ask.h: ptyvisor's
+ * asks its server on the control socket), else refused with how to
  * allow it; one approved for the session (or by a rule) is kept for the
  * proxy's life, one approved once lets that connection through and the
  * next is asked again.  A refusal
@@ -29,6 +30,7 @@
 
 #include "net/hostlist.h"
 
+struct asker;
 struct loop;
 struct proxy;
 
@@ -38,7 +40,9 @@ struct proxy_opts {
 	int			 log_fd;	/* -1: no log */
 	const char		*hosts_file;	/* tests only: see resolve.h */
 	const char		*ask_socket;	/* a host on neither list is
-						   asked there (net/ask.h);
+						   asked there, by asker;
+						   NULL: refused */
+	const struct asker	*asker;		/* who asks (net/ask.h);
 						   NULL: refused */
 	hostlist_rules_fn	 rules;		/* a host on neither list is
 						   judged by these first;

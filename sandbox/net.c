@@ -13,12 +13,12 @@
  * the namespace and connects out from outside.  No path of the host is
  * bridged in, no forwarder runs inside, and every byte crosses one process.
  * A host on neither list is judged by the rules the caller passes
- * (opts.net_rules: run's and sandbox's rules file), else asked of the server
- * on opts.net_ask (an agent's request's, or whichever runs on the control
- * socket).  The relay holds its end of the socketpair; when the sandbox ends
- * the proxy sees EOF, logs what was still open and exits, and the relay
- * waits for that (see ns.c).  Also here: the proxy variables the command
- * gets, and the network lines of --explain.
+ * (opts.net_rules: run's and sandbox's rules file), else asked by
+ * opts.net_asker of the server on opts.net_ask (an agent's request's, or
+ * whichever runs on the control socket).  The relay holds its end of the
+ * socketpair; when the sandbox ends the proxy sees EOF, logs what was still
+ * open and exits, and the relay waits for that (see ns.c).  Also here: the
+ * proxy variables the command gets, and the network lines of --explain.
  */
 #include "sandbox/sandbox-int.h"
 
@@ -206,6 +206,7 @@ run_proxy(struct sandbox *sb, int channel, pid_t parent)
 	po.log_fd = log_fd;
 	po.hosts_file = sb->hosts_file;
 	po.ask_socket = sb->net_ask;
+	po.asker = sb->opts.net_asker;
 	po.rules = sb->opts.net_rules;
 	po.rules_arg = sb->opts.net_rules_arg;
 	po.rules_file = sb->net_rules_file;

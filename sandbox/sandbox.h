@@ -24,6 +24,7 @@
 
 #include "net/hostlist.h"
 
+struct asker;
 struct buf;
 
 /* How much the command may touch. */
@@ -133,6 +134,8 @@ struct sandbox_opts {
 	const char		*net_ask;	/* the control socket where a
 						   host on neither list is
 						   asked; NULL: refused */
+	const struct asker	*net_asker;	/* who asks there (net/ask.h);
+						   NULL: refused */
 	/*
 	 * A person's rules on a host on neither list, before anyone is
 	 * asked (the rules file's "connect" rules): called in the proxy's

@@ -19,6 +19,7 @@
 
 #include "base/util.h"
 #include "control/approval.h"
+#include "control/ask-server.h"
 #include "policy/policy.h"
 #include "sandbox/sandbox.h"
 #include "server/consoles.h"
@@ -65,6 +66,7 @@ server_spawn(struct server *sv, const struct approval_request *r,
 	sbo.network = x->network;
 	/* A host on neither list is asked where the request came from. */
 	sbo.net_ask = server_path(sv);
+	sbo.net_asker = &ask_server;
 	/* Hosts the request asked for, shown to whoever approved it. */
 	if (x->network_allow != NULL &&
 	    sandbox_opts_add_network(&sbo, false, x->network_allow,

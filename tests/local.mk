@@ -67,6 +67,11 @@ tests_unit_test_proto_SOURCES = tests/unit/test-proto.c
 tests_unit_test_proto_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_proto_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-proto
+check_PROGRAMS += tests/unit/test-proto-client
+tests_unit_test_proto_client_SOURCES = tests/unit/test-proto-client.c
+tests_unit_test_proto_client_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_proto_client_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-proto-client
 # Sandbox: a probe that tries each forbidden thing, and the TAP scripts that
 # run it unsandboxed and under `ptyvisor sandbox`.
 check_PROGRAMS += tests/sandbox/probe

@@ -4,8 +4,9 @@
  * sends upstream (origin form, the URL's Host, no proxy headers, one
  * request), CONNECT and SOCKS5 tunnels, every malformed request refused
  * with its status or reply code, refusals with the reason, failed lookups
- * and connects, the log.  No namespace needed: the proxy's listener is the
- * test's.
+ * and connects, the log; a host on neither list asked through the asker
+ * the proxy is given (a stub here: net/ask.h), each answer and a question
+ * withdrawn.  No namespace needed: the proxy's listener is the test's.
  */
 #include "net/proxy.h"
 
@@ -22,6 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/loop.h"
+#include "base/util.h"
+#include "net/ask.h"
 #include "net/hostlist.h"
 #include "tests/tap.h"
 
@@ -336,6 +340,193 @@ test_log(const char *path)
 	is_int(deny, 6, "the log: six denied");
 }
 
+/*
+ * The stub asker, in the proxy's process: answers from the loop by the
+ * host's name (no.test no, once.test once, slow.test never, others for
+ * the session; nobody.test cannot be asked), and notes each question and
+ * each withdrawal as a line of stub_log for the test to count.
+ */
+static char	stub_log[256];
+
+struct ask {
+	struct loop		*l;
+	struct loop_timer	*timer;
+	enum ask_answer		 answer;
+	char			 host[64];
+	ask_fn			 fn;
+	void			*arg;
+};
+
+/* Append "WHAT HOST" to the stub's log. */
+static void
+stub_note(const char *what, const char *host)
+{
+	FILE	*f = fopen(stub_log, "a");
+
+	if (f != NULL) {
+		fprintf(f, "%s %s\n", what, host);
+		fclose(f);
+	}
+}
+
+/* The stub's answer, from the loop. */
+static void
+stub_answer(struct loop *l, void *arg)
+{
+	struct ask	*a = arg;
+	ask_fn		 fn = a->fn;
+	void		*fn_arg = a->arg;
+	enum ask_answer	 answer = a->answer;
+
+	(void)l;
+	free(a);
+	fn(fn_arg, answer, answer == ASK_DENIED ? "denied by the stub" :
+	    "approved by the stub");
+}
+
+static struct ask *
+stub_start(struct loop *l, const char *where, const char *host,
+    uint16_t port, const char *why, ask_fn fn, void *arg, char **cause)
+{
+	struct ask	*a;
+
+	(void)port;
+	(void)why;
+	if (strcmp(where, "stub") != 0 || strcmp(host, "nobody.test") == 0) {
+		*cause = xstrdup("nobody at the stub");
+		return NULL;
+	}
+	stub_note("ask", host);
+	a = xcalloc(1, sizeof *a);
+	a->l = l;
+	a->fn = fn;
+	a->arg = arg;
+	snprintf(a->host, sizeof a->host, "%s", host);
+	a->answer = strcmp(host, "no.test") == 0 ? ASK_DENIED :
+	    strcmp(host, "once.test") == 0 ? ASK_ONCE : ASK_SESSION;
+	if (strcmp(host, "slow.test") != 0)
+		a->timer = loop_timer_add(l, 0, stub_answer, a);
+	return a;
+}
+
+static void
+stub_cancel(struct ask *a)
+{
+	stub_note("cancel", a->host);
+	if (a->timer != NULL)
+		loop_timer_cancel(a->l, a->timer);
+	free(a);
+}
+
+static const struct asker stub_asker = { stub_start, stub_cancel };
+
+/* How many lines of the stub's log are "WHAT HOST", within 5 s of min. */
+static int
+stub_count(const char *what, const char *host, int min)
+{
+	char	 line[256], want[256];
+	FILE	*f;
+	int	 n = 0, tries;
+
+	snprintf(want, sizeof want, "%s %s\n", what, host);
+	for (tries = 0; tries < 500; tries++) {
+		n = 0;
+		if ((f = fopen(stub_log, "r")) != NULL) {
+			while (fgets(line, sizeof line, f) != NULL)
+				n += strcmp(line, want) == 0;
+			fclose(f);
+		}
+		if (n >= min)
+			break;
+		usleep(10000);
+	}
+	return n;
+}
+
+/* CONNECT to host's upstream through the proxy: the answer. */
+static char *
+connect_to(const char *host)
+{
+	char	req[256];
+
+	snprintf(req, sizeof req, "CONNECT %s:%u HTTP/1.1\r\n\r\nPING\r\n"
+	    "\r\n", host, upstream_port);
+	return ask(req);
+}
+
+/* A second proxy, given the stub asker: each answer reaches the client. */
+static void
+test_ask(const char *hosts_path, const char *dir)
+{
+	struct proxy_opts	 po;
+	struct hostlist		*hl = hostlist_new();
+	char			*cause = NULL, *r, req[256];
+	pid_t			 px;
+	int			 lfd, sp[2], status, fd;
+
+	snprintf(stub_log, sizeof stub_log, "%s/asked", dir);
+	/* The test's names resolve to loopback: let that address through. */
+	hostlist_add(hl, false, "allowed.test,127.0.0.1", &cause);
+	lfd = listen_any(&proxy_port);
+	socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp);
+	if ((px = fork()) == 0) {
+		close(sp[0]);
+		memset(&po, 0, sizeof po);
+		po.hosts = hl;
+		po.log_fd = -1;
+		po.hosts_file = hosts_path;
+		po.ask_socket = "stub";
+		po.asker = &stub_asker;
+		_exit(proxy_serve(sp[1], &po, &cause) == 0 ? 0 : 1);
+	}
+	close(sp[1]);
+	proxy_send_listener(sp[0], lfd);
+	close(lfd);
+
+	r = connect_to("once.test");
+	ok(starts(r, "HTTP/1.1 200 ") && strstr(r, "ECHO\nPING") != NULL,
+	    "asked, approved once: through");
+	free(r);
+	r = connect_to("once.test");
+	ok(starts(r, "HTTP/1.1 200 ") && stub_count("ask", "once.test", 2) ==
+	    2, "approved once: the next connection is asked again");
+	free(r);
+	r = connect_to("session.test");
+	free(r);
+	r = connect_to("session.test");
+	ok(starts(r, "HTTP/1.1 200 ") && stub_count("ask", "session.test",
+	    1) == 1, "approved for the session: asked once, through twice");
+	free(r);
+	r = connect_to("no.test");
+	ok(starts(r, "HTTP/1.1 403 ") && strstr(r, "denied by the stub") !=
+	    NULL, "denied: 403 with the asker's reason");
+	free(r);
+	snprintf(req, sizeof req, "refused: not on the allow list, and nobody "
+	    "at the stub; allow it with --network-allow nobody.test:%u",
+	    upstream_port);
+	r = connect_to("nobody.test");
+	ok(starts(r, "HTTP/1.1 403 ") && strstr(r, req) != NULL,
+	    "nobody to ask: 403 with why and how to allow it");
+	if (strstr(r, req) == NULL)
+		diag("got: %.300s", r);
+	free(r);
+
+	/* The proxy ending withdraws a question still asked. */
+	fd = connect_proxy();
+	snprintf(req, sizeof req, "CONNECT slow.test:%u HTTP/1.1\r\n\r\n",
+	    upstream_port);
+	(void)!write(fd, req, strlen(req));
+	ok(stub_count("ask", "slow.test", 1) == 1, "slow.test asked");
+	close(sp[0]);
+	ok(waitpid(px, &status, 0) == px && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0, "the asking proxy ends");
+	ok(stub_count("cancel", "slow.test", 1) == 1,
+	    "... and withdraws the question nobody answered (cancel)");
+	close(fd);
+	unlink(stub_log);
+	hostlist_free(hl);
+}
+
 int
 main(void)
 {
@@ -354,7 +545,8 @@ main(void)
 	snprintf(log, sizeof log, "%s/log", dir);
 	f = fopen(path, "w");
 	fprintf(f, "# test names\n127.0.0.1 allowed.test denied.test "
-	    "other.test\n");
+	    "other.test once.test session.test no.test nobody.test "
+	    "slow.test\n");
 	fclose(f);
 	hostlist_add(hl, false, "allowed.test,nosuch.test", &cause);
 	hostlist_add(hl, true, "denied.test", &cause);
@@ -391,6 +583,7 @@ main(void)
 	ok(waitpid(px, &status, 0) == px && WIFEXITED(status) &&
 	    WEXITSTATUS(status) == 0, "EOF on the channel: the proxy ends");
 	test_log(log);
+	test_ask(path, dir);
 
 	kill(up, SIGKILL);
 	waitpid(up, NULL, 0);

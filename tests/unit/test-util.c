@@ -1,6 +1,6 @@
 /*
  * test-util.c - base/util: the one duration format, times, buffers,
- * complete writes.
+ * complete writes, string vectors compared.
  */
 #include "base/util.h"
 
@@ -71,6 +71,21 @@ write_all(void)
 	close(fds[1]);
 }
 
+/* strv_equal: the same words in the same order, NULL only NULL. */
+static void
+strv_compare(void)
+{
+	char	*ab[] = { "a", "b", NULL }, *ab2[] = { "a", "b", NULL };
+	char	*a[] = { "a", NULL }, *ac[] = { "a", "c", NULL };
+	char	*none[] = { NULL };
+
+	ok(strv_equal(ab, ab2), "the same words: equal");
+	ok(!strv_equal(ab, a) && !strv_equal(a, ab), "one longer: not equal");
+	ok(!strv_equal(ab, ac), "one word differs: not equal");
+	ok(strv_equal(none, none) && !strv_equal(none, NULL) &&
+	    strv_equal(NULL, NULL), "empty is not NULL; NULL equals NULL");
+}
+
 int
 main(void)
 {
@@ -102,5 +117,6 @@ main(void)
 	is_str(buf_cstr(&b), "again", "and takes bytes again");
 	buf_free(&b);
 	write_all();
+	strv_compare();
 	return tap_done();
 }

@@ -1,15 +1,18 @@
 /*
- * ask.c - a host asked for over the control socket (see ask.h).
+ * ask-server.c - a host asked for over the control socket (see
+ * ask-server.h), both lines built and every event decoded by the codec
+ * (control/proto-client.h).
  *
  * The hello and the request go out in one write, which a fresh UNIX
- * socket's buffer always takes whole; then event lines are read, within
- * ASK_LINE_MAX, until the one answering our id: "approved", "denied" or
- * "error".  EOF or a broken line is an answer too: no.
+ * socket's buffer always takes whole; then event lines are read on the
+ * proxy's loop, never blocking it, within ASK_LINE_MAX, until the one
+ * answering our id: "approved", "denied" or "error".  EOF or a broken
+ * line is an answer too: no.  (control/client.c does not fit here: it
+ * waits for the server's hello and polls with timeouts of its own.)
  */
-#include "net/ask.h"
+#include "control/ask-server.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,7 @@
 
 #include "base/loop.h"
 #include "base/util.h"
+#include "control/proto-client.h"
 
 /*
  * Longest event line we read: the server sends us its hello, our queued
@@ -37,7 +41,7 @@ struct ask {
 
 /* Close and free. */
 static void
-ask_free(struct ask *a)
+ask_server_free(struct ask *a)
 {
 	loop_del_fd(a->loop, a->fd);
 	close(a->fd);
@@ -47,12 +51,12 @@ ask_free(struct ask *a)
 
 /* Answer once and free. */
 static void
-ask_done(struct ask *a, enum ask_answer answer, const char *why)
+ask_server_done(struct ask *a, enum ask_answer answer, const char *why)
 {
 	ask_fn	 fn = a->fn;
 	void	*arg = a->arg;
 
-	ask_free(a);
+	ask_server_free(a);
 	fn(arg, answer, why);
 }
 
@@ -61,55 +65,54 @@ ask_done(struct ask *a, enum ask_answer answer, const char *why)
  * for us.
  */
 static int
-ask_line(struct ask *a, const char *line, size_t len)
+ask_server_line(struct ask *a, const char *line, size_t len)
 {
-	json_error_t	 jerr;
-	json_t		*o;
-	const char	*ev, *id, *by, *reason, *msg, *scope;
-	char		 why[256];
-	int		 r = 0;
+	struct proto_event	 ev;
+	const char		*by;
+	char			*cause = NULL, why[256];
+	int			 r = 0;
 
-	if ((o = json_loadb(line, len, 0, &jerr)) == NULL) {
-		ask_done(a, ASK_DENIED, "the server sent a broken line");
+	if (proto_event_parse(line, len, &ev, &cause) != 0) {
+		free(cause);
+		ask_server_done(a, ASK_DENIED, "the server sent a broken line");
 		return 1;
 	}
-	ev = json_string_value(json_object_get(o, "event"));
-	id = json_string_value(json_object_get(o, "id"));
-	if (ev != NULL && id != NULL && strcmp(id, "1") == 0) {
-		by = json_string_value(json_object_get(o, "by"));
-		reason = json_string_value(json_object_get(o, "reason"));
-		msg = json_string_value(json_object_get(o, "message"));
-		scope = json_string_value(json_object_get(o, "scope"));
-		if (strcmp(ev, "approved") == 0) {
+	by = ev.by != NULL ? ev.by : "a person";
+	if (ev.id != NULL && strcmp(ev.id, "1") == 0) {
+		switch (ev.kind) {
+		case PROTO_EV_APPROVED:
 			/* Once only when it says so; older servers kept it. */
-			snprintf(why, sizeof why, "approved by %s%s%s",
-			    by != NULL ? by : "a person", scope != NULL ?
-			    ", for " : "", scope != NULL ? scope : "");
-			ask_done(a, scope != NULL && strcmp(scope, "once") ==
-			    0 ? ASK_ONCE : ASK_SESSION, why);
+			snprintf(why, sizeof why, "approved by %s%s%s", by,
+			    ev.scope != NULL ? ", for " : "", ev.scope != NULL ?
+			    ev.scope : "");
+			ask_server_done(a, ev.scope != NULL && strcmp(ev.scope,
+			    "once") == 0 ? ASK_ONCE : ASK_SESSION, why);
 			r = 1;
-		} else if (strcmp(ev, "denied") == 0) {
-			snprintf(why, sizeof why, "denied by %s%s%s%s",
-			    by != NULL ? by : "a person",
-			    reason != NULL ? " (" : "",
-			    reason != NULL ? reason : "",
-			    reason != NULL ? ")" : "");
-			ask_done(a, ASK_DENIED, why);
+			break;
+		case PROTO_EV_DENIED:
+			snprintf(why, sizeof why, "denied by %s%s%s%s", by,
+			    ev.reason != NULL ? " (" : "", ev.reason != NULL ?
+			    ev.reason : "", ev.reason != NULL ? ")" : "");
+			ask_server_done(a, ASK_DENIED, why);
 			r = 1;
-		} else if (strcmp(ev, "error") == 0) {
+			break;
+		case PROTO_EV_ERROR:
 			snprintf(why, sizeof why, "the server refused to ask: "
-			    "%s", msg != NULL ? msg : "?");
-			ask_done(a, ASK_DENIED, why);
+			    "%s", ev.message);
+			ask_server_done(a, ASK_DENIED, why);
 			r = 1;
+			break;
+		default:
+			break;
 		}
 	}
-	json_decref(o);
+	proto_event_free(&ev);
 	return r;
 }
 
 /* Event lines arrive. */
 static void
-ask_on_read(struct loop *l, int fd, short revents, void *arg)
+ask_server_read(struct loop *l, int fd, short revents, void *arg)
 {
 	struct ask	*a = arg;
 	char		 chunk[4096], *nl;
@@ -122,29 +125,29 @@ ask_on_read(struct loop *l, int fd, short revents, void *arg)
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
-		ask_done(a, ASK_DENIED, "the server went away before anyone "
-		    "answered");
+		ask_server_done(a, ASK_DENIED, "the server went away before "
+		    "anyone answered");
 		return;
 	}
 	buf_add(&a->in, chunk, (size_t)n);
 	while ((nl = memchr(a->in.data, '\n', a->in.len)) != NULL) {
 		len = (size_t)(nl - a->in.data);
-		if (ask_line(a, a->in.data, len))
+		if (ask_server_line(a, a->in.data, len))
 			return;
 		buf_consume(&a->in, len + 1);
 	}
 	if (a->in.len > ASK_LINE_MAX)
-		ask_done(a, ASK_DENIED, "the server sent too long a line");
+		ask_server_done(a, ASK_DENIED,
+		    "the server sent too long a line");
 }
 
-struct ask *
-ask_start(struct loop *l, const char *socket_path, const char *host,
+/* Ask the server on socket_path about host:port (struct asker's start). */
+static struct ask *
+ask_server_start(struct loop *l, const char *socket_path, const char *host,
     uint16_t port, const char *why, ask_fn fn, void *arg, char **cause)
 {
 	struct sockaddr_un	 sun;
 	struct ask		*a;
-	json_t			*o;
-	char			*line;
 	struct buf		 out = { 0 };
 	int			 fd;
 	ssize_t			 n;
@@ -163,16 +166,8 @@ ask_start(struct loop *l, const char *socket_path, const char *host,
 			close(fd);
 		return NULL;
 	}
-	o = json_pack("{s:s, s:s, s:s, s:i}", "op", "connect", "id", "1",
-	    "host", host, "port", (int)port);
-	if (why != NULL)
-		json_object_set_new(o, "why", json_string(why));
-	line = json_dumps(o, JSON_COMPACT);
-	json_decref(o);
-	buf_adds(&out, "{\"op\":\"hello\",\"version\":1}\n");
-	buf_adds(&out, line);
-	buf_adds(&out, "\n");
-	free(line);
+	proto_req_hello(&out);
+	proto_req_connect(&out, "1", host, port, why);
 	n = send(fd, out.data, out.len, MSG_NOSIGNAL);
 	if (n != (ssize_t)out.len) {
 		*cause = xasprintf("cannot ask the server (%s)", n < 0 ?
@@ -187,13 +182,16 @@ ask_start(struct loop *l, const char *socket_path, const char *host,
 	a->fd = fd;
 	a->fn = fn;
 	a->arg = arg;
-	loop_add_fd(l, fd, POLLIN, LOOP_PRIO_NORMAL, ask_on_read, a);
+	loop_add_fd(l, fd, POLLIN, LOOP_PRIO_NORMAL, ask_server_read, a);
 	return a;
 }
 
-void
-ask_cancel(struct ask *a)
+/* Give up: closing the connection withdraws the question. */
+static void
+ask_server_cancel(struct ask *a)
 {
 	if (a != NULL)
-		ask_free(a);
+		ask_server_free(a);
 }
+
+const struct asker ask_server = { ask_server_start, ask_server_cancel };
