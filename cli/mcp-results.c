@@ -14,7 +14,7 @@
 #include "base/quote.h"
 #include "base/utf8.h"
 #include "base/util.h"
-#include "cli/textout.h"
+#include "term/textout.h"
 #include "control/proto.h"
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"

@@ -8,7 +8,7 @@
  */
 #include "cli/cli.h"
 #include "cli/mcp-int.h"
-#include "cli/textout.h"
+#include "term/textout.h"
 
 #include <poll.h>
 #include <stdio.h>

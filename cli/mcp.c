@@ -12,7 +12,7 @@
  * stdin, the jobs' sockets, the timers of waiting calls; several calls
  * are in flight at once and are answered in any order.
  *
- * A job's output is rendered as terminal text (cli/textout.h, what `exec
+ * A job's output is rendered as terminal text (term/textout.h, what `exec
  * --text` prints); finished lines are kept twice: capped head and tail
  * for run's answer (mcp/outcap.h), and the last MCP_LOG_MAX bytes with
  * their offsets for session_output's paging.  How arguments become a
