@@ -5,4 +5,6 @@
 noinst_LIBRARIES += libmcp.a
 libmcp_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libmcp_a_SOURCES = mcp/mcp.c mcp/mcp.h mcp/tools.c \
-	mcp/outcap.c mcp/outcap.h
+	mcp/outcap.c mcp/outcap.h \
+	mcp/mcpd.c mcp/mcp-int.h mcp/mcp-jobs.c mcp/mcp-tools.c \
+	mcp/mcp-results.c mcp/mcp-config.c

@@ -24,7 +24,7 @@
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
-#include "cli/mcp-int.h"
+#include "mcp/mcp-int.h"
 
 #include <errno.h>
 #include <getopt.h>

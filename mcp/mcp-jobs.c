@@ -7,7 +7,7 @@
  * arms a call's wait.  Answers go to stdout here, and only here.
  */
 #include "cli/cli.h"
-#include "cli/mcp-int.h"
+#include "mcp/mcp-int.h"
 #include "term/textout.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * a job's state (its kept text, its screen, its exit) becomes the tool's
  * answer: run's, session_output's, a progress message (see mcp-int.h).
  */
-#include "cli/mcp-int.h"
+#include "mcp/mcp-int.h"
 
 #include <limits.h>
 #include <stdlib.h>

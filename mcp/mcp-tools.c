@@ -7,7 +7,7 @@
  * mcp-jobs.c.
  */
 #include "cli/cli.h"
-#include "cli/mcp-int.h"
+#include "mcp/mcp-int.h"
 #include "term/textout.h"
 
 #include <poll.h>

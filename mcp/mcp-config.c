@@ -3,7 +3,7 @@
  * snippet an agent's settings need to start this binary's MCP server, in
  * the agent's own format (JSON, TOML), with the revisions it speaks.
  */
-#include "cli/mcp-int.h"
+#include "mcp/mcp-int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
