@@ -2,7 +2,7 @@ noinst_LIBRARIES += libcli.a
 libcli_a_SOURCES = cli/cli.h cli/run.c cli/replay.c cli/history.c \
 	cli/tui.c cli/attach.c cli/consoles.c
 libcli_a_SOURCES += cli/serve.c cli/exec.c cli/pending.c \
-	cli/hook.c cli/check.c
+	cli/cmd-mcp.c cli/hook.c cli/check.c
 libcli_a_SOURCES += cli/term.c cli/term.h cli/sbopts.c cli/sbopts.h cli/sandbox.c \
 	cli/netrules.c cli/netrules.h
 libcli_a_SOURCES += cli/config.c cli/commands.h cli/errors.c cli/agents.c \

@@ -1,16 +1,15 @@
 /*
- * mcp-int.h - what the files of `ptyvisor mcp` share: its bounds, a job
- * (one command on its own control connection), a call (a tools/call being
- * carried out) and the server.  mcp.c reads stdin's lines and runs the
- * loop; mcp-tools.c carries each tool out; mcp-jobs.c follows the jobs
- * and answers the calls waiting on them; mcp-results.c turns a call's
- * arguments into an exec request and a job's state into a tool's answer
- * (no I/O); mcp-config.c prints the snippets that plug the server into an
- * agent.  Calls go one way: mcp.c, mcp-tools.c, mcp-jobs.c, mcp-results.c.
- * Not for use outside cli/mcp*.c.
+ * mcp-int.h - what the files of the MCP server (mcpd.h) share: its
+ * bounds, a job (one command on its own control connection), a call (a
+ * tools/call being carried out) and the server.  mcpd.c reads stdin's
+ * lines and runs the loop; mcp-tools.c carries each tool out; mcp-jobs.c
+ * follows the jobs and answers the calls waiting on them; mcp-results.c
+ * turns a call's arguments into an exec request and a job's state into a
+ * tool's answer (no I/O).  Calls go one way: mcpd.c, mcp-tools.c,
+ * mcp-jobs.c, mcp-results.c.  Not for use outside mcp/.
  */
-#ifndef PTYVISOR_CLI_MCP_INT_H
-#define PTYVISOR_CLI_MCP_INT_H
+#ifndef PTYVISOR_MCP_INT_H
+#define PTYVISOR_MCP_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,8 +18,8 @@
 #include <jansson.h>
 
 #include "base/util.h"
+#include "mcp/mcpd.h"
 #include "mcp/outcap.h"
-#include "conf/config.h"
 
 struct client;
 struct loop;
@@ -29,9 +28,6 @@ struct mcp;
 struct mcp_call;
 struct textout;
 
-/* run returns after this many seconds of running, unless told. */
-#define MCP_WAIT_S		50
-#define MCP_WAIT_S_MAX		3600
 /* The terminal a command gets unless told: wide, so lines rarely wrap. */
 #define MCP_COLS		200
 #define MCP_ROWS		50
@@ -53,8 +49,6 @@ struct textout;
 #define MCP_CONNECT_MS		10000
 #define MCP_KILL_WAIT_MS	5000
 #define MCP_WAIT_MS_MAX		600000
-#define MCP_MAX_BYTES_MIN	CONFIG_CAP_MIN
-#define MCP_MAX_BYTES_MAX	CONFIG_CAP_MAX
 /* stdin is read this much at a time. */
 #define MCP_READ		65536
 
@@ -177,8 +171,5 @@ void		 call_waited(struct loop *loop, void *arg);
 void		 mcpd_call(struct mcpd *d, struct mcp_call *mc);
 /* mcp-tools.c: notifications/cancelled: give the call up, stop its command. */
 void		 mcpd_cancel(struct mcpd *d, json_t *id);
-
-/* mcp-config.c: --print-config: the snippet for an agent's settings. */
-int		 mcpd_print_config(const char *agent);
 
 #endif

@@ -1,14 +1,12 @@
 /*
  * mcp-jobs.c - the jobs of `ptyvisor mcp` and the calls waiting on them:
- * a job is one command on its own control connection (cli/mcp.c); its
+ * a job is one command on its own control connection (mcpd.c); its
  * events (queued, approved or denied, started, output, exit) change its
  * state, and each change answers the calls that can be answered now (run,
  * session_start, session_output, session_kill), sends run's progress, or
  * arms a call's wait.  Answers go to stdout here, and only here.
  */
-#include "cli/cli.h"
 #include "mcp/mcp-int.h"
-#include "term/textout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +21,7 @@
 #include "control/proto.h"
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
+#include "term/textout.h"
 
 /* Write out's lines to stdout, all of them, and empty it. */
 void

@@ -14,10 +14,10 @@
 #include "base/quote.h"
 #include "base/utf8.h"
 #include "base/util.h"
-#include "term/textout.h"
 #include "control/proto.h"
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
+#include "term/textout.h"
 
 /* Finished text of a job: kept for run and for paging. */
 void

@@ -6,9 +6,7 @@
  * command.  What the answers say is mcp-results.c; answering is
  * mcp-jobs.c.
  */
-#include "cli/cli.h"
 #include "mcp/mcp-int.h"
-#include "term/textout.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -20,6 +18,7 @@
 #include "control/client.h"
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
+#include "term/textout.h"
 
 /* The job a session tool names, or NULL after answering the call. */
 static struct job *
