@@ -2,11 +2,12 @@
  * mcp-int.h - what the files of the MCP server (mcpd.h) share: its
  * bounds, a job (one command on its own control connection), a call (a
  * tools/call being carried out) and the server.  mcpd.c reads stdin's
- * lines and runs the loop; mcp-tools.c carries each tool out; mcp-jobs.c
- * follows the jobs and answers the calls waiting on them; mcp-results.c
- * turns a call's arguments into an exec request and a job's state into a
- * tool's answer (no I/O).  Calls go one way: mcpd.c, mcp-tools.c,
- * mcp-jobs.c, mcp-results.c.  Not for use outside mcp/.
+ * lines, runs the loop and hands each call to its tool (tools.c lists
+ * them; tool-run.c, tool-session.c carry them out); mcp-jobs.c follows
+ * the jobs, speaks the control protocol for them (but exec, tool-run.c)
+ * and answers the calls waiting on them; mcp-results.c turns a job's
+ * state into a tool's answer (no I/O).  Calls go one way: mcpd.c, tools.c,
+ * tool-*.c, mcp-jobs.c, mcp-results.c.  Not for use outside mcp/.
  */
 #ifndef PTYVISOR_MCP_INT_H
 #define PTYVISOR_MCP_INT_H
@@ -134,15 +135,12 @@ json_t		*job_run_result(struct job *j, double waited);
 json_t		*job_output_result(struct job *j, struct call *c);
 /* mcp-results.c: the last lines the job shows, for a progress message. */
 char		*job_latest(const struct job *j);
-/* mcp-results.c: a number argument in [lo, hi]: 0 absent, 1 *v, -1 *msg. */
+/*
+ * mcp-results.c: a number argument in [lo, hi] (null is absent): 0 absent,
+ * 1 *v, -1 *msg.
+ */
 int		 mcpd_arg_number(json_t *args, const char *key, double lo,
 		    double hi, double *v, char **msg);
-/*
- * mcp-results.c: the exec request for run and session_start (*command:
- * the command for people), or NULL with *msg.
- */
-json_t		*mcpd_exec_request(json_t *args, bool with_timeout,
-		    char **command, char **msg);
 
 /* mcp-jobs.c: write out's lines to stdout, all of them, and empty it. */
 void		 mcpd_flush(struct mcpd *d, struct buf *out);
@@ -166,10 +164,11 @@ void		 job_readable(struct loop *loop, int fd, short revents,
 bool		 call_output_ready(const struct call *c);
 /* mcp-jobs.c: the timer of session_output's or session_kill's wait. */
 void		 call_waited(struct loop *loop, void *arg);
-
-/* mcp-tools.c: a tools/call from the client, carried out. */
-void		 mcpd_call(struct mcpd *d, struct mcp_call *mc);
-/* mcp-tools.c: notifications/cancelled: give the call up, stop its command. */
+/* mcp-jobs.c: type text (a string) into the job's session: 0, or -1. */
+int		 job_send_text(struct job *j, json_t *text, char **cause);
+/* mcp-jobs.c: ask the server to end the job's session: 0, or -1. */
+int		 job_send_kill(struct job *j, char **cause);
+/* mcp-jobs.c: notifications/cancelled: give the call up, stop its command. */
 void		 mcpd_cancel(struct mcpd *d, json_t *id);
 
 #endif

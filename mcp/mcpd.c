@@ -16,16 +16,17 @@
  * A job's output is rendered as terminal text (term/textout.h, what `exec
  * --text` prints); finished lines are kept twice: capped head and tail
  * for run's answer (outcap.h), and the last MCP_LOG_MAX bytes with their
- * offsets for session_output's paging.  The tools are mcp-tools.c, the
- * jobs and their waiting calls mcp-jobs.c, a job's answers
- * mcp-results.c; this file reads stdin's lines, and starts and ends the
- * server.
+ * offsets for session_output's paging.  The tools are tools.c and the
+ * tool-*.c it lists, the jobs and their waiting calls mcp-jobs.c, a job's
+ * answers mcp-results.c; this file reads stdin's lines, hands each call
+ * to its tool, and starts and ends the server.
  *
  * Only JSON-RPC goes to stdout; messages for people go to stderr.
  */
 #include "mcp/mcpd.h"
 #include "mcp/mcp-int.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -36,6 +37,25 @@
 #include "base/loop.h"
 #include "base/util.h"
 #include "mcp/mcp.h"
+#include "mcp/tools.h"
+
+/* A tools/call from the client, handed to its tool. */
+static void
+mcpd_call(struct mcpd *d, struct mcp_call *mc)
+{
+	struct call		*c = xcalloc(1, sizeof *c), **pp;
+	const struct mcp_tool	*t = mcp_tool_find(mc->tool);
+
+	/* mcp.c hands over only the tools it lists: these. */
+	assert(t != NULL);
+	c->d = d;
+	c->mc = mc;
+	c->max = d->max;
+	for (pp = &d->calls; *pp != NULL; pp = &(*pp)->next)
+		;
+	*pp = c;
+	t->call(d, c);
+}
 
 /* One line from the client. */
 static void
@@ -131,7 +151,8 @@ mcpd_serve(const struct mcpd_opts *o, char **cause)
 	if ((d.loop = loop_new(cause)) == NULL)
 		return -1;
 	d.socket = xstrdup(o->socket);
-	d.mcp = mcp_new("ptyvisor", PACKAGE_VERSION);
+	d.mcp = mcp_new("ptyvisor", PACKAGE_VERSION, mcp_instructions,
+	    mcp_tools());
 	loop_add_signal(d.loop, SIGTERM, mcpd_signal, &d, &ignored);
 	loop_add_signal(d.loop, SIGINT, mcpd_signal, &d, &ignored);
 	loop_add_signal(d.loop, SIGHUP, mcpd_signal, &d, &ignored);
