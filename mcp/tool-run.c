@@ -36,9 +36,9 @@
 	"\"minItems\": 1, \"description\": \"The command as words, run " \
 	"without a shell (instead of command).\"}," \
 	"\"cwd\": {\"type\": \"string\", \"description\": \"Working " \
-	"directory, absolute (default: the directory ptyvisor mcp was " \
-	"started in).  Under the workspace-write sandbox the command may " \
-	"write only here.\"}," \
+	"directory: absolute, or relative to the directory ptyvisor mcp " \
+	"was started in (the default).  Under the workspace-write sandbox " \
+	"the command may write only here.\"}," \
 	"\"why\": {\"type\": \"string\", \"description\": \"Why you run " \
 	"it, in a sentence: the person approving reads it.\"}," \
 	"\"env\": {\"type\": \"object\", \"additionalProperties\": " \
