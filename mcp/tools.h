@@ -6,9 +6,11 @@
  * ptyvisor is.
  *
  * Invariant: a tool's check refuses exactly what its call refuses before
- * acting on a session's state, with the same message; what the schema
- * says is what the check (and the control protocol's parse of the
- * request it builds) accepts (tests/unit/test-mcp-schema.c).
+ * acting on a session's state, with the same message.  What the schema
+ * allows, the check (and the control protocol's parse of the request it
+ * builds) accepts, and what it refuses is refused;
+ * tests/unit/test-mcp-schema.c holds them to it and lists what the checks
+ * still take beyond the schema.
  */
 #ifndef PTYVISOR_TOOLS_H
 #define PTYVISOR_TOOLS_H
