@@ -14,14 +14,13 @@
  * us by it too.  Output is always received as exact bytes and copied
  * (--raw, the default); --text keeps the command's stdout on the terminal
  * and prints what a terminal of the session's size shows, as plain text
- * (cli/textout.h).
+ * (term/textout.h).
  *
  * SIGINT, SIGTERM and SIGHUP become a kill of the session (a second one
  * gives up at once); before the session starts they withdraw the request.
  */
 #include "cli/commands.h"
 #include "cli/cli.h"
-#include "cli/textout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +46,7 @@
 #include "control/client.h"
 #include "policy/policy.h"
 #include "control/proto-client.h"
+#include "term/textout.h"
 #include "base/util.h"
 #include "net/hostlist.h"
 

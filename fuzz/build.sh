@@ -8,7 +8,7 @@
 #	    fuzz-out/work-cast fuzz/corpus/cast
 # (fuzz/run.sh does that for every target).  Not part of the normal build.
 # Needs clang, its fuzzer runtime (Debian: libclang-rt-14-dev, pulled in by
-# clang-14), libjansson-dev, libinih-dev and libseccomp-dev.
+# clang-14), libjansson-dev, libinih-dev, libseccomp-dev and libvterm-dev.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,5 +72,17 @@ target fuzz-rules $policy $base --
 target fuzz-config conf/config.c $policy $sandbox $net $base -- \
     $(pkg-config --libs inih libseccomp jansson)
 # shellcheck disable=SC2086
-target fuzz-mcp mcp/mcp.c mcp/tools.c mcp/outcap.c $base -- \
-    $(pkg-config --libs jansson)
+# fuzz-mcp: the tools' table brings the whole MCP server in; what the
+# target never reaches (control/control.c's socket server, linked for the
+# socket's path) is dropped at link time (-z start-stop-gc: the coverage
+# sections would keep it; binutils 2.37 and later).
+mcp="mcp/mcp.c mcp/outcap.c mcp/tools.c mcp/tool-run.c mcp/tool-session.c
+mcp/mcpd.c mcp/mcp-jobs.c mcp/mcp-results.c mcp/mcp-config.c"
+term="term/colmode.c term/feed.c term/grid.c term/reflow.c term/screen.c
+term/scrollback.c term/textout.c"
+control="control/client.c control/control.c control/proto.c
+control/proto-encoding.c control/proto-events.c net/hostlist.c base/loop.c"
+# shellcheck disable=SC2086
+target fuzz-mcp $mcp $term $control $base -- \
+    $(pkg-config --cflags --libs jansson vterm) -ffunction-sections \
+    -Wl,--gc-sections -Wl,-z,start-stop-gc

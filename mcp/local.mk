@@ -1,8 +1,11 @@
-# mcp/: the Model Context Protocol's JSON-RPC layer of `ptyvisor mcp` (both
-# eras, the tool list, errors) and the output cap.  Pure: no I/O, no
-# sockets; uses base/ only.  The runtime that carries tools out over the
-# control protocol is cli/mcp.c.
+# mcp/: `ptyvisor mcp`, the MCP server on stdio: the JSON-RPC layer (both
+# eras; pure), the tools, the jobs that carry them out as clients of the
+# control socket, their answers, the output cap and --print-config.
+# Uses base/, term/ (a job's text), conf/ (the cap's bounds) and control/
+# (the client).
 noinst_LIBRARIES += libmcp.a
 libmcp_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
-libmcp_a_SOURCES = mcp/mcp.c mcp/mcp.h mcp/tools.c \
-	mcp/outcap.c mcp/outcap.h
+libmcp_a_SOURCES = mcp/mcp.c mcp/mcp.h mcp/outcap.c mcp/outcap.h \
+	mcp/tools.c mcp/tools.h mcp/tool-run.c mcp/tool-session.c \
+	mcp/mcpd.c mcp/mcpd.h mcp/mcp-int.h mcp/mcp-jobs.c \
+	mcp/mcp-results.c mcp/mcp-config.c mcp/mcp-config.h

@@ -21,6 +21,8 @@ const char *const mcp_versions[] = {
 struct mcp {
 	char	*name;
 	char	*version;
+	char	*instructions;
+	json_t	*tools;		/* tools/list's array, borrowed */
 	char	*negotiated;	/* the legacy handshake's version, or NULL */
 };
 
@@ -33,12 +35,15 @@ struct mcp_req {
 };
 
 struct mcp *
-mcp_new(const char *name, const char *version)
+mcp_new(const char *name, const char *version, const char *instructions,
+    json_t *tools)
 {
 	struct mcp	*m = xcalloc(1, sizeof *m);
 
 	m->name = xstrdup(name);
 	m->version = xstrdup(version);
+	m->instructions = xstrdup(instructions);
+	m->tools = tools;
 	return m;
 }
 
@@ -49,6 +54,7 @@ mcp_free(struct mcp *m)
 		return;
 	free(m->name);
 	free(m->version);
+	free(m->instructions);
 	free(m->negotiated);
 	free(m);
 }
@@ -229,7 +235,7 @@ mcp_initialize(struct mcp *m, struct mcp_req *r, struct buf *out)
 	    "s:{s:s, s:s, s:s}, s:s}", "protocolVersion", ver,
 	    "capabilities", "tools", "listChanged", 0,
 	    "serverInfo", "name", m->name, "title", "ptyvisor", "version",
-	    m->version, "instructions", mcp_instructions), out);
+	    m->version, "instructions", m->instructions), out);
 }
 
 /* server/discover: what this server speaks. */
@@ -241,13 +247,14 @@ mcp_discover(struct mcp *m, struct mcp_req *r, struct buf *out)
 	    "supportedVersions", mcp_version_list(),
 	    "capabilities", "tools", "listChanged", 0,
 	    "serverInfo", "name", m->name, "title", "ptyvisor", "version",
-	    m->version, "instructions", mcp_instructions,
+	    m->version, "instructions", m->instructions,
 	    "ttlMs", 0, "cacheScope", "private"), out);
 }
 
 /* tools/call: checked here, carried out by the caller. */
 static enum mcp_what
-mcp_tools_call(struct mcp_req *r, struct buf *out, struct mcp_call **callp)
+mcp_tools_call(struct mcp *m, struct mcp_req *r, struct buf *out,
+    struct mcp_call **callp)
 {
 	json_t		*name = json_object_get(r->params, "name");
 	json_t		*args = json_object_get(r->params, "arguments");
@@ -267,11 +274,11 @@ mcp_tools_call(struct mcp_req *r, struct buf *out, struct mcp_call **callp)
 		    "be an object", NULL);
 		return MCP_NOTHING;
 	}
-	json_array_foreach(mcp_tools(), i, tool) {
+	json_array_foreach(m->tools, i, tool) {
 		if (json_equal(json_object_get(tool, "name"), name))
 			break;
 	}
-	if (i == json_array_size(mcp_tools())) {
+	if (i == json_array_size(m->tools)) {
 		msg = xasprintf("Unknown tool: %s", json_string_value(name));
 		mcp_error(out, r->id, MCP_INVALID_PARAMS, msg, NULL);
 		free(msg);
@@ -333,7 +340,7 @@ mcp_request(struct mcp *m, struct mcp_req *r, struct buf *out,
 		return MCP_NOTHING;
 	}
 	if (strcmp(meth, "tools/list") == 0) {
-		json_t *res = json_pack("{s:O}", "tools", mcp_tools());
+		json_t *res = json_pack("{s:O}", "tools", m->tools);
 
 		if (r->modern) {
 			json_object_set_new(res, "ttlMs", json_integer(0));
@@ -343,7 +350,7 @@ mcp_request(struct mcp *m, struct mcp_req *r, struct buf *out,
 		mcp_result(m, r->id, r->modern, res, out);
 		return MCP_NOTHING;
 	}
-	return mcp_tools_call(r, out, call);
+	return mcp_tools_call(m, r, out, call);
 }
 
 /* A notification (no id): never answered. */

@@ -53,7 +53,7 @@ struct mcp;
 /* A tools/call for the caller to carry out. */
 struct mcp_call {
 	json_t		*id;		/* the request's id: string, integer */
-	char		*tool;		/* a name mcp_tools() lists */
+	char		*tool;		/* a name the tools list */
 	json_t		*args;		/* an object, never NULL */
 	json_t		*progress;	/* the progress token, or NULL */
 	bool		 modern;	/* answered as 2026-07-28 */
@@ -66,8 +66,14 @@ enum mcp_what {
 	MCP_CANCEL,	/* *cancelled: the id of a request to give up */
 };
 
-/* The protocol state of one stream; name and version are the server's. */
-struct mcp	*mcp_new(const char *name, const char *version);
+/*
+ * The protocol state of one stream: name and version are the server's,
+ * instructions what it tells a model (initialize, server/discover), tools
+ * tools/list's array (borrowed: it outlives the state); a tools/call must
+ * name one of them.
+ */
+struct mcp	*mcp_new(const char *name, const char *version,
+		    const char *instructions, json_t *tools);
 void		 mcp_free(struct mcp *m);
 
 /*
@@ -106,13 +112,7 @@ const char	*mcp_negotiated(const struct mcp *m);
 json_t	*mcp_tool_result(const char *text, json_t *structured,
 	    bool is_error);
 
-/* The tools ptyvisor offers (tools/list's array; borrowed). */
-json_t	*mcp_tools(void);
-
 /* The versions spoken, newest first, NULL-terminated. */
 extern const char *const mcp_versions[];
-
-/* The paragraph telling a model what ptyvisor is (server/discover). */
-extern const char mcp_instructions[];
 
 #endif

@@ -300,6 +300,12 @@ tests_unit_test_mcp_SOURCES = tests/unit/test-mcp.c
 tests_unit_test_mcp_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_mcp_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-mcp
+# Each MCP tool's inputSchema against what its checks accept.
+check_PROGRAMS += tests/unit/test-mcp-schema
+tests_unit_test_mcp_schema_SOURCES = tests/unit/test-mcp-schema.c
+tests_unit_test_mcp_schema_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_mcp_schema_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-mcp-schema
 # The Claude Code hook and the agents' recipes.
 TESTS += tests/e2e/agents.sh
 EXTRA_DIST += tests/e2e/agents.sh

@@ -8,6 +8,7 @@
 
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
+#include "mcp/tools.h"
 #include "base/util.h"
 #include "tests/tap.h"
 
@@ -59,7 +60,7 @@ code(json_t *ans)
 static void
 test_eras(void)
 {
-	struct mcp	*m = mcp_new("ptyvisor", "9.9");
+	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools());
 	struct mcp_call	*call;
 	enum mcp_what	 w;
 	json_t		*a, *r;
@@ -237,7 +238,7 @@ test_malformed(void)
 		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", 0,
 		    "a response" },
 	};
-	struct mcp	*m = mcp_new("ptyvisor", "9.9");
+	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools());
 	json_t		*a;
 	size_t		 i;
 
@@ -255,7 +256,7 @@ test_malformed(void)
 static void
 test_cancel(void)
 {
-	struct mcp	*m = mcp_new("ptyvisor", "9.9");
+	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools());
 	enum mcp_what	 w;
 	json_t		*a, *id = NULL;
 
@@ -370,7 +371,7 @@ test_emit(void)
 		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\","
 		    "\"params\":{" META "}}",
 	};
-	struct mcp	*m = mcp_new("ptyvisor", "9.9");
+	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools());
 	struct buf	 out = { 0 };
 	struct mcp_call	*c;
 	json_t		*x, *a;

@@ -1,23 +1,19 @@
 /*
- * mcp-results.c - between the MCP tools and the control protocol, without
- * I/O: a run or session_start call's arguments become an exec request, and
- * a job's state (its kept text, its screen, its exit) becomes the tool's
- * answer: run's, session_output's, a progress message (see mcp-int.h).
+ * mcp-results.c - what the tools share without I/O: a job's state (its
+ * kept text, its screen, its exit) as a tool's answer (run's,
+ * session_output's, a progress message), and the check of a number
+ * argument (see mcp-int.h).
  */
-#include "cli/mcp-int.h"
+#include "mcp/mcp-int.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "base/quote.h"
 #include "base/utf8.h"
 #include "base/util.h"
-#include "cli/textout.h"
-#include "control/proto.h"
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
+#include "term/textout.h"
 
 /* Finished text of a job: kept for run and for paging. */
 void
@@ -276,149 +272,4 @@ mcpd_arg_number(json_t *args, const char *key, double lo, double hi, double *v,
 	}
 	*v = json_number_value(a);
 	return 1;
-}
-
-/* The exec request for run and session_start, or NULL with *msg. */
-json_t *
-mcpd_exec_request(json_t *args, bool with_timeout, char **command,
-    char **msg)
-{
-	json_t		*cmd = json_object_get(args, "command");
-	json_t		*argv = json_object_get(args, "argv"), *v, *req;
-	json_t		*words, *env;
-	const char	*key, *s;
-	char		 cwd[PATH_MAX], **w;
-	double		 num;
-	size_t		 i;
-
-	if ((cmd != NULL) == (argv != NULL)) {
-		*msg = xstrdup("give either 'command' (a shell command line) "
-		    "or 'argv' (an array of words)");
-		return NULL;
-	}
-	if (cmd != NULL) {
-		if (!json_is_string(cmd) || *json_string_value(cmd) == '\0') {
-			*msg = xstrdup("'command' must be a non-empty string");
-			return NULL;
-		}
-		words = json_pack("[s, s, O]", "sh", "-c", cmd);
-	} else {
-		if (!json_is_array(argv) || json_array_size(argv) == 0) {
-			*msg = xstrdup("'argv' must be a non-empty array of "
-			    "strings");
-			return NULL;
-		}
-		json_array_foreach(argv, i, v) {
-			if (!json_is_string(v)) {
-				*msg = xstrdup("'argv' must be a non-empty "
-				    "array of strings");
-				return NULL;
-			}
-		}
-		words = json_incref(argv);
-	}
-	w = xcalloc(json_array_size(words) + 1, sizeof *w);
-	json_array_foreach(words, i, v)
-		w[i] = xstrdup(json_string_value(v));
-	*command = cmd != NULL ? xstrdup(json_string_value(cmd)) :
-	    quote_argv(w);
-	strv_free(w);
-	req = json_pack("{s:s, s:s, s:o, s:s}", "op", "exec", "id", "x",
-	    "argv", words, "encoding", "base64");
-	if (getcwd(cwd, sizeof cwd) == NULL)
-		cwd[0] = '\0';
-	v = json_object_get(args, "cwd");
-	if (v != NULL && (!json_is_string(v) || *json_string_value(v) ==
-	    '\0')) {
-		*msg = xstrdup("'cwd' must be a directory");
-		goto fail;
-	}
-	if (v != NULL && *json_string_value(v) == '/')
-		json_object_set(req, "cwd", v);
-	else if (v != NULL)
-		json_object_set_new(req, "cwd", json_sprintf("%s/%s", cwd,
-		    json_string_value(v)));
-	else if (cwd[0] == '/')
-		json_object_set_new(req, "cwd", json_string(cwd));
-	if ((v = json_object_get(args, "stdin")) != NULL) {
-		if (!json_is_string(v) || json_string_length(v) >
-		    MCP_STDIN_MAX) {
-			*msg = xstrdup("'stdin' must be a string of at most "
-			    "1 MiB");
-			goto fail;
-		}
-		json_object_set_new(req, "stdio", json_pack("[s, s, s]",
-		    "pipe", "pty", "pty"));
-	}
-	if ((v = json_object_get(args, "why")) != NULL) {
-		if (!json_is_string(v)) {
-			*msg = xstrdup("'why' must be a string");
-			goto fail;
-		}
-		json_object_set(req, "why", v);
-	}
-	if ((v = json_object_get(args, "sandbox")) != NULL) {
-		if (!json_is_string(v)) {
-			*msg = xstrdup("'sandbox' must be read-only, "
-			    "workspace-write or danger-full-access");
-			goto fail;
-		}
-		json_object_set(req, "sandbox", v);
-	}
-	if ((v = json_object_get(args, "network")) != NULL) {
-		if (!json_is_boolean(v)) {
-			*msg = xstrdup("'network' must be true or false");
-			goto fail;
-		}
-		json_object_set(req, "network", v);
-	}
-	if ((v = json_object_get(args, "network_allow")) != NULL) {
-		if (!json_is_string(v)) {
-			*msg = xstrdup("'network_allow' must be a string of "
-			    "host patterns");
-			goto fail;
-		}
-		json_object_set(req, "network_allow", v);
-	}
-	if ((v = json_object_get(args, "env")) != NULL) {
-		if (!json_is_object(v)) {
-			*msg = xstrdup("'env' must be an object of strings");
-			goto fail;
-		}
-		env = json_object();
-		json_object_foreach(v, key, words) {
-			if ((s = json_string_value(words)) == NULL) {
-				json_decref(env);
-				*msg = xasprintf("'env' value of %s must be a "
-				    "string", key);
-				goto fail;
-			}
-			json_object_set(env, key, words);
-		}
-		json_object_set_new(req, "env", env);
-	}
-	num = MCP_COLS;
-	if (mcpd_arg_number(args, "cols", 1, PROTO_SIZE_MAX, &num, msg) < 0)
-		goto fail;
-	json_object_set_new(req, "cols", json_integer((json_int_t)num));
-	num = MCP_ROWS;
-	if (mcpd_arg_number(args, "rows", 1, PROTO_SIZE_MAX, &num, msg) < 0)
-		goto fail;
-	json_object_set_new(req, "rows", json_integer((json_int_t)num));
-	if (with_timeout) {
-		switch (mcpd_arg_number(args, "timeout_s", 0, PROTO_TIMEOUT_MAX_S,
-		    &num, msg)) {
-		case -1:
-			goto fail;
-		case 1:
-			json_object_set_new(req, "timeout_s", json_real(num));
-			break;
-		}
-	}
-	return req;
-fail:
-	free(*command);
-	*command = NULL;
-	json_decref(req);
-	return NULL;
 }

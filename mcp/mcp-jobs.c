@@ -1,14 +1,18 @@
 /*
  * mcp-jobs.c - the jobs of `ptyvisor mcp` and the calls waiting on them:
- * a job is one command on its own control connection (cli/mcp.c); its
+ * a job is one command on its own control connection (mcpd.c); its
  * events (queued, approved or denied, started, output, exit) change its
  * state, and each change answers the calls that can be answered now (run,
  * session_start, session_output, session_kill), sends run's progress, or
- * arms a call's wait.  Answers go to stdout here, and only here.
+ * arms a call's wait; a cancellation gives a call up and stops its
+ * command.  Answers go to stdout here, and only here.
+ *
+ * What a job says to the server and hears from it (the control protocol,
+ * doc/protocol.md) is here, but the exec request (tool-run.c): input
+ * (job_send_text, job_send_stdin), kill (job_send_kill), and the events
+ * read (job_readable) and decoded (job_event).
  */
-#include "cli/cli.h"
-#include "cli/mcp-int.h"
-#include "cli/textout.h"
+#include "mcp/mcp-int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +27,7 @@
 #include "control/proto.h"
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
+#include "term/textout.h"
 
 /* Write out's lines to stdout, all of them, and empty it. */
 void
@@ -292,6 +297,34 @@ job_send_stdin(struct job *j)
 	j->stdin_text = NULL;
 }
 
+/* Type text (a string) into the job's session: 0, or -1 and *cause. */
+int
+job_send_text(struct job *j, json_t *text, char **cause)
+{
+	json_t	*req;
+	int	 rc;
+
+	req = json_pack("{s:s, s:s, s:I, s:O}", "op", "input", "id", "in",
+	    "session", (json_int_t)j->session, "data", text);
+	rc = client_send(j->cl, req, cause);
+	json_decref(req);
+	return rc;
+}
+
+/* Ask the server to end the job's session: 0, or -1 and *cause. */
+int
+job_send_kill(struct job *j, char **cause)
+{
+	json_t	*req;
+	int	 rc;
+
+	req = json_pack("{s:s, s:s, s:I}", "op", "kill", "id", "k",
+	    "session", (json_int_t)j->session);
+	rc = client_send(j->cl, req, cause);
+	json_decref(req);
+	return rc;
+}
+
 /* One event about a job. */
 static void
 job_event(struct job *j, json_t *ev)
@@ -421,3 +454,34 @@ job_readable(struct loop *loop, int fd, short revents, void *arg)
 	}
 }
 
+
+/* notifications/cancelled: give the call up, stop its command. */
+void
+mcpd_cancel(struct mcpd *d, json_t *id)
+{
+	struct call	*c;
+	struct job	*j;
+	char		*cause = NULL;
+
+	for (c = d->calls; c != NULL; c = c->next)
+		if (json_equal(c->mc->id, id))
+			break;
+	if (c == NULL)
+		return;		/* answered already, or never ours */
+	j = c->job;
+	if (j != NULL && (c->kind == CALL_RUN || c->kind == CALL_START)) {
+		j->orphan = true;
+		if (j->state == JOB_RUNNING && j->cl != NULL) {
+			if (job_send_kill(j, &cause) != 0)
+				free(cause);
+		} else if (j->state == JOB_WAITING && j->cl != NULL) {
+			/* Leaving withdraws the request. */
+			loop_del_fd(d->loop, j->fd);
+			client_free(j->cl);
+			j->cl = NULL;
+			j->state = JOB_FAILED;
+			j->error = xstrdup("cancelled");
+		}
+	}
+	mcpd_call_done(d, c);
+}

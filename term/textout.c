@@ -4,7 +4,7 @@
  * Each line that scrolls off the top is taken as it goes (the screen's
  * line sink), so the screen keeps no scrollback and no line is read back.
  */
-#include "cli/textout.h"
+#include "term/textout.h"
 
 #include <stdlib.h>
 

@@ -1,16 +1,16 @@
 /*
- * mcp-int.h - what the files of `ptyvisor mcp` share: its bounds, a job
- * (one command on its own control connection), a call (a tools/call being
- * carried out) and the server.  mcp.c reads stdin's lines and runs the
- * loop; mcp-tools.c carries each tool out; mcp-jobs.c follows the jobs
- * and answers the calls waiting on them; mcp-results.c turns a call's
- * arguments into an exec request and a job's state into a tool's answer
- * (no I/O); mcp-config.c prints the snippets that plug the server into an
- * agent.  Calls go one way: mcp.c, mcp-tools.c, mcp-jobs.c, mcp-results.c.
- * Not for use outside cli/mcp*.c.
+ * mcp-int.h - what the files of the MCP server (mcpd.h) share: its
+ * bounds, a job (one command on its own control connection), a call (a
+ * tools/call being carried out) and the server.  mcpd.c reads stdin's
+ * lines, runs the loop and hands each call to its tool (tools.c lists
+ * them; tool-run.c, tool-session.c carry them out); mcp-jobs.c follows
+ * the jobs, speaks the control protocol for them (but exec, tool-run.c)
+ * and answers the calls waiting on them; mcp-results.c turns a job's
+ * state into a tool's answer (no I/O).  Calls go one way: mcpd.c, tools.c,
+ * tool-*.c, mcp-jobs.c, mcp-results.c.  Not for use outside mcp/.
  */
-#ifndef PTYVISOR_CLI_MCP_INT_H
-#define PTYVISOR_CLI_MCP_INT_H
+#ifndef PTYVISOR_MCP_INT_H
+#define PTYVISOR_MCP_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,8 +19,8 @@
 #include <jansson.h>
 
 #include "base/util.h"
+#include "mcp/mcpd.h"
 #include "mcp/outcap.h"
-#include "conf/config.h"
 
 struct client;
 struct loop;
@@ -29,9 +29,6 @@ struct mcp;
 struct mcp_call;
 struct textout;
 
-/* run returns after this many seconds of running, unless told. */
-#define MCP_WAIT_S		50
-#define MCP_WAIT_S_MAX		3600
 /* The terminal a command gets unless told: wide, so lines rarely wrap. */
 #define MCP_COLS		200
 #define MCP_ROWS		50
@@ -53,8 +50,6 @@ struct textout;
 #define MCP_CONNECT_MS		10000
 #define MCP_KILL_WAIT_MS	5000
 #define MCP_WAIT_MS_MAX		600000
-#define MCP_MAX_BYTES_MIN	CONFIG_CAP_MIN
-#define MCP_MAX_BYTES_MAX	CONFIG_CAP_MAX
 /* stdin is read this much at a time. */
 #define MCP_READ		65536
 
@@ -140,15 +135,12 @@ json_t		*job_run_result(struct job *j, double waited);
 json_t		*job_output_result(struct job *j, struct call *c);
 /* mcp-results.c: the last lines the job shows, for a progress message. */
 char		*job_latest(const struct job *j);
-/* mcp-results.c: a number argument in [lo, hi]: 0 absent, 1 *v, -1 *msg. */
+/*
+ * mcp-results.c: a number argument in [lo, hi] (null is absent): 0 absent,
+ * 1 *v, -1 *msg.
+ */
 int		 mcpd_arg_number(json_t *args, const char *key, double lo,
 		    double hi, double *v, char **msg);
-/*
- * mcp-results.c: the exec request for run and session_start (*command:
- * the command for people), or NULL with *msg.
- */
-json_t		*mcpd_exec_request(json_t *args, bool with_timeout,
-		    char **command, char **msg);
 
 /* mcp-jobs.c: write out's lines to stdout, all of them, and empty it. */
 void		 mcpd_flush(struct mcpd *d, struct buf *out);
@@ -172,13 +164,11 @@ void		 job_readable(struct loop *loop, int fd, short revents,
 bool		 call_output_ready(const struct call *c);
 /* mcp-jobs.c: the timer of session_output's or session_kill's wait. */
 void		 call_waited(struct loop *loop, void *arg);
-
-/* mcp-tools.c: a tools/call from the client, carried out. */
-void		 mcpd_call(struct mcpd *d, struct mcp_call *mc);
-/* mcp-tools.c: notifications/cancelled: give the call up, stop its command. */
+/* mcp-jobs.c: type text (a string) into the job's session: 0, or -1. */
+int		 job_send_text(struct job *j, json_t *text, char **cause);
+/* mcp-jobs.c: ask the server to end the job's session: 0, or -1. */
+int		 job_send_kill(struct job *j, char **cause);
+/* mcp-jobs.c: notifications/cancelled: give the call up, stop its command. */
 void		 mcpd_cancel(struct mcpd *d, json_t *id);
-
-/* mcp-config.c: --print-config: the snippet for an agent's settings. */
-int		 mcpd_print_config(const char *agent);
 
 #endif

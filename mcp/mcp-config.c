@@ -3,21 +3,21 @@
  * snippet an agent's settings need to start this binary's MCP server, in
  * the agent's own format (JSON, TOML), with the revisions it speaks.
  */
-#include "cli/mcp-int.h"
+#include "mcp/mcp-config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "base/util.h"
-#include "cli/cli.h"
 #include "mcp/mcp.h"
 
 /* --print-config: the snippet for an agent's configuration. */
 int
-mcpd_print_config(const char *agent)
+mcp_config_print(const char *agent, const char *self, char **cause)
 {
-	char		*self = cli_self_path();
 	struct buf	 b = { 0 };
 	json_t		*o;
 	int		 rc = 0;
@@ -55,11 +55,10 @@ mcpd_print_config(const char *agent)
 		    0 ? ".mcp.json" : "~/.gemini/settings.json", agent,
 		    buf_cstr(&b));
 	} else {
-		cli_error("mcp", "--print-config: '%s' is not claude, codex or "
-		    "gemini", agent);
-		rc = CLI_EXIT_ERROR;
+		*cause = xasprintf("--print-config: '%s' is not claude, codex "
+		    "or gemini", agent);
+		rc = -1;
 	}
 	buf_free(&b);
-	free(self);
 	return rc;
 }

@@ -1,0 +1,62 @@
+/*
+ * tools.h - the tools `ptyvisor mcp` offers: for each, what tools/list
+ * shows (its schema), its argument checks and its behaviour, kept side by
+ * side in one file per tool or small family (tool-run.c, tool-session.c);
+ * tools.c lists them in order, with the paragraph telling a model what
+ * ptyvisor is.
+ *
+ * Invariant: a tool's check refuses exactly what its call refuses before
+ * acting on a session's state, with the same message.  What the schema
+ * allows, the check (and the control protocol's parse of the request it
+ * builds) accepts, and what it refuses is refused;
+ * tests/unit/test-mcp-schema.c holds them to it and lists what the checks
+ * still take beyond the schema.
+ */
+#ifndef PTYVISOR_TOOLS_H
+#define PTYVISOR_TOOLS_H
+
+#include <jansson.h>
+
+struct call;
+struct mcpd;
+
+struct mcp_tool {
+	const char	*name;
+	/* tools/list's entry, JSON text: name, description, inputSchema... */
+	const char	*json;
+	/*
+	 * The arguments checked, without I/O: 0 and *req (the control
+	 * request they become, or NULL when that needs a session's state),
+	 * or -1 and *msg (the call's isError answer).
+	 */
+	int		(*check)(json_t *args, json_t **req, char **msg);
+	/* Carry the call out: answered now or once its job moves. */
+	void		(*call)(struct mcpd *d, struct call *c);
+};
+
+/* The tools, each in its own file. */
+extern const struct mcp_tool	tool_run;
+extern const struct mcp_tool	tool_session_start;
+extern const struct mcp_tool	tool_session_send;
+extern const struct mcp_tool	tool_session_output;
+extern const struct mcp_tool	tool_session_kill;
+extern const struct mcp_tool	tool_session_list;
+
+/* Schema pieces more than one tool shows. */
+#define TOOLS_MAX_BYTES \
+	"\"max_bytes\": {\"type\": \"integer\", \"minimum\": 1024, " \
+	"\"maximum\": 1048576, \"description\": \"Cap of the text returned " \
+	"(default 65536): head and tail kept, the gap marked.\"}"
+#define TOOLS_INT_OR_NULL "{\"type\": [\"integer\", \"null\"]}"
+#define TOOLS_STR_OR_NULL "{\"type\": [\"string\", \"null\"]}"
+
+/* The tools as tools/list shows them, in order (an array; borrowed). */
+json_t			*mcp_tools(void);
+
+/* The tool named name, or NULL. */
+const struct mcp_tool	*mcp_tool_find(const char *name);
+
+/* The paragraph telling a model what ptyvisor is (server/discover). */
+extern const char	 mcp_instructions[];
+
+#endif
