@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+struct buf;
 struct call;
 struct mcpd;
 
@@ -25,11 +26,13 @@ struct mcp_tool {
 	/* tools/list's entry, JSON text: name, description, inputSchema... */
 	const char	*json;
 	/*
-	 * The arguments checked, without I/O: 0 and *req (the control
-	 * request they become, or NULL when that needs a session's state),
-	 * or -1 and *msg (the call's isError answer).
+	 * The arguments checked, without I/O: 0 and the control request
+	 * they become appended to req (a line built by the codec; nothing
+	 * when that needs a session's state), or -1 and *msg (the call's
+	 * isError answer, or the server's words for a request it would
+	 * refuse).
 	 */
-	int		(*check)(json_t *args, json_t **req, char **msg);
+	int		(*check)(json_t *args, struct buf *req, char **msg);
 	/* Carry the call out: answered now or once its job moves. */
 	void		(*call)(struct mcpd *d, struct call *c);
 };

@@ -122,22 +122,21 @@ accepts(const struct mcp_tool *t, json_t *args, char **why)
 {
 	struct proto_request	*pr;
 	struct proto_error	 err;
-	json_t			*req = NULL;
-	char			*msg = NULL, *line;
+	struct buf		 req = { 0 };
+	char			*msg = NULL;
 
 	if (t->check(args, &req, &msg) != 0) {
+		buf_free(&req);
 		if (why != NULL)
 			*why = msg;
 		else
 			free(msg);
 		return false;
 	}
-	if (req == NULL)
+	if (req.len == 0)
 		return true;
-	line = json_dumps(req, JSON_COMPACT);
-	json_decref(req);
-	pr = proto_parse(line, strlen(line), &err);
-	free(line);
+	pr = proto_parse(req.data, req.len, &err);
+	buf_free(&req);
 	if (pr == NULL && why != NULL)
 		*why = xasprintf("the server: %s", err.message);
 	proto_request_free(pr);
