@@ -56,15 +56,17 @@
 	"workspace-write).  danger-full-access is always asked.\"}," \
 	"\"network\": {\"type\": \"boolean\", \"description\": \"Allow " \
 	"network access (always asked).\"}," \
-	"\"network_allow\": {\"type\": \"string\", \"maxLength\": 4096, " \
-	"\"description\": \"Hosts the command needs, comma-separated " \
+	"\"network_allow\": {\"type\": \"string\", \"description\": " \
+	"\"Hosts the command needs, comma-separated " \
 	"(pypi.org, *.pythonhosted.org, github.com:443): it reaches only " \
 	"those (and the server's own list), through a proxy the proxy " \
 	"variables name (always asked).\"}," \
-	"\"rows\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": " \
-	"1000, \"description\": \"Terminal rows (default 50).\"}," \
-	"\"cols\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": " \
-	"1000, \"description\": \"Terminal columns (default 200).\"}," \
+	"\"rows\": {" TOOLS_NUMBER ", \"minimum\": 1, \"maximum\": 1000, " \
+	"\"description\": \"Terminal rows (default 50; null: the " \
+	"default)." TOOLS_WHOLE "\"}," \
+	"\"cols\": {" TOOLS_NUMBER ", \"minimum\": 1, \"maximum\": 1000, " \
+	"\"description\": \"Terminal columns (default 200; null: the " \
+	"default)." TOOLS_WHOLE "\"}," \
 	"\"stdin\": {\"type\": \"string\", \"maxLength\": 1048576, " \
 	"\"description\": \"Text for the command's standard input, then " \
 	"end of file (as printf TEXT | sh -c COMMAND; at most 1 MiB).  " \
@@ -83,12 +85,13 @@ static const char run_json[] =
     "session_kill.  A non-zero exit is a normal result.\","
     "\"inputSchema\": {\"type\": \"object\", \"properties\": {"
     RUN_PROPS ","
-    "\"timeout_s\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": "
+    "\"timeout_s\": {" TOOLS_NUMBER ", \"minimum\": 0, \"maximum\": "
     "604800, \"description\": \"Kill the command after this many "
-    "seconds (default: none).\"},"
-    "\"wait_s\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 3600,"
-    " \"description\": \"Return after this many seconds of running even "
-    "if the command has not ended (default 50); it keeps running.\"},"
+    "seconds (default, or null: none).\"},"
+    "\"wait_s\": {" TOOLS_NUMBER ", \"minimum\": 0, \"maximum\": 3600, "
+    "\"description\": \"Return after this many seconds of running even "
+    "if the command has not ended (default 50; null: the default); it "
+    "keeps running.\"},"
     TOOLS_MAX_BYTES "}},"
     "\"outputSchema\": {\"type\": \"object\", \"properties\": {"
     "\"exit_code\": " TOOLS_INT_OR_NULL ", \"signal\": " TOOLS_INT_OR_NULL

@@ -9,8 +9,7 @@
  * acting on a session's state, with the same message.  What the schema
  * allows, the check (and the control protocol's parse of the request it
  * builds) accepts, and what it refuses is refused;
- * tests/unit/test-mcp-schema.c holds them to it and lists what the checks
- * still take beyond the schema.
+ * tests/unit/test-mcp-schema.c holds them to it.
  */
 #ifndef PTYVISOR_TOOLS_H
 #define PTYVISOR_TOOLS_H
@@ -45,11 +44,20 @@ extern const struct mcp_tool	tool_session_output;
 extern const struct mcp_tool	tool_session_kill;
 extern const struct mcp_tool	tool_session_list;
 
-/* Schema pieces more than one tool shows. */
+/*
+ * Schema pieces more than one tool shows.  A number argument, as
+ * mcpd_arg_number() reads it, is any number within its bounds, or null,
+ * which is the same as leaving it out (TOOLS_NUMBER); where a whole
+ * number is meant the code takes a fraction and cuts it, so the schema
+ * admits one and the description says so (TOOLS_WHOLE).
+ */
+#define TOOLS_NUMBER	"\"type\": [\"number\", \"null\"]"
+#define TOOLS_WHOLE	"  A whole number: a fraction is cut."
 #define TOOLS_MAX_BYTES \
-	"\"max_bytes\": {\"type\": \"integer\", \"minimum\": 1024, " \
+	"\"max_bytes\": {" TOOLS_NUMBER ", \"minimum\": 1024, " \
 	"\"maximum\": 1048576, \"description\": \"Cap of the text returned " \
-	"(default 65536): head and tail kept, the gap marked.\"}"
+	"(default 65536; null: the default): head and tail kept, the gap " \
+	"marked." TOOLS_WHOLE "\"}"
 #define TOOLS_INT_OR_NULL "{\"type\": [\"integer\", \"null\"]}"
 #define TOOLS_STR_OR_NULL "{\"type\": [\"string\", \"null\"]}"
 
