@@ -33,6 +33,9 @@ struct client {
 	long		server_pid;	/* from its hello; 0: not said */
 };
 
+static int	client_read_object(struct client *cl, int timeout_ms,
+		    json_t **ev, char **cause);
+
 /* Milliseconds left until deadline (-1: forever). */
 static int
 client_left(uint64_t deadline, int timeout_ms)
@@ -89,7 +92,7 @@ client_connect(const char *path, int timeout_ms, char **cause)
 	buf_free(&hello);
 	if (rc != 0)
 		goto fail;
-	rc = client_read(cl, timeout_ms, &o, cause);
+	rc = client_read_object(cl, timeout_ms, &o, cause);
 	if (rc == 0)
 		*cause = xasprintf("%s: no hello from the server", p);
 	if (rc != 1)
@@ -145,25 +148,6 @@ int
 client_fd(const struct client *cl)
 {
 	return cl->fd;
-}
-
-int
-client_send(struct client *cl, json_t *req, char **cause)
-{
-	struct buf	 line = { 0 };
-	char		*s = json_dumps(req, JSON_COMPACT);
-	int		 rc;
-
-	if (s == NULL) {
-		*cause = xstrdup("cannot encode the request");
-		return -1;
-	}
-	buf_adds(&line, s);
-	buf_addc(&line, '\n');
-	free(s);
-	rc = client_send_line(cl, &line, cause);
-	buf_free(&line);
-	return rc;
 }
 
 int
@@ -289,8 +273,14 @@ client_take(struct client *cl, json_t **ev, char **cause)
 	return 1;
 }
 
-int
-client_read(struct client *cl, int timeout_ms, json_t **ev, char **cause)
+/*
+ * The next line, parsed: 1 with *ev (caller decrefs), 0 when none came
+ * within timeout_ms (-1: wait forever), -1 with *cause when the server
+ * closed the connection or sent something that is not a JSON object.
+ */
+static int
+client_read_object(struct client *cl, int timeout_ms, json_t **ev,
+    char **cause)
 {
 	struct pollfd	pfd = { .fd = cl->fd, .events = POLLIN };
 	uint64_t	deadline = util_now_ms() + (uint64_t)(timeout_ms < 0 ?
@@ -340,7 +330,7 @@ client_read_event(struct client *cl, int timeout_ms, struct proto_event *ev,
 	int	 rc;
 
 	memset(ev, 0, sizeof *ev);
-	if ((rc = client_read(cl, timeout_ms, &o, cause)) != 1)
+	if ((rc = client_read_object(cl, timeout_ms, &o, cause)) != 1)
 		return rc;
 	rc = proto_event_decode(o, ev, &why);
 	json_decref(o);
@@ -370,12 +360,4 @@ client_wait_event(struct client *cl, const char *id, int timeout_ms,
 			return 1;
 		proto_event_free(ev);
 	}
-}
-
-const char *
-client_str(json_t *ev, const char *key)
-{
-	json_t	*v = json_object_get(ev, key);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
 }

@@ -8,12 +8,12 @@
  * one line at a time, each with a timeout, decoded into a struct
  * proto_event.  The fd can be polled by the caller along with its own
  * fds; client_read_event() with a zero timeout then takes what has
- * arrived.  (client_send and client_read, with jansson objects, serve the
- * MCP's client until it builds its lines with the codec too.)
+ * arrived.
  */
 #ifndef PTYVISOR_CLIENT_H
 #define PTYVISOR_CLIENT_H
 
+/* For its users' sake (cli/hook.c): nothing here takes a JSON value. */
 #include <jansson.h>
 
 struct buf;
@@ -42,17 +42,6 @@ int		 client_send_line(struct client *cl, const struct buf *line,
 int		 client_send_fds(struct client *cl, const struct buf *line,
 		    const int *fds, int nfds, char **cause);
 
-/* Send one request object (not consumed).  -1 with *cause. */
-int		 client_send(struct client *cl, json_t *req, char **cause);
-
-/*
- * The next event: 1 with *ev (caller decrefs), 0 when none came within
- * timeout_ms (-1: wait forever), -1 with *cause when the server closed
- * the connection or sent something that is not a JSON object.
- */
-int		 client_read(struct client *cl, int timeout_ms, json_t **ev,
-		     char **cause);
-
 /*
  * The next event, decoded: 1 with *ev (proto_event_free it), 0 when none
  * came within timeout_ms (-1: wait forever), -1 with *cause when the
@@ -67,9 +56,6 @@ int		 client_read_event(struct client *cl, int timeout_ms,
  */
 int		 client_wait_event(struct client *cl, const char *id,
 		     int timeout_ms, struct proto_event *ev, char **cause);
-
-/* The string field key of ev, or NULL. */
-const char	*client_str(json_t *ev, const char *key);
 
 /* The server's pid, as its hello said (0: it did not). */
 long		 client_server_pid(const struct client *cl);

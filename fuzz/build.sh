@@ -72,17 +72,20 @@ target fuzz-rules $policy $base --
 target fuzz-config conf/config.c $policy $sandbox $net $base -- \
     $(pkg-config --libs inih libseccomp jansson)
 # shellcheck disable=SC2086
-# fuzz-mcp: the tools' table brings the whole MCP server in; what the
-# target never reaches (control/control.c's socket server, linked for the
-# socket's path) is dropped at link time (-z start-stop-gc: the coverage
-# sections would keep it; binutils 2.37 and later).
+# fuzz-mcp: the tools' table brings the whole MCP server in, and with it
+# the client's codec (the sandbox's profile names, as for fuzz-proto);
+# what the target never reaches (control/control.c's socket server,
+# linked for the socket's path) is dropped at link time (-z
+# start-stop-gc: the coverage sections would keep it; binutils 2.37 and
+# later).
 mcp="mcp/mcp.c mcp/outcap.c mcp/tools.c mcp/tool-run.c mcp/tool-session.c
 mcp/mcpd.c mcp/mcp-jobs.c mcp/mcp-results.c mcp/mcp-config.c"
 term="term/colmode.c term/feed.c term/grid.c term/reflow.c term/screen.c
-term/scrollback.c term/textout.c"
+term/screen-read.c term/scrollback.c term/textout.c"
 control="control/client.c control/control.c control/proto.c
-control/proto-encoding.c control/proto-events.c net/hostlist.c base/loop.c"
+control/proto-encoding.c control/proto-events.c control/proto-requests.c
+control/proto-decode.c"
 # shellcheck disable=SC2086
-target fuzz-mcp $mcp $term $control $base -- \
-    $(pkg-config --cflags --libs jansson vterm) -ffunction-sections \
-    -Wl,--gc-sections -Wl,-z,start-stop-gc
+target fuzz-mcp $mcp $term $control $sandbox $net $base -- \
+    $(pkg-config --cflags --libs libseccomp jansson vterm) \
+    -ffunction-sections -Wl,--gc-sections -Wl,-z,start-stop-gc

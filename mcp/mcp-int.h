@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "base/util.h"
+#include "control/proto-client.h"
 #include "mcp/mcpd.h"
 #include "mcp/outcap.h"
 
@@ -52,6 +53,13 @@ struct textout;
 #define MCP_WAIT_MS_MAX		600000
 /* stdin is read this much at a time. */
 #define MCP_READ		65536
+/*
+ * The ids of a job's requests: its exec (the server's errors echo it:
+ * the job failed), its input and its kill.
+ */
+#define MCP_EXEC_ID		"x"
+#define MCP_INPUT_ID		"in"
+#define MCP_KILL_ID		"k"
 
 enum job_state {
 	JOB_WAITING,	/* queued: the rules or a person decide */
@@ -85,7 +93,8 @@ struct job {
 	uint64_t	 base;
 	uint64_t	 total;
 	uint64_t	 read;		/* where session_output stopped */
-	json_t		*exit;		/* the exit event */
+	struct proto_event exit;	/* the exit event: kind
+					   PROTO_EV_EXIT once it came */
 	char		*by;		/* who decided */
 	char		*reason;	/* a denial's reason */
 	char		*error;		/* JOB_FAILED's cause */
@@ -127,8 +136,11 @@ struct mcpd {
 void		 job_text(void *user, const char *p, size_t len);
 /* mcp-results.c: the exit's ending in words ("exit 1"...), or NULL. */
 const char	*job_ending(const struct job *j);
-/* mcp-results.c: the integer field key of the exit (null when absent). */
-json_t		*job_exit_int(const struct job *j, const char *key);
+/*
+ * mcp-results.c: the exit's status, as JSON: null until the job ended and
+ * when a signal ended it.
+ */
+json_t		*job_exit_code(const struct job *j);
 /* mcp-results.c: the answer to a run: ended, denied, failed or running. */
 json_t		*job_run_result(struct job *j, double waited);
 /* mcp-results.c: the answer to session_output. */
@@ -164,8 +176,9 @@ void		 job_readable(struct loop *loop, int fd, short revents,
 bool		 call_output_ready(const struct call *c);
 /* mcp-jobs.c: the timer of session_output's or session_kill's wait. */
 void		 call_waited(struct loop *loop, void *arg);
-/* mcp-jobs.c: type text (a string) into the job's session: 0, or -1. */
-int		 job_send_text(struct job *j, json_t *text, char **cause);
+/* mcp-jobs.c: type len bytes of text into the job's session: 0, or -1. */
+int		 job_send_text(struct job *j, const char *text, size_t len,
+		    char **cause);
 /* mcp-jobs.c: ask the server to end the job's session: 0, or -1. */
 int		 job_send_kill(struct job *j, char **cause);
 /* mcp-jobs.c: notifications/cancelled: give the call up, stop its command. */

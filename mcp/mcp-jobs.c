@@ -9,8 +9,9 @@
  *
  * What a job says to the server and hears from it (the control protocol,
  * doc/protocol.md) is here, but the exec request (tool-run.c): input
- * (job_send_text, job_send_stdin), kill (job_send_kill), and the events
- * read (job_readable) and decoded (job_event).
+ * (job_send_text, job_send_stdin) and kill (job_send_kill), built by the
+ * codec (control/proto-client.h), and the events, read decoded
+ * (job_readable) and followed (job_event).
  */
 #include "mcp/mcp-int.h"
 
@@ -24,7 +25,7 @@
 #include "base/utf8.h"
 #include "base/util.h"
 #include "control/client.h"
-#include "control/proto.h"
+#include "control/proto-client.h"
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
 #include "term/textout.h"
@@ -76,7 +77,7 @@ job_free(struct job *j)
 	textout_free(j->text);
 	outcap_free(&j->cap);
 	buf_free(&j->log);
-	json_decref(j->exit);
+	proto_event_free(&j->exit);
 	json_decref(j->stdin_text);
 	free(j->command);
 	free(j->by);
@@ -260,6 +261,16 @@ mcpd_job_output(struct mcpd *d, struct job *j)
 	mcpd_check_job(d, j);
 }
 
+/* Send line (the codec's) on the job's connection and free it: 0, or -1. */
+static int
+job_send(struct job *j, struct buf *line, char **cause)
+{
+	int	rc = client_send_line(j->cl, line, cause);
+
+	buf_free(line);
+	return rc;
+}
+
 /*
  * The started job's stdin: the text in lines of at most MCP_STDIN_CHUNK
  * bytes (cut between characters), then end of file.  It all fits in what
@@ -268,9 +279,9 @@ mcpd_job_output(struct mcpd *d, struct job *j)
 static void
 job_send_stdin(struct job *j)
 {
+	struct buf	 line = { 0 };
 	const char	*p;
 	size_t		 left, n;
-	json_t		*req;
 	char		*cause = NULL;
 
 	if (j->stdin_text == NULL)
@@ -279,17 +290,14 @@ job_send_stdin(struct job *j)
 	left = json_string_length(j->stdin_text);
 	do {
 		n = utf8_cut(p, left, MCP_STDIN_CHUNK);
-		req = json_pack("{s:s, s:s, s:I, s:s, s:s%, s:b}", "op",
-		    "input", "id", "in", "session", (json_int_t)j->session,
-		    "stream", "stdin", "data", p, n, "eof", n == left);
-		if (client_send(j->cl, req, &cause) != 0) {
+		proto_req_input(&line, MCP_INPUT_ID, j->session, true, p, n,
+		    PROTO_ENC_TEXT, n == left);
+		if (job_send(j, &line, &cause) != 0) {
 			fprintf(stderr, "ptyvisor mcp: session %lld: stdin: "
 			    "%s\n", (long long)j->session, cause);
 			free(cause);
-			json_decref(req);
 			break;
 		}
-		json_decref(req);
 		p += n;
 		left -= n;
 	} while (left > 0);
@@ -297,108 +305,93 @@ job_send_stdin(struct job *j)
 	j->stdin_text = NULL;
 }
 
-/* Type text (a string) into the job's session: 0, or -1 and *cause. */
+/* Type len bytes of text into the job's session: 0, or -1 and *cause. */
 int
-job_send_text(struct job *j, json_t *text, char **cause)
+job_send_text(struct job *j, const char *text, size_t len, char **cause)
 {
-	json_t	*req;
-	int	 rc;
+	struct buf	line = { 0 };
 
-	req = json_pack("{s:s, s:s, s:I, s:O}", "op", "input", "id", "in",
-	    "session", (json_int_t)j->session, "data", text);
-	rc = client_send(j->cl, req, cause);
-	json_decref(req);
-	return rc;
+	proto_req_input(&line, MCP_INPUT_ID, j->session, false, text, len,
+	    PROTO_ENC_TEXT, false);
+	return job_send(j, &line, cause);
 }
 
 /* Ask the server to end the job's session: 0, or -1 and *cause. */
 int
 job_send_kill(struct job *j, char **cause)
 {
-	json_t	*req;
-	int	 rc;
+	struct buf	line = { 0 };
 
-	req = json_pack("{s:s, s:s, s:I}", "op", "kill", "id", "k",
-	    "session", (json_int_t)j->session);
-	rc = client_send(j->cl, req, cause);
-	json_decref(req);
-	return rc;
+	proto_req_kill(&line, MCP_KILL_ID, j->session);
+	return job_send(j, &line, cause);
 }
 
-/* One event about a job. */
+/* Replace *s with a copy of v (NULL: none). */
 static void
-job_event(struct job *j, json_t *ev)
+job_set(char **s, const char *v)
 {
-	const char	*name = client_str(ev, "event"), *s, *id;
-	struct buf	 b = { 0 };
-	json_t		*argv;
-	char		**v;
-	size_t		 i;
+	free(*s);
+	*s = v != NULL ? xstrdup(v) : NULL;
+}
 
-	if (name == NULL)
-		return;
-	id = client_str(ev, "id");
-	if (strcmp(name, "queued") == 0)
-		j->request = json_integer_value(json_object_get(ev,
-		    "request"));
-	else if (strcmp(name, "denied") == 0) {
+/*
+ * One event about a job (the exit event is kept: ev is emptied).  An
+ * error answering its exec fails it; one answering its input or kill is
+ * only said on stderr.
+ */
+static void
+job_event(struct job *j, struct proto_event *ev)
+{
+	switch (ev->kind) {
+	case PROTO_EV_QUEUED:
+		j->request = ev->request;
+		break;
+	case PROTO_EV_DENIED:
 		j->state = JOB_DENIED;
-		free(j->by);
-		j->by = (s = client_str(ev, "by")) != NULL ? xstrdup(s) : NULL;
-		if ((s = client_str(ev, "reason")) != NULL)
-			j->reason = xstrdup(s);
-	} else if (strcmp(name, "approved") == 0) {
-		free(j->by);
-		j->by = (s = client_str(ev, "by")) != NULL ? xstrdup(s) : NULL;
-		argv = json_object_get(ev, "argv");
-		if (json_is_array(argv)) {
-			v = xcalloc(json_array_size(argv) + 1, sizeof *v);
-			for (i = 0; i < json_array_size(argv); i++) {
-				s = json_string_value(json_array_get(argv, i));
-				v[i] = xstrdup(s != NULL ? s : "");
-			}
+		job_set(&j->by, ev->by);
+		if (ev->reason != NULL)
+			job_set(&j->reason, ev->reason);
+		break;
+	case PROTO_EV_APPROVED:
+		job_set(&j->by, ev->by);
+		if (ev->argv != NULL) {
 			free(j->edited);
-			j->edited = quote_argv(v);
-			strv_free(v);
+			j->edited = quote_argv(ev->argv);
 		}
-	} else if (strcmp(name, "started") == 0) {
-		j->session = json_integer_value(json_object_get(ev,
-		    "session"));
+		break;
+	case PROTO_EV_STARTED:
+		j->session = ev->session;
 		j->state = JOB_RUNNING;
 		job_send_stdin(j);
-	} else if (strcmp(name, "output") == 0) {
-		s = client_str(ev, "b64");
-		if (j->text == NULL)
-			;	/* nothing after the exit */
-		else if (s != NULL &&
-		    proto_base64_decode(&b, s, strlen(s)) == 0)
-			textout_feed(j->text, b.data, b.len);
-		else if ((s = client_str(ev, "data")) != NULL)
-			textout_feed(j->text, s, strlen(s));
-		buf_free(&b);
+		break;
+	case PROTO_EV_OUTPUT:
+		if (j->text != NULL)	/* nothing after the exit */
+			textout_feed(j->text, ev->data, ev->len);
 		mcpd_job_output(j->d, j);
 		return;
-	} else if (strcmp(name, "exit") == 0) {
+	case PROTO_EV_EXIT:
 		/* The rest of the screen is text now; the screen goes. */
 		if (j->text != NULL)
 			textout_finish(j->text);
 		textout_free(j->text);
 		j->text = NULL;
-		json_decref(j->exit);
-		j->exit = json_incref(ev);
+		proto_event_free(&j->exit);
+		j->exit = *ev;
+		memset(ev, 0, sizeof *ev);
 		j->state = JOB_ENDED;
-	} else if (strcmp(name, "error") == 0) {
-		s = client_str(ev, "message");
-		if (id != NULL && strcmp(id, "x") != 0) {
+		break;
+	case PROTO_EV_ERROR:
+		if (ev->id != NULL && strcmp(ev->id, MCP_EXEC_ID) != 0) {
 			fprintf(stderr, "ptyvisor mcp: session %lld: %s\n",
-			    (long long)j->session, s != NULL ? s : "error");
+			    (long long)j->session, ev->message);
 			return;
 		}
-		free(j->error);
-		j->error = xstrdup(s != NULL ? s : "error");
+		job_set(&j->error, ev->message);
 		j->state = JOB_FAILED;
-	} else
+		break;
+	default:
 		return;
+	}
 	mcpd_check_job(j->d, j);
 }
 
@@ -419,17 +412,17 @@ void
 job_readable(struct loop *loop, int fd, short revents, void *arg)
 {
 	struct job	*j = arg;
-	struct mcpd	*d = j->d;
-	json_t		*ev;
-	char		*cause = NULL;
-	int		 rc;
+	struct mcpd		*d = j->d;
+	struct proto_event	 ev;
+	char			*cause = NULL;
+	int			 rc;
 
 	(void)loop;
 	(void)fd;
 	(void)revents;
-	while ((rc = client_read(j->cl, 0, &ev, &cause)) == 1) {
-		job_event(j, ev);
-		json_decref(ev);
+	while ((rc = client_read_event(j->cl, 0, &ev, &cause)) == 1) {
+		job_event(j, &ev);
+		proto_event_free(&ev);
 		/* Answering may have freed the job; one that ended goes. */
 		if (!mcpd_has_job(d, j))
 			return;

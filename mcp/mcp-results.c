@@ -40,31 +40,51 @@ job_screen(const struct job *j, struct buf *out)
 		textout_screen(j->text, out);
 }
 
+/* How the job ended, or NULL while it has not. */
+static const struct proto_exit *
+job_exit(const struct job *j)
+{
+	return j->exit.kind == PROTO_EV_EXIT ? &j->exit.exit : NULL;
+}
+
 static const char *
 job_recording(const struct job *j)
 {
-	json_t	*r = json_object_get(j->exit, "recording");
-
-	return json_is_string(r) ? json_string_value(r) : NULL;
+	return job_exit(j) != NULL ? job_exit(j)->recording : NULL;
 }
 
 /* The exit's ending in words ("exit 1", "timeout"...), or NULL. */
 const char *
 job_ending(const struct job *j)
 {
-	json_t	*e = json_object_get(j->exit, "ending");
-
-	return json_is_string(e) ? json_string_value(e) : NULL;
+	return job_exit(j) != NULL ? job_exit(j)->ending : NULL;
 }
 
-/* The integer field key of the exit, as JSON (null when absent). */
+/* The exit's status, as JSON: null before the end and after a signal. */
 json_t *
-job_exit_int(const struct job *j, const char *key)
+job_exit_code(const struct job *j)
 {
-	json_t	*v = json_object_get(j->exit, key);
+	const struct proto_exit	*e = job_exit(j);
 
-	return json_is_integer(v) ? json_integer(json_integer_value(v)) :
+	return e != NULL && e->signal == 0 ? json_integer(e->code) :
 	    json_null();
+}
+
+/* The signal that ended the job, as JSON: null when none did. */
+static json_t *
+job_exit_signal(const struct job *j)
+{
+	const struct proto_exit	*e = job_exit(j);
+
+	return e != NULL && e->signal != 0 ? json_integer(e->signal) :
+	    json_null();
+}
+
+/* Whether the job ended by its timeout. */
+static bool
+job_timed_out(const struct job *j)
+{
+	return job_exit(j) != NULL && job_exit(j)->timed_out;
 }
 
 /* Whether the job ended without its command having run. */
@@ -96,13 +116,14 @@ job_run_result(struct job *j, double waited)
 	bool		 timed_out;
 	const char	*rec;
 
-	timed_out = json_is_true(json_object_get(j->exit, "timed_out"));
+	timed_out = job_timed_out(j);
 	sc = json_pack("{s:o, s:o, s:b, s:b, s:n, s:o, s:b, s:o, s:b, s:n, "
-	    "s:n}", "exit_code", job_exit_int(j, "code"),
-	    "signal", job_exit_int(j, "signal"), "timed_out", timed_out,
+	    "s:n}", "exit_code", job_exit_code(j),
+	    "signal", job_exit_signal(j), "timed_out", timed_out,
 	    "denied", j->state == JOB_DENIED, "reason",
 	    "session", j->session > 0 ? json_integer(j->session) : json_null(),
-	    "running", running, "duration_ms", job_exit_int(j, "duration_ms"),
+	    "running", running, "duration_ms", job_exit(j) != NULL ?
+	    json_integer((json_int_t)job_exit(j)->duration_ms) : json_null(),
 	    "truncated", outcap_truncated(&j->cap), "recording", "ending");
 	if (j->state == JOB_DENIED) {
 		buf_printf(&text, "Denied by %s%s%s.  The person supervising "
@@ -184,9 +205,8 @@ job_output_result(struct job *j, struct call *c)
 	job_screen(j, &screen);
 	sc = json_pack("{s:I, s:b, s:o, s:o, s:b, s:I, s:I, s:b, s:s%, "
 	    "s:s%, s:b}", "session", (json_int_t)j->session,
-	    "running", running, "exit_code", job_exit_int(j, "code"),
-	    "signal", job_exit_int(j, "signal"),
-	    "timed_out", json_is_true(json_object_get(j->exit, "timed_out")),
+	    "running", running, "exit_code", job_exit_code(j),
+	    "signal", job_exit_signal(j), "timed_out", job_timed_out(j),
 	    "since", (json_int_t)since, "next", (json_int_t)next,
 	    "more", next < j->total, "output", out.data != NULL ? out.data :
 	    "", out.len, "screen", screen.data != NULL ? screen.data : "",

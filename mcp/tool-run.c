@@ -7,6 +7,12 @@
  *
  * A relative cwd is taken against the directory `ptyvisor mcp` started
  * in; without one the command runs there.
+ *
+ * The request is a struct proto_exec, sent as the codec builds it
+ * (control/proto-client.h).  What it cannot carry and the server refuses
+ * -- a variable name that is empty or holds '=', a profile the server
+ * does not know -- is not sent: once connected, the call gets the
+ * server's own words, as it did when the server read them.
  */
 #include "mcp/tools.h"
 
@@ -22,7 +28,7 @@
 #include "base/quote.h"
 #include "base/util.h"
 #include "control/client.h"
-#include "control/proto.h"
+#include "control/proto-client.h"
 #include "mcp/mcp.h"
 #include "mcp/mcp-int.h"
 #include "mcp/outcap.h"
@@ -50,15 +56,17 @@
 	"workspace-write).  danger-full-access is always asked.\"}," \
 	"\"network\": {\"type\": \"boolean\", \"description\": \"Allow " \
 	"network access (always asked).\"}," \
-	"\"network_allow\": {\"type\": \"string\", \"maxLength\": 4096, " \
-	"\"description\": \"Hosts the command needs, comma-separated " \
+	"\"network_allow\": {\"type\": \"string\", \"description\": " \
+	"\"Hosts the command needs, comma-separated " \
 	"(pypi.org, *.pythonhosted.org, github.com:443): it reaches only " \
 	"those (and the server's own list), through a proxy the proxy " \
 	"variables name (always asked).\"}," \
-	"\"rows\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": " \
-	"1000, \"description\": \"Terminal rows (default 50).\"}," \
-	"\"cols\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": " \
-	"1000, \"description\": \"Terminal columns (default 200).\"}," \
+	"\"rows\": {" TOOLS_NUMBER ", \"minimum\": 1, \"maximum\": 1000, " \
+	"\"description\": \"Terminal rows (default 50; null: the " \
+	"default)." TOOLS_WHOLE "\"}," \
+	"\"cols\": {" TOOLS_NUMBER ", \"minimum\": 1, \"maximum\": 1000, " \
+	"\"description\": \"Terminal columns (default 200; null: the " \
+	"default)." TOOLS_WHOLE "\"}," \
 	"\"stdin\": {\"type\": \"string\", \"maxLength\": 1048576, " \
 	"\"description\": \"Text for the command's standard input, then " \
 	"end of file (as printf TEXT | sh -c COMMAND; at most 1 MiB).  " \
@@ -77,12 +85,13 @@ static const char run_json[] =
     "session_kill.  A non-zero exit is a normal result.\","
     "\"inputSchema\": {\"type\": \"object\", \"properties\": {"
     RUN_PROPS ","
-    "\"timeout_s\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": "
+    "\"timeout_s\": {" TOOLS_NUMBER ", \"minimum\": 0, \"maximum\": "
     "604800, \"description\": \"Kill the command after this many "
-    "seconds (default: none).\"},"
-    "\"wait_s\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 3600,"
-    " \"description\": \"Return after this many seconds of running even "
-    "if the command has not ended (default 50); it keeps running.\"},"
+    "seconds (default, or null: none).\"},"
+    "\"wait_s\": {" TOOLS_NUMBER ", \"minimum\": 0, \"maximum\": 3600, "
+    "\"description\": \"Return after this many seconds of running even "
+    "if the command has not ended (default 50; null: the default); it "
+    "keeps running.\"},"
     TOOLS_MAX_BYTES "}},"
     "\"outputSchema\": {\"type\": \"object\", \"properties\": {"
     "\"exit_code\": " TOOLS_INT_OR_NULL ", \"signal\": " TOOLS_INT_OR_NULL
@@ -112,221 +121,360 @@ static const char start_json[] =
     "\"readOnlyHint\": false, \"destructiveHint\": true, "
     "\"idempotentHint\": false, \"openWorldHint\": true}}";
 
+/* What the server answers a profile it does not know. */
+static const char run_bad_profile[] = "'sandbox' must be read-only, "
+    "workspace-write or danger-full-access";
+
 /*
- * The exec request for run and session_start, or NULL with *msg: each
- * argument checked and set in the request as it is read (the control
- * protocol's "exec" op, doc/protocol.md); *command is the command for
- * people.
+ * The command: 'command' (run by sh -c) or 'argv', into ex->argv, and
+ * *command, the command for people.  0, or -1 and *msg.
  */
-static json_t *
-run_request(json_t *args, bool with_timeout, char **command, char **msg)
+static int
+run_words(json_t *args, struct proto_exec *ex, char **command, char **msg)
 {
 	json_t		*cmd = json_object_get(args, "command");
-	json_t		*argv = json_object_get(args, "argv"), *v, *req;
-	json_t		*words, *env;
-	const char	*key, *s;
-	char		 cwd[PATH_MAX], **w;
-	double		 num;
+	json_t		*argv = json_object_get(args, "argv"), *v;
 	size_t		 i;
 
 	if ((cmd != NULL) == (argv != NULL)) {
 		*msg = xstrdup("give either 'command' (a shell command line) "
 		    "or 'argv' (an array of words)");
-		return NULL;
+		return -1;
 	}
 	if (cmd != NULL) {
 		if (!json_is_string(cmd) || *json_string_value(cmd) == '\0') {
 			*msg = xstrdup("'command' must be a non-empty string");
-			return NULL;
+			return -1;
 		}
-		words = json_pack("[s, s, O]", "sh", "-c", cmd);
-	} else {
-		if (!json_is_array(argv) || json_array_size(argv) == 0) {
+		ex->argv = xcalloc(4, sizeof *ex->argv);
+		ex->argv[0] = xstrdup("sh");
+		ex->argv[1] = xstrdup("-c");
+		ex->argv[2] = xstrdup(json_string_value(cmd));
+		*command = xstrdup(json_string_value(cmd));
+		return 0;
+	}
+	if (!json_is_array(argv) || json_array_size(argv) == 0) {
+		*msg = xstrdup("'argv' must be a non-empty array of strings");
+		return -1;
+	}
+	json_array_foreach(argv, i, v) {
+		if (!json_is_string(v)) {
 			*msg = xstrdup("'argv' must be a non-empty array of "
 			    "strings");
-			return NULL;
+			return -1;
 		}
-		json_array_foreach(argv, i, v) {
-			if (!json_is_string(v)) {
-				*msg = xstrdup("'argv' must be a non-empty "
-				    "array of strings");
-				return NULL;
-			}
-		}
-		words = json_incref(argv);
 	}
-	w = xcalloc(json_array_size(words) + 1, sizeof *w);
-	json_array_foreach(words, i, v)
-		w[i] = xstrdup(json_string_value(v));
-	*command = cmd != NULL ? xstrdup(json_string_value(cmd)) :
-	    quote_argv(w);
-	strv_free(w);
-	req = json_pack("{s:s, s:s, s:o, s:s}", "op", "exec", "id", "x",
-	    "argv", words, "encoding", "base64");
+	ex->argv = xcalloc(json_array_size(argv) + 1, sizeof *ex->argv);
+	json_array_foreach(argv, i, v)
+		ex->argv[i] = xstrdup(json_string_value(v));
+	*command = quote_argv(ex->argv);
+	return 0;
+}
+
+/*
+ * The working directory: 'cwd', absolute or taken against ours, else
+ * ours (none when ours cannot be had).  0, or -1 and *msg.
+ */
+static int
+run_cwd(json_t *args, struct proto_exec *ex, char **msg)
+{
+	json_t	*v = json_object_get(args, "cwd");
+	char	 cwd[PATH_MAX];
+
 	if (getcwd(cwd, sizeof cwd) == NULL)
 		cwd[0] = '\0';
-	v = json_object_get(args, "cwd");
 	if (v != NULL && (!json_is_string(v) || *json_string_value(v) ==
 	    '\0')) {
 		*msg = xstrdup("'cwd' must be a directory");
-		goto fail;
+		return -1;
 	}
 	if (v != NULL && *json_string_value(v) == '/')
-		json_object_set(req, "cwd", v);
+		ex->cwd = xstrdup(json_string_value(v));
 	else if (v != NULL)
-		json_object_set_new(req, "cwd", json_sprintf("%s/%s", cwd,
-		    json_string_value(v)));
+		ex->cwd = xasprintf("%s/%s", cwd, json_string_value(v));
 	else if (cwd[0] == '/')
-		json_object_set_new(req, "cwd", json_string(cwd));
+		ex->cwd = xstrdup(cwd);
+	return 0;
+}
+
+/*
+ * The string and boolean arguments: stdin (a pipe for fd 0), why,
+ * sandbox (its name in *profile), network, network_allow.  0, or -1 and
+ * *msg.
+ */
+static int
+run_options(json_t *args, struct proto_exec *ex, const char **profile,
+    char **msg)
+{
+	json_t	*v;
+
 	if ((v = json_object_get(args, "stdin")) != NULL) {
 		if (!json_is_string(v) || json_string_length(v) >
 		    MCP_STDIN_MAX) {
 			*msg = xstrdup("'stdin' must be a string of at most "
 			    "1 MiB");
-			goto fail;
+			return -1;
 		}
-		json_object_set_new(req, "stdio", json_pack("[s, s, s]",
-		    "pipe", "pty", "pty"));
+		ex->pipes[0] = true;
 	}
 	if ((v = json_object_get(args, "why")) != NULL) {
 		if (!json_is_string(v)) {
 			*msg = xstrdup("'why' must be a string");
-			goto fail;
+			return -1;
 		}
-		json_object_set(req, "why", v);
+		ex->why = xstrdup(json_string_value(v));
 	}
 	if ((v = json_object_get(args, "sandbox")) != NULL) {
 		if (!json_is_string(v)) {
-			*msg = xstrdup("'sandbox' must be read-only, "
-			    "workspace-write or danger-full-access");
-			goto fail;
+			*msg = xstrdup(run_bad_profile);
+			return -1;
 		}
-		json_object_set(req, "sandbox", v);
+		*profile = json_string_value(v);
 	}
 	if ((v = json_object_get(args, "network")) != NULL) {
 		if (!json_is_boolean(v)) {
 			*msg = xstrdup("'network' must be true or false");
-			goto fail;
+			return -1;
 		}
-		json_object_set(req, "network", v);
+		ex->network = json_is_true(v);
 	}
 	if ((v = json_object_get(args, "network_allow")) != NULL) {
 		if (!json_is_string(v)) {
 			*msg = xstrdup("'network_allow' must be a string of "
 			    "host patterns");
-			goto fail;
+			return -1;
 		}
-		json_object_set(req, "network_allow", v);
+		ex->network_allow = xstrdup(json_string_value(v));
 	}
-	if ((v = json_object_get(args, "env")) != NULL) {
-		if (!json_is_object(v)) {
-			*msg = xstrdup("'env' must be an object of strings");
-			goto fail;
-		}
-		env = json_object();
-		json_object_foreach(v, key, words) {
-			if ((s = json_string_value(words)) == NULL) {
-				json_decref(env);
-				*msg = xasprintf("'env' value of %s must be a "
-				    "string", key);
-				goto fail;
-			}
-			json_object_set(env, key, words);
-		}
-		json_object_set_new(req, "env", env);
+	return 0;
+}
+
+/* The variables to set, 'env', as NAME=VALUE.  0, or -1 and *msg. */
+static int
+run_env(json_t *args, struct proto_exec *ex, char **msg)
+{
+	json_t		*env = json_object_get(args, "env"), *v;
+	const char	*key;
+	size_t		 n = 0;
+
+	if (env == NULL)
+		return 0;
+	if (!json_is_object(env)) {
+		*msg = xstrdup("'env' must be an object of strings");
+		return -1;
 	}
-	num = MCP_COLS;
+	json_object_foreach(env, key, v) {
+		if (!json_is_string(v)) {
+			*msg = xasprintf("'env' value of %s must be a string",
+			    key);
+			return -1;
+		}
+	}
+	ex->env = xcalloc(json_object_size(env) + 1, sizeof *ex->env);
+	json_object_foreach(env, key, v)
+		ex->env[n++] = xasprintf("%s=%s", key, json_string_value(v));
+	return 0;
+}
+
+/*
+ * The terminal's size and, for run, the timeout (a fraction of a
+ * millisecond rounded as the server rounds it).  0, or -1 and *msg.
+ */
+static int
+run_limits(json_t *args, bool with_timeout, struct proto_exec *ex,
+    char **msg)
+{
+	double	num = MCP_COLS;
+
 	if (mcpd_arg_number(args, "cols", 1, PROTO_SIZE_MAX, &num, msg) < 0)
-		goto fail;
-	json_object_set_new(req, "cols", json_integer((json_int_t)num));
+		return -1;
+	ex->cols = (unsigned int)num;
 	num = MCP_ROWS;
 	if (mcpd_arg_number(args, "rows", 1, PROTO_SIZE_MAX, &num, msg) < 0)
-		goto fail;
-	json_object_set_new(req, "rows", json_integer((json_int_t)num));
-	if (with_timeout) {
-		switch (mcpd_arg_number(args, "timeout_s", 0, PROTO_TIMEOUT_MAX_S,
-		    &num, msg)) {
-		case -1:
-			goto fail;
-		case 1:
-			json_object_set_new(req, "timeout_s", json_real(num));
-			break;
-		}
+		return -1;
+	ex->rows = (unsigned int)num;
+	if (!with_timeout)
+		return 0;
+	switch (mcpd_arg_number(args, "timeout_s", 0, PROTO_TIMEOUT_MAX_S,
+	    &num, msg)) {
+	case -1:
+		return -1;
+	case 1:
+		ex->timeout_ms = (uint64_t)(num * 1000 + 0.5);
+		break;
 	}
-	return req;
-fail:
-	free(*command);
-	*command = NULL;
-	json_decref(req);
+	return 0;
+}
+
+/*
+ * The profile named parsed into ex, and what the server answers a
+ * request it refuses for what struct proto_exec cannot carry (it holds a
+ * parsed profile and NAME=VALUE variables): a variable name that is
+ * empty or holds '=', then a profile it does not know, in the order it
+ * reads them.  The one fault it finds before those is argv[0] empty,
+ * which the request carries: the server says that itself.  NULL: nothing
+ * to refuse here.
+ */
+static char *
+run_refused(json_t *args, struct proto_exec *ex, const char *profile)
+{
+	json_t		*v;
+	const char	*key;
+	bool		 bad_name = false;
+
+	json_object_foreach(json_object_get(args, "env"), key, v)
+		if (key[0] == '\0' || strchr(key, '=') != NULL)
+			bad_name = true;
+	ex->has_sandbox = profile != NULL &&
+	    sandbox_profile_lookup(profile, &ex->sandbox);
+	if (ex->argv[0][0] == '\0')
+		return NULL;
+	if (bad_name)
+		return xstrdup("'env' has a bad variable name");
+	if (profile != NULL && !ex->has_sandbox)
+		return xstrdup(run_bad_profile);
 	return NULL;
 }
 
 /* What a run or session_start call asks, checked. */
 struct run_args {
-	json_t		*req;		/* the exec request */
-	char		*command;	/* the command, for people */
-	size_t		 max;		/* the answer's text cap */
-	uint64_t	 wait_ms;	/* run: answer after this long running */
+	struct proto_exec	 ex;		/* the exec request */
+	char			*refused;	/* the server's answer to it,
+						   NULL: none (run_refused) */
+	char			*command;	/* the command, for people */
+	size_t			 max;		/* the answer's text cap */
+	uint64_t		 wait_ms;	/* run: answer after this long
+						   running */
 };
 
+static void
+run_args_free(struct run_args *a)
+{
+	proto_exec_free(&a->ex);
+	free(a->refused);
+	free(a->command);
+	memset(a, 0, sizeof *a);
+}
+
 /*
- * run's (run true) or session_start's arguments, max and wait_s the
+ * The exec request for run (run true) or session_start, each argument
+ * checked as it is read (the control protocol's "exec" op,
+ * doc/protocol.md), and the answer's cap and wait, max and wait_s their
  * defaults: 0 and *a, or -1 and *msg.
  */
 static int
 run_args(json_t *args, bool run, size_t max, double wait_s,
     struct run_args *a, char **msg)
 {
-	double	num;
+	const char	*profile = NULL;
+	double		 num;
 
 	memset(a, 0, sizeof *a);
-	a->req = run_request(args, run, &a->command, msg);
+	a->ex.encoding = PROTO_ENC_BASE64;
+	if (run_words(args, &a->ex, &a->command, msg) != 0 ||
+	    run_cwd(args, &a->ex, msg) != 0 ||
+	    run_options(args, &a->ex, &profile, msg) != 0 ||
+	    run_env(args, &a->ex, msg) != 0 ||
+	    run_limits(args, run, &a->ex, msg) != 0)
+		goto fail;
 	num = (double)max;
-	if (a->req != NULL && mcpd_arg_number(args, "max_bytes",
-	    MCP_MAX_BYTES_MIN, MCP_MAX_BYTES_MAX, &num, msg) < 0) {
-		json_decref(a->req);
-		a->req = NULL;
-	}
+	if (mcpd_arg_number(args, "max_bytes", MCP_MAX_BYTES_MIN,
+	    MCP_MAX_BYTES_MAX, &num, msg) < 0)
+		goto fail;
 	a->max = (size_t)num;
 	num = wait_s;
-	if (a->req != NULL && run && mcpd_arg_number(args, "wait_s", 0,
-	    MCP_WAIT_S_MAX, &num, msg) < 0) {
-		json_decref(a->req);
-		a->req = NULL;
-	}
+	if (run && mcpd_arg_number(args, "wait_s", 0, MCP_WAIT_S_MAX, &num,
+	    msg) < 0)
+		goto fail;
 	a->wait_ms = (uint64_t)(num * 1000);
-	if (a->req == NULL) {
-		free(a->command);
-		a->command = NULL;
-		return -1;
-	}
+	a->refused = run_refused(args, &a->ex, profile);
 	return 0;
+fail:
+	run_args_free(a);
+	return -1;
 }
 
-/* The checks of run (run true) or session_start. */
+/*
+ * The checks of run (run true) or session_start: the exec line, or what
+ * the server would answer it.
+ */
 static int
-run_check_args(json_t *args, bool run, json_t **req, char **msg)
+run_check_args(json_t *args, bool run, struct buf *req, char **msg)
 {
 	struct run_args	a;
 
-	*req = NULL;
 	if (run_args(args, run, OUTCAP_DEFAULT, MCP_WAIT_S, &a, msg) != 0)
 		return -1;
-	free(a.command);
-	*req = a.req;
+	if (a.refused != NULL) {
+		*msg = a.refused;
+		a.refused = NULL;
+		run_args_free(&a);
+		return -1;
+	}
+	proto_req_exec(req, MCP_EXEC_ID, &a.ex);
+	run_args_free(&a);
 	return 0;
 }
 
 static int
-run_check(json_t *args, json_t **req, char **msg)
+run_check(json_t *args, struct buf *req, char **msg)
 {
 	return run_check_args(args, true, req, msg);
 }
 
 static int
-start_check(json_t *args, json_t **req, char **msg)
+start_check(json_t *args, struct buf *req, char **msg)
 {
 	return run_check_args(args, false, req, msg);
+}
+
+/* A new job for a call, on connection cl, following the request a. */
+static struct job *
+run_job(struct mcpd *d, struct call *c, struct client *cl,
+    struct run_args *a)
+{
+	struct job	*j = xcalloc(1, sizeof *j);
+
+	j->d = d;
+	j->cl = cl;
+	j->fd = client_fd(cl);
+	j->command = a->command;
+	a->command = NULL;
+	j->stdin_text = json_incref(json_object_get(c->mc->args, "stdin"));
+	j->text = textout_new((int)a->ex.rows, (int)a->ex.cols, job_text, j);
+	outcap_init(&j->cap, c->max);
+	j->next = d->jobs;
+	d->jobs = j;
+	c->job = j;
+	return j;
+}
+
+/*
+ * Send the job its exec request, or fail it as the server would have
+ * (a->refused) or because the server is gone.
+ */
+static void
+run_send(struct mcpd *d, struct job *j, struct run_args *a)
+{
+	struct buf	 line = { 0 };
+	char		*cause = NULL;
+
+	if (a->refused == NULL) {
+		proto_req_exec(&line, MCP_EXEC_ID, &a->ex);
+		if (client_send_line(j->cl, &line, &cause) == 0) {
+			buf_free(&line);
+			loop_add_fd(d->loop, j->fd, POLLIN, LOOP_PRIO_NORMAL,
+			    job_readable, j);
+			return;
+		}
+		buf_free(&line);
+	} else {
+		cause = a->refused;
+		a->refused = NULL;
+	}
+	j->error = cause;
+	j->state = JOB_FAILED;
+	mcpd_check_job(d, j);
 }
 
 /* run and session_start: a new job on a connection of its own. */
@@ -334,7 +482,6 @@ static void
 run_start(struct mcpd *d, struct call *c)
 {
 	struct run_args	 a;
-	struct job	*j;
 	struct client	*cl;
 	char		*msg = NULL, *cause = NULL;
 
@@ -356,32 +503,11 @@ run_start(struct mcpd *d, struct call *c)
 		    "session", "denied", 0, "running", 0, "reason", cause));
 		free(msg);
 		free(cause);
-		free(a.command);
-		json_decref(a.req);
+		run_args_free(&a);
 		return;
 	}
-	j = xcalloc(1, sizeof *j);
-	j->d = d;
-	j->cl = cl;
-	j->fd = client_fd(cl);
-	j->command = a.command;
-	j->stdin_text = json_incref(json_object_get(c->mc->args, "stdin"));
-	j->text = textout_new((int)json_integer_value(json_object_get(a.req,
-	    "rows")), (int)json_integer_value(json_object_get(a.req, "cols")),
-	    job_text, j);
-	outcap_init(&j->cap, c->max);
-	j->next = d->jobs;
-	d->jobs = j;
-	c->job = j;
-	if (client_send(cl, a.req, &cause) != 0) {
-		j->error = cause;
-		j->state = JOB_FAILED;
-		json_decref(a.req);
-		mcpd_check_job(d, j);
-		return;
-	}
-	json_decref(a.req);
-	loop_add_fd(d->loop, j->fd, POLLIN, LOOP_PRIO_NORMAL, job_readable, j);
+	run_send(d, run_job(d, c, cl, &a), &a);
+	run_args_free(&a);
 }
 
 static void

@@ -43,7 +43,9 @@ static const char output_json[] =
     "with the 'next' offset it returns.\","
     "\"inputSchema\": {\"type\": \"object\", \"properties\": {"
     "\"session\": {\"type\": \"integer\", \"minimum\": 1}, \"wait_ms\": "
-    "{\"type\": \"integer\", \"minimum\": 0, \"maximum\": 600000}, "
+    "{" TOOLS_NUMBER ", \"minimum\": 0, \"maximum\": 600000, "
+    "\"description\": \"Wait up to this many milliseconds for new output "
+    "or the end (default 0, or null: answer at once)." TOOLS_WHOLE "\"}, "
     "\"since\": {\"type\": \"integer\", \"minimum\": 0}, "
     TOOLS_MAX_BYTES "}, \"required\": [\"session\"]},"
     "\"outputSchema\": {\"type\": \"object\", \"properties\": {"
@@ -141,11 +143,11 @@ send_args(json_t *args, char **msg)
 }
 
 static int
-send_check(json_t *args, json_t **req, char **msg)
+send_check(json_t *args, struct buf *req, char **msg)
 {
 	int64_t	session;
 
-	*req = NULL;
+	(void)req;
 	if (session_arg(args, &session, msg) != 0)
 		return -1;
 	return send_args(args, msg);
@@ -174,7 +176,8 @@ send_call(struct mcpd *d, struct call *c)
 		free(msg);
 		return;
 	}
-	if (job_send_text(j, t, &cause) != 0) {
+	if (job_send_text(j, json_string_value(t), json_string_length(t),
+	    &cause) != 0) {
 		mcpd_fail(d, c, cause, NULL);
 		free(cause);
 	} else {
@@ -222,12 +225,12 @@ output_args(json_t *args, size_t max, struct output_args *a, char **msg)
 }
 
 static int
-output_check(json_t *args, json_t **req, char **msg)
+output_check(json_t *args, struct buf *req, char **msg)
 {
 	struct output_args	a;
 	int64_t			session;
 
-	*req = NULL;
+	(void)req;
 	if (session_arg(args, &session, msg) != 0)
 		return -1;
 	return output_args(args, MCP_MAX_BYTES_MIN, &a, msg);
@@ -261,11 +264,11 @@ output_call(struct mcpd *d, struct call *c)
 }
 
 static int
-kill_check(json_t *args, json_t **req, char **msg)
+kill_check(json_t *args, struct buf *req, char **msg)
 {
 	int64_t	session;
 
-	*req = NULL;
+	(void)req;
 	return session_arg(args, &session, msg);
 }
 
@@ -296,11 +299,11 @@ kill_call(struct mcpd *d, struct call *c)
 
 /* session_list takes no arguments and ignores any. */
 static int
-list_check(json_t *args, json_t **req, char **msg)
+list_check(json_t *args, struct buf *req, char **msg)
 {
 	(void)args;
 	(void)msg;
-	*req = NULL;
+	(void)req;
 	return 0;
 }
 
@@ -317,7 +320,7 @@ list_call(struct mcpd *d, struct call *c)
 		o = json_pack("{s:I, s:s, s:b, s:o, s:s?}", "session",
 		    (json_int_t)j->session, "command", j->command, "running",
 		    j->state == JOB_RUNNING, "exit_code",
-		    job_exit_int(j, "code"), "ending", job_ending(j));
+		    job_exit_code(j), "ending", job_ending(j));
 		json_array_append_new(a, o);
 		buf_printf(&text, "session %lld: %s (%s)\n",
 		    (long long)j->session, j->command,

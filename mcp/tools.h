@@ -9,14 +9,14 @@
  * acting on a session's state, with the same message.  What the schema
  * allows, the check (and the control protocol's parse of the request it
  * builds) accepts, and what it refuses is refused;
- * tests/unit/test-mcp-schema.c holds them to it and lists what the checks
- * still take beyond the schema.
+ * tests/unit/test-mcp-schema.c holds them to it.
  */
 #ifndef PTYVISOR_TOOLS_H
 #define PTYVISOR_TOOLS_H
 
 #include <jansson.h>
 
+struct buf;
 struct call;
 struct mcpd;
 
@@ -25,11 +25,13 @@ struct mcp_tool {
 	/* tools/list's entry, JSON text: name, description, inputSchema... */
 	const char	*json;
 	/*
-	 * The arguments checked, without I/O: 0 and *req (the control
-	 * request they become, or NULL when that needs a session's state),
-	 * or -1 and *msg (the call's isError answer).
+	 * The arguments checked, without I/O: 0 and the control request
+	 * they become appended to req (a line built by the codec; nothing
+	 * when that needs a session's state), or -1 and *msg (the call's
+	 * isError answer, or the server's words for a request it would
+	 * refuse).
 	 */
-	int		(*check)(json_t *args, json_t **req, char **msg);
+	int		(*check)(json_t *args, struct buf *req, char **msg);
 	/* Carry the call out: answered now or once its job moves. */
 	void		(*call)(struct mcpd *d, struct call *c);
 };
@@ -42,11 +44,20 @@ extern const struct mcp_tool	tool_session_output;
 extern const struct mcp_tool	tool_session_kill;
 extern const struct mcp_tool	tool_session_list;
 
-/* Schema pieces more than one tool shows. */
+/*
+ * Schema pieces more than one tool shows.  A number argument, as
+ * mcpd_arg_number() reads it, is any number within its bounds, or null,
+ * which is the same as leaving it out (TOOLS_NUMBER); where a whole
+ * number is meant the code takes a fraction and cuts it, so the schema
+ * admits one and the description says so (TOOLS_WHOLE).
+ */
+#define TOOLS_NUMBER	"\"type\": [\"number\", \"null\"]"
+#define TOOLS_WHOLE	"  A whole number: a fraction is cut."
 #define TOOLS_MAX_BYTES \
-	"\"max_bytes\": {\"type\": \"integer\", \"minimum\": 1024, " \
+	"\"max_bytes\": {" TOOLS_NUMBER ", \"minimum\": 1024, " \
 	"\"maximum\": 1048576, \"description\": \"Cap of the text returned " \
-	"(default 65536): head and tail kept, the gap marked.\"}"
+	"(default 65536; null: the default): head and tail kept, the gap " \
+	"marked." TOOLS_WHOLE "\"}"
 #define TOOLS_INT_OR_NULL "{\"type\": [\"integer\", \"null\"]}"
 #define TOOLS_STR_OR_NULL "{\"type\": [\"string\", \"null\"]}"
 

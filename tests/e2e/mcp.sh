@@ -66,6 +66,50 @@ PY
 	ok $? "the text capped at ${how:-[mcp] max_bytes = 2K}"
 done
 
+# What the exec request cannot carry and the server refuses (a profile it
+# does not know, a bad variable name): the server's own words, as an error
+# result, from run and session_start alike; nothing runs.
+python3 - "$PTYVISOR" "$T" <<'PY'
+import json, subprocess, sys
+pv, t = sys.argv[1], sys.argv[2]
+meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}}
+bad_profile = ("'sandbox' must be read-only, workspace-write or "
+               "danger-full-access")
+calls = [("run", {"command": "touch %s/refused1" % t, "sandbox": "bogus"},
+          bad_profile),
+         ("session_start", {"command": "touch %s/refused2" % t,
+                            "sandbox": "bogus"}, bad_profile),
+         ("run", {"command": "touch %s/refused3" % t, "env": {"A=B": "c"},
+                  "sandbox": "bogus"}, "'env' has a bad variable name")]
+lines = "".join(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                            "params": {"name": n, "arguments": a,
+                                       "_meta": meta}}) + "\n"
+                for i, (n, a, _) in enumerate(calls))
+out = subprocess.run([pv, "mcp"], input=lines, capture_output=True,
+                     text=True, timeout=60).stdout.splitlines()
+bad = len(out) != len(calls)
+for line in out:
+    r = json.loads(line)
+    words = calls[r["id"]][2]
+    res = r["result"]
+    sc = res["structuredContent"]
+    bad |= (res["isError"] is not True or
+            res["content"] != [{"type": "text", "text": "ptyvisor: " + words}]
+            or sc["reason"] != words or sc["session"] is not None or
+            sc["denied"] is not False or sc["running"] is not False)
+for i in (1, 2, 3):
+    try:
+        open("%s/refused%d" % (t, i))
+        bad = True
+    except OSError:
+        pass
+if bad:
+    print("#", out)
+sys.exit(1 if bad else 0)
+PY
+ok $? "what the server refuses: its own words, as an error result; nothing ran"
+
 # The SDK clients, installed by scripts/bootstrap (npm ci in tests/mcp).
 mods="$top_srcdir/tests/mcp/node_modules/@modelcontextprotocol"
 if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
