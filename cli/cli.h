@@ -10,7 +10,7 @@
  * here: cli_progname (errors.c, set once by main()), the settings once
  * read (cli-paths.c), the terminal's saved modes (term-raw.c), the running
  * command's pid for the signals ptyvisor gets (cmd-sandbox.c), pending's
- * --socket (pending.c), exec's stdin buffer (exec.c).  Elsewhere only what
+ * --socket (cmd-pending.c), exec's stdin buffer (cmd-exec.c).  Elsewhere only what
  * one process has once: base/util.c's fatal hook (whoever holds the
  * terminal, so fatal() restores it); tui/'s share of curses, itself global
  * (tui.c's tui_own, the front end on the person's terminal, for that hook;
@@ -45,7 +45,7 @@ void	cli_bad_option(const char *cmd, int opt, const char *bad);
 
 
 /*
- * attach.c: show the console of the server on path (NULL: the default
+ * cmd-attach.c: show the console of the server on path (NULL: the default
  * socket) on this terminal until it detaches or ends; new_session opens
  * argv (NULL: the shell) in it first.  Returns the exit status.
  */

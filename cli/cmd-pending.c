@@ -1,5 +1,5 @@
 /*
- * pending.c - `ptyvisor pending`, `approve` and `deny`: look at and decide
+ * cmd-pending.c - `ptyvisor pending`, `approve` and `deny`: look at and decide
  * the requests waiting on a running server, over its control socket
  * (the list and decide ops).
  */

@@ -1,5 +1,5 @@
 /*
- * hook.c - `ptyvisor hook claude-code`: Claude Code's PreToolUse hook for
+ * cmd-hook.c - `ptyvisor hook claude-code`: Claude Code's PreToolUse hook for
  * its Bash tool.  It reads the hook's JSON on stdin and allows the call
  * with its command rewritten to run through `ptyvisor exec`, so the
  * command passes ptyvisor's rules, approval, sandbox and recording, its

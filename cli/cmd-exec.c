@@ -1,5 +1,5 @@
 /*
- * exec.c - `ptyvisor exec` (and `ptyvisor-sh -c`): the agents' shim.  It
+ * cmd-exec.c - `ptyvisor exec` (and `ptyvisor-sh -c`): the agents' shim.  It
  * sends one exec request to the running server, waits for the decision,
  * relays the output and exits with the command's status (doc/protocol.md): the
  * command's own, 128+N for signal N, 124 timed out, 125 ptyvisor error,

@@ -1,5 +1,5 @@
 /*
- * attach.c - the console's client: `ptyvisor attach` (and the second half
+ * cmd-attach.c - the console's client: `ptyvisor attach` (and the second half
  * of a plain `ptyvisor`, once a server runs), `ptyvisor ls` and
  * `ptyvisor kill-server`.
  *
