@@ -27,13 +27,16 @@ struct cmd_entry {
 	/*
 	 * Its options, for args_parse(): tables (each ending in ARGS_END),
 	 * NULL after the last; the flags ARGS_*; what comes before the
-	 * messages about values ("sandbox: "; NULL: nothing); its --help
-	 * text; what takes each option: 0, or -1 with *cause (caller frees)
-	 * to stop.  No options: the command reads its words itself.
+	 * messages about values ("sandbox: "; NULL: nothing); what a
+	 * missing value is called ("--socket needs a path"; NULL: "a
+	 * value"); its --help text; what takes each option: 0, or -1 with
+	 * *cause (caller frees) to stop.  No options: the command reads its
+	 * words itself.
 	 */
 	const struct args_option *const *options;
 	int		 flags;
 	const char	*cause_prefix;
+	const char	*needs;
 	void		(*usage)(FILE *f);
 	int		(*option)(void *state, int key, const char *value,
 			    char **cause);
