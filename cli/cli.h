@@ -9,10 +9,10 @@
  * Global state: the program's own lives in cli/ and is passed down from
  * here: cli_progname (errors.c, set once by main()), the settings once
  * read (cli-paths.c), the terminal's saved modes (term-raw.c), the running
- * command's pid for the signals ptyvisor gets (cmd-sandbox.c), pending's
- * --socket (cmd-pending.c), exec's stdin buffer (cmd-exec.c).  Elsewhere only what
- * one process has once: base/util.c's fatal hook (whoever holds the
- * terminal, so fatal() restores it); tui/'s share of curses, itself global
+ * command's pid for the signals ptyvisor gets (cmd-sandbox.c), exec's
+ * stdin buffer (cmd-exec.c).  Elsewhere only what one process has once:
+ * base/util.c's fatal hook (whoever holds the terminal, so fatal()
+ * restores it); tui/'s share of curses, itself global
  * (tui.c's tui_own, the front end on the person's terminal, for that hook;
  * tui-term.c's tui_terms, every curses screen made, never deleted;
  * render.c's render_ncolors, the colour depth of the screen in use); and

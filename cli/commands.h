@@ -49,12 +49,12 @@ extern const struct cmd_entry	cmd_history_entry;
 extern const struct cmd_entry	cmd_show_entry;
 extern const struct cmd_entry	cmd_check_entry;
 extern const struct cmd_entry	cmd_serve_entry;
+extern const struct cmd_entry	cmd_pending_entry;
+extern const struct cmd_entry	cmd_approve_entry;
+extern const struct cmd_entry	cmd_deny_entry;
 
 int	cmd_tui(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);
-int	cmd_pending(int argc, char **argv);
-int	cmd_approve(int argc, char **argv);
-int	cmd_deny(int argc, char **argv);
 int	cmd_mcp(int argc, char **argv);
 int	cmd_hook(int argc, char **argv);
 /* `ptyvisor-sh -c STRING`: the shim under a shell's name. */

@@ -20,12 +20,6 @@
 #define CMD_PLAIN(n, s, f)	{ .name = (n), .summary = (s), .exec = (f) }
 static const struct cmd_entry cmd_exec_entry = CMD_PLAIN("exec",
     "the agents' shim: run a command through the server", cmd_exec);
-static const struct cmd_entry cmd_pending_entry = CMD_PLAIN("pending",
-    "list requests waiting for approval", cmd_pending);
-static const struct cmd_entry cmd_approve_entry = CMD_PLAIN("approve",
-    "approve a waiting request", cmd_approve);
-static const struct cmd_entry cmd_deny_entry = CMD_PLAIN("deny",
-    "deny a waiting request", cmd_deny);
 static const struct cmd_entry cmd_mcp_entry = CMD_PLAIN("mcp",
     "an MCP server on stdio for coding agents", cmd_mcp);
 static const struct cmd_entry cmd_hook_entry = CMD_PLAIN("hook",
