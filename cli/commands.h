@@ -52,11 +52,11 @@ extern const struct cmd_entry	cmd_serve_entry;
 extern const struct cmd_entry	cmd_pending_entry;
 extern const struct cmd_entry	cmd_approve_entry;
 extern const struct cmd_entry	cmd_deny_entry;
+extern const struct cmd_entry	cmd_hook_entry;
 
 int	cmd_tui(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);
 int	cmd_mcp(int argc, char **argv);
-int	cmd_hook(int argc, char **argv);
 /* `ptyvisor-sh -c STRING`: the shim under a shell's name. */
 int	cmd_exec_sh(int argc, char **argv);
 int	cmd_attach(int argc, char **argv);

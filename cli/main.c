@@ -22,8 +22,6 @@ static const struct cmd_entry cmd_exec_entry = CMD_PLAIN("exec",
     "the agents' shim: run a command through the server", cmd_exec);
 static const struct cmd_entry cmd_mcp_entry = CMD_PLAIN("mcp",
     "an MCP server on stdio for coding agents", cmd_mcp);
-static const struct cmd_entry cmd_hook_entry = CMD_PLAIN("hook",
-    "Claude Code's hook: its Bash tool through exec", cmd_hook);
 static const struct cmd_entry cmd_attach_entry = CMD_PLAIN("attach",
     "show a running server's console here", cmd_attach);
 static const struct cmd_entry cmd_ls_entry = CMD_PLAIN("ls",
