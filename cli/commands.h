@@ -53,14 +53,14 @@ extern const struct cmd_entry	cmd_pending_entry;
 extern const struct cmd_entry	cmd_approve_entry;
 extern const struct cmd_entry	cmd_deny_entry;
 extern const struct cmd_entry	cmd_hook_entry;
+extern const struct cmd_entry	cmd_attach_entry;
+extern const struct cmd_entry	cmd_ls_entry;
+extern const struct cmd_entry	cmd_kill_server_entry;
 
 int	cmd_tui(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);
 int	cmd_mcp(int argc, char **argv);
 /* `ptyvisor-sh -c STRING`: the shim under a shell's name. */
 int	cmd_exec_sh(int argc, char **argv);
-int	cmd_attach(int argc, char **argv);
-int	cmd_ls(int argc, char **argv);
-int	cmd_kill_server(int argc, char **argv);
 
 #endif

@@ -22,12 +22,6 @@ static const struct cmd_entry cmd_exec_entry = CMD_PLAIN("exec",
     "the agents' shim: run a command through the server", cmd_exec);
 static const struct cmd_entry cmd_mcp_entry = CMD_PLAIN("mcp",
     "an MCP server on stdio for coding agents", cmd_mcp);
-static const struct cmd_entry cmd_attach_entry = CMD_PLAIN("attach",
-    "show a running server's console here", cmd_attach);
-static const struct cmd_entry cmd_ls_entry = CMD_PLAIN("ls",
-    "list the servers and their sessions", cmd_ls);
-static const struct cmd_entry cmd_kill_server_entry = CMD_PLAIN("kill-server",
-    "end a server and its sessions", cmd_kill_server);
 
 /* The command table, in the order `ptyvisor --help` lists it. */
 static const struct cmd_entry *const cmd_table[] = {
