@@ -49,6 +49,7 @@ extern const struct cmd_entry	cmd_history_entry;
 extern const struct cmd_entry	cmd_show_entry;
 extern const struct cmd_entry	cmd_check_entry;
 extern const struct cmd_entry	cmd_serve_entry;
+extern const struct cmd_entry	cmd_exec_entry;
 extern const struct cmd_entry	cmd_pending_entry;
 extern const struct cmd_entry	cmd_approve_entry;
 extern const struct cmd_entry	cmd_deny_entry;
@@ -58,7 +59,6 @@ extern const struct cmd_entry	cmd_ls_entry;
 extern const struct cmd_entry	cmd_kill_server_entry;
 
 int	cmd_tui(int argc, char **argv);
-int	cmd_exec(int argc, char **argv);
 int	cmd_mcp(int argc, char **argv);
 /* `ptyvisor-sh -c STRING`: the shim under a shell's name. */
 int	cmd_exec_sh(int argc, char **argv);

@@ -18,8 +18,6 @@
  * carry no options (each moves to its cmd-<name>.c with its options).
  */
 #define CMD_PLAIN(n, s, f)	{ .name = (n), .summary = (s), .exec = (f) }
-static const struct cmd_entry cmd_exec_entry = CMD_PLAIN("exec",
-    "the agents' shim: run a command through the server", cmd_exec);
 static const struct cmd_entry cmd_mcp_entry = CMD_PLAIN("mcp",
     "an MCP server on stdio for coding agents", cmd_mcp);
 
