@@ -3,8 +3,9 @@
  * messages (errors.c), the configuration directory, the settings file and
  * the paths they set (cli-paths.c), what the console and serve tell their
  * server (server-opts.c), recordings named on the command line
- * (recording-arg.c).  The sub-commands themselves are declared in
- * cli/commands.h, for main.c.
+ * (recording-arg.c), the console's client and the socket -L names
+ * (cmd-attach.c, for attach, ls, kill-server and the console).  The
+ * sub-commands themselves are declared in cli/commands.h, for main.c.
  *
  * Global state: the program's own lives in cli/ and is passed down from
  * here: cli_progname (errors.c, set once by main()), the settings once

@@ -3,13 +3,16 @@
  * describes each in main.c's command table: its name, its line in
  * `ptyvisor --help`, its entry point and how its words are read.
  *
- * A sub-command lives in cli/cmd-<name>.c (history and show share one),
- * which defines its entry, cmd_<name>_entry; its entry point takes its own
- * argv (argv[0] is the sub-command's name) and returns the process exit
- * status.  One with options reads them with args_parse() (args.h), which
- * takes them from the entry; the commands declared below as plain
- * functions read their words themselves, and main.c makes their entries.
- * Sub-commands use the helpers of cli/cli.h, never each other.
+ * A sub-command lives in cli/cmd-<name>.c (history and show share one;
+ * pending, approve and deny one; attach, ls and kill-server one), which
+ * defines its entry, cmd_<name>_entry; its entry point takes its own argv
+ * (argv[0] is the sub-command's name) and returns the process exit status.
+ * One with options reads them with args_parse() (args.h), which takes them
+ * from the entry.  The functions declared below read their words
+ * themselves: the console (cmd_tui, in no entry: main.c runs it when no
+ * command is named), mcp (main.c makes its entry) and the shim under a
+ * shell's name (cmd_exec_sh, read as sh reads them).  Sub-commands use
+ * the helpers of cli/cli.h, never each other.
  */
 #ifndef PTYVISOR_COMMANDS_H
 #define PTYVISOR_COMMANDS_H

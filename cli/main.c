@@ -14,12 +14,14 @@
 #include "sandbox/sandbox.h"
 
 /*
- * The sub-commands that still read their words themselves: their entries
- * carry no options (each moves to its cmd-<name>.c with its options).
+ * mcp still reads its words itself (cmd-mcp.c): its entry, made here,
+ * carries no options.
  */
-#define CMD_PLAIN(n, s, f)	{ .name = (n), .summary = (s), .exec = (f) }
-static const struct cmd_entry cmd_mcp_entry = CMD_PLAIN("mcp",
-    "an MCP server on stdio for coding agents", cmd_mcp);
+static const struct cmd_entry cmd_mcp_entry = {
+	.name = "mcp",
+	.summary = "an MCP server on stdio for coding agents",
+	.exec = cmd_mcp,
+};
 
 /* The command table, in the order `ptyvisor --help` lists it. */
 static const struct cmd_entry *const cmd_table[] = {
