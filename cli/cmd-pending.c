@@ -7,7 +7,7 @@
  * it always has (ARGS_BARE: a word that is no option is refused here as an
  * unknown argument); approve and deny by getopt_long(), options anywhere.
  * Nothing is sent before the whole command line is read; one request, one
- * answer awaited (PENDING_TIMEOUT_MS), one connection per command.
+ * answer awaited (CMD_PENDING_TIMEOUT_MS), one connection per command.
  */
 #include "cli/commands.h"
 #include "cli/args.h"
