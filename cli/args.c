@@ -50,16 +50,17 @@ static void
 args_missing(const struct cmd_entry *e, const struct args_option *o,
     const char *word)
 {
-	char	*cause;
+	const char	*needs = e->needs != NULL ? e->needs : "a value";
+	char		*cause;
 
 	if (!(e->flags & ARGS_NAME_MISSING)) {
 		args_unknown(e, word);
 		return;
 	}
 	if (o->name != NULL && (o->letter == 0 || strncmp(word, "--", 2) == 0))
-		cause = xasprintf("--%s needs a value", o->name);
+		cause = xasprintf("--%s needs %s", o->name, needs);
 	else
-		cause = xasprintf("-%c needs a value", o->letter);
+		cause = xasprintf("-%c needs %s", o->letter, needs);
 	args_cause(e, cause);
 	free(cause);
 }
@@ -131,15 +132,20 @@ args_exact(const struct cmd_entry *e, int argc, char **argv, void *state,
 	const struct args_option	*o = NULL;
 	const char			*value;
 	char				*cause = NULL;
+	bool				 bare = e->flags & ARGS_BARE;
 	size_t				 t;
 	int				 i = 1, r = 0, rc;
 
 	while (i < argc) {
-		if (strcmp(argv[i], "--") == 0) {
+		if (strcmp(argv[i], "--") == 0 && !bare) {
 			end->dashdash = true;
 			i++;
 			break;
 		}
+		/* ARGS_BARE: --name=VALUE is no option (no name holds '='). */
+		if (bare && strncmp(argv[i], "--", 2) == 0 &&
+		    strchr(argv[i], '=') != NULL)
+			break;
 		for (t = 0, r = 0; r == 0 && e->options[t] != NULL; t++)
 			r = args_match(e->options[t], argc, argv, &i, &o,
 			    &value, &cause);
@@ -157,7 +163,7 @@ args_exact(const struct cmd_entry *e, int argc, char **argv, void *state,
 			i++;
 			continue;
 		}
-		if (argv[i][0] == '-') {
+		if (argv[i][0] == '-' && !bare) {
 			args_unknown(e, argv[i]);
 			return CLI_EXIT_ERROR;
 		}

@@ -7,10 +7,11 @@
  *  - getopt_long()'s, the default: --name VALUE, --name=VALUE, a unique
  *    prefix of a name, -x VALUE, -xVALUE, -abc; "--" ends the options, and
  *    so does the first operand unless ARGS_PERMUTE lets options follow it;
- *  - ARGS_EXACT's (run, sandbox, the console's sandbox options): an option
- *    is a word of its own, its name in full, a value after '=' or as the
- *    next word; a word starting with '-' that is no option is refused; "--"
- *    or the first other word ends the options.
+ *  - ARGS_EXACT's (run, sandbox, the console's sandbox options, pending):
+ *    an option is a word of its own, its name in full, a value after '='
+ *    or as the next word; a word starting with '-' that is no option is
+ *    refused; "--" or the first other word ends the options (ARGS_BARE:
+ *    no '=', no "--", no word refused here).
  *
  * Invariant: each option is handed to the command at once, in the order
  * written, so the first mistake or -h/--help decides, whatever follows.
@@ -46,10 +47,18 @@ struct args_option {
 /* "unknown option 'W' (see 'ptyvisor CMD --help')"; else no "(see ...)". */
 #define ARGS_SEE_HELP	0x08
 /*
- * A missing value is "--name needs a value" (the cause_prefix first); else
- * it is told as an unknown option naming the word, as getopt_long()'s '?'.
+ * A missing value is "--name needs a value" (the cause_prefix first; the
+ * entry's needs in place of "a value"); else it is told as an unknown
+ * option naming the word, as getopt_long()'s '?'.
  */
 #define ARGS_NAME_MISSING 0x10
+/*
+ * ARGS_EXACT, barer still (pending): "--" is a word like any other and a
+ * value is only ever the next word (no --name=VALUE); the first word that
+ * is no option, whatever it starts with, ends the options and is left to
+ * the command.
+ */
+#define ARGS_BARE	0x20
 
 /* args_parse(): the command goes on. */
 #define ARGS_GO_ON	(-1)

@@ -3,16 +3,17 @@
  * messages (errors.c), the configuration directory, the settings file and
  * the paths they set (cli-paths.c), what the console and serve tell their
  * server (server-opts.c), recordings named on the command line
- * (recording-arg.c).  The sub-commands themselves are declared in
- * cli/commands.h, for main.c.
+ * (recording-arg.c), the console's client and the socket -L names
+ * (cmd-attach.c, for attach, ls, kill-server and the console).  The
+ * sub-commands themselves are declared in cli/commands.h, for main.c.
  *
  * Global state: the program's own lives in cli/ and is passed down from
  * here: cli_progname (errors.c, set once by main()), the settings once
  * read (cli-paths.c), the terminal's saved modes (term-raw.c), the running
- * command's pid for the signals ptyvisor gets (cmd-sandbox.c), pending's
- * --socket (pending.c), exec's stdin buffer (exec.c).  Elsewhere only what
- * one process has once: base/util.c's fatal hook (whoever holds the
- * terminal, so fatal() restores it); tui/'s share of curses, itself global
+ * command's pid for the signals ptyvisor gets (cmd-sandbox.c), exec's
+ * stdin buffer (cmd-exec.c).  Elsewhere only what one process has once:
+ * base/util.c's fatal hook (whoever holds the terminal, so fatal()
+ * restores it); tui/'s share of curses, itself global
  * (tui.c's tui_own, the front end on the person's terminal, for that hook;
  * tui-term.c's tui_terms, every curses screen made, never deleted;
  * render.c's render_ncolors, the colour depth of the screen in use); and
@@ -45,7 +46,7 @@ void	cli_bad_option(const char *cmd, int opt, const char *bad);
 
 
 /*
- * attach.c: show the console of the server on path (NULL: the default
+ * cmd-attach.c: show the console of the server on path (NULL: the default
  * socket) on this terminal until it detaches or ends; new_session opens
  * argv (NULL: the shell) in it first.  Returns the exit status.
  */

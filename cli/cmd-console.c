@@ -3,7 +3,7 @@
  * end.
  *
  * The console is a client of a server, as tmux's are: a plain `ptyvisor`
- * attaches to the server on its socket (cli/attach.c), and when none
+ * attaches to the server on its socket (cli/cmd-attach.c), and when none
  * answers it first starts one, in the background, in a session of its
  * own, then attaches.  The server owns everything that must outlive a
  * terminal: the sessions, their recordings, the approval queue, the

@@ -9,8 +9,8 @@
  *    terminal itself interprets them (colours, modes, everything);
  *  - rendered, otherwise (another size, a status line, after a seek): the
  *    player's screen is painted row by row (paint-row.c), clipped to the
- *    terminal, at most once a frame.  A recording larger than the terminal keeps
- *    a one-line notice on the last row.
+ *    terminal, at most once a frame.  A recording larger than the
+ *    terminal keeps a one-line notice on the last row.
  * Going back from rendered to passthrough repaints the whole terminal from
  * the screen first, so the terminal always matches the player's screen
  * before raw bytes resume.  The terminal is restored on every way out:

@@ -6,8 +6,8 @@
  * them, and a file with an error changes nothing, with the error in the
  * log.  SIGTERM and SIGINT end it cleanly: every session is killed and
  * its recording flushed, clients hear the exits, the socket is removed.
- * Finished sessions are forgotten while no console shows them (a server
- * runs for long).
+ * Finished sessions are forgotten while the server keeps no console (a
+ * server runs for long).
  */
 #include "cli/commands.h"
 #include "cli/args.h"

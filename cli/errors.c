@@ -29,8 +29,9 @@ cli_error(const char *cmd, const char *fmt, ...)
 }
 
 /*
- * getopt_long() refused opt ('?', or ':' when opt_string starts with ':'
- * and a value is missing) at bad: say which, and where the help is.
+ * getopt_long() refused opt ('?', or ':' when its option string starts
+ * with ':' and a value is missing) at bad: say which, and where the help
+ * is.
  */
 void
 cli_bad_option(const char *cmd, int opt, const char *bad)

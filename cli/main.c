@@ -14,28 +14,14 @@
 #include "sandbox/sandbox.h"
 
 /*
- * The sub-commands that still read their words themselves: their entries
- * carry no options (each moves to its cmd-<name>.c with its options).
+ * mcp still reads its words itself (cmd-mcp.c): its entry, made here,
+ * carries no options.
  */
-#define CMD_PLAIN(n, s, f)	{ .name = (n), .summary = (s), .exec = (f) }
-static const struct cmd_entry cmd_exec_entry = CMD_PLAIN("exec",
-    "the agents' shim: run a command through the server", cmd_exec);
-static const struct cmd_entry cmd_pending_entry = CMD_PLAIN("pending",
-    "list requests waiting for approval", cmd_pending);
-static const struct cmd_entry cmd_approve_entry = CMD_PLAIN("approve",
-    "approve a waiting request", cmd_approve);
-static const struct cmd_entry cmd_deny_entry = CMD_PLAIN("deny",
-    "deny a waiting request", cmd_deny);
-static const struct cmd_entry cmd_mcp_entry = CMD_PLAIN("mcp",
-    "an MCP server on stdio for coding agents", cmd_mcp);
-static const struct cmd_entry cmd_hook_entry = CMD_PLAIN("hook",
-    "Claude Code's hook: its Bash tool through exec", cmd_hook);
-static const struct cmd_entry cmd_attach_entry = CMD_PLAIN("attach",
-    "show a running server's console here", cmd_attach);
-static const struct cmd_entry cmd_ls_entry = CMD_PLAIN("ls",
-    "list the servers and their sessions", cmd_ls);
-static const struct cmd_entry cmd_kill_server_entry = CMD_PLAIN("kill-server",
-    "end a server and its sessions", cmd_kill_server);
+static const struct cmd_entry cmd_mcp_entry = {
+	.name = "mcp",
+	.summary = "an MCP server on stdio for coding agents",
+	.exec = cmd_mcp,
+};
 
 /* The command table, in the order `ptyvisor --help` lists it. */
 static const struct cmd_entry *const cmd_table[] = {

@@ -1,14 +1,16 @@
 /*
- * approval.h - the approval queue: commands submitted by agents, judged by
- * the policy, and decided by the policy or by a person.
+ * approval.h - the approval queue: commands submitted by agents, and hosts
+ * a filtered network's proxy asks for ("connect" requests), judged by the
+ * policy, and decided by the policy or by a person.
  *
- * A request is submitted (approval_submit: judged, numbered, not yet acted
- * on), then dispatched (approval_dispatch): an "allow" or "deny" verdict
- * decides it at once, an "ask" verdict leaves it PENDING until a person
- * approves, denies or edits it, or its owner withdraws it.  Subscribers
- * (the control server, the TUI, `serve`'s log) hear of every request that
- * starts waiting, is decided or is withdrawn.  A request is freed right
- * after its decided/withdrawn event: subscribers copy what they keep.
+ * A request is submitted (approval_submit, approval_submit_host: judged,
+ * numbered, not yet acted on), then dispatched (approval_dispatch): an
+ * "allow" or "deny" verdict decides it at once, an "ask" verdict leaves it
+ * PENDING until a person approves, denies or edits it, or its owner
+ * withdraws it.  Subscribers (the control server, the front ends) hear of
+ * every request that starts waiting, is decided or is withdrawn.  A
+ * request is freed right after its decided/withdrawn event: subscribers
+ * copy what they keep.
  *
  * When a request starts waiting, an optional notify program is run with
  * one argument, a JSON object describing it (Codex's `notify` convention);
@@ -18,8 +20,9 @@
  * waiting requests oldest first with everything to show (argv, cwd,
  * sandbox, network, why, client pid and executable, verdict and what
  * decided it); approval_suggest_rule gives the editable rule for "approve
- * and remember"; approval_approve, approval_remember, approval_deny and
- * approval_edit decide.  Deferring is doing nothing.
+ * and remember"; approval_approve, approval_approve_once (a host: this
+ * connection only), approval_remember, approval_deny and approval_edit
+ * decide.  Deferring is doing nothing.
  */
 #ifndef PTYVISOR_APPROVAL_H
 #define PTYVISOR_APPROVAL_H

@@ -2,9 +2,9 @@
  * conn.c - the way out to control clients: each client's bounded output
  * queue, broadcasts to subscribers, error events, a graceful finish (send
  * what is queued, then close) and the close itself, which kills the
- * client's sessions and withdraws its requests (unless told to keep them);
- * and the log hook.  The lowest file of the server: it calls none of the
- * others.
+ * client's sessions and withdraws its requests (unless told to keep them)
+ * and tells the owner a console's client is gone; and the log hook.  The
+ * lowest file of the server: it calls none of the others.
  *
  * Invariants:
  * - a client's unread output never exceeds CONTROL_OUT_MAX: a client that

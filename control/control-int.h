@@ -2,13 +2,15 @@
  * control-int.h - what the files of the control socket server share: the
  * server, its clients, the sessions it reports on and the execs waiting
  * for a decision, and the functions each file offers the others.  Not for
- * use outside control.c, conn.c, forward.c and requests.c.
+ * use outside control.c, conn.c, console.c, forward.c and requests.c.
  *
  * Calls go one way, down: control.c (socket, accept, reading lines) uses
- * requests.c (answers), forward.c (events) and conn.c (output, close);
- * requests.c uses forward.c and conn.c; forward.c uses conn.c; conn.c uses
- * none of them (its close only clears fields of the tracked sessions and
- * waiting execs).  Upcalls only come back through the session and approval
+ * requests.c (answers), console.c (a console's frames), forward.c (events,
+ * a waiting exec forgotten) and conn.c (output, close); requests.c uses
+ * console.c (attach) and conn.c, and adds the waiting execs forward.c
+ * tracks; console.c and forward.c use conn.c; conn.c uses none of them
+ * (its close only clears fields of the tracked sessions and waiting
+ * execs).  Upcalls only come back through the session and approval
  * subscriptions (tables owned by session/ and approval.c).
  */
 #ifndef PTYVISOR_CONTROL_INT_H

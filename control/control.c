@@ -2,9 +2,9 @@
  * control.c - the control socket server (see control.h): the private
  * directory and the listening socket, accepting clients and checking each
  * peer, reading their request lines, and control_new/control_free.
- * Answers are in requests.c, events from sessions and the approval queue
- * in forward.c, each client's output and close in conn.c; control-int.h
- * holds what they share.
+ * Answers are in requests.c, a console's frames in console.c, events from
+ * sessions and the approval queue in forward.c, each client's output and
+ * close in conn.c; control-int.h holds what they share.
  *
  * Invariants:
  * - every fd is non-blocking and close-on-exec; the listening socket and

@@ -1,6 +1,7 @@
 /*
  * control.h - the control socket server: agents submit commands, follow
- * their output and exit, and people decide requests (doc/protocol.md).
+ * their output and exit, a filtered network's proxy asks for hosts, people
+ * decide requests and consoles attach (doc/protocol.md).
  *
  * One UNIX stream socket in a private directory (0700, owned by us, not
  * group or world writable), the socket itself 0600, every peer checked
@@ -46,12 +47,12 @@ struct control_hooks {
 
 	/*
 	 * Consoles (attach; all NULL: this server has none), called with
-	 * console_user, not user.  console_open
-	 * makes the front end of client cl from the attach request and
-	 * returns it (NULL with *cause: refused), *tty true when it took the
-	 * client's terminal (control_console_take_fds) and draws on it
-	 * itself; the others get that value.  Keys and sizes come from the client, console_gone when it
-	 * left (a detach: the front end stays the owner's).
+	 * console_user, not user.  console_open makes the front end of
+	 * client cl from the attach request and returns it (NULL with
+	 * *cause: refused), *tty true when it took the client's terminal
+	 * (control_console_take_fds) and draws on it itself; the others get
+	 * that value.  Keys and sizes come from the client, console_gone
+	 * when it left (a detach: the front end stays the owner's).
 	 */
 	void		*(*console_open)(void *user, struct control_client *cl,
 			    const struct proto_request *req, bool *tty,

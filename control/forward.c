@@ -1,17 +1,21 @@
 /*
  * forward.c - what sessions and the approval queue report, forwarded to
- * control clients as events: started, output, exit, queued, approved or
- * denied, withdrawn.  The request's own client gets them with its request
- * id (and output in the encoding it asked for); subscribers get them
- * without an id, as text.  Keeps the sessions it reports on (from their
- * creation to their end) and the execs waiting for a decision (requests.c
- * adds them; the decision or a withdrawal removes them).
+ * control clients as events: started, output (of the PTY or a pipe),
+ * written (stdin the command took), exit, queued, approved or denied,
+ * withdrawn; an approved exec handed to the spawn hook.  The request's own
+ * client gets them with its request id (and output in the encoding it
+ * asked for); subscribers get them without an id, as text.  Keeps the
+ * sessions it reports on (from their creation to their end) and the execs
+ * waiting for a decision (requests.c adds them; the decision or a
+ * withdrawal removes them).
  *
  * Invariants:
  * - each tracked session is forgotten here when it ends, so the session
  *   pointers held are always live;
  * - text output never splits a UTF-8 sequence: an incomplete tail (at most
- *   3 bytes) waits in the session's carry for the next read or the end.
+ *   3 bytes) waits in the session's carry for the next read or the end;
+ * - a session's output is not read while its owner has CONTROL_PIPE_HOLD
+ *   bytes unread (control-int.h says why).
  */
 #include "control/control-int.h"
 

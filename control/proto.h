@@ -1,6 +1,8 @@
 /*
- * proto.h - the control protocol's JSON lines (doc/protocol.md): requests parsed
- * into plain structs with full validation, events built as single lines.
+ * proto.h - the control protocol's JSON lines (doc/protocol.md): requests
+ * parsed into plain structs with full validation (an exec into struct
+ * proto_exec, the one value carried to the session), events built as
+ * single lines.
  *
  * Parsing never trusts its input: anything wrong (bad JSON, a duplicate
  * key, an unknown op, a missing or mistyped field, a value out of range, an
@@ -78,8 +80,10 @@ enum proto_encoding {
  * by the approval queue (control/approval.h embeds it, edits change its
  * argv), shown in queued and list events and to the notify program, and
  * turned into the session's options by the server's spawn hook.  A new
- * field is added here, in proto.c (parse) and proto-events.c (events), and
- * nowhere else.  Strings are owned by the request (proto_exec_free).
+ * field is added here, in proto.c (parse), proto-events.c (events) and
+ * the client's half (proto-requests.c builds it, proto-decode.c reads it
+ * back from events), and nowhere else.  Strings are owned by the request
+ * (proto_exec_free).
  */
 struct proto_exec {
 	char			**argv;		/* non-empty, argv[0] non-empty */

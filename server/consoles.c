@@ -16,11 +16,11 @@
  * no descriptor arrives, and keys and frames travel over the connection.
  *
  * Output: every turn of the loop (just before it waits) what each front
- * end drew goes to its terminal or its client.  A client that falls behind (more than
- * CONSOLES_BEHIND bytes unread: a slow ssh, a stopped terminal) gets no
- * frames until it has read most of them, then one whole frame from a
- * clear screen: the server never waits for a console, and a console never
- * shows half a frame.
+ * end drew goes to its terminal or its client.  A client that falls
+ * behind (more than CONSOLES_BEHIND bytes unread: a slow ssh, a stopped
+ * terminal) gets no frames until fewer than CONSOLES_CAUGHT_UP are left,
+ * then one whole frame from a clear screen: the server never waits for a
+ * console, and a console never shows half a frame.
  */
 #include "server/consoles.h"
 

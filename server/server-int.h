@@ -4,9 +4,10 @@
  * server/.
  *
  * Calls go one way: server.c (the constructor, the log, session events)
- * uses server-spawn.c (an approved request started), follow.c (the rules and
- * settings files) and consoles.c (attached consoles); follow.c uses
- * server.c's program check; server-spawn.c and consoles.c use no other file.
+ * uses server-spawn.c (an approved request started), follow.c (the rules
+ * and settings files) and consoles.c (attached consoles); follow.c uses
+ * server.c's program check; server-spawn.c uses server.c's socket path
+ * and consoles.c's next pane size; consoles.c uses no other file.
  */
 #ifndef PTYVISOR_SERVER_INT_H
 #define PTYVISOR_SERVER_INT_H

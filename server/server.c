@@ -5,8 +5,9 @@
  * Invariants: the policy is loaded before anything else is made; the
  * sessions are freed first, while the control server can still tell
  * their agents how they ended; a finished session is forgotten only from
- * a timer (never inside its own events) and only while no console shows
- * it.
+ * a timer (never inside its own events) and only while the server keeps
+ * no console (one kept, attached or not, shows ended sessions until its
+ * person closes them).
  */
 #include "server/server-int.h"
 

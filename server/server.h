@@ -17,9 +17,10 @@
  * Invariants: nothing is started before the policy loaded (a rules file
  * that does not parse, a named rules file missing or a notify program
  * that cannot run stop everything first); an approved request runs in the
- * sandbox it asked for, with the network only if it asked, and a profile
- * we do not know fails its start (fail closed).  This module never uses
- * curses itself (the consoles' front ends are tui/'s).
+ * sandbox it asked for, with the network only if it asked (a profile we
+ * do not know never gets that far: the protocol refuses the request).
+ * This module never uses curses itself (the consoles' front ends are
+ * tui/'s).
  */
 #ifndef PTYVISOR_SERVER_H
 #define PTYVISOR_SERVER_H

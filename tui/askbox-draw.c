@@ -3,9 +3,12 @@
  * the request shown, the field being edited or the command and rule shown
  * once more, and the keys of the stage.
  *
- * Invariants: text from agents is drawn with control characters and
- * invalid bytes as '?', never raw; the box fits the area given, cutting
- * long fields to their row budgets.
+ * Invariants: nothing is drawn raw: what the agent chose (the command,
+ * its directory, variables, reason, hosts) is escaped first by the
+ * quoter (base/quote.h: control, invalid and invisible characters; a
+ * warning row says when invisible ones were there), and any control or
+ * invalid byte left elsewhere shows as '?'; the box fits the area given,
+ * cutting long fields to their row budgets.
  */
 #include "tui/askbox-int.h"
 

@@ -8,9 +8,10 @@
  * approval_find first (someone else may have decided it meanwhile); the
  * text field is used only in the RULE, REASON and EDIT stages; deferred
  * holds numbers of requests the person put off, and is forgotten when
- * the box is opened by hand.  Only 'y' in the CHOOSE or CONFIRM stage
- * approves: the CONFIRM stage shows the edited command (confirm_argv, the
- * words that will run) or the rule (the field) once more first.
+ * the box is opened by hand.  Only 'y' (and a host's 'o') in the CHOOSE
+ * stage or 'y' in the CONFIRM stage approves: the CONFIRM stage shows the
+ * edited command (confirm_argv, the words that will run) or the rule (the
+ * field) once more first.
  */
 #include "tui/askbox.h"
 

@@ -18,6 +18,10 @@
  *	Esc		later: defer this request (the next one shows, if any)
  *	Tab, Left/Right	the next / previous waiting request
  *
+ * A host a filtered network's proxy asks for (a connect request) takes o
+ * (this connection only), y (while its sandbox lives), a (its exact rule,
+ * shown, never edited, saved; y approves) and n; no e.
+ *
  * Nothing is approved by Enter alone: an edited command or rule always
  * needs its own y.  The console opens the box only on a deliberate act
  * (its prefix key then a), never because a request arrived.  Deciding keys
@@ -84,8 +88,8 @@ enum askbox_stage	 askbox_stage(const struct askbox *b);
 
 /*
  * Handle one key at now_ms (util_now_ms(); the guard compares it with
- * when the request was shown).  *message (caller frees) may be set to a line for the
- * status: what was decided, or why nothing was.
+ * when the request was shown).  *message (caller frees) may be set to a
+ * line for the status: what was decided, or why nothing was.
  */
 enum askbox_action	 askbox_key(struct askbox *b,
 			     const struct keys_event *ev, uint64_t now_ms,

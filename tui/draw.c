@@ -3,15 +3,18 @@
  * timer draws it; pane titles, pane rows and borders, the status line
  * (with the hint tui_message() leaves there) and the cursor.
  *
+ * Also what goes to the terminal beside the frames: bracketed paste on
+ * and off, copied text (OSC 52).
+ *
  * Flow control: a frame the person waits for is drawn at once (after the
  * callback that asked for it); others at most once per TUI_FRAME_MS.
  * Frames draw only dirty rows (curses then sends only the cells that
- * changed); a pane
- * that is not visible (rect.w == 0) is not drawn.  Drawing changes no
- * pane list, session or mode: it clears dirty marks, expires the message,
- * notes whether the approval prompt is on screen and tells the focused
- * pane's session that it is watched (served first).  This file calls no
- * other file of the front end.
+ * changed); a pane that is not visible (rect.w == 0) is not drawn.
+ * Drawing changes no pane list, session or mode: it clears dirty marks,
+ * expires the message, notes whether the approval prompt is on screen and
+ * tells the focused pane's session that it is watched (served first).  Of
+ * the front end's files it calls only tui-term.c (the terminal it draws
+ * on).
  */
 #include "tui/tui-int.h"
 

@@ -1,8 +1,9 @@
 /*
  * help.c - the help overlay (see help.h).
  *
- * The text is one table so the overlay, the tests and the documentation
- * cannot disagree about which keys exist.
+ * The text is one table, which the overlay draws and the tests read, so
+ * they cannot disagree about which keys exist (the man page's list is
+ * kept by hand).
  */
 #include "tui/help.h"
 

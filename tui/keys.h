@@ -33,7 +33,7 @@ struct keys_event {
 	int		x;
 };
 
-/* The control character of letter c (keys_ctrl('g') is 7). */
+/* The control character of letter c (KEYS_CTRL('g') is 7). */
 #define KEYS_CTRL(c)	((c) & 0x1f)
 
 /* Set up curses input: keypad, paste markers, short escape delay. */

@@ -7,8 +7,8 @@
  * Invariants: after tui_relayout every visible pane (rect.w > 0) has one
  * dirty entry per content row and its session that content's size; on a
  * terminal too small for panes none is visible; zoom is on only with two
- * panes or more.  Of the front end's files only draw.c is called from
- * here (to ask for a frame).
+ * panes or more.  Of the front end's files only draw.c (to ask for a
+ * frame) and tui-term.c (the terminal's size) are called from here.
  */
 #include "tui/tui-int.h"
 

@@ -1,6 +1,7 @@
 /*
- * prompt.h - a one-line text prompt (search patterns, confirmations) on
- * a row of the terminal.
+ * prompt.h - a one-line text prompt: its keys, and its drawing on a row
+ * of the terminal (search patterns in the history and scroll mode; the
+ * approval prompt's fields take its keys and are drawn by the prompt).
  */
 #ifndef PTYVISOR_PROMPT_H
 #define PTYVISOR_PROMPT_H

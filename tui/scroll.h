@@ -1,9 +1,13 @@
 /*
  * scroll.h - scroll mode: a pager over a screen's scrollback and screen,
- * with less's keys (j k d u b space g G / ? n N q) and the mouse wheel.
+ * with less's keys (j k d u b space g G / ? n N q), the mouse wheel, and
+ * c/C to copy the top line or the lines shown (the caller sends them to
+ * the terminal's clipboard).
  *
- * Used for a pane's history (the live screen of its session) and for a
- * finished session's output (a screen built from its recording).
+ * Used for a pane's history (the live screen of its session: the view
+ * follows its end until moved, then stays on its text while the pane
+ * scrolls) and for a finished session's output (a screen built from its
+ * recording).
  */
 #ifndef PTYVISOR_SCROLL_H
 #define PTYVISOR_SCROLL_H

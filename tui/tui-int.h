@@ -181,7 +181,10 @@ void	tui_bracketed_paste(struct tui *t, bool on);
 void	tui_schedule(struct tui *t);
 /* draw.c: ask for a frame at once, after the current callback. */
 void	tui_schedule_now(struct tui *t);
-/* draw.c: the focused pane changed: at once within the echo rate, else paced. */
+/*
+ * draw.c: the focused pane changed: at once within the echo rate, else
+ * paced.
+ */
 void	tui_schedule_echo(struct tui *t);
 /* draw.c: show a hint on the status line for a few seconds. */
 void	tui_message(struct tui *t, const char *fmt, ...)

@@ -6,21 +6,22 @@
  * Flow control: screen damage only marks rows of a pane dirty and asks
  * for a frame; frames the person waits for (after a key, an approval
  * event, the focused pane's echo) are drawn at once, others at most once
- * per TUI_FRAME_MS, and draw only dirty rows (curses
- * then sends only the cells that changed).  The terminal's input and the
- * focused pane's PTY are high-priority fds, so keys and their echo are
- * handled before any other session's output in every loop turn.
+ * per TUI_FRAME_MS, and draw only dirty rows (curses then sends only the
+ * cells that changed).  The terminal's input and the focused pane's PTY
+ * are high-priority fds, so keys and their echo are handled before any
+ * other session's output in every loop turn.
  *
  * A pane shows a screen and a title: either a session's (live) or a
- * replay's (a recording played back, tui/tui-replay.h); both are drawn by the
- * same code, only the title and the keys differ.
+ * replay's (a recording played back, tui/tui-replay.h); both are drawn by
+ * the same code, only the title and the keys differ.
  *
  * The rest of the front end shares struct tui through tui/tui-int.h
  * (where its invariants are) and sits below this file: input.c does what
  * the person's keys say (the modes, the prefix key and its commands, y/n
  * questions), views.c opens and leaves the views over the panes, panes.c
  * keeps the panes (focus, tiling, sizes, new sessions), draw.c paces and
- * draws the frames.  None of them calls back into this file.
+ * draws the frames, tui-term.c holds the terminals they draw on.  None of
+ * them calls back into this file.
  */
 #include "tui/tui.h"
 
@@ -232,7 +233,7 @@ static const struct session_events tui_events = {
 	.trouble = tui_ev_trouble,
 };
 
-/* Approval events: tell the person, show the prompt. */
+/* Approval events: tell the person; the prompt opens only when asked. */
 static void
 tui_ap_pending(void *user, struct approval_request *r)
 {

@@ -1,12 +1,15 @@
 /*
- * tui.h - the ncurses front end: panes for sessions, focus, zoom, the
- * prefix key and its commands, the history pane, scroll mode, help, the
- * status line, resizes and paced redraws.
+ * tui.h - the ncurses front end: panes for sessions and replays, focus,
+ * zoom, the prefix key and its commands, the history pane, scroll mode,
+ * help, the approval prompt, the status line, resizes and paced redraws;
+ * on the person's terminal (tui_new) or, for a console attached through
+ * the control socket, in memory (tui_new_console; detached and attached
+ * again with its state).
  *
  * The front end owns no session state: it subscribes to a struct
- * sessions and draws what the sessions' screens hold.  It takes the
- * terminal (curses) in tui_new() and gives it back in tui_free() or, on
- * a fatal error, tui_restore_terminal().
+ * sessions and draws what the sessions' screens hold.  tui_new() takes
+ * the person's terminal (curses) and tui_run() or tui_free() gives it
+ * back, or, on a fatal error, tui_restore_terminal().
  */
 #ifndef PTYVISOR_TUI_H
 #define PTYVISOR_TUI_H

@@ -5,8 +5,8 @@
  *
  * Invariants: t->scroll is set only in scroll mode (TUI_SCROLL) and is
  * freed on the way out; mouse reports are on only while the history list
- * or scroll mode is shown.  Of the front end's files only panes.c and
- * draw.c are called from here.
+ * or scroll mode (an output view too) is shown, or always with --mouse.
+ * Of the front end's files only panes.c and draw.c are called from here.
  */
 #include "tui/tui-int.h"
 

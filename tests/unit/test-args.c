@@ -20,7 +20,7 @@ static struct buf	got;
 static char		err[512];
 static FILE		*err_file;
 
-enum { K_JSON = 1, K_COUNT, K_NAME, K_STRING, K_BAD };
+enum { K_JSON = 1, K_COUNT, K_NAME, K_STRING, K_BAD, K_PATH };
 
 static const struct args_option own[] = {
 	ARGS_HELP_OPTION,
@@ -29,6 +29,7 @@ static const struct args_option own[] = {
 	{ "name", 0, true, K_NAME },
 	{ NULL, 'c', true, K_STRING },
 	{ "bad", 0, true, K_BAD },
+	{ "path", 'p', true, K_PATH },
 	ARGS_END
 };
 static const struct args_option more[] = {
@@ -148,6 +149,14 @@ test_getopt(void)
 	parse(ARGS_NAME_MISSING, "-c", NULL, NULL);
 	is_str(err, "ptyvisor demo: -c needs a value",
 	    "ARGS_NAME_MISSING: a letter as a letter");
+	entry.needs = "a path";
+	parse(ARGS_NAME_MISSING, "--pa", NULL, NULL);
+	is_str(err, "ptyvisor demo: --path needs a path",
+	    "ARGS_NAME_MISSING: the value as the entry calls it");
+	parse(ARGS_NAME_MISSING, "-p", NULL, NULL);
+	is_str(err, "ptyvisor demo: -p needs a path",
+	    "ARGS_NAME_MISSING: ... after a letter too");
+	entry.needs = NULL;
 	is_int(parse(0, "--bad x --bogus", NULL, NULL), CLI_EXIT_ERROR,
 	    "getopt: a value refused exits 125");
 	is_str(err, "ptyvisor demo: --bad: 'x' is wrong",
@@ -206,6 +215,41 @@ test_exact(void)
 	is_int(first, 1, "ARGS_ANYWHERE: the words stay where they are");
 }
 
+/* ARGS_BARE: every word that is no option, "--" too, is the command's. */
+static void
+test_bare(void)
+{
+	const int	bare = ARGS_EXACT | ARGS_BARE | ARGS_NAME_MISSING;
+	int		first;
+	bool		dd;
+
+	entry.needs = "a path";
+	is_int(parse(bare, "--json --path p -h x", &first, &dd), 0,
+	    "bare: options read, -h exits 0");
+	is_str(got.data, "1=-;6=p;usage;", "bare: each handed in order");
+	is_int(parse(bare, "--json -- --help", &first, &dd), ARGS_GO_ON,
+	    "bare: -- ends nothing of ours");
+	ok(first == 2 && !dd, "bare: ... it is the first word left");
+	is_str(got.data, "1=-;", "bare: nothing after it read");
+	is_int(parse(bare, "--path=p --help", &first, NULL), ARGS_GO_ON,
+	    "bare: --name=VALUE is no option");
+	is_int(first, 1, "bare: ... left to the command");
+	is_str(got.data, "", "bare: ... nothing handed");
+	is_int(parse(bare, "--js --help", &first, NULL), ARGS_GO_ON,
+	    "bare: an unknown word is not refused here");
+	ok(first == 1 && strcmp(err, "") == 0, "bare: ... nor said");
+	parse(bare, "-", &first, NULL);
+	is_int(first, 1, "bare: - left too");
+	is_int(parse(bare, "--json --path", NULL, NULL), CLI_EXIT_ERROR,
+	    "bare: a missing value exits 125");
+	is_str(err, "ptyvisor demo: --path needs a path",
+	    "bare: ... named as the option calls it");
+	parse(bare, "--path -- x", &first, NULL);
+	is_str(got.data, "6=--;", "bare: a value may be any word");
+	is_int(first, 3, "bare: ... and the operands follow it");
+	entry.needs = NULL;
+}
+
 /* args_match() alone, as sbopts_parse() uses it. */
 static void
 test_match(void)
@@ -239,6 +283,7 @@ main(void)
 		return 1;
 	test_getopt();
 	test_exact();
+	test_bare();
 	test_match();
 	buf_free(&got);
 	return tap_done();

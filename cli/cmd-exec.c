@@ -1,5 +1,5 @@
 /*
- * exec.c - `ptyvisor exec` (and `ptyvisor-sh -c`): the agents' shim.  It
+ * cmd-exec.c - `ptyvisor exec` (and `ptyvisor-sh -c`): the agents' shim.  It
  * sends one exec request to the running server, waits for the decision,
  * relays the output and exits with the command's status (doc/protocol.md): the
  * command's own, 128+N for signal N, 124 timed out, 125 ptyvisor error,
@@ -18,13 +18,17 @@
  *
  * SIGINT, SIGTERM and SIGHUP become a kill of the session (a second one
  * gives up at once); before the session starts they withdraw the request.
+ *
+ * exec reads its words by its entry (args.h), getopt's way up to the
+ * first operand; ptyvisor-sh reads its own as sh does (-c STRING [NAME
+ * [ARGS...]], -l), help only as the first word.
  */
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -51,22 +55,28 @@
 #include "net/hostlist.h"
 
 /* Exit status when the request is denied. */
-#define EXEC_EXIT_DENIED	126
+#define CMD_EXEC_EXIT_DENIED	126
 /* Terminal size when stdout is not a terminal: wide, so lines rarely wrap. */
-#define EXEC_TEXT_COLS		200
-#define EXEC_TEXT_ROWS		50
-struct exec_opts {
+#define CMD_EXEC_TEXT_COLS		200
+#define CMD_EXEC_TEXT_ROWS		50
+
+/*
+ * The request a command line makes (exec's options; ptyvisor-sh's sets
+ * argv alone); its strings are argv's, but for the two owned.
+ */
+struct cmd_exec {
 	char		*cwd;
-	long		 timeout;
-	char		*sandbox;
+	long		 timeout;	/* seconds; 0: none */
+	const char	*sandbox;
 	bool		 network;
-	char		*network_allow;	/* --network-allow lists, joined */
+	char		*network_allow;	/* owned: --network-allow lists, joined */
 	char		*why;
 	const char	*socket;	/* --socket; NULL: the usual one */
 	int		 mode;		/* 'r' raw, 't' text, 0 by stdout */
-	char		**env;
+	const char	*string;	/* -c STRING */
+	char		**env;		/* -e */
 	size_t		 nenv;
-	char		**argv;		/* owned when built from -c */
+	char		**argv;		/* owned: what runs */
 };
 
 /*
@@ -74,10 +84,10 @@ struct exec_opts {
  * on their way before the server says the command took them (`written`):
  * the relay streams any size in bounded memory, at the command's pace.
  */
-#define EXEC_STDIN_CHUNK	(64 * 1024)
-#define EXEC_STDIN_WINDOW	(256 * 1024)
+#define CMD_EXEC_STDIN_CHUNK	(64 * 1024)
+#define CMD_EXEC_STDIN_WINDOW	(256 * 1024)
 
-struct exec_run {
+struct cmd_exec_run {
 	struct client	*cl;
 	bool		 pipes[3];	/* 0-2 relayed as pipes, not the PTY */
 	bool		 err_joined;	/* 1, 2 one file: one pipe */
@@ -95,7 +105,7 @@ struct exec_run {
 
 /* Finished terminal text: to stdout. */
 static void
-exec_text(void *user, const char *p, size_t len)
+cmd_exec_text(void *user, const char *p, size_t len)
 {
 	(void)user;
 	(void)util_write_all(STDOUT_FILENO, p, len);
@@ -103,7 +113,7 @@ exec_text(void *user, const char *p, size_t len)
 
 /* Ask the server to kill the session: 0, or -1 with *cause. */
 static int
-exec_kill(struct exec_run *x, char **cause)
+cmd_exec_kill(struct cmd_exec_run *x, char **cause)
 {
 	struct buf	line = { 0 };
 	int		rc;
@@ -119,7 +129,7 @@ exec_kill(struct exec_run *x, char **cause)
  * stopped as a shell's would be by SIGPIPE.
  */
 static void
-exec_put(struct exec_run *x, int fd, const char *p, size_t len)
+cmd_exec_put(struct cmd_exec_run *x, int fd, const char *p, size_t len)
 {
 	char	*cause = NULL;
 
@@ -128,20 +138,20 @@ exec_put(struct exec_run *x, int fd, const char *p, size_t len)
 	x->broken = true;
 	if (x->session == 0)
 		return;
-	(void)exec_kill(x, &cause);
+	(void)cmd_exec_kill(x, &cause);
 	free(cause);
 }
 
 /* Output bytes of the PTY arrived. */
 static void
-exec_output(struct exec_run *x, const char *p, size_t len)
+cmd_exec_output(struct cmd_exec_run *x, const char *p, size_t len)
 {
 	if (x->text == NULL)
 		/*
 		 * What the terminal shows goes where we have a terminal, else
 		 * to stderr (e.g. why a command did not start).
 		 */
-		exec_put(x, !x->pipes[1] ? STDOUT_FILENO : STDERR_FILENO, p,
+		cmd_exec_put(x, !x->pipes[1] ? STDOUT_FILENO : STDERR_FILENO, p,
 		    len);
 	else
 		textout_feed(x->text, p, len);
@@ -153,7 +163,7 @@ exec_output(struct exec_run *x, const char *p, size_t len)
  * it, as after sh -c (a `while read` loop over a file keeps its lines).
  */
 static void
-exec_give_back_stdin(const struct exec_run *x)
+cmd_exec_give_back_stdin(const struct cmd_exec_run *x)
 {
 	struct stat	st;
 
@@ -166,9 +176,9 @@ exec_give_back_stdin(const struct exec_run *x)
 
 /* The command ended: the rest of the screen, then the status. */
 static void
-exec_exit(struct exec_run *x, const struct proto_exit *e)
+cmd_exec_exit(struct cmd_exec_run *x, const struct proto_exit *e)
 {
-	exec_give_back_stdin(x);
+	cmd_exec_give_back_stdin(x);
 	if (x->text != NULL)
 		textout_finish(x->text);
 	if (x->broken)
@@ -189,7 +199,7 @@ exec_exit(struct exec_run *x, const struct proto_exit *e)
  * that what runs is not what it sent, whether or not it waited.
  */
 static void
-exec_said_edited(char *const *argv)
+cmd_exec_said_edited(char *const *argv)
 {
 	char	*cmd;
 
@@ -201,7 +211,7 @@ exec_said_edited(char *const *argv)
 
 /* Handle one event from the server. */
 static void
-exec_event(struct exec_run *x, const struct proto_event *ev)
+cmd_exec_event(struct cmd_exec_run *x, const struct proto_event *ev)
 {
 	switch (ev->kind) {
 	case PROTO_EV_QUEUED:
@@ -217,12 +227,12 @@ exec_event(struct exec_run *x, const struct proto_event *ev)
 		fprintf(stderr, "ptyvisor: denied by %s%s%s\n",
 		    ev->by != NULL ? ev->by : "?", ev->reason != NULL ?
 		    ": " : "", ev->reason != NULL ? ev->reason : "");
-		x->rc = EXEC_EXIT_DENIED;
+		x->rc = CMD_EXEC_EXIT_DENIED;
 		x->done = true;
 		break;
 	case PROTO_EV_APPROVED:
 		if (ev->argv != NULL)
-			exec_said_edited(ev->argv);
+			cmd_exec_said_edited(ev->argv);
 		else if (x->waiting_said)
 			fprintf(stderr, "ptyvisor: approved\n");
 		break;
@@ -231,16 +241,16 @@ exec_event(struct exec_run *x, const struct proto_event *ev)
 		break;
 	case PROTO_EV_OUTPUT:
 		if (ev->len > 0 && ev->fd != 0)
-			exec_put(x, ev->fd == 2 ? STDERR_FILENO :
+			cmd_exec_put(x, ev->fd == 2 ? STDERR_FILENO :
 			    STDOUT_FILENO, ev->data, ev->len);
 		else if (ev->len > 0)
-			exec_output(x, ev->data, ev->len);
+			cmd_exec_output(x, ev->data, ev->len);
 		break;
 	case PROTO_EV_WRITTEN:
 		x->stdin_acked = ev->bytes;
 		break;
 	case PROTO_EV_EXIT:
-		exec_exit(x, &ev->exit);
+		cmd_exec_exit(x, &ev->exit);
 		break;
 	case PROTO_EV_ERROR:
 		if (ev->id != NULL && strcmp(ev->id, "in") == 0) {
@@ -264,9 +274,9 @@ exec_event(struct exec_run *x, const struct proto_event *ev)
  * command whose stdin cannot be read.  -1 with *cause: the server is gone.
  */
 static int
-exec_stdin(struct exec_run *x, char **cause)
+cmd_exec_stdin(struct cmd_exec_run *x, char **cause)
 {
-	static char	 chunk[EXEC_STDIN_CHUNK];
+	static char	 chunk[CMD_EXEC_STDIN_CHUNK];
 	struct buf	 line = { 0 };
 	ssize_t		 n;
 	int		 rc;
@@ -289,15 +299,15 @@ exec_stdin(struct exec_run *x, char **cause)
 
 /* Whether to read our stdin now: started, not ended, window not full. */
 static bool
-exec_wants_stdin(const struct exec_run *x)
+cmd_exec_wants_stdin(const struct cmd_exec_run *x)
 {
 	return x->pipes[0] && x->session != 0 && !x->stdin_done &&
-	    x->stdin_sent - x->stdin_acked < EXEC_STDIN_WINDOW;
+	    x->stdin_sent - x->stdin_acked < CMD_EXEC_STDIN_WINDOW;
 }
 
 /* A signal to the shim: kill the session (or give up). */
 static bool
-exec_signal(struct exec_run *x, int sig, int *count)
+cmd_exec_signal(struct cmd_exec_run *x, int sig, int *count)
 {
 	char	*cause = NULL;
 
@@ -305,7 +315,7 @@ exec_signal(struct exec_run *x, int sig, int *count)
 		x->rc = 128 + sig;
 		return true;
 	}
-	if (exec_kill(x, &cause) != 0) {
+	if (cmd_exec_kill(x, &cause) != 0) {
 		free(cause);
 		x->rc = 128 + sig;
 		return true;
@@ -322,7 +332,7 @@ exec_signal(struct exec_run *x, int sig, int *count)
  * file at the same offset with the same flags is taken for it.
  */
 static bool
-exec_one_file(int a, int b)
+cmd_exec_one_file(int a, int b)
 {
 	struct stat	sa, sb;
 	pid_t		self = getpid();
@@ -349,8 +359,8 @@ exec_one_file(int a, int b)
  * profile the server does not know.
  */
 static int
-exec_request(struct buf *line, const struct exec_opts *o,
-    struct pty_size size, const struct exec_run *x)
+cmd_exec_request(struct buf *line, const struct cmd_exec *o,
+    struct pty_size size, const struct cmd_exec_run *x)
 {
 	extern char		**environ;
 	struct proto_exec	  ex;
@@ -407,7 +417,7 @@ exec_request(struct buf *line, const struct exec_opts *o,
  * then returns 128+sig); no core file is ours to write.
  */
 static void
-exec_die(int sig)
+cmd_exec_die(int sig)
 {
 	struct rlimit	no_core = { 0, 0 };
 	sigset_t	set;
@@ -432,7 +442,7 @@ exec_die(int sig)
  * stdin that is a terminal.
  */
 static void
-exec_setup(const struct exec_opts *o, struct exec_run *x,
+cmd_exec_setup(const struct cmd_exec *o, struct cmd_exec_run *x,
     struct pty_size *size)
 {
 	static const int size_from[] = { STDOUT_FILENO, STDERR_FILENO,
@@ -444,7 +454,7 @@ exec_setup(const struct exec_opts *o, struct exec_run *x,
 	for (fd = 0; fd < 3; fd++)
 		x->pipes[fd] = !isatty(fd) && !(fd == STDOUT_FILENO && text);
 	x->err_joined = x->pipes[1] && x->pipes[2] &&
-	    exec_one_file(STDOUT_FILENO, STDERR_FILENO);
+	    cmd_exec_one_file(STDOUT_FILENO, STDERR_FILENO);
 	for (fd = 0; fd < 3; fd++) {
 		if (isatty(size_from[fd]) &&
 		    ioctl(size_from[fd], TIOCGWINSZ, &ws) == 0 &&
@@ -455,7 +465,7 @@ exec_setup(const struct exec_opts *o, struct exec_run *x,
 		}
 	}
 	if (text)
-		x->text = textout_new(size->rows, size->cols, exec_text, NULL);
+		x->text = textout_new(size->rows, size->cols, cmd_exec_text, NULL);
 }
 
 /*
@@ -464,7 +474,7 @@ exec_setup(const struct exec_opts *o, struct exec_run *x,
  * ended), or -1 with *cause when the server is lost.
  */
 static int
-exec_relay(struct exec_run *x, int sfd, char **cause)
+cmd_exec_relay(struct cmd_exec_run *x, int sfd, char **cause)
 {
 	struct pollfd		 pfd[3];
 	struct signalfd_siginfo	 si;
@@ -476,7 +486,7 @@ exec_relay(struct exec_run *x, int sfd, char **cause)
 		pfd[0].events = POLLIN;
 		pfd[1].fd = sfd;
 		pfd[1].events = POLLIN;
-		pfd[2].fd = exec_wants_stdin(x) ? STDIN_FILENO : -1;
+		pfd[2].fd = cmd_exec_wants_stdin(x) ? STDIN_FILENO : -1;
 		pfd[2].events = POLLIN;
 		pfd[2].revents = 0;
 		if (poll(pfd, 3, -1) < 0) {
@@ -487,17 +497,17 @@ exec_relay(struct exec_run *x, int sfd, char **cause)
 		}
 		if (sfd >= 0 && (pfd[1].revents & POLLIN) &&
 		    read(sfd, &si, sizeof si) == (ssize_t)sizeof si &&
-		    exec_signal(x, (int)si.ssi_signo, &nsig))
+		    cmd_exec_signal(x, (int)si.ssi_signo, &nsig))
 			break;
 		if (pfd[2].fd >= 0 && pfd[2].revents != 0 &&
-		    (rc = exec_stdin(x, cause)) != 0)
+		    (rc = cmd_exec_stdin(x, cause)) != 0)
 			break;
 		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
 		/* Everything that has arrived, without waiting for more. */
 		while (!x->done &&
 		    (rc = client_read_event(x->cl, 0, &ev, cause)) == 1) {
-			exec_event(x, &ev);
+			cmd_exec_event(x, &ev);
 			proto_event_free(&ev);
 		}
 		if (rc == 0 || x->done)
@@ -508,17 +518,17 @@ exec_relay(struct exec_run *x, int sfd, char **cause)
 
 /* Run the request through the server; the shim's exit status. */
 static int
-exec_main(const struct exec_opts *o)
+cmd_exec_main(const struct cmd_exec *o)
 {
-	const char	*inside;
-	const struct config *cfg;
-	struct exec_run	 x;
-	struct client	*cl;
-	struct pty_size	 size = { EXEC_TEXT_COLS, EXEC_TEXT_ROWS };
-	sigset_t	 set;
-	struct buf	 line = { 0 };
-	char		*cause = NULL, *path;
-	int		 sfd, rc, fd;
+	const struct config	*cfg;
+	const char		*inside;
+	struct cmd_exec_run	 x;
+	struct pty_size		 size = { CMD_EXEC_TEXT_COLS,
+				     CMD_EXEC_TEXT_ROWS };
+	sigset_t		 set;
+	struct buf		 line = { 0 };
+	char			*cause = NULL, *path;
+	int			 sfd, rc = 0, fd;
 
 	/* A closed 0-2 must not become a file of ours: /dev/null stands in. */
 	for (fd = 0; fd < 3; fd++)
@@ -528,7 +538,7 @@ exec_main(const struct exec_opts *o)
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
 	memset(&x, 0, sizeof x);
-	exec_setup(o, &x, &size);
+	cmd_exec_setup(o, &x, &size);
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -538,10 +548,11 @@ exec_main(const struct exec_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 
+	x.rc = CLI_EXIT_ERROR;
 	path = o->socket != NULL ? xstrdup(o->socket) : cli_socket_path(cfg);
-	cl = client_connect(path, 10000, &cause);
+	x.cl = client_connect(path, 10000, &cause);
 	free(path);
-	if (cl == NULL) {
+	if (x.cl == NULL) {
 		cli_error("exec", "%s", cause);
 		if ((inside = getenv("PTYVISOR_SESSION")) != NULL)
 			fprintf(stderr, "ptyvisor exec: this shell runs inside "
@@ -551,36 +562,30 @@ exec_main(const struct exec_opts *o)
 			    "command here directly: it is already supervised "
 			    "and recorded.  Or run 'ptyvisor exec' from a shell "
 			    "outside ptyvisor.\n", inside);
-		free(cause);
-		textout_free(x.text);
-		if (sfd >= 0)
-			close(sfd);
-		return CLI_EXIT_ERROR;
+		goto out;
 	}
-	x.cl = cl;
-	x.rc = CLI_EXIT_ERROR;
-	rc = 0;
-	if (exec_request(&line, o, size, &x) != 0)
+	if (cmd_exec_request(&line, o, size, &x) != 0)
 		x.done = true;
-	else if ((rc = client_send_line(cl, &line, &cause)) == 0)
-		rc = exec_relay(&x, sfd, &cause);
-	buf_free(&line);
+	else if ((rc = client_send_line(x.cl, &line, &cause)) == 0)
+		rc = cmd_exec_relay(&x, sfd, &cause);
 	if (rc < 0 && !x.done) {
 		cli_error("exec", "%s", cause);
 		x.rc = CLI_EXIT_ERROR;
 	}
+out:
+	buf_free(&line);
 	free(cause);
-	client_free(cl);
+	client_free(x.cl);
 	textout_free(x.text);
 	if (sfd >= 0)
 		close(sfd);
 	if (x.die_sig != 0)
-		exec_die(x.die_sig);
+		cmd_exec_die(x.die_sig);
 	return x.rc;
 }
 
 static void
-exec_usage(FILE *f)
+cmd_exec_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor exec [OPTIONS] -- CMD [ARGS...]\n"
@@ -615,125 +620,128 @@ exec_usage(FILE *f)
 	    "(the reason on stderr); 127 command not found.\n");
 }
 
-/* Parse the options of exec; returns -1 (message printed), 0, or 1 help. */
+enum {
+	CMD_EXEC_CWD = 256,
+	CMD_EXEC_TIMEOUT,
+	CMD_EXEC_SANDBOX,
+	CMD_EXEC_NETWORK,
+	CMD_EXEC_NETWORK_ALLOW,
+	CMD_EXEC_WHY,
+	CMD_EXEC_SOCKET,
+	CMD_EXEC_RAW,
+	CMD_EXEC_TEXT,
+};
+
+static const struct args_option cmd_exec_options[] = {
+	{ "cwd", 0, true, CMD_EXEC_CWD },
+	{ "timeout", 0, true, CMD_EXEC_TIMEOUT },
+	{ "sandbox", 0, true, CMD_EXEC_SANDBOX },
+	{ "network", 0, false, CMD_EXEC_NETWORK },
+	{ "network-allow", 0, true, CMD_EXEC_NETWORK_ALLOW },
+	{ "why", 0, true, CMD_EXEC_WHY },
+	{ "socket", 0, true, CMD_EXEC_SOCKET },
+	{ "raw", 0, false, CMD_EXEC_RAW },
+	{ "text", 0, false, CMD_EXEC_TEXT },
+	ARGS_HELP_OPTION,
+	{ NULL, 'c', true, 'c' },
+	{ NULL, 'e', true, 'e' },
+	ARGS_END
+};
+static const struct args_option *const cmd_exec_tables[] = {
+	cmd_exec_options, NULL
+};
+
+/* Take one option into the request's values (args_parse()). */
 static int
-exec_parse(int argc, char **argv, struct exec_opts *o)
+cmd_exec_option(void *state, int key, const char *value, char **cause)
 {
-	static const struct option opts[] = {
-		{ "cwd", required_argument, NULL, 'd' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "sandbox", required_argument, NULL, 'S' },
-		{ "network", no_argument, NULL, 'N' },
-		{ "network-allow", required_argument, NULL, 'A' },
-		{ "why", required_argument, NULL, 'w' },
-		{ "socket", required_argument, NULL, 'P' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "text", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*cstr = NULL;
-	char		*end;
-	int		 c;
+	struct cmd_exec	*o = state;
+	char		*end, *why = NULL, *joined;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+hc:e:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->cwd = optarg;
-			break;
-		case 't':
-			errno = 0;
-			o->timeout = strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || o->timeout < 1 ||
-			    o->timeout > PROTO_TIMEOUT_MAX_S) {
-				cli_error("exec", "--timeout: '%s' is not a "
-				    "number of seconds", optarg);
-				return -1;
-			}
-			break;
-		case 'S':
-			o->sandbox = optarg;
-			break;
-		case 'N':
-			o->network = true;
-			break;
-		case 'A': {
-			char	*cause = NULL, *joined;
-
-			if (hostlist_check(optarg, &cause) != 0) {
-				cli_error("exec", "--network-allow: %s", cause);
-				free(cause);
-				return -1;
-			}
-			joined = o->network_allow == NULL ? xstrdup(optarg) :
-			    xasprintf("%s,%s", o->network_allow, optarg);
-			free(o->network_allow);
-			o->network_allow = joined;
-			break;
-		}
-		case 'w':
-			o->why = optarg;
-			break;
-		case 'P':
-			o->socket = optarg;
-			break;
-		case 'r':
-			o->mode = 'r';
-			break;
-		case 'T':
-			o->mode = 't';
-			break;
-		case 'e':
-			if (strchr(optarg, '=') == NULL || *optarg == '=') {
-				cli_error("exec", "-e: '%s' is not "
-				    "NAME=VALUE", optarg);
-				return -1;
-			}
-			o->env = xreallocarray(o->env, o->nenv + 1,
-			    sizeof *o->env);
-			o->env[o->nenv++] = optarg;
-			break;
-		case 'c':
-			cstr = optarg;
-			break;
-		case 'h':
-			exec_usage(stdout);
-			return 1;
-		default:
-			cli_bad_option("exec", c, argv[optind - 1]);
+	switch (key) {
+	case CMD_EXEC_CWD:
+		o->cwd = (char *)value;
+		break;
+	case CMD_EXEC_TIMEOUT:
+		errno = 0;
+		o->timeout = strtol(value, &end, 10);
+		if (errno != 0 || *end != '\0' || o->timeout < 1 ||
+		    o->timeout > PROTO_TIMEOUT_MAX_S) {
+			*cause = xasprintf("--timeout: '%s' is not a number "
+			    "of seconds", value);
 			return -1;
 		}
+		break;
+	case CMD_EXEC_SANDBOX:
+		o->sandbox = value;
+		break;
+	case CMD_EXEC_NETWORK:
+		o->network = true;
+		break;
+	case CMD_EXEC_NETWORK_ALLOW:
+		if (hostlist_check(value, &why) != 0) {
+			*cause = xasprintf("--network-allow: %s", why);
+			free(why);
+			return -1;
+		}
+		joined = o->network_allow == NULL ? xstrdup(value) :
+		    xasprintf("%s,%s", o->network_allow, value);
+		free(o->network_allow);
+		o->network_allow = joined;
+		break;
+	case CMD_EXEC_WHY:
+		o->why = (char *)value;
+		break;
+	case CMD_EXEC_SOCKET:
+		o->socket = value;
+		break;
+	case CMD_EXEC_RAW:
+		o->mode = 'r';
+		break;
+	case CMD_EXEC_TEXT:
+		o->mode = 't';
+		break;
+	case 'e':
+		if (strchr(value, '=') == NULL || *value == '=') {
+			*cause = xasprintf("-e: '%s' is not NAME=VALUE", value);
+			return -1;
+		}
+		o->env = xreallocarray(o->env, o->nenv + 1, sizeof *o->env);
+		o->env[o->nenv++] = (char *)value;
+		break;
+	case 'c':
+		o->string = value;
+		break;
 	}
-	if (cstr != NULL) {
-		char *sh[] = { (char *)"sh", (char *)"-c", (char *)cstr,
-		    NULL };
-
-		o->argv = strv_dup(sh);
-		return 0;
-	}
-	if (optind >= argc) {
-		cli_error("exec", "no command given (usage: ptyvisor exec "
-		    "[OPTIONS] -- CMD [ARGS...])");
-		return -1;
-	}
-	o->argv = strv_dup(argv + optind);
 	return 0;
 }
 
-int
-cmd_exec(int argc, char **argv)
+/*
+ * `ptyvisor exec [OPTIONS] -- CMD [ARGS...]` or `-c STRING` (which runs
+ * sh -c STRING; words after it are not looked at).
+ */
+static int
+cmd_exec_exec(int argc, char **argv)
 {
-	struct exec_opts	o;
-	int			rc;
+	struct cmd_exec	 o;
+	struct args_end	 end;
+	char		*sh[] = { "sh", "-c", NULL, NULL };
+	int		 rc;
 
 	memset(&o, 0, sizeof o);
-	rc = exec_parse(argc, argv, &o);
-	if (rc == 0)
-		rc = exec_main(&o);
-	else
-		rc = rc > 0 ? 0 : CLI_EXIT_ERROR;
+	if ((rc = args_parse(&cmd_exec_entry, argc, argv, &o,
+	    &end)) != ARGS_GO_ON)
+		goto out;
+	if (o.string == NULL && end.first >= argc) {
+		cli_error("exec", "no command given (usage: ptyvisor exec "
+		    "[OPTIONS] -- CMD [ARGS...])");
+		rc = CLI_EXIT_ERROR;
+		goto out;
+	}
+	sh[2] = (char *)o.string;
+	o.argv = strv_dup(o.string != NULL ? sh : argv + end.first);
+	rc = cmd_exec_main(&o);
+out:
 	strv_free(o.argv);
 	free(o.env);
 	free(o.network_allow);
@@ -743,14 +751,14 @@ cmd_exec(int argc, char **argv)
 int
 cmd_exec_sh(int argc, char **argv)
 {
-	struct exec_opts	 o;
+	struct cmd_exec	 o;
 	char			**v;
 	int			  rc, i, first;
 
 	memset(&o, 0, sizeof o);
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "--help") == 0)) {
-		exec_usage(stdout);
+		cmd_exec_usage(stdout);
 		return 0;
 	}
 	if (argc >= 3 && strcmp(argv[1], "-c") == 0)
@@ -774,7 +782,17 @@ cmd_exec_sh(int argc, char **argv)
 	for (i = first; i < argc; i++)
 		v[2 + i - first] = xstrdup(argv[i]);
 	o.argv = v;
-	rc = exec_main(&o);
+	rc = cmd_exec_main(&o);
 	strv_free(o.argv);
 	return rc;
 }
+
+const struct cmd_entry cmd_exec_entry = {
+	.name = "exec",
+	.summary = "the agents' shim: run a command through the server",
+	.exec = cmd_exec_exec,
+	.options = cmd_exec_tables,
+	.flags = ARGS_SEE_HELP,
+	.usage = cmd_exec_usage,
+	.option = cmd_exec_option,
+};

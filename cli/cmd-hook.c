@@ -1,5 +1,5 @@
 /*
- * hook.c - `ptyvisor hook claude-code`: Claude Code's PreToolUse hook for
+ * cmd-hook.c - `ptyvisor hook claude-code`: Claude Code's PreToolUse hook for
  * its Bash tool.  It reads the hook's JSON on stdin and allows the call
  * with its command rewritten to run through `ptyvisor exec`, so the
  * command passes ptyvisor's rules, approval, sandbox and recording, its
@@ -9,9 +9,9 @@
  * the way to start one as the reason).
  */
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,13 +23,13 @@
 #include "control/client.h"
 
 /* How long to wait for the server's hello when checking it is there. */
-#define HOOK_CONNECT_MS	3000
+#define CMD_HOOK_CONNECT_MS	3000
 /* The hook's input is small; a bound for a broken caller. */
-#define HOOK_INPUT_MAX	(16 * 1024 * 1024)
+#define CMD_HOOK_INPUT_MAX	(16 * 1024 * 1024)
 
 /* The command line that runs cmd through ptyvisor exec.  Caller frees. */
 static char *
-hook_rewrite(const char *self, const char *cmd, const char *why)
+cmd_hook_rewrite(const char *self, const char *cmd, const char *why)
 {
 	struct buf	b = { 0 };
 
@@ -46,7 +46,7 @@ hook_rewrite(const char *self, const char *cmd, const char *why)
 
 /* Print the hook's answer: a decision, its reason, the new input. */
 static void
-hook_answer(const char *decision, const char *reason, json_t *input)
+cmd_hook_answer(const char *decision, const char *reason, json_t *input)
 {
 	json_t	*o, *h;
 
@@ -64,7 +64,7 @@ hook_answer(const char *decision, const char *reason, json_t *input)
 }
 
 static void
-hook_usage(FILE *f)
+cmd_hook_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor hook claude-code [--when-absent ask|deny|allow] "
@@ -89,7 +89,7 @@ hook_usage(FILE *f)
 
 /* --print-settings: the hooks entry of Claude Code's settings.json. */
 static int
-hook_settings(const char *self)
+cmd_hook_settings(const char *self)
 {
 	struct buf	 b = { 0 };
 	json_t		*o;
@@ -106,116 +106,145 @@ hook_settings(const char *self)
 	return 0;
 }
 
-/* Answer one hook call read from stdin. */
+/* Answer one hook call read from stdin: 0, or 1 for an input not JSON. */
 static int
-hook_claude(const char *self, const char *absent, const char *sock)
+cmd_hook_claude(const char *self, const char *absent, const char *sock)
 {
 	const struct config	*cfg;
 	json_error_t		 err;
-	json_t			*in, *input, *cmd, *why;
+	json_t			*in, *input, *cmd, *why, *tool;
 	struct client		*cl;
-	char			*path, *cause = NULL, *line, *msg;
+	char			*path, *cause = NULL, *line = NULL, *msg;
+	int			 rc = 0;
 
 	in = json_loadf(stdin, JSON_REJECT_DUPLICATES, &err);
+	input = json_object_get(in, "tool_input");
+	cmd = json_object_get(input, "command");
+	tool = json_object_get(in, "tool_name");
 	if (!json_is_object(in)) {
 		cli_error("hook", "the hook's input is not a JSON object: %s",
 		    in == NULL ? err.text : "another JSON value");
-		json_decref(in);
-		return 1;	/* a non-blocking error for Claude Code */
+		rc = 1;		/* a non-blocking error for Claude Code */
+		goto out;
 	}
-	input = json_object_get(in, "tool_input");
-	cmd = json_object_get(input, "command");
-	if (!json_is_string(json_object_get(in, "tool_name")) ||
-	    strcmp(json_string_value(json_object_get(in, "tool_name")),
-	    "Bash") != 0 || !json_is_string(cmd)) {
-		json_decref(in);
-		return 0;	/* not ours: no decision */
-	}
+	if (!json_is_string(tool) || strcmp(json_string_value(tool),
+	    "Bash") != 0 || !json_is_string(cmd))
+		goto out;	/* not ours: no decision */
 	if ((cfg = cli_config()) == NULL) {
-		json_decref(in);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	path = sock != NULL ? xstrdup(sock) : cli_socket_path(cfg);
-	cl = client_connect(path, HOOK_CONNECT_MS, &cause);
+	cl = client_connect(path, CMD_HOOK_CONNECT_MS, &cause);
 	free(path);
 	if (cl == NULL) {
 		msg = xasprintf("%s; this command would run unsupervised.  "
 		    "Start ptyvisor ('ptyvisor' for the console, or 'ptyvisor "
 		    "serve') and try again.", cause);
 		if (strcmp(absent, "allow") == 0)
-			hook_answer("allow", "ptyvisor is not running; allowed "
-			    "unsupervised (--when-absent allow)", NULL);
+			cmd_hook_answer("allow", "ptyvisor is not running; "
+			    "allowed unsupervised (--when-absent allow)", NULL);
 		else
-			hook_answer(absent, msg, NULL);
+			cmd_hook_answer(absent, msg, NULL);
 		free(msg);
-		free(cause);
-		json_decref(in);
-		return 0;
+		goto out;
 	}
 	client_free(cl);
 	why = json_object_get(input, "description");
-	line = hook_rewrite(self, json_string_value(cmd),
+	line = cmd_hook_rewrite(self, json_string_value(cmd),
 	    json_is_string(why) ? json_string_value(why) : NULL);
 	input = json_deep_copy(input);
 	json_object_set_new(input, "command", json_string(line));
-	hook_answer("allow", "runs under ptyvisor's supervision", input);
+	cmd_hook_answer("allow", "runs under ptyvisor's supervision", input);
 	json_decref(input);
-	json_decref(in);
+out:
+	free(cause);
 	free(line);
+	json_decref(in);
+	return rc;
+}
+
+/* What hook's command line says. */
+struct cmd_hook {
+	const char	*absent;	/* --when-absent: ask, deny or allow */
+	const char	*socket;	/* --socket; NULL: the usual one */
+	bool		 settings;	/* --print-settings */
+};
+
+enum {
+	CMD_HOOK_WHEN_ABSENT = 256,
+	CMD_HOOK_SOCKET,
+	CMD_HOOK_PRINT_SETTINGS,
+};
+
+static const struct args_option cmd_hook_options[] = {
+	{ "when-absent", 0, true, CMD_HOOK_WHEN_ABSENT },
+	{ "socket", 0, true, CMD_HOOK_SOCKET },
+	{ "print-settings", 0, false, CMD_HOOK_PRINT_SETTINGS },
+	ARGS_HELP_OPTION,
+	ARGS_END
+};
+static const struct args_option *const cmd_hook_tables[] = {
+	cmd_hook_options, NULL
+};
+
+/* Take one option into the command line's values (args_parse()). */
+static int
+cmd_hook_option(void *state, int key, const char *value, char **cause)
+{
+	struct cmd_hook	*c = state;
+
+	switch (key) {
+	case CMD_HOOK_WHEN_ABSENT:
+		if (strcmp(value, "ask") != 0 && strcmp(value, "deny") != 0 &&
+		    strcmp(value, "allow") != 0) {
+			*cause = xasprintf("--when-absent: '%s' is not ask, "
+			    "deny or allow", value);
+			return -1;
+		}
+		c->absent = value;
+		break;
+	case CMD_HOOK_SOCKET:
+		c->socket = value;
+		break;
+	case CMD_HOOK_PRINT_SETTINGS:
+		c->settings = true;
+		break;
+	}
 	return 0;
 }
 
-int
-cmd_hook(int argc, char **argv)
+/* `ptyvisor hook claude-code`: one agent so far. */
+static int
+cmd_hook_exec(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "when-absent", required_argument, NULL, 'a' },
-		{ "socket", required_argument, NULL, 'P' },
-		{ "print-settings", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*absent = "deny", *sock = NULL;
+	struct cmd_hook	 c = { .absent = "deny" };
+	struct args_end	 end;
 	char		*self;
-	bool		 settings = false;
-	int		 c, rc;
+	int		 rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (strcmp(optarg, "ask") != 0 &&
-			    strcmp(optarg, "deny") != 0 &&
-			    strcmp(optarg, "allow") != 0) {
-				cli_error("hook", "--when-absent: '%s' is not "
-				    "ask, deny or allow", optarg);
-				return CLI_EXIT_ERROR;
-			}
-			absent = optarg;
-			break;
-		case 'P':
-			sock = optarg;
-			break;
-		case 's':
-			settings = true;
-			break;
-		case 'h':
-			hook_usage(stdout);
-			return 0;
-		default:
-			cli_bad_option("hook", c, argv[optind - 1]);
-			return CLI_EXIT_ERROR;
-		}
-	}
-	if (optind >= argc || strcmp(argv[optind], "claude-code") != 0 ||
-	    optind + 1 < argc) {
+	if ((rc = args_parse(&cmd_hook_entry, argc, argv, &c,
+	    &end)) != ARGS_GO_ON)
+		return rc;
+	if (end.first >= argc || strcmp(argv[end.first], "claude-code") != 0 ||
+	    end.first + 1 < argc) {
 		cli_error("hook", "usage: ptyvisor hook claude-code [OPTIONS] "
 		    "(the one agent with hooks so far)");
 		return CLI_EXIT_ERROR;
 	}
 	self = cli_self_path();
-	rc = settings ? hook_settings(self) : hook_claude(self, absent, sock);
+	rc = c.settings ? cmd_hook_settings(self) :
+	    cmd_hook_claude(self, c.absent, c.socket);
 	free(self);
 	return rc;
 }
+
+const struct cmd_entry cmd_hook_entry = {
+	.name = "hook",
+	.summary = "Claude Code's hook: its Bash tool through exec",
+	.exec = cmd_hook_exec,
+	.options = cmd_hook_tables,
+	.flags = ARGS_SEE_HELP | ARGS_PERMUTE,
+	.usage = cmd_hook_usage,
+	.option = cmd_hook_option,
+};

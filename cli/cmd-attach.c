@@ -1,7 +1,10 @@
 /*
- * attach.c - the console's client: `ptyvisor attach` (and the second half
- * of a plain `ptyvisor`, once a server runs), `ptyvisor ls` and
- * `ptyvisor kill-server`.
+ * cmd-attach.c - the console's client: `ptyvisor attach` (and, through
+ * cli_attach(), the second half of a plain `ptyvisor` once a server runs),
+ * `ptyvisor ls` and `ptyvisor kill-server`; the socket -L NAME names
+ * (cli_socket_for()).  The three read their words by their entries
+ * (args.h), getopt's way, up to the first operand, which is refused; -r
+ * is attach's alone.
  *
  * The client owns nothing but its terminal: it puts it in raw mode and
  * passes it to the server with the attach request, which then reads the
@@ -14,12 +17,12 @@
  * death is a detach: every session lives in the server.
  */
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/term-raw.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -37,11 +40,11 @@
 #include "control/proto-client.h"
 
 /* How long to wait for the server's answer to attach. */
-#define ATTACH_TIMEOUT_MS	10000
+#define CMD_ATTACH_TIMEOUT_MS	10000
 
 /* One frame to the server: type, 4-byte big-endian length, payload. */
 static int
-attach_send(int fd, char type, const void *data, size_t len)
+cmd_attach_send(int fd, char type, const void *data, size_t len)
 {
 	unsigned char	head[PROTO_FRAME_HEAD];
 
@@ -53,7 +56,7 @@ attach_send(int fd, char type, const void *data, size_t len)
 }
 
 static int
-attach_send_size(int fd)
+cmd_attach_send_size(int fd)
 {
 	struct winsize	ws;
 	unsigned char	p[4];
@@ -62,7 +65,7 @@ attach_send_size(int fd)
 	    ws.ws_col == 0)
 		return 0;
 	proto_frame_size(p, ws.ws_row, ws.ws_col);
-	return attach_send(fd, 'r', p, sizeof p);
+	return cmd_attach_send(fd, 'r', p, sizeof p);
 }
 
 /*
@@ -70,7 +73,7 @@ attach_send_size(int fd)
  * into *why.  -1 on a frame no server sends.
  */
 static int
-attach_frames(struct buf *in, char **why)
+cmd_attach_frames(struct buf *in, char **why)
 {
 	const char	*p;
 	uint32_t	 len;
@@ -97,7 +100,7 @@ attach_frames(struct buf *in, char **why)
 
 /* The terminal's name without /dev/ ("pts/3"), or NULL. */
 static const char *
-attach_tty(void)
+cmd_attach_tty(void)
 {
 	const char	*tty = ttyname(STDIN_FILENO);
 
@@ -110,30 +113,33 @@ attach_tty(void)
  * Ask the server at path for a console on this terminal, passed with the
  * request and put in raw mode: the socket, with what came past the
  * answer in *in and whether we carry keys and frames ourselves in
- * *relay; -1 after a message, with the exit status in *rc.
+ * *relay; -1 after a message (the terminal restored first), with the
+ * exit status in *rc.
  */
 static int
-attach_open(const char *path, char *const *argv, bool new_session,
+cmd_attach_open(const char *path, char *const *argv, bool new_session,
     bool readonly, struct buf *in, bool *relay, int *rc)
 {
-	struct client		*cl;
+	struct client		*cl = NULL;
 	struct winsize		 ws;
 	struct proto_request	 req;
 	struct proto_event	 ev;
 	struct buf		 line = { 0 };
-	const char		*term = getenv("TERM"), *tty = attach_tty();
+	const char		*term = getenv("TERM"), *tty = cmd_attach_tty();
 	char			*cause = NULL, cwd[PATH_MAX];
-	int			 fd, ttyfds[2] = { STDIN_FILENO, STDOUT_FILENO };
+	int			 fd = -1, ttyfds[2] = { STDIN_FILENO, STDOUT_FILENO };
+	bool			 raw = false;
 
+	memset(&ev, 0, sizeof ev);
 	*rc = CLI_EXIT_ERROR;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		cli_error("attach", "a console needs a terminal on stdin and "
+		cause = xstrdup("a console needs a terminal on stdin and "
 		    "stdout");
-		return -1;
+		goto out;
 	}
 	if (term == NULL || *term == '\0') {
-		cli_error("attach", "TERM is not set: which terminal is this?");
-		return -1;
+		cause = xstrdup("TERM is not set: which terminal is this?");
+		goto out;
 	}
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 ||
 	    ws.ws_col == 0) {
@@ -141,10 +147,8 @@ attach_open(const char *path, char *const *argv, bool new_session,
 		ws.ws_col = 80;
 	}
 	if ((cl = client_connect(path, 5000, &cause)) == NULL) {
-		cli_error("attach", "%s", cause);
-		free(cause);
 		*rc = 1;
-		return -1;
+		goto out;
 	}
 	memset(&req, 0, sizeof req);
 	req.id = (char *)"attach";
@@ -162,38 +166,35 @@ attach_open(const char *path, char *const *argv, bool new_session,
 	proto_req_attach(&line, &req);
 	/* Raw before the server reads the terminal; restored on every way out. */
 	if (term_raw(NULL) != 0) {
-		cli_error("attach", "terminal: %s", strerror(errno));
-		buf_free(&line);
-		client_free(cl);
-		return -1;
+		cause = xasprintf("terminal: %s", strerror(errno));
+		goto out;
 	}
+	raw = true;
 	*rc = 1;
 	if (client_send_fds(cl, &line, ttyfds, 2, &cause) != 0 ||
-	    client_wait_event(cl, "attach", ATTACH_TIMEOUT_MS, &ev,
+	    client_wait_event(cl, "attach", CMD_ATTACH_TIMEOUT_MS, &ev,
 	    &cause) != 1) {
-		term_restore();
-		buf_free(&line);
-		cli_error("attach", "%s", cause != NULL ? cause :
-		    "no answer from the server");
-		free(cause);
-		client_free(cl);
-		return -1;
+		if (cause == NULL)
+			cause = xstrdup("no answer from the server");
+		goto out;
 	}
-	buf_free(&line);
 	if (ev.kind != PROTO_EV_ATTACHED) {
-		term_restore();
-		cli_error("attach", "%s", ev.message != NULL ? ev.message :
-		    "refused");
-		proto_event_free(&ev);
-		client_free(cl);
-		return -1;
+		cause = xstrdup(ev.message != NULL ? ev.message : "refused");
+		goto out;
 	}
 	/* The server took the terminal, or we carry keys and frames. */
 	*relay = !ev.tty;
-	proto_event_free(&ev);
 	fd = client_take_socket(cl, in);
-	client_free(cl);
 	*rc = 0;
+out:
+	if (*rc != 0 && raw)
+		term_restore();
+	if (*rc != 0)
+		cli_error("attach", "%s", cause);
+	free(cause);
+	buf_free(&line);
+	proto_event_free(&ev);
+	client_free(cl);
 	return fd;
 }
 
@@ -203,15 +204,15 @@ attach_open(const char *path, char *const *argv, bool new_session,
  * told to go or the terminal went); *rc 1 when the server was lost.
  */
 static char *
-attach_loop(int fd, int sfd, bool relay, struct buf *in, int *rc)
+cmd_attach_loop(int fd, int sfd, bool relay, struct buf *in, int *rc)
 {
 	struct pollfd	 pfd[3];
 	char		*why = NULL, buf[65536];
 	ssize_t		 n;
 
 	/* The size may have changed since the request. */
-	(void)attach_send_size(fd);
-	if (attach_frames(in, &why) != 0)
+	(void)cmd_attach_send_size(fd);
+	if (cmd_attach_frames(in, &why) != 0)
 		why = xstrdup("the server sent garbage");
 	while (why == NULL) {
 		pfd[0].fd = relay ? STDIN_FILENO : -1;
@@ -231,9 +232,9 @@ attach_loop(int fd, int sfd, bool relay, struct buf *in, int *rc)
 
 			if (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
 				if (si.ssi_signo == SIGWINCH)
-					(void)attach_send_size(fd);
+					(void)cmd_attach_send_size(fd);
 				else if (si.ssi_signo == SIGCONT)
-					(void)attach_send_size(fd);
+					(void)cmd_attach_send_size(fd);
 				else {
 					/* Told to go: the console detaches. */
 					why = xstrdup("");
@@ -251,7 +252,7 @@ attach_loop(int fd, int sfd, bool relay, struct buf *in, int *rc)
 			}
 			if (n > 0) {
 				buf_add(in, buf, (size_t)n);
-				if (attach_frames(in, &why) != 0) {
+				if (cmd_attach_frames(in, &why) != 0) {
 					why = xstrdup("the server sent "
 					    "garbage");
 					*rc = 1;
@@ -266,7 +267,7 @@ attach_loop(int fd, int sfd, bool relay, struct buf *in, int *rc)
 				why = xstrdup("");	/* terminal gone */
 				break;
 			}
-			if (n > 0 && attach_send(fd, 'k', buf, (size_t)n) != 0) {
+			if (n > 0 && cmd_attach_send(fd, 'k', buf, (size_t)n) != 0) {
 				why = xstrdup("lost");
 				*rc = 1;
 			}
@@ -285,8 +286,8 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 	int		 fd, sfd, rc;
 	bool		 relay = false;
 
-	if ((fd = attach_open(path, argv, new_session, readonly, &in, &relay,
-	    &rc)) < 0)
+	if ((fd = cmd_attach_open(path, argv, new_session, readonly, &in,
+	    &relay, &rc)) < 0)
 		return rc;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGWINCH);
@@ -298,18 +299,18 @@ cli_attach(const char *path, char *const *argv, bool new_session,
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC)) < 0) {
-		term_restore();
-		cli_error("attach", "signalfd: %s", strerror(errno));
-		close(fd);
-		buf_free(&in);
-		return CLI_EXIT_ERROR;
-	}
-	why = attach_loop(fd, sfd, relay, &in, &rc);
+		why = xasprintf("signalfd: %s", strerror(errno));
+		rc = CLI_EXIT_ERROR;
+	} else
+		why = cmd_attach_loop(fd, sfd, relay, &in, &rc);
 	term_restore();
 	close(fd);
-	close(sfd);
+	if (sfd >= 0)
+		close(sfd);
 	buf_free(&in);
-	if (strcmp(why, "detached") == 0 || strcmp(why, "gone") == 0)
+	if (sfd < 0)
+		cli_error("attach", "%s", why);
+	else if (strcmp(why, "detached") == 0 || strcmp(why, "gone") == 0)
 		printf("[detached from %s]\n", path != NULL ? path :
 		    "the server");
 	else if (strcmp(why, "lost") == 0)
@@ -341,8 +342,90 @@ cli_socket_for(const char *name, const char *path)
 	return control_socket_named(name);
 }
 
+/* What the command lines of attach, ls and kill-server say. */
+struct cmd_attach {
+	const char	*name;		/* -L */
+	const char	*socket;	/* --socket */
+	bool		 readonly;	/* attach -r */
+};
+
+enum {
+	CMD_ATTACH_READ_ONLY = 256,
+	CMD_ATTACH_SOCKET,
+	CMD_ATTACH_NAME,
+};
+
+/* attach's own; the others say -r is unknown, as they always did. */
+static const struct args_option cmd_attach_read_only[] = {
+	{ "read-only", 'r', false, CMD_ATTACH_READ_ONLY },
+	ARGS_END
+};
+/* The server's socket, in all three. */
+static const struct args_option cmd_attach_server[] = {
+	{ "socket", 0, true, CMD_ATTACH_SOCKET },
+	{ NULL, 'L', true, CMD_ATTACH_NAME },
+	ARGS_HELP_OPTION,
+	ARGS_END
+};
+static const struct args_option *const cmd_attach_tables[] = {
+	cmd_attach_read_only, cmd_attach_server, NULL
+};
+static const struct args_option *const cmd_attach_server_tables[] = {
+	cmd_attach_server, NULL
+};
+
+/* Take one option of any of the three (args_parse()). */
+static int
+cmd_attach_option(void *state, int key, const char *value, char **cause)
+{
+	struct cmd_attach	*c = state;
+
+	(void)cause;
+	switch (key) {
+	case CMD_ATTACH_READ_ONLY:
+		c->readonly = true;
+		break;
+	case CMD_ATTACH_SOCKET:
+		c->socket = value;
+		break;
+	case CMD_ATTACH_NAME:
+		c->name = value;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The words of attach, ls or kill-server (e's) read into *c, and the
+ * server's socket into *path (caller frees): ARGS_GO_ON, else the exit
+ * status after a message or the help.
+ */
+static int
+cmd_attach_args(const struct cmd_entry *e, int argc, char **argv,
+    struct cmd_attach *c, char **path)
+{
+	struct args_end	end;
+	int		rc;
+
+	memset(c, 0, sizeof *c);
+	*path = NULL;
+	if ((rc = args_parse(e, argc, argv, c, &end)) != ARGS_GO_ON)
+		return rc;
+	if (end.first < argc) {
+		cli_error(e->name, "unexpected argument '%s'",
+		    argv[end.first]);
+		return CLI_EXIT_ERROR;
+	}
+	if ((*path = cli_socket_for(c->name, c->socket)) == NULL) {
+		cli_error(e->name, "-L '%s': a name is letters, digits, '-', "
+		    "'_' and '.' (not first), at most 64", c->name);
+		return CLI_EXIT_ERROR;
+	}
+	return ARGS_GO_ON;
+}
+
 static void
-attach_usage(FILE *f)
+cmd_attach_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor attach [-r] [-L NAME | --socket PATH]\n\n"
@@ -360,79 +443,24 @@ attach_usage(FILE *f)
 	    "  -h, --help        show this help\n");
 }
 
-/* Options shared by attach, ls and kill-server. */
+/* `ptyvisor attach`: this terminal becomes a console of the server. */
 static int
-attach_opts(const char *cmd, int argc, char **argv, bool *readonly,
-    char **path, bool *named)
+cmd_attach_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "read-only", no_argument, NULL, 'r' },
-		{ "socket", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*name = NULL, *sock = NULL;
-	int		 c;
+	struct cmd_attach	 c;
+	char			*path;
+	int			 rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, readonly != NULL ? "+rL:h" :
-	    "+L:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			if (readonly == NULL) {
-				cli_bad_option(cmd, 'r', argv[optind - 1]);
-				return CLI_EXIT_ERROR;
-			}
-			*readonly = true;
-			break;
-		case 'L':
-			name = optarg;
-			break;
-		case 'S':
-			sock = optarg;
-			break;
-		case 'h':
-			return 0;
-		default:
-			cli_bad_option(cmd, optopt, argv[optind - 1]);
-			return CLI_EXIT_ERROR;
-		}
-	}
-	if (optind < argc) {
-		cli_error(cmd, "unexpected argument '%s'", argv[optind]);
-		return CLI_EXIT_ERROR;
-	}
-	if (named != NULL)
-		*named = name != NULL || sock != NULL;
-	if ((*path = cli_socket_for(name, sock)) == NULL) {
-		cli_error(cmd, "-L '%s': a name is letters, digits, '-', '_' "
-		    "and '.' (not first), at most 64", name);
-		return CLI_EXIT_ERROR;
-	}
-	return -1;
-}
-
-int
-cmd_attach(int argc, char **argv)
-{
-	bool	 readonly = false;
-	char	*path = NULL;
-	int	 rc;
-
-	if ((rc = attach_opts("attach", argc, argv, &readonly, &path, NULL)) >= 0) {
-		if (rc == 0)
-			attach_usage(stdout);
-		return rc;
-	}
-	rc = cli_attach(path, NULL, false, readonly);
+	if ((rc = cmd_attach_args(&cmd_attach_entry, argc, argv, &c,
+	    &path)) == ARGS_GO_ON)
+		rc = cli_attach(path, NULL, false, c.readonly);
 	free(path);
 	return rc;
 }
 
 /* One server's line and its sessions'; -1 when nobody answers on path. */
 static int
-ls_server(const char *path)
+cmd_attach_ls_server(const char *path)
 {
 	struct client		*cl;
 	struct proto_event	 ev;
@@ -481,34 +509,31 @@ ls_server(const char *path)
 	return 0;
 }
 
-int
-cmd_ls(int argc, char **argv)
+/* The --help text of ls. */
+static void
+cmd_attach_ls_usage(FILE *f)
+{
+	fprintf(f, "usage: ptyvisor ls [-L NAME | --socket PATH]\n\n"
+	    "List the servers that answer in the sockets' directory (and "
+	    "on\n$PTYVISOR_SOCKET), each with its sessions; with -L or "
+	    "--socket,\nthat server only.  Exit status 1 when none "
+	    "answers.\n");
+}
+
+/*
+ * Every server that answers in the sockets' directory and on
+ * $PTYVISOR_SOCKET (once), each with its sessions: how many answered.
+ */
+static int
+cmd_attach_ls_all(void)
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		*dir, *path = NULL, *p, *env;
+	const char	*env = getenv("PTYVISOR_SOCKET");
+	char		*dir, *p;
 	size_t		 len;
-	bool		 named = false;
-	int		 rc, found = 0;
+	int		 found = 0;
 
-	if ((rc = attach_opts("ls", argc, argv, NULL, &path, &named)) >= 0) {
-		if (rc == 0)
-			printf("usage: ptyvisor ls [-L NAME | --socket PATH]\n\n"
-			    "List the servers that answer in the sockets' "
-			    "directory (and on\n$PTYVISOR_SOCKET), each with "
-			    "its sessions; with -L or --socket,\nthat server "
-			    "only.  Exit status 1 when none answers.\n");
-		return rc;
-	}
-	/* One server named on the command line. */
-	if (named) {
-		found = ls_server(path) == 0;
-		if (!found)
-			fprintf(stderr, "ptyvisor ls: no server on %s\n", path);
-		free(path);
-		return found ? 0 : 1;
-	}
-	env = getenv("PTYVISOR_SOCKET");
 	dir = control_socket_dir();
 	if ((d = opendir(dir)) != NULL) {
 		while ((de = readdir(d)) != NULL) {
@@ -517,63 +542,85 @@ cmd_ls(int argc, char **argv)
 				continue;
 			p = xasprintf("%s/%s", dir, de->d_name);
 			if (env == NULL || strcmp(env, p) != 0)
-				found += ls_server(p) == 0;
+				found += cmd_attach_ls_server(p) == 0;
 			free(p);
 		}
 		closedir(d);
 	}
 	if (env != NULL && *env != '\0')
-		found += ls_server(env) == 0;
+		found += cmd_attach_ls_server(env) == 0;
 	if (found == 0)
 		fprintf(stderr, "ptyvisor ls: no server answers (in %s%s%s)\n",
 		    dir, env != NULL ? " or on " : "", env != NULL ? env : "");
 	free(dir);
-	free(path);
-	return found > 0 ? 0 : 1;
+	return found;
 }
 
-int
-cmd_kill_server(int argc, char **argv)
+/* `ptyvisor ls`: exit status 1 when no server answers. */
+static int
+cmd_attach_ls_exec(int argc, char **argv)
 {
-	struct client	*cl;
-	struct proto_event ev;
-	struct buf	 line = { 0 };
-	char		*path = NULL, *cause = NULL;
-	long		 pid;
-	uint64_t	 until;
-	int		 rc;
+	struct cmd_attach	 c;
+	char			*path;
+	int			 rc;
 
-	if ((rc = attach_opts("kill-server", argc, argv, NULL, &path, NULL)) >= 0) {
-		if (rc == 0)
-			printf("usage: ptyvisor kill-server [-L NAME | --socket "
-			    "PATH]\n\nEnd a server: every session is killed "
-			    "and its recording\nflushed, every console and "
-			    "agent told, the socket removed.\n");
-		return rc;
-	}
+	if ((rc = cmd_attach_args(&cmd_ls_entry, argc, argv, &c,
+	    &path)) != ARGS_GO_ON)
+		goto out;
+	/* One server named on the command line. */
+	if (c.name != NULL || c.socket != NULL) {
+		rc = cmd_attach_ls_server(path) == 0 ? 0 : 1;
+		if (rc != 0)
+			fprintf(stderr, "ptyvisor ls: no server on %s\n", path);
+	} else
+		rc = cmd_attach_ls_all() > 0 ? 0 : 1;
+out:
+	free(path);
+	return rc;
+}
+
+/* The --help text of kill-server. */
+static void
+cmd_attach_kill_server_usage(FILE *f)
+{
+	fprintf(f, "usage: ptyvisor kill-server [-L NAME | --socket PATH]\n\n"
+	    "End a server: every session is killed and its recording\n"
+	    "flushed, every console and agent told, the socket removed.\n");
+}
+
+/* `ptyvisor kill-server`: done when the server's process is gone. */
+static int
+cmd_attach_kill_server_exec(int argc, char **argv)
+{
+	struct cmd_attach	 c;
+	struct client		*cl = NULL;
+	struct proto_event	 ev;
+	struct buf		 line = { 0 };
+	char			*path, *cause = NULL;
+	long			 pid;
+	uint64_t		 until;
+	int			 rc;
+
+	memset(&ev, 0, sizeof ev);
+	if ((rc = cmd_attach_args(&cmd_kill_server_entry, argc, argv, &c,
+	    &path)) != ARGS_GO_ON)
+		goto out;
+	rc = 1;
 	if ((cl = client_connect(path, 5000, &cause)) == NULL) {
 		cli_error("kill-server", "%s", cause);
-		free(cause);
-		free(path);
-		return 1;
+		goto out;
 	}
 	pid = client_server_pid(cl);
-	memset(&ev, 0, sizeof ev);
 	proto_req_shutdown(&line, "k");
-	rc = client_send_line(cl, &line, &cause) != 0 ||
-	    client_wait_event(cl, "k", 10000, &ev, &cause) != 1;
-	buf_free(&line);
-	if (rc != 0 || ev.kind != PROTO_EV_OK) {
+	if (client_send_line(cl, &line, &cause) != 0 ||
+	    client_wait_event(cl, "k", 10000, &ev, &cause) != 1 ||
+	    ev.kind != PROTO_EV_OK) {
 		cli_error("kill-server", "%s", cause != NULL ? cause :
 		    ev.message != NULL ? ev.message : "refused");
-		free(cause);
-		proto_event_free(&ev);
-		client_free(cl);
-		free(path);
-		return 1;
+		goto out;
 	}
-	proto_event_free(&ev);
 	client_free(cl);
+	cl = NULL;
 	/* Done when the server is gone (its sessions ended and flushed). */
 	until = util_now_ms() + 15000;
 	while (pid > 0 && kill((pid_t)pid, 0) == 0 && util_now_ms() < until)
@@ -581,6 +628,41 @@ cmd_kill_server(int argc, char **argv)
 	rc = pid > 0 && kill((pid_t)pid, 0) == 0;
 	if (rc)
 		cli_error("kill-server", "pid %ld still runs after 15 s", pid);
+out:
+	free(cause);
+	buf_free(&line);
+	proto_event_free(&ev);
+	client_free(cl);
 	free(path);
 	return rc;
 }
+
+const struct cmd_entry cmd_attach_entry = {
+	.name = "attach",
+	.summary = "show a running server's console here",
+	.exec = cmd_attach_exec,
+	.options = cmd_attach_tables,
+	.flags = ARGS_SEE_HELP,
+	.usage = cmd_attach_usage,
+	.option = cmd_attach_option,
+};
+
+const struct cmd_entry cmd_ls_entry = {
+	.name = "ls",
+	.summary = "list the servers and their sessions",
+	.exec = cmd_attach_ls_exec,
+	.options = cmd_attach_server_tables,
+	.flags = ARGS_SEE_HELP,
+	.usage = cmd_attach_ls_usage,
+	.option = cmd_attach_option,
+};
+
+const struct cmd_entry cmd_kill_server_entry = {
+	.name = "kill-server",
+	.summary = "end a server and its sessions",
+	.exec = cmd_attach_kill_server_exec,
+	.options = cmd_attach_server_tables,
+	.flags = ARGS_SEE_HELP,
+	.usage = cmd_attach_kill_server_usage,
+	.option = cmd_attach_option,
+};
