@@ -71,13 +71,17 @@ args_hand(const struct cmd_entry *e, const struct args_option *o,
     const char *value, void *state)
 {
 	char	*cause = NULL;
+	int	 r;
 
 	if (o->key == ARGS_HELP) {
 		e->usage(stdout);
 		return 0;
 	}
 	assert(e->option != NULL);
-	if (e->option(state, o->key, value, &cause) != 0) {
+	/* An option that is the whole command (mcp --print-config). */
+	if ((r = e->option(state, o->key, value, &cause)) > 0)
+		return r - 1;
+	if (r != 0) {
 		assert(cause != NULL);
 		args_cause(e, cause);
 		free(cause);

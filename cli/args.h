@@ -62,6 +62,11 @@ struct args_option {
 
 /* args_parse(): the command goes on. */
 #define ARGS_GO_ON	(-1)
+/*
+ * What an option function returns when the option was the whole command
+ * (done, with exit status n): args_parse() stops and returns n.
+ */
+#define ARGS_DONE(n)	(1 + (n))
 
 /* Where the options ended. */
 struct args_end {

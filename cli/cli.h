@@ -40,8 +40,6 @@ extern const char *cli_progname;
 /* Print "ptyvisor CMD: message" on stderr. */
 void	cli_error(const char *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-/* A refused option (getopt's '?' or ':') named, with where the help is. */
-void	cli_bad_option(const char *cmd, int opt, const char *bad);
 
 
 

@@ -4,10 +4,10 @@
  * snippet).  Everything the server does is there.
  */
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,73 +74,93 @@ mcp_number(const char *arg, long lo, long hi, long *v)
 	return 0;
 }
 
-int
-cmd_mcp(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "socket", required_argument, NULL, 'P' },
-		{ "max-bytes", required_argument, NULL, 'm' },
-		{ "wait", required_argument, NULL, 'w' },
-		{ "print-config", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const struct config	*cfg;
-	struct mcpd_opts	 o = { NULL, OUTCAP_DEFAULT, MCP_WAIT_S };
-	const char		*sock = NULL;
-	bool			 max_given = false;
-	char			*path, *cause = NULL;
-	long			 v;
-	int			 c, rc;
+/* What mcp's command line says. */
+struct cmd_mcp {
+	struct mcpd_opts	 o;
+	const char		*sock;
+	bool			 max_given;
+};
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'P':
-			sock = optarg;
-			break;
-		case 'm':
-			if (mcp_number(optarg, MCP_MAX_BYTES_MIN,
-			    MCP_MAX_BYTES_MAX, &v) != 0) {
-				cli_error("mcp", "--max-bytes: '%s' is not "
-				    "from %d to %d", optarg, MCP_MAX_BYTES_MIN,
-				    MCP_MAX_BYTES_MAX);
-				return CLI_EXIT_ERROR;
-			}
-			o.max_bytes = (size_t)v;
-			max_given = true;
-			break;
-		case 'w':
-			if (mcp_number(optarg, 0, MCP_WAIT_S_MAX, &v) != 0) {
-				cli_error("mcp", "--wait: '%s' is not a number "
-				    "of seconds up to %d", optarg,
-				    MCP_WAIT_S_MAX);
-				return CLI_EXIT_ERROR;
-			}
-			o.wait_s = (double)v;
-			break;
-		case 'p':
-			return mcp_print_config(optarg);
-		case 'h':
-			mcp_usage(stdout);
-			return 0;
-		default:
-			cli_bad_option("mcp", c, argv[optind - 1]);
-			return CLI_EXIT_ERROR;
+enum {
+	CMD_MCP_SOCKET = 256,
+	CMD_MCP_MAX_BYTES,
+	CMD_MCP_WAIT,
+	CMD_MCP_PRINT_CONFIG,
+};
+
+static const struct args_option cmd_mcp_options[] = {
+	{ "socket", 0, true, CMD_MCP_SOCKET },
+	{ "max-bytes", 0, true, CMD_MCP_MAX_BYTES },
+	{ "wait", 0, true, CMD_MCP_WAIT },
+	{ "print-config", 0, true, CMD_MCP_PRINT_CONFIG },
+	ARGS_HELP_OPTION,
+	ARGS_END
+};
+static const struct args_option *const cmd_mcp_tables[] = {
+	cmd_mcp_options, NULL
+};
+
+/* Take one option (args_parse()); --print-config is the whole command. */
+static int
+cmd_mcp_option(void *state, int key, const char *value, char **cause)
+{
+	struct cmd_mcp	*c = state;
+	long		 v;
+
+	switch (key) {
+	case CMD_MCP_SOCKET:
+		c->sock = value;
+		break;
+	case CMD_MCP_MAX_BYTES:
+		if (mcp_number(value, MCP_MAX_BYTES_MIN, MCP_MAX_BYTES_MAX,
+		    &v) != 0) {
+			*cause = xasprintf("--max-bytes: '%s' is not from %d "
+			    "to %d", value, MCP_MAX_BYTES_MIN,
+			    MCP_MAX_BYTES_MAX);
+			return -1;
 		}
+		c->o.max_bytes = (size_t)v;
+		c->max_given = true;
+		break;
+	case CMD_MCP_WAIT:
+		if (mcp_number(value, 0, MCP_WAIT_S_MAX, &v) != 0) {
+			*cause = xasprintf("--wait: '%s' is not a number of "
+			    "seconds up to %d", value, MCP_WAIT_S_MAX);
+			return -1;
+		}
+		c->o.wait_s = (double)v;
+		break;
+	case CMD_MCP_PRINT_CONFIG:
+		return ARGS_DONE(mcp_print_config(value));
 	}
-	if (optind < argc) {
-		cli_error("mcp", "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static int
+cmd_mcp_exec(int argc, char **argv)
+{
+	const struct config	*cfg;
+	struct cmd_mcp		 c = { { NULL, OUTCAP_DEFAULT, MCP_WAIT_S },
+				    NULL, false };
+	struct mcpd_opts	*o = &c.o;
+	struct args_end		 end;
+	char			*path, *cause = NULL;
+	int			 rc;
+
+	if ((rc = args_parse(&cmd_mcp_entry, argc, argv, &c,
+	    &end)) != ARGS_GO_ON)
+		return rc;
+	if (end.first < argc) {
+		cli_error("mcp", "unexpected argument '%s'", argv[end.first]);
 		return CLI_EXIT_ERROR;
 	}
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
-	if (!max_given && config_mcp_max_bytes(cfg) > 0)
-		o.max_bytes = config_mcp_max_bytes(cfg);
-	path = sock != NULL ? xstrdup(sock) : cli_socket_path(cfg);
-	o.socket = path;
-	if ((rc = mcpd_serve(&o, &cause)) < 0) {
+	if (!c.max_given && config_mcp_max_bytes(cfg) > 0)
+		o->max_bytes = config_mcp_max_bytes(cfg);
+	path = c.sock != NULL ? xstrdup(c.sock) : cli_socket_path(cfg);
+	o->socket = path;
+	if ((rc = mcpd_serve(o, &cause)) < 0) {
 		cli_error("mcp", "%s", cause);
 		free(cause);
 		rc = CLI_EXIT_ERROR;
@@ -148,3 +168,13 @@ cmd_mcp(int argc, char **argv)
 	free(path);
 	return rc;
 }
+
+const struct cmd_entry cmd_mcp_entry = {
+	.name = "mcp",
+	.summary = "an MCP server on stdio for coding agents",
+	.exec = cmd_mcp_exec,
+	.options = cmd_mcp_tables,
+	.flags = ARGS_SEE_HELP,
+	.usage = mcp_usage,
+	.option = cmd_mcp_option,
+};

@@ -10,9 +10,9 @@
  * One with options reads them with args_parse() (args.h), which takes them
  * from the entry.  The functions declared below read their words
  * themselves: the console (cmd_tui, in no entry: main.c runs it when no
- * command is named), mcp (main.c makes its entry) and the shim under a
- * shell's name (cmd_exec_sh, read as sh reads them).  Sub-commands use
- * the helpers of cli/cli.h, never each other.
+ * command is named) and the shim under a shell's name (cmd_exec_sh, read
+ * as sh reads them).  Sub-commands use the helpers of cli/cli.h, never
+ * each other.
  */
 #ifndef PTYVISOR_COMMANDS_H
 #define PTYVISOR_COMMANDS_H
@@ -33,7 +33,8 @@ struct cmd_entry {
 	 * messages about values ("sandbox: "; NULL: nothing); what a
 	 * missing value is called ("--socket needs a path"; NULL: "a
 	 * value"); its --help text; what takes each option: 0, or -1 with
-	 * *cause (caller frees) to stop.  No options: the command reads its
+	 * *cause (caller frees) to stop, or ARGS_DONE(status) when the
+	 * option was the whole command.  No options: the command reads its
 	 * words itself.
 	 */
 	const struct args_option *const *options;
@@ -60,9 +61,9 @@ extern const struct cmd_entry	cmd_hook_entry;
 extern const struct cmd_entry	cmd_attach_entry;
 extern const struct cmd_entry	cmd_ls_entry;
 extern const struct cmd_entry	cmd_kill_server_entry;
+extern const struct cmd_entry	cmd_mcp_entry;
 
 int	cmd_tui(int argc, char **argv);
-int	cmd_mcp(int argc, char **argv);
 /* `ptyvisor-sh -c STRING`: the shim under a shell's name. */
 int	cmd_exec_sh(int argc, char **argv);
 

@@ -27,15 +27,3 @@ cli_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 }
-
-/*
- * getopt_long() refused opt ('?', or ':' when its option string starts
- * with ':' and a value is missing) at bad: say which, and where the help
- * is.
- */
-void
-cli_bad_option(const char *cmd, int opt, const char *bad)
-{
-	cli_error(cmd, "%s '%s' (see 'ptyvisor %s --help')", opt == ':' ?
-	    "missing value for" : "unknown option", bad, cmd);
-}

@@ -13,16 +13,6 @@
 
 #include "sandbox/sandbox.h"
 
-/*
- * mcp still reads its words itself (cmd-mcp.c): its entry, made here,
- * carries no options.
- */
-static const struct cmd_entry cmd_mcp_entry = {
-	.name = "mcp",
-	.summary = "an MCP server on stdio for coding agents",
-	.exec = cmd_mcp,
-};
-
 /* The command table, in the order `ptyvisor --help` lists it. */
 static const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry,

@@ -20,7 +20,7 @@ static struct buf	got;
 static char		err[512];
 static FILE		*err_file;
 
-enum { K_JSON = 1, K_COUNT, K_NAME, K_STRING, K_BAD, K_PATH };
+enum { K_JSON = 1, K_COUNT, K_NAME, K_STRING, K_BAD, K_PATH, K_DONE };
 
 static const struct args_option own[] = {
 	ARGS_HELP_OPTION,
@@ -30,6 +30,7 @@ static const struct args_option own[] = {
 	{ NULL, 'c', true, K_STRING },
 	{ "bad", 0, true, K_BAD },
 	{ "path", 'p', true, K_PATH },
+	{ "done", 0, true, K_DONE },
 	ARGS_END
 };
 static const struct args_option more[] = {
@@ -43,6 +44,11 @@ static int
 test_option(void *state, int key, const char *value, char **cause)
 {
 	(void)state;
+	/* The whole command, as mcp --print-config: its status is value. */
+	if (key == K_DONE) {
+		buf_printf(&got, "done=%s;", value);
+		return ARGS_DONE(atoi(value));
+	}
 	if (key == K_BAD && strcmp(value, "x") == 0) {
 		*cause = xasprintf("--bad: '%s' is wrong", value);
 		return -1;
@@ -126,6 +132,11 @@ test_getopt(void)
 	parse(0, "-- --json", &first, NULL);
 	is_int(first, 2, "getopt: -- ends the options");
 
+	is_int(parse(0, "--json --done 3 --bogus", NULL, NULL), 3,
+	    "ARGS_DONE: an option that is the whole command gives its status");
+	is_str(got.data, "1=-;done=3;", "ARGS_DONE: nothing read after it");
+	is_str(err, "", "ARGS_DONE: what follows it is not refused");
+	is_int(parse(0, "--done 0", NULL, NULL), 0, "ARGS_DONE: status 0");
 	is_int(parse(0, "--json --help --bogus", NULL, NULL), 0,
 	    "getopt: --help exits 0");
 	is_str(got.data, "1=-;usage;", "getopt: usage after what came first");
