@@ -1,6 +1,7 @@
 /*
  * util.c - allocation, string vectors, byte buffers, fatal errors, clocks
- * and time formats, util_write_all and util_tty_foreground (see util.h).
+ * and time formats, util_write_all, util_tty_foreground and
+ * util_find_program (see util.h).
  *
  * Invariants: no allocator returns NULL (fatal() instead); fatal() runs
  * the hook (util_set_fatal_hook, the one global here) at most once,
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -401,4 +403,46 @@ util_tty_foreground(void)
 	fg = tcgetpgrp(fd);
 	close(fd);
 	return fg > 0 && fg == getpgrp();
+}
+
+/* Whether path is a regular file this process may execute; errno if not. */
+static bool
+util_is_program(const char *path)
+{
+	struct stat	st;
+
+	if (stat(path, &st) != 0)
+		return false;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EACCES;
+		return false;
+	}
+	return access(path, X_OK) == 0;
+}
+
+bool
+util_find_program(const char *name)
+{
+	const char	*path = getenv("PATH"), *p, *end;
+	char		*full;
+	bool		 found = false;
+
+	if (strchr(name, '/') != NULL)
+		return util_is_program(name);
+	if (path == NULL || *path == '\0')
+		path = "/bin:/usr/bin";
+	for (p = path; !found; p = end + 1) {
+		end = strchr(p, ':');
+		if (end == NULL)
+			end = p + strlen(p);
+		full = xasprintf("%.*s/%s", (int)(end - p),
+		    end == p ? "." : p, name);
+		found = util_is_program(full);
+		free(full);
+		if (*end == '\0')
+			break;
+	}
+	if (!found)
+		errno = ENOENT;
+	return found;
 }

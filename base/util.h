@@ -1,8 +1,9 @@
 /*
  * util.h - allocation that never fails, string vectors, growable byte
  * buffers, fatal errors, wall and monotonic clocks and the one format of
- * times and durations, a write that writes all, and whether the process
- * is in its terminal's foreground.  Used by every folder but pty/.
+ * times and durations, a write that writes all, whether the process is
+ * in its terminal's foreground, and whether a program name can be run.
+ * Used by every folder but pty/.
  */
 #ifndef PTYVISOR_UTIL_H
 #define PTYVISOR_UTIL_H
@@ -92,5 +93,12 @@ int		util_write_all(int fd, const void *data, size_t len);
  * between fork and exec.
  */
 bool		util_tty_foreground(void);
+
+/*
+ * Whether name is a program this process may run, found as posix_spawnp
+ * finds it (a path, else searched in $PATH, "/bin:/usr/bin" when unset);
+ * false with errno (ENOENT, EISDIR, EACCES...) when not.
+ */
+bool		util_find_program(const char *name);
 
 #endif

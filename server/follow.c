@@ -1,13 +1,13 @@
 /*
  * follow.c - a server's rules and settings files, followed (see
- * server-int.h): a change reloads them in place, and a file with an error
+ * follow.h): a change reloads them in place, and a file with an error
  * changes nothing, with the error reported.
  *
  * Invariants: what the command line set is never replaced by the file
  * (the approval mode, the notify program); a notify program is checked
  * before it replaces the old one.
  */
-#include "server/server-int.h"
+#include "server/follow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,15 +21,14 @@
 
 /* The rules and settings files of a server, followed. */
 struct follow {
-	struct server			*sv;
 	struct policy			*policy;
 	struct approval			*approval;
-	const struct server_opts	*flags;
-	const char			*settings;	/* its path */
+	struct follow_files		 files;		/* borrowed paths */
 	struct watch			*rules_watch;
 	struct watch			*settings_watch;
-	void				(*report)(struct server *,
-					    enum follow_report, const char *);
+	void				(*report)(void *, enum follow_report,
+					    const char *);
+	void				*user;
 };
 
 /* Read the rules file again; its new rules replace the old ones. */
@@ -40,15 +39,15 @@ follow_rules(void *arg)
 	char			*cause = NULL, *line;
 	size_t			 n = 0;
 
-	if (policy_reload_file(f->policy, f->flags->rules, &n, &cause) != 0) {
+	if (policy_reload_file(f->policy, f->files.rules, &n, &cause) != 0) {
 		line = xasprintf("rules not reloaded, the old ones stay: %s",
 		    cause);
-		f->report(f->sv, FOLLOW_ERROR, line);
+		f->report(f->user, FOLLOW_ERROR, line);
 		free(cause);
 	} else {
 		line = xasprintf("rules reloaded from %s: %zu rule%s",
-		    f->flags->rules, n, n == 1 ? "" : "s");
-		f->report(f->sv, FOLLOW_CHANGE, line);
+		    f->files.rules, n, n == 1 ? "" : "s");
+		f->report(f->user, FOLLOW_CHANGE, line);
 	}
 	free(line);
 }
@@ -64,33 +63,33 @@ follow_settings(void *arg)
 	const char		*notify;
 	char			*cause = NULL, *line, *bad = NULL;
 
-	if (config_load(cfg, f->settings, true, &cause) != 0) {
+	if (config_load(cfg, f->files.settings, true, &cause) != 0) {
 		line = xasprintf("settings not reloaded, nothing changed: "
 		    "config %s", cause);
-		f->report(f->sv, FOLLOW_ERROR, line);
+		f->report(f->user, FOLLOW_ERROR, line);
 		free(line);
 		free(cause);
 		config_free(cfg);
 		return;
 	}
-	if (!f->flags->mode_given) {
+	if (!f->files.mode_given) {
 		if (!config_approval_mode(cfg, &mode))
 			mode = POLICY_UNTRUSTED;
 		policy_set_mode(p, mode);
 	}
-	if (!f->flags->notify_given) {
+	if (!f->files.notify_given) {
 		notify = config_notify(cfg);
-		if (notify != NULL && !server_find_program(notify))
+		if (notify != NULL && !util_find_program(notify))
 			bad = xasprintf("; notify program %s: %s, the old one "
 			    "stays", notify, strerror(errno));
 		else
 			approval_set_notify(f->approval, notify);
 	}
 	line = xasprintf("settings reloaded from %s: approval %s%s%s; other "
-	    "changes apply at the next start", f->settings,
-	    policy_mode_name(policy_mode(p)), f->flags->mode_given ?
+	    "changes apply at the next start", f->files.settings,
+	    policy_mode_name(policy_mode(p)), f->files.mode_given ?
 	    " (from the command line)" : "", bad != NULL ? bad : "");
-	f->report(f->sv, bad != NULL ? FOLLOW_ERROR : FOLLOW_CHANGE,
+	f->report(f->user, bad != NULL ? FOLLOW_ERROR : FOLLOW_CHANGE,
 	    line);
 	free(line);
 	free(bad);
@@ -108,7 +107,7 @@ follow_watch(struct follow *f, struct loop *loop, const char *what,
 	if ((w = watch_new(loop, path, fn, f, &cause)) == NULL) {
 		line = xasprintf("%s file %s is not followed (%s)", what, path,
 		    cause);
-		f->report(f->sv, FOLLOW_NOTE, line);
+		f->report(f->user, FOLLOW_NOTE, line);
 		free(line);
 		free(cause);
 	}
@@ -116,21 +115,21 @@ follow_watch(struct follow *f, struct loop *loop, const char *what,
 }
 
 struct follow *
-follow_new(struct server *sv,
-    void (*report)(struct server *, enum follow_report, const char *))
+follow_new(struct loop *loop, struct approval *a,
+    const struct follow_files *files,
+    void (*report)(void *, enum follow_report, const char *), void *user)
 {
 	struct follow	*f = xcalloc(1, sizeof *f);
 
-	f->sv = sv;
-	f->policy = sv->policy;
-	f->approval = sv->approval;
-	f->flags = &sv->o;
-	f->settings = sv->o.settings;
+	f->policy = approval_policy(a);
+	f->approval = a;
+	f->files = *files;
 	f->report = report;
-	f->rules_watch = follow_watch(f, sv->loop, "rules", sv->o.rules,
+	f->user = user;
+	f->rules_watch = follow_watch(f, loop, "rules", files->rules,
 	    follow_rules);
-	f->settings_watch = follow_watch(f, sv->loop, "settings",
-	    f->settings, follow_settings);
+	f->settings_watch = follow_watch(f, loop, "settings",
+	    files->settings, follow_settings);
 	return f;
 }
 

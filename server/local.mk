@@ -5,6 +5,7 @@
 noinst_LIBRARIES += libserver.a
 libserver_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libserver_a_SOURCES = \
-	server/server.c server/server.h server/server-int.h \
-	server/server-spawn.c server/follow.c \
+	server/server.c server/server.h \
+	server/server-spawn.c server/server-spawn.h \
+	server/follow.c server/follow.h \
 	server/consoles.c server/consoles.h

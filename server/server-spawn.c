@@ -12,7 +12,7 @@
  * git's program-running settings turned off instead).  Its size is an
  * attached console's next pane where the server says so, else its own.
  */
-#include "server/server-int.h"
+#include "server/server-spawn.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,6 @@
 #include "policy/policy.h"
 #include "sandbox/sandbox.h"
 #include "server/consoles.h"
-#include "tui/tui.h"
 #include "session/session.h"
 
 /* What agents' sessions are told they run on: ptyvisor's emulator. */
@@ -31,12 +30,11 @@
 
 /* The size of r's session: an attached console's next pane, or its own. */
 static struct pty_size
-server_spawn_size(struct server *sv, const struct proto_exec *x)
+server_spawn_size(const struct server_spawn *how, const struct proto_exec *x)
 {
 	struct pty_size	size;
 
-	if (sv->o.pane_size && sv->consoles != NULL &&
-	    consoles_next_size(sv->consoles, &size))
+	if (how->consoles != NULL && consoles_next_size(how->consoles, &size))
 		return size;
 	size.cols = (unsigned short)(x->cols > 0 ? x->cols : 80);
 	size.rows = (unsigned short)(x->rows > 0 ? x->rows : 24);
@@ -44,7 +42,7 @@ server_spawn_size(struct server *sv, const struct proto_exec *x)
 }
 
 struct session *
-server_spawn(struct server *sv, const struct approval_request *r,
+server_spawn(const struct server_spawn *how, const struct approval_request *r,
     char **cause)
 {
 	const struct proto_exec	*x = &r->exec;
@@ -58,14 +56,14 @@ server_spawn(struct server *sv, const struct approval_request *r,
 	 * The sandbox the request asked for (parsed once, by the protocol;
 	 * the queue's default when it named none), network only if it asked.
 	 */
-	if (sv->o.sandbox != NULL)
-		sbo = *sv->o.sandbox;
+	if (how->sandbox != NULL)
+		sbo = *how->sandbox;
 	else
 		sandbox_opts_init(&sbo);
 	sbo.profile = x->sandbox;
 	sbo.network = x->network;
 	/* A host on neither list is asked where the request came from. */
-	sbo.net_ask = server_path(sv);
+	sbo.net_ask = how->socket;
 	sbo.net_asker = &ask_server;
 	/* Hosts the request asked for, shown to whoever approved it. */
 	if (x->network_allow != NULL &&
@@ -93,10 +91,10 @@ server_spawn(struct server *sv, const struct approval_request *r,
 	so.argv = x->argv;
 	so.cwd = x->cwd;
 	so.envp = envp;
-	so.size = server_spawn_size(sv, x);
+	so.size = server_spawn_size(how, x);
 	so.timeout_s = (unsigned)((x->timeout_ms + 999) / 1000);
 	so.sandbox = &sbo;
-	so.scrollback = sv->o.console != NULL ? sv->o.console->scrollback : 0;
+	so.scrollback = how->scrollback;
 	so.term = SERVER_AGENT_TERM;
 	so.decision = "approved";
 	so.by = r->decided_by;
@@ -107,7 +105,7 @@ server_spawn(struct server *sv, const struct approval_request *r,
 	so.err_joined = x->err_joined;
 	so.has_umask = x->has_umask;
 	so.umask = (mode_t)x->umask;
-	s = sessions_start(sv->ss, &so, cause);
+	s = sessions_start(how->ss, &so, cause);
 	strv_free(envp);
 	strv_free(extra);
 	return s;

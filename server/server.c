@@ -1,6 +1,10 @@
 /*
  * server.c - the server, built once (see server.h): its policy and queue,
  * its loop and sessions, the control socket and the consoles, the log.
+ * Calls go one way: this file uses server-spawn.c (an approved request
+ * started), follow.c (the followed files) and consoles.c; none of them
+ * knows the server (they take plain values and callbacks), and only
+ * server-spawn.c uses another of them (consoles.c's next pane size).
  *
  * Invariants: the policy is loaded before anything else is made; the
  * sessions are freed first, while the control server can still tell
@@ -9,7 +13,7 @@
  * no console (one kept, attached or not, shows ended sessions until its
  * person closes them).
  */
-#include "server/server-int.h"
+#include "server/server.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,50 +29,25 @@
 #include "policy/policy.h"
 #include "record/statedir.h"
 #include "server/consoles.h"
+#include "server/follow.h"
+#include "server/server-spawn.h"
 #include "session/session.h"
 #include "tui/tui.h"
 
-/* Whether path is a regular file this process may execute; errno if not. */
-static bool
-server_is_program(const char *path)
-{
-	struct stat	st;
-
-	if (stat(path, &st) != 0)
-		return false;
-	if (!S_ISREG(st.st_mode)) {
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EACCES;
-		return false;
-	}
-	return access(path, X_OK) == 0;
-}
-
-bool
-server_find_program(const char *name)
-{
-	const char	*path = getenv("PATH"), *p, *end;
-	char		*full;
-	bool		 found = false;
-
-	if (strchr(name, '/') != NULL)
-		return server_is_program(name);
-	if (path == NULL || *path == '\0')
-		path = "/bin:/usr/bin";
-	for (p = path; !found; p = end + 1) {
-		end = strchr(p, ':');
-		if (end == NULL)
-			end = p + strlen(p);
-		full = xasprintf("%.*s/%s", (int)(end - p),
-		    end == p ? "." : p, name);
-		found = server_is_program(full);
-		free(full);
-		if (*end == '\0')
-			break;
-	}
-	if (!found)
-		errno = ENOENT;
-	return found;
-}
+struct server {
+	struct server_opts	 o;
+	struct loop		*loop;
+	struct sessions		*ss;
+	struct policy		*policy;
+	struct approval		*approval;
+	struct control		*control;	/* NULL: no socket */
+	struct consoles		*consoles;	/* NULL: no socket */
+	struct follow		*follow;
+	struct tui		*tui;		/* without a socket, or NULL */
+	char			*history;	/* history.jsonl */
+	struct loop_timer	*forget_timer;
+	bool			 stopping;
+};
 
 int
 server_check(const struct server_opts *o, char **cause)
@@ -83,7 +62,7 @@ server_check(const struct server_opts *o, char **cause)
 		}
 		close(fd);
 	}
-	if (o->notify != NULL && !server_find_program(o->notify)) {
+	if (o->notify != NULL && !util_find_program(o->notify)) {
 		*cause = xasprintf("notify program %s: %s", o->notify,
 		    errno == ENOENT && strchr(o->notify, '/') == NULL ?
 		    "not found in $PATH" : strerror(errno));
@@ -135,12 +114,17 @@ server_control_log(void *user, const char *line)
 	server_log(user, line);
 }
 
-/* The control server's spawn hook. */
+/* The control server's spawn hook: agents' sessions as sv starts them. */
 static struct session *
 server_control_spawn(void *user, const struct approval_request *r,
     char **cause)
 {
-	return server_spawn(user, r, cause);
+	struct server		*sv = user;
+	struct server_spawn	 how = { sv->ss, sv->o.sandbox, server_path(sv),
+				    0, sv->o.pane_size ? sv->consoles : NULL };
+
+	how.scrollback = sv->o.console != NULL ? sv->o.console->scrollback : 0;
+	return server_spawn(&how, r, cause);
 }
 
 void
@@ -186,8 +170,10 @@ server_console_end(void *user)
  * on the status lines too, where the server says so.
  */
 static void
-server_report(struct server *sv, enum follow_report level, const char *line)
+server_report(void *user, enum follow_report level, const char *line)
 {
+	struct server	*sv = user;
+
 	server_log(sv, line);
 	if (level == FOLLOW_NOTE || !sv->o.status_reports)
 		return;
@@ -340,8 +326,12 @@ server_set_tui(struct server *sv, struct tui *t)
 void
 server_follow(struct server *sv)
 {
+	struct follow_files	files = { sv->o.rules, sv->o.settings,
+				    sv->o.mode_given, sv->o.notify_given };
+
 	if (sv->follow == NULL)
-		sv->follow = follow_new(sv, server_report);
+		sv->follow = follow_new(sv->loop, sv->approval, &files,
+		    server_report, sv);
 }
 
 void

@@ -136,7 +136,7 @@ const char	*server_history(const struct server *sv);
  */
 void		 server_set_tui(struct server *sv, struct tui *t);
 
-/* Follow the rules and settings files from now on (server-int.h). */
+/* Follow the rules and settings files from now on (follow.h). */
 void		 server_follow(struct server *sv);
 
 /* The log's descriptor from now on (-1: none). */

@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -86,6 +88,44 @@ strv_compare(void)
 	    strv_equal(NULL, NULL), "empty is not NULL; NULL equals NULL");
 }
 
+/* util_find_program: a path or a name in $PATH, errno saying why not. */
+static void
+find_program(void)
+{
+	char	 dir[] = "/tmp/ptyvisor-test-util.XXXXXX", *path, *old;
+	int	 fd;
+
+	ok(util_find_program("sh"), "sh is found in $PATH");
+	ok(util_find_program("/bin/sh"), "a path that runs is found");
+	errno = 0;
+	ok(!util_find_program("ptyvisor-no-such-program") && errno == ENOENT,
+	    "a name in no directory of $PATH: ENOENT");
+	if (mkdtemp(dir) == NULL) {
+		ok(false, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	errno = 0;
+	ok(!util_find_program(dir) && errno == EISDIR,
+	    "a directory: EISDIR");
+	path = xasprintf("%s/plain", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	close(fd);
+	errno = 0;
+	ok(!util_find_program(path) && errno == EACCES,
+	    "a file nobody may run: EACCES");
+	chmod(path, 0755);
+	ok(util_find_program(path), "once executable, found");
+	old = getenv("PATH") != NULL ? xstrdup(getenv("PATH")) : NULL;
+	setenv("PATH", dir, 1);
+	ok(util_find_program("plain"), "a name found in a $PATH of ours");
+	if (old != NULL)
+		setenv("PATH", old, 1);
+	free(old);
+	unlink(path);
+	free(path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -118,5 +158,6 @@ main(void)
 	buf_free(&b);
 	write_all();
 	strv_compare();
+	find_program();
 	return tap_done();
 }
