@@ -375,8 +375,7 @@ cmd_exec_request(struct buf *line, const struct cmd_exec *o,
 	 */
 	if (o->sandbox != NULL && !sandbox_profile_lookup(o->sandbox,
 	    &ex.sandbox)) {
-		fprintf(stderr, "ptyvisor: 'sandbox' must be read-only, "
-		    "workspace-write or danger-full-access\n");
+		fprintf(stderr, "ptyvisor: %s\n", PROTO_MSG_BAD_SANDBOX);
 		return -1;
 	}
 	ex.has_sandbox = o->sandbox != NULL;

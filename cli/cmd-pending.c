@@ -135,6 +135,17 @@ cmd_pending_ask(const char *cmd, const char *socket, const struct buf *line,
 	return rc;
 }
 
+/* --json: one waiting request as the list carried it, on a line. */
+static void
+cmd_pending_json(json_t *item)
+{
+	char	*s = json_dumps(item, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+	if (s != NULL)
+		printf("%s\n", s);
+	free(s);
+}
+
 /*
  * Print one pending request as a line: id, command, cwd, reason, each
  * escaped for the terminal (quote.h); a fifth field warns when the agent's
@@ -218,11 +229,10 @@ cmd_pending_list_exec(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < ev.npending; i++) {
-		if (c.as_json) {
-			buf_free(&line);
-			proto_pending_line(&line, &ev.pending[i]);
-			fwrite(line.data, 1, line.len, stdout);
-		} else
+		if (c.as_json)
+			cmd_pending_json(json_array_get(json_object_get(ev.json,
+			    "pending"), i));
+		else
 			cmd_pending_print(&ev.pending[i]);
 	}
 	rc = 0;

@@ -13,7 +13,9 @@
 #include "control/ask-server.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,15 +70,29 @@ static int
 ask_server_line(struct ask *a, const char *line, size_t len)
 {
 	struct proto_event	 ev;
-	const char		*by;
+	json_error_t		 jerr;
+	json_t			*o;
+	const char		*by, *id;
 	char			*cause = NULL, why[256];
 	int			 r = 0;
+	bool			 ours;
 
-	if (proto_event_parse(line, len, &ev, &cause) != 0) {
+	/*
+	 * A line that is no JSON, or an answer to our question that does not
+	 * decode, is no; another event this client cannot read is not ours.
+	 */
+	if ((o = json_loadb(line, len, 0, &jerr)) == NULL ||
+	    proto_event_decode(o, &ev, &cause) != 0) {
 		free(cause);
+		id = json_string_value(json_object_get(o, "id"));
+		ours = o == NULL || (id != NULL && strcmp(id, "1") == 0);
+		json_decref(o);
+		if (!ours)
+			return 0;
 		ask_server_done(a, ASK_DENIED, "the server sent a broken line");
 		return 1;
 	}
+	json_decref(o);
 	by = ev.by != NULL ? ev.by : "a person";
 	if (ev.id != NULL && strcmp(ev.id, "1") == 0) {
 		switch (ev.kind) {

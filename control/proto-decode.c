@@ -158,10 +158,10 @@ proto_dec_pending(struct proto_dec *d, struct proto_event *ev, json_t *o,
 	p->detail = proto_dec_str(d, o, "detail", false);
 	x->argv = (char **)proto_dec_argv(d, ev, o, "argv", false);
 	x->cwd = (char *)proto_dec_str(d, o, "cwd", false);
+	/* A profile this client does not know (a newer server's) is none. */
 	profile = proto_dec_str(d, o, "sandbox", false);
-	x->has_sandbox = profile != NULL;
-	if (profile != NULL && !sandbox_profile_lookup(profile, &x->sandbox))
-		proto_dec_fail(d, "'sandbox' is no profile");
+	x->has_sandbox = profile != NULL &&
+	    sandbox_profile_lookup(profile, &x->sandbox);
 	x->network = proto_dec_bool(d, o, "network", true);
 	p->connect = proto_dec_bool(d, o, "connect", false);
 	x->network_allow = (char *)proto_dec_str(d, o, "network_allow",
@@ -236,7 +236,8 @@ proto_dec_list(struct proto_dec *d, struct proto_event *ev, json_t *o)
 static void
 proto_dec_output(struct proto_dec *d, struct proto_event *ev, json_t *o)
 {
-	const char	*b64 = proto_dec_str(d, o, "b64", false);
+	json_t		*b64 = proto_dec_field(d, o, "b64", false, JSON_STRING,
+			    "a string");
 	const char	*stream = proto_dec_str(d, o, "stream", false);
 	json_t		*text = json_object_get(o, "data");
 
@@ -248,8 +249,8 @@ proto_dec_output(struct proto_dec *d, struct proto_event *ev, json_t *o)
 		ev->fd = 2;
 	else if (stream != NULL)
 		proto_dec_fail(d, "'stream' is not \"stdout\" or \"stderr\"");
-	if (b64 != NULL && proto_base64_decode(&ev->raw, b64,
-	    json_string_length(json_object_get(o, "b64"))) == 0) {
+	if (b64 != NULL && proto_base64_decode(&ev->raw,
+	    json_string_value(b64), json_string_length(b64)) == 0) {
 		ev->data = ev->raw.data != NULL ? ev->raw.data : "";
 		ev->len = ev->raw.len;
 		return;

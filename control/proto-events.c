@@ -2,9 +2,9 @@
  * proto-events.c - the control protocol's event builders (see proto.h):
  * hello, error, ok, queued, approved/denied, withdrawn, started, output
  * (of the PTY or a pipe), written, exit and list, each appended to a
- * buffer as one JSON line; a waiting request alone, as a list holds it;
- * the notify program's argument, which describes a waiting request as
- * queued does; and proto_json_line, which writes every line of the codec.
+ * buffer as one JSON line; the notify program's argument, which
+ * describes a waiting request as queued does; and proto_json_line, which
+ * writes every line of the codec.
  *
  * Invariants: event builders only hand jansson valid UTF-8 (invalid bytes
  * become U+FFFD) and always emit exactly one line.
@@ -216,17 +216,6 @@ proto_notify_json(const struct proto_pending *p)
 	out = xstrdup(s);
 	free(s);
 	return out;
-}
-
-void
-proto_pending_line(struct buf *b, const struct proto_pending *pending)
-{
-	json_t	*o = json_object();
-
-	if (o == NULL)
-		fatal("out of memory");
-	proto_set_pending(o, pending);
-	proto_json_line(b, o);
 }
 
 void

@@ -211,6 +211,12 @@ proto_get_argv(json_t *o, struct proto_exec *ex, struct proto_error *err)
 	return 0;
 }
 
+bool
+proto_env_name_ok(const char *name)
+{
+	return name[0] != '\0' && strchr(name, '=') == NULL;
+}
+
 /* Read an object of strings (key: "env", "environ") as NAME=VALUE. */
 static int
 proto_get_env(json_t *o, const char *name, char ***out,
@@ -229,9 +235,9 @@ proto_get_env(json_t *o, const char *name, char ***out,
 	}
 	*out = xcalloc(json_object_size(v) + 1, sizeof **out);
 	json_object_foreach(v, key, val) {
-		if (key[0] == '\0' || strchr(key, '=') != NULL) {
-			proto_fail(err, PROTO_ERR_VALUE,
-			    "'%s' has a bad variable name", name);
+		if (!proto_env_name_ok(key)) {
+			proto_fail(err, PROTO_ERR_VALUE, PROTO_FMT_BAD_ENV_NAME,
+			    name);
 			return -1;
 		}
 		if (!json_is_string(val)) {
@@ -359,8 +365,7 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 	if (profile != NULL && !sandbox_profile_lookup(profile,
 	    &ex->sandbox)) {
 		free(profile);
-		proto_fail(err, PROTO_ERR_VALUE, "'sandbox' must be read-only, "
-		    "workspace-write or danger-full-access");
+		proto_fail(err, PROTO_ERR_VALUE, PROTO_MSG_BAD_SANDBOX);
 		return -1;
 	}
 	free(profile);

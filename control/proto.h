@@ -157,6 +157,18 @@ void			 proto_request_free(struct proto_request *req);
 /* Free what x owns and empty it (a new, empty value); NULL: no-op. */
 void			 proto_exec_free(struct proto_exec *x);
 
+/*
+ * What the server answers an exec request that struct proto_exec cannot
+ * hold, for the clients that refuse it themselves before sending (exec,
+ * mcp): a profile it does not know, and (with the field's name) a
+ * variable name that proto_env_name_ok() refuses.
+ */
+#define PROTO_MSG_BAD_SANDBOX	"'sandbox' must be read-only, " \
+				"workspace-write or danger-full-access"
+#define PROTO_FMT_BAD_ENV_NAME	"'%s' has a bad variable name"
+/* Whether name can be a variable's name in a request: not empty, no '='. */
+bool			 proto_env_name_ok(const char *name);
+
 const char	*proto_op_name(enum proto_op op);
 const char	*proto_err_name(enum proto_err code);
 
@@ -235,11 +247,6 @@ void	proto_ev_queued(struct buf *b, const char *id,
 void	proto_ev_decided(struct buf *b, const char *id, int64_t request,
 	    bool approved, const char *by, const char *reason,
 	    char *const *argv, const char *scope);
-/*
- * One waiting request as an item of a list event holds it, as a line of
- * its own (`ptyvisor pending --json`).
- */
-void	proto_pending_line(struct buf *b, const struct proto_pending *pending);
 /* A pending request its client gave up on (for subscribers). */
 void	proto_ev_withdrawn(struct buf *b, int64_t request);
 void	proto_ev_started(struct buf *b, const char *id, int64_t request,

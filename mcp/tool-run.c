@@ -121,10 +121,6 @@ static const char start_json[] =
     "\"readOnlyHint\": false, \"destructiveHint\": true, "
     "\"idempotentHint\": false, \"openWorldHint\": true}}";
 
-/* What the server answers a profile it does not know. */
-static const char run_bad_profile[] = "'sandbox' must be read-only, "
-    "workspace-write or danger-full-access";
-
 /*
  * The command: 'command' (run by sh -c) or 'argv', into ex->argv, and
  * *command, the command for people.  0, or -1 and *msg.
@@ -226,7 +222,7 @@ run_options(json_t *args, struct proto_exec *ex, const char **profile,
 	}
 	if ((v = json_object_get(args, "sandbox")) != NULL) {
 		if (!json_is_string(v)) {
-			*msg = xstrdup(run_bad_profile);
+			*msg = xstrdup(PROTO_MSG_BAD_SANDBOX);
 			return -1;
 		}
 		*profile = json_string_value(v);
@@ -323,16 +319,16 @@ run_refused(json_t *args, struct proto_exec *ex, const char *profile)
 	bool		 bad_name = false;
 
 	json_object_foreach(json_object_get(args, "env"), key, v)
-		if (key[0] == '\0' || strchr(key, '=') != NULL)
+		if (!proto_env_name_ok(key))
 			bad_name = true;
 	ex->has_sandbox = profile != NULL &&
 	    sandbox_profile_lookup(profile, &ex->sandbox);
 	if (ex->argv[0][0] == '\0')
 		return NULL;
 	if (bad_name)
-		return xstrdup("'env' has a bad variable name");
+		return xasprintf(PROTO_FMT_BAD_ENV_NAME, "env");
 	if (profile != NULL && !ex->has_sandbox)
-		return xstrdup(run_bad_profile);
+		return xstrdup(PROTO_MSG_BAD_SANDBOX);
 	return NULL;
 }
 
