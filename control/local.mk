@@ -9,6 +9,6 @@ libcontrol_a_SOURCES = \
 	control/client.c control/client.h \
 	control/control.c control/control.h control/control-int.h \
 	control/conn.c control/console.c control/forward.c control/requests.c \
-	control/proto.c control/proto.h \
+	control/proto.c control/proto.h control/proto-int.h \
 	control/proto-events.c control/proto-encoding.c \
 	control/proto-client.h control/proto-requests.c control/proto-decode.c

@@ -10,6 +10,7 @@
  * become U+FFFD) and always emit exactly one line.
  */
 #include "control/proto.h"
+#include "control/proto-int.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -20,9 +21,8 @@
 #include "base/utf8.h"
 #include "base/util.h"
 
-/* Append bytes as valid UTF-8, each invalid byte becoming U+FFFD. */
-static void
-proto_utf8_clean(struct buf *out, const unsigned char *p, size_t n)
+void
+proto_utf8_clean(struct buf *out, const void *p, size_t n)
 {
 	struct utf8_carry	carry = { .len = 0 };
 
@@ -30,18 +30,24 @@ proto_utf8_clean(struct buf *out, const unsigned char *p, size_t n)
 	utf8_finish(&carry, out);
 }
 
-/* Start an event object: {"event": name, "id": id}. */
-static json_t *
-proto_ev_new(const char *name, const char *id)
+json_t *
+proto_json_new(const char *kind, const char *name, const char *id)
 {
 	json_t	*o = json_object();
 
 	if (o == NULL)
 		fatal("out of memory");
-	json_object_set_new(o, "event", json_string(name));
+	json_object_set_new(o, kind, json_string(name));
 	if (id != NULL)
 		json_object_set_new(o, "id", json_string(id));
 	return o;
+}
+
+/* Start an event object: {"event": name, "id": id}. */
+static json_t *
+proto_ev_new(const char *name, const char *id)
+{
+	return proto_json_new("event", name, id);
 }
 
 /* A JSON string of s with invalid UTF-8 bytes replaced by U+FFFD. */
@@ -52,7 +58,7 @@ proto_str(const char *s)
 	json_t		*v;
 
 	memset(&b, 0, sizeof b);
-	proto_utf8_clean(&b, (const unsigned char *)s, strlen(s));
+	proto_utf8_clean(&b, s, strlen(s));
 	v = json_stringn_nocheck(b.data != NULL ? b.data : "", b.len);
 	buf_free(&b);
 	if (v == NULL)

@@ -13,21 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/utf8.h"
 #include "base/util.h"
+#include "control/proto-int.h"
 
 /* Start a request object: {"op": op, "id": id}. */
 static json_t *
 proto_req_new(enum proto_op op, const char *id)
 {
-	json_t	*o = json_object();
-
-	if (o == NULL)
-		fatal("out of memory");
-	json_object_set_new(o, "op", json_string(proto_op_name(op)));
-	if (id != NULL)
-		json_object_set_new(o, "id", json_string(id));
-	return o;
+	return proto_json_new("op", proto_op_name(op), id);
 }
 
 /* Add a string field when s is not NULL (and is UTF-8). */
@@ -146,7 +139,6 @@ proto_req_input(struct buf *b, const char *id, int64_t session,
 {
 	json_t		*o = proto_req_new(PROTO_OP_INPUT, id);
 	struct buf	 s = { 0 };
-	struct utf8_carry carry = { .len = 0 };
 
 	json_object_set_new(o, "session", json_integer(session));
 	if (to_stdin)
@@ -157,8 +149,7 @@ proto_req_input(struct buf *b, const char *id, int64_t session,
 			json_object_set_new(o, "b64", json_stringn(
 			    s.data != NULL ? s.data : "", s.len));
 		} else {
-			utf8_sanitize(&carry, data, len, &s);
-			utf8_finish(&carry, &s);
+			proto_utf8_clean(&s, data, len);
 			json_object_set_new(o, "data", json_stringn(
 			    s.data != NULL ? s.data : "", s.len));
 		}
