@@ -286,13 +286,21 @@ SHIM=$!
 cleanup_pid $SHIM
 wait_for "pgrep -P $SERVE" 10
 spid=$(pgrep -P $SERVE | head -n 1)
+t0=$(date +%s)
 kill -TERM $SHIM
 wait $SHIM
 rc=$?
 # The session is ended with SIGHUP then SIGTERM, and the shim ends as its
 # command did: 129 or 143.  137 would be the -k above: a hang.
 [ "$rc" -eq 129 ] || [ "$rc" -eq 143 ]
-ok $? "SIGTERM to the shim: it exits with its command's signal status ($rc)"
+good=$?
+ok $good "SIGTERM to the shim: it exits with its command's signal status ($rc)"
+if [ $good -ne 0 ]; then
+	# Which 137: the session's SIGKILL after its grace (the history
+	# says so, in about 2 s) or the shim itself stuck (10 s, -k).
+	diag "the shim took $(( $(date +%s) - t0 )) s"
+	diag "its session in the history: $(grep '"sleep"' "$PTYVISOR_STATE_DIR/history.jsonl" | tail -n 1 | cut -c 1-400)"
+fi
 wait_for "! kill -0 $spid 2>/dev/null || grep -q '^State:.*Z' /proc/$spid/status" 10
 ok $? "and its session is gone"
 
