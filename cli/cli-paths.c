@@ -12,11 +12,13 @@
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "conf/config.h"
 #include "control/control.h"
 #include "record/statedir.h"
+#include "sandbox/sandbox.h"
 #include "base/util.h"
 
 /*
@@ -131,4 +133,98 @@ cli_self_path(void)
 		return xstrdup("ptyvisor");
 	p[n] = '\0';
 	return xstrdup(p);
+}
+
+/* ptyvisor's own paths handed to sandboxes: kept for the process's life. */
+static char	*cli_guard_kept[16];
+static int	 cli_guard_nkept;
+
+/* Keep p (taken) and add it to opts as how, for why. */
+static int
+cli_guard_add(struct sandbox_opts *opts, enum guard_how how, char *p,
+    const char *why, char **cause)
+{
+	if (cli_guard_nkept == (int)(sizeof cli_guard_kept /
+	    sizeof cli_guard_kept[0])) {
+		free(p);
+		return 0;
+	}
+	cli_guard_kept[cli_guard_nkept++] = p;
+	return sandbox_opts_add_guard_why(opts, how, p, why, cause);
+}
+
+/* s, or what dflt() makes when s is NULL; with a trailing '/' if dir. */
+static char *
+cli_guard_path(const char *s, char *(*dflt)(void), bool dir)
+{
+	char	*p = s != NULL ? xstrdup(s) : dflt(), *q;
+
+	if (!dir)
+		return p;
+	q = xasprintf("%s/", p);
+	free(p);
+	return q;
+}
+
+int
+cli_guard_own(struct sandbox_opts *opts, const struct cli_guard_paths *own,
+    char **cause)
+{
+	const struct config	*cfg = cli_config_loaded;
+	const char		*rules = own->rules;
+	char			*self, *dir, *slash, *state, *why = NULL;
+	int			 r;
+
+	if (rules == NULL && cfg != NULL)
+		rules = config_rules(cfg);
+	if (cli_guard_add(opts, GUARD_READ_ONLY, cli_guard_path(NULL,
+	    cli_config_dir, true), "ptyvisor's settings and rules: a rule "
+	    "written there approves what comes next", cause) != 0 ||
+	    cli_guard_add(opts, GUARD_READ_ONLY, cli_guard_path(own->settings,
+	    cli_settings_path, false), "ptyvisor's settings", cause) != 0 ||
+	    cli_guard_add(opts, GUARD_READ_ONLY, cli_guard_path(rules,
+	    cli_rules_path, false), "ptyvisor's rules", cause) != 0 ||
+	    cli_guard_add(opts, GUARD_HIDDEN, own->socket != NULL ?
+	    xstrdup(own->socket) : cli_socket_path(cfg), "ptyvisor's control "
+	    "socket: approves and denies requests", cause) != 0)
+		return -1;
+	/* The default socket's own directory too, whichever socket is used. */
+	dir = control_socket_dir();
+	r = cli_guard_add(opts, GUARD_HIDDEN, xasprintf("%s/", dir),
+	    "ptyvisor's control sockets' own directory", cause);
+	free(dir);
+	if (r != 0)
+		return -1;
+	/* The state: history and logs read-only, recordings hidden. */
+	state = own->state_dir != NULL ? xstrdup(own->state_dir) :
+	    cli_state_dir(cfg, &why);
+	free(why);
+	if (state != NULL) {
+		r = cli_guard_add(opts, GUARD_HIDDEN, xasprintf("%s/sessions/",
+		    state), "ptyvisor's recordings: all a session printed, "
+		    "and the keys typed where recorded", cause);
+		if (r == 0)
+			r = cli_guard_add(opts, GUARD_READ_ONLY, xasprintf(
+			    "%s/", state), "ptyvisor's history and logs: the "
+			    "audit trail", cause);
+		free(state);
+		if (r != 0)
+			return -1;
+	}
+	/* This binary, and the shim beside it that hooks name. */
+	self = cli_self_path();
+	dir = xstrdup(self);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	r = cli_guard_add(opts, GUARD_READ_ONLY, self, "ptyvisor itself, "
+	    "which hooks and the server run", cause);
+	if (r == 0 && slash != NULL)
+		r = cli_guard_add(opts, GUARD_READ_ONLY, xasprintf(
+		    "%s/ptyvisor-sh", dir), "ptyvisor's shell shim, which "
+		    "agents run", cause);
+	free(dir);
+	if (r == 0 && own->notify != NULL && own->notify[0] == '/')
+		r = cli_guard_add(opts, GUARD_READ_ONLY, xstrdup(own->notify),
+		    "the program ptyvisor runs to tell of a request", cause);
+	return r;
 }

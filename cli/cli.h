@@ -103,6 +103,25 @@ char	*cli_state_dir(const struct config *cfg, char **cause);
  */
 char	*cli_socket_path(const struct config *cfg);
 
+/* ptyvisor's own paths as one command knows them; NULL: the default. */
+struct cli_guard_paths {
+	const char	*settings;
+	const char	*rules;
+	const char	*socket;
+	const char	*state_dir;
+	const char	*notify;
+};
+
+/*
+ * Out of every sandbox's reach (sandbox/guard.h), added to opts: the
+ * configuration directory, settings and rules read-only; the control
+ * socket hidden; the state directory read-only with its recordings
+ * hidden; this binary and the ptyvisor-sh beside it read-only; an
+ * absolute notify program read-only.  -1 with *cause (too many).
+ */
+int	cli_guard_own(struct sandbox_opts *opts,
+	    const struct cli_guard_paths *own, char **cause);
+
 /*
  * server-opts.c: what the agents' server (the console or serve) is told by
  * the command line, and what it resolves to; zero it, parse into srv's

@@ -260,6 +260,7 @@ cmd_console_server_opts(struct cmd_console_args *a, char **state_dir,
     char **cause)
 {
 	struct server_opts	*o = &a->so.srv;
+	struct cli_guard_paths	 own;
 
 	o->sandbox = &a->sbo;
 	o->profile = a->sbo.profile;
@@ -270,7 +271,12 @@ cmd_console_server_opts(struct cmd_console_args *a, char **state_dir,
 	if ((*state_dir = cli_state_dir(cli_config(), cause)) == NULL)
 		return -1;
 	o->state_dir = *state_dir;
-	return 0;
+	own.settings = a->so.settings;
+	own.rules = o->rules;
+	own.socket = a->so.socket;
+	own.state_dir = *state_dir;
+	own.notify = o->notify;
+	return cli_guard_own(&a->sbo, &own, cause);
 }
 
 /* The server's log: ptyvisor.log in its state directory, or -1. */

@@ -350,6 +350,7 @@ cmd_run_exec(int argc, char **argv)
 {
 	struct cmd_run_args	 a;
 	const struct config	*cfg;
+	struct cli_guard_paths	 own;
 	struct args_end		 end;
 	char			*cause = NULL;
 	int			 rc = CLI_EXIT_ERROR;
@@ -367,6 +368,9 @@ cmd_run_exec(int argc, char **argv)
 	    &end)) != ARGS_GO_ON)
 		goto out;
 	rc = CLI_EXIT_ERROR;
+	memset(&own, 0, sizeof own);
+	if (cli_guard_own(&a.sbo, &own, &cause) != 0)
+		goto out;
 	if (!end.dashdash && end.first < argc)
 		cause = xstrdup("put -- before the command (usage: "
 		    CMD_RUN_USAGE ")");

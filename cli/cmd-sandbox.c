@@ -254,6 +254,7 @@ cmd_sandbox_exec(int argc, char **argv)
 	const struct config	*cfg;
 	struct cli_netrules	*rules = NULL;
 	struct sandbox		*sb = NULL;
+	struct cli_guard_paths	 own;
 	struct args_end		 end;
 	struct buf		 out = { 0 };
 	char			*cause = NULL;
@@ -280,6 +281,12 @@ cmd_sandbox_exec(int argc, char **argv)
 	/* A filtered network's rules, read as the server reads them. */
 	if ((rules = netrules_new(cfg, a.rules, &a.opts, &cause)) == NULL) {
 		cli_error("sandbox", "%s", cause);
+		goto out;
+	}
+	memset(&own, 0, sizeof own);
+	own.rules = a.rules;
+	if (cli_guard_own(&a.opts, &own, &cause) != 0) {
+		cli_error("sandbox", "sandbox: %s", cause);
 		goto out;
 	}
 	if (a.explain) {

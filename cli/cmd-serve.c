@@ -163,6 +163,7 @@ cmd_serve_exec(int argc, char **argv)
 	struct cmd_serve	 c;
 	struct args_end		 end;
 	struct sandbox_opts	 sbo;
+	struct cli_guard_paths	 own;
 	struct tui_opts		 to;
 	struct server		*sv = NULL;
 	struct cli_server_opts	*so = &c.o;
@@ -211,6 +212,13 @@ cmd_serve_exec(int argc, char **argv)
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
 	so->srv.state_dir = state_dir;
+	own.settings = so->settings;
+	own.rules = so->srv.rules;
+	own.socket = so->socket;
+	own.state_dir = state_dir;
+	own.notify = so->srv.notify;
+	if (cli_guard_own(&sbo, &own, &cause) != 0)
+		goto fail;
 	if ((sv = server_new(&so->srv, &cause)) == NULL)
 		goto fail;
 	if (loop_add_signal(server_loop(sv), SIGTERM, cmd_serve_signal, sv,

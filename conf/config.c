@@ -45,7 +45,8 @@ enum config_type {
 	CONFIG_PROGRAM,		/* char *, a program name or path */
 	CONFIG_PATH,		/* char *, absolute after "~/" */
 	CONFIG_PATH_LIST,	/* writable: one more directory */
-	CONFIG_HOST_LIST	/* network_allow/deny: one more host list */
+	CONFIG_HOST_LIST,	/* network_allow/deny: one more host list */
+	CONFIG_GUARD_LIST	/* protect/hide/expose: one more path */
 };
 
 /* Every key; the index into set_line[]. */
@@ -72,6 +73,9 @@ enum config_key {
 	KEY_MCP_MAX_BYTES,
 	KEY_STATE_DIR,
 	KEY_SOCKET,
+	KEY_PROTECT,
+	KEY_HIDE,
+	KEY_EXPOSE,
 	CONFIG_NKEYS
 };
 
@@ -105,6 +109,10 @@ struct config {
 
 	char			*state_dir;
 	char			*socket;
+
+	/* [sandbox] protect, hide, expose: guarded paths (sandbox/guard.h). */
+	char			*guard[3][GUARD_MAX_EXTRA];
+	int			 nguard[3];
 };
 
 /*
@@ -164,6 +172,9 @@ static const struct config_key_def config_keys[] = {
 	{ KEY_STATE_DIR, "paths", "state_dir", CONFIG_PATH,
 	  CONFIG_FIELD(state_dir) },
 	{ KEY_SOCKET, "paths", "socket", CONFIG_PATH, CONFIG_FIELD(socket) },
+	{ KEY_PROTECT, "sandbox", "protect", CONFIG_GUARD_LIST, CONFIG_LIST },
+	{ KEY_HIDE, "sandbox", "hide", CONFIG_GUARD_LIST, CONFIG_LIST },
+	{ KEY_EXPOSE, "sandbox", "expose", CONFIG_GUARD_LIST, CONFIG_LIST },
 };
 #define CONFIG_NDEFS (sizeof config_keys / sizeof config_keys[0])
 
@@ -199,7 +210,7 @@ config_new(void)
 void
 config_free(struct config *cfg)
 {
-	int	i;
+	int	i, j;
 
 	if (cfg == NULL)
 		return;
@@ -212,6 +223,9 @@ config_free(struct config *cfg)
 		free(cfg->net_allow[i]);
 	for (i = 0; i < cfg->nnet_deny; i++)
 		free(cfg->net_deny[i]);
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < cfg->nguard[i]; j++)
+			free(cfg->guard[i][j]);
 	free(cfg->state_dir);
 	free(cfg->socket);
 	free(cfg);
@@ -505,6 +519,24 @@ config_set(struct config_parse *p, const struct config_key_def *d,
 		v[(*nv)++] = xstrdup(value);
 		break;
 	}
+	case CONFIG_GUARD_LIST: {
+		int	k = d->key - KEY_PROTECT;
+
+		if (cfg->nguard[k] == GUARD_MAX_EXTRA) {
+			config_error(p, "%s: more than %d paths", d->name,
+			    GUARD_MAX_EXTRA);
+			return -1;
+		}
+		if (strstr(value, "..") != NULL || (value[0] == '~' &&
+		    value[1] != '/')) {
+			config_error(p, "%s: '%s' is not a path as the list "
+			    "writes them (/abs, ~/in-home, $VAR, or in-project, "
+			    "without '..')", d->name, value);
+			return -1;
+		}
+		cfg->guard[k][cfg->nguard[k]++] = xstrdup(value);
+		break;
+	}
 	}
 	return 0;
 }
@@ -552,7 +584,8 @@ config_set_before(const struct config_parse *p,
 {
 	if (config_is_bound(d))
 		return p->cfg->bounds[p->bounds].line[d->limit];
-	if (d->type == CONFIG_PATH_LIST || d->type == CONFIG_HOST_LIST)
+	if (d->type == CONFIG_PATH_LIST || d->type == CONFIG_HOST_LIST ||
+	    d->type == CONFIG_GUARD_LIST)
 		return 0;
 	return p->cfg->set_line[d->key];
 }
@@ -715,7 +748,7 @@ config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
 {
 	const unsigned		*set = cfg->set_line;
 	enum sandbox_limit	 k;
-	int			 i;
+	int			 i, g;
 
 	if (set[KEY_PROFILE] != 0)
 		opts->profile = cfg->profile;
@@ -748,6 +781,12 @@ config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
 		if (sandbox_opts_add_network(opts, true, cfg->net_deny[i],
 		    cause) != 0)
 			return -1;
+	for (g = 0; g < 3; g++)
+		for (i = 0; i < cfg->nguard[g]; i++)
+			if (sandbox_opts_add_guard(opts, g == 1 ?
+			    GUARD_HIDDEN : GUARD_READ_ONLY, g == 2,
+			    cfg->guard[g][i], cause) != 0)
+				return -1;
 	return 0;
 }
 

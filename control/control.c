@@ -31,6 +31,8 @@
 #include "control/control-int.h"
 #include "control/proto.h"
 #include "base/util.h"
+#include "sandbox/sandbox.h"
+#include "session/session.h"
 
 /* Bytes read from one client per loop turn, so none can hog the loop. */
 #define CONTROL_READ_BUDGET	(64 * 1024)
@@ -308,6 +310,74 @@ control_peer_exe(pid_t pid)
 	return xstrdup(exe);
 }
 
+/* Whether /proc/<pid>/status says no_new_privs: every sandboxed process. */
+static bool
+control_peer_nnp(pid_t pid)
+{
+	char	 path[64], line[128];
+	FILE	*f;
+	bool	 on = false;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return false;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "NoNewPrivs:", 11) == 0)
+			on = atoi(line + 11) != 0;
+	fclose(f);
+	return on;
+}
+
+/* The parent of pid, from /proc/<pid>/stat; 0 when unknown. */
+static pid_t
+control_peer_parent(pid_t pid)
+{
+	char	 path[64], buf[512], *p;
+	FILE	*f;
+	long	 ppid = 0;
+	size_t	 n;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "pid (comm) state ppid": comm may hold anything but the last ')'. */
+	if ((p = strrchr(buf, ')')) == NULL ||
+	    sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+/*
+ * The sandboxed session pid runs in, or NULL: a process with no_new_privs
+ * (what a sandbox's command always has; its network proxy, ptyvisor's
+ * own, has not) below a session with a sandbox, found by its ancestry.
+ */
+static struct session *
+control_peer_session(const struct control *c, pid_t pid)
+{
+	struct session	*s;
+	size_t		 i, n = sessions_count(c->ss);
+	int		 hops;
+
+	if (pid <= 1 || n == 0 || !control_peer_nnp(pid))
+		return NULL;
+	for (hops = 0; hops < 64 && pid > 1; hops++) {
+		for (i = 0; i < n; i++) {
+			s = sessions_at(c->ss, i);
+			if (session_pid(s) == pid && !session_is_done(s) &&
+			    strcmp(session_profile(s), "none") != 0 &&
+			    strcmp(session_profile(s), sandbox_profile_name(
+			    SANDBOX_FULL_ACCESS)) != 0)
+				return s;
+		}
+		pid = control_peer_parent(pid);
+	}
+	return NULL;
+}
+
 static void	control_accept(struct loop *l, int fd, short revents,
 		    void *arg);
 
@@ -343,6 +413,7 @@ control_accept(struct loop *l, int fd, short revents, void *arg)
 {
 	struct control		*c = arg;
 	struct control_client	*cl;
+	struct session		*s;
 	struct ucred		 cred;
 	socklen_t		 len = sizeof cred;
 	struct buf		 b = { 0 };
@@ -364,6 +435,17 @@ control_accept(struct loop *l, int fd, short revents, void *arg)
 	    cred.uid != geteuid()) {
 		control_log(c, "refused a client of uid %ld (pid %ld)",
 		    (long)cred.uid, (long)cred.pid);
+		close(cfd);
+		return;
+	}
+	/* Out of every sandbox's reach, whatever its network. */
+	if ((s = control_peer_session(c, cred.pid)) != NULL) {
+		proto_ev_error(&b, NULL, PROTO_ERR_INTERNAL, "refused: a "
+		    "sandboxed command may not use the control socket");
+		(void)!send(cfd, b.data, b.len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		buf_free(&b);
+		control_log(c, "refused pid %ld: it runs in session %lu's "
+		    "sandbox", (long)cred.pid, session_id(s));
 		close(cfd);
 		return;
 	}

@@ -64,6 +64,9 @@ static const int ns_forwarded[] = {
 #define NS_RELAY_SIG	(SIGRTMIN)
 #define NS_RELAYED_TAG	0x707479
 
+/* The relay's watch on the guarded paths announces itself so. */
+#define NS_WATCH_SIG	(SIGRTMIN + 1)
+
 /* Job-control stops: the command gets them itself; relay and init never stop. */
 static const int ns_ignored[] = { SIGTSTP, SIGTTIN, SIGTTOU };
 
@@ -122,6 +125,7 @@ wait_set(sigset_t *set)
 	sigemptyset(set);
 	sigaddset(set, SIGCHLD);
 	sigaddset(set, NS_RELAY_SIG);
+	sigaddset(set, NS_WATCH_SIG);
 	for (i = 0; i < sizeof ns_forwarded / sizeof ns_forwarded[0]; i++)
 		sigaddset(set, ns_forwarded[i]);
 	for (i = 0; i < sizeof ns_ignored / sizeof ns_ignored[0]; i++)
@@ -189,9 +193,12 @@ stop_proxy(int channel, pid_t proxy)
 	waitpid(proxy, NULL, 0);
 }
 
-/* The relay: wait for the init, forward signals, end like the command. */
+/*
+ * The relay: wait for the init, forward signals, put back the guarded
+ * paths' mounts a rename outside detached, end like the command.
+ */
 static void __attribute__((noreturn))
-run_relay(pid_t init, int status_fd, int proxy_channel, pid_t proxy)
+run_relay(struct sandbox *sb, pid_t init, int status_fd, int watch)
 {
 	union sigval	val;
 	siginfo_t	si;
@@ -208,6 +215,11 @@ run_relay(pid_t init, int status_fd, int proxy_channel, pid_t proxy)
 				break;
 			continue;
 		}
+		if (si.si_signo == NS_WATCH_SIG) {
+			if (watch >= 0)
+				sandbox_guard_event(sb, watch);
+			continue;
+		}
 		if (si.si_signo != NS_RELAY_SIG && is_forwarded(&si)) {
 			val.sival_int = NS_RELAYED_TAG << 8 | si.si_signo;
 			sigqueue(init, NS_RELAY_SIG, val);
@@ -216,7 +228,7 @@ run_relay(pid_t init, int status_fd, int proxy_channel, pid_t proxy)
 	do
 		n = read(status_fd, &cmd_status, sizeof cmd_status);
 	while (n < 0 && errno == EINTR);
-	stop_proxy(proxy_channel, proxy);
+	stop_proxy(sb->proxy_channel, sb->proxy_pid);
 	/* No status: the init itself was killed; pass that on. */
 	end_like(n == (ssize_t)sizeof cmd_status ? cmd_status : wstatus);
 }
@@ -282,7 +294,7 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 	struct pollfd	pfd;
 	sigset_t	set, old;
 	pid_t		pid;
-	int		life[2], status[2];
+	int		life[2], status[2], watch;
 	bool		own_tty = getsid(0) == getpid();
 	bool		foreground = util_tty_foreground();
 
@@ -299,10 +311,14 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 	sb->in_ns = true;
 	if (sb->hosts != NULL && sandbox_net_listen(sb) != 0)
 		return -1;
+	if (sandbox_guard_source(sb) != 0)
+		return -1;
 
 	/* Block what relay and init wait for before the init exists. */
 	wait_set(&set);
 	sigprocmask(SIG_BLOCK, &set, &old);
+	/* Watched before the mounts: nothing replaced in between is missed. */
+	watch = sandbox_guard_watch(sb, NS_WATCH_SIG);
 	if (pipe2(life, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0) {
 		sandbox_set_stage(sb, "namespaces: pipe");
 		return -1;
@@ -315,8 +331,10 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 		close(report_fd);
 		close(life[0]);
 		close(status[1]);
-		run_relay(pid, status[0], sb->proxy_channel, sb->proxy_pid);
+		run_relay(sb, pid, status[0], watch);
 	}
+	if (watch >= 0)
+		close(watch);
 	/* Only the relay holds the proxy's channel. */
 	if (sb->proxy_channel >= 0) {
 		close(sb->proxy_channel);
@@ -551,6 +569,9 @@ sandbox_ns_mount(struct sandbox *sb)
 		if (set_readonly(sb, -1, sb->readonly[i], true) != 0)
 			goto out;
 	}
+	/* What steers the supervision read-only, credentials hidden. */
+	if (sandbox_guard_mount(sb) != 0)
+		goto out;
 	r = 0;
 out:
 	for (i = 0; i < n; i++)

@@ -52,6 +52,9 @@ struct sandbox {
 	pid_t			 proxy_pid;	/* child: the proxy, or 0 */
 	bool			 in_ns;		/* child: namespaces are on */
 	bool			 own_devpts;	/* child: a devpts of our own */
+	struct guard_set	 guards;	/* guarded paths (guard.h) */
+	int			 guard_src;	/* child: the hidden stand-ins'
+						   tmpfs, or -1 */
 	char			 stage[192];	/* child: the failed stage */
 };
 
@@ -68,6 +71,16 @@ int	sandbox_ns_enter(struct sandbox *sb, int report_fd);
 int	sandbox_ns_mount(struct sandbox *sb);
 /* ns.c: whether this kernel lets us create the namespaces we need. */
 bool	sandbox_ns_available(bool network, char *why, size_t len);
+
+/* guard-mount.c: relay, in the new namespaces: the hidden stand-ins. */
+int	sandbox_guard_source(struct sandbox *sb);
+/* guard-mount.c: command, after the roots: every guarded path in force. */
+int	sandbox_guard_mount(struct sandbox *sb);
+/* guard-mount.c: relay: watch the guarded paths' directories, the events
+ * announced by signal sig; the inotify fd, or -1 (nothing to watch). */
+int	sandbox_guard_watch(struct sandbox *sb, int sig);
+/* guard-mount.c: relay: put back what a rename outside detached. */
+void	sandbox_guard_event(struct sandbox *sb, int fd);
 
 /* landlock.c: the running Landlock ABI, 0 when absent or disabled. */
 int	sandbox_landlock_abi(void);

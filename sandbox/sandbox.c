@@ -211,6 +211,38 @@ sandbox_opts_add_writable(struct sandbox_opts *opts, const char *dir,
 }
 
 int
+sandbox_opts_add_guard(struct sandbox_opts *opts, enum guard_how how,
+    bool expose, const char *path, char **cause)
+{
+	const char	**v = expose ? opts->expose : how == GUARD_HIDDEN ?
+			    opts->hide : opts->protect;
+	int		 *n = expose ? &opts->nexpose : how == GUARD_HIDDEN ?
+			    &opts->nhide : &opts->nprotect;
+
+	if (*n >= GUARD_MAX_EXTRA) {
+		*cause = xasprintf("too many paths to %s (at most %d)",
+		    expose ? "expose" : how == GUARD_HIDDEN ? "hide" :
+		    "protect", GUARD_MAX_EXTRA);
+		return -1;
+	}
+	v[(*n)++] = path;
+	return 0;
+}
+
+int
+sandbox_opts_add_guard_why(struct sandbox_opts *opts, enum guard_how how,
+    const char *path, const char *why, char **cause)
+{
+	if (sandbox_opts_add_guard(opts, how, false, path, cause) != 0)
+		return -1;
+	if (how == GUARD_HIDDEN)
+		opts->hide_why[opts->nhide - 1] = why;
+	else
+		opts->protect_why[opts->nprotect - 1] = why;
+	return 0;
+}
+
+int
 sandbox_opts_add_network(struct sandbox_opts *opts, bool deny,
     const char *list, char **cause)
 {
@@ -339,12 +371,44 @@ find_git_dirs(struct sandbox *sb)
 	}
 }
 
-struct sandbox *
-sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
+/*
+ * The guarded paths for sb (guard.h): the project roots are the command's
+ * directory and the writable roots named on purpose (not the shared /tmp).
+ */
+static void
+expand_guards(struct sandbox *sb, const struct sandbox_opts *opts,
+    const char *const *projects, int nprojects)
+{
+	struct guard_input	 in;
+	const char		*home = getenv("HOME");
+
+	memset(&in, 0, sizeof in);
+	in.home = home != NULL && home[0] == '/' ? home : NULL;
+	in.roots = (const char *const *)sb->roots;
+	in.nroots = sb->nroots;
+	in.projects = projects;
+	in.nprojects = nprojects;
+	in.environ = opts->environ;
+	in.protect = opts->protect;
+	in.protect_why = opts->protect_why;
+	in.nprotect = opts->nprotect;
+	in.hide = opts->hide;
+	in.hide_why = opts->hide_why;
+	in.nhide = opts->nhide;
+	in.expose = opts->expose;
+	in.nexpose = opts->nexpose;
+	in.other_homes = sb->is_root;
+	guard_expand(&in, &sb->guards);
+}
+
+/* sandbox_new(), with the placeholders made or not (--explain). */
+static struct sandbox *
+sandbox_make(const struct sandbox_opts *opts, const char *cwd,
+    bool placeholders, char **cause)
 {
 	struct sandbox	*sb;
 	char		*path, why[256];
-	int		 i;
+	int		 i, nprojects;
 
 	sb = xcalloc(1, sizeof *sb);
 	sb->opts = *opts;
@@ -388,12 +452,21 @@ sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
 			goto fail;
 		add_root(sb, path);
 	}
+	nprojects = sb->nroots;
 	/* Without a private /tmp the shared one stays usable, as elsewhere. */
 	if (opts->profile == SANDBOX_WORKSPACE_WRITE && !opts->private_tmp &&
 	    (path = realpath("/tmp", NULL)) != NULL)
 		add_root(sb, path);
 	if (opts->protect_git)
 		find_git_dirs(sb);
+	/* The read-only profile's directory is a project root too. */
+	if (nprojects == 0)
+		expand_guards(sb, opts, (const char *const *)&sb->cwd, 1);
+	else
+		expand_guards(sb, opts, (const char *const *)sb->roots,
+		    nprojects);
+	if (placeholders)
+		guard_placeholders_make(&sb->guards);
 
 	sb->landlock_abi = sandbox_landlock_abi();
 	if (sb->landlock_abi == 0 && !opts->allow_no_landlock) {
@@ -428,6 +501,12 @@ fail:
 	return NULL;
 }
 
+struct sandbox *
+sandbox_new(const struct sandbox_opts *opts, const char *cwd, char **cause)
+{
+	return sandbox_make(opts, cwd, true, cause);
+}
+
 void
 sandbox_free(struct sandbox *sb)
 {
@@ -436,6 +515,8 @@ sandbox_free(struct sandbox *sb)
 	if (sb == NULL)
 		return;
 	sandbox_cgroup_remove(sb);
+	guard_placeholders_remove(&sb->guards);
+	guard_set_free(&sb->guards);
 	sandbox_net_free(sb);
 	sandbox_seccomp_free(sb->seccomp);
 	sandbox_seccomp_free(sb->seccomp_no_ns);
@@ -629,7 +710,7 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	else
 		buf_printf(out, "network: denied (AF_UNIX stream socketpairs "
 		    "only)\n");
-	sb = sandbox_new(opts, NULL, &cause);
+	sb = sandbox_make(opts, NULL, false, &cause);
 	if (sb == NULL) {
 		buf_printf(out, "error: %s\n", cause);
 		free(cause);
@@ -643,9 +724,10 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	buf_printf(out, "private /tmp and /dev/shm: %s\n",
 	    opts->private_tmp ? "yes" : "no");
 	explain_limits(opts, out);
+	ns = sandbox_ns_available(opts->network, why, sizeof why);
+	guard_explain(&sb->guards, ns, out);
 
 	buf_printf(out, "layers:\n");
-	ns = sandbox_ns_available(opts->network, why, sizeof why);
 	buf_printf(out, "  namespaces      %s%s: %s [%s]\n",
 	    sb->is_root ? "mount pid ipc uts" : "user mount pid ipc uts",
 	    opts->network ? "" : " net", ns ? "available" : why,

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "net/hostlist.h"
+#include "sandbox/guard.h"
 
 struct asker;
 struct buf;
@@ -145,6 +146,22 @@ struct sandbox_opts {
 	hostlist_rules_fn	 net_rules;
 	void			*net_rules_arg;
 	const char		*net_rules_file;
+	/*
+	 * Beyond the built-in list of guarded paths (sandbox/guard.h): more
+	 * read-only and hidden paths (the caller's own files, the settings'),
+	 * and rules taken off, each as written in the list.  Borrowed.
+	 */
+	const char		*protect[GUARD_MAX_EXTRA];
+	const char		*protect_why[GUARD_MAX_EXTRA]; /* or NULL */
+	int			 nprotect;
+	const char		*hide[GUARD_MAX_EXTRA];
+	const char		*hide_why[GUARD_MAX_EXTRA];
+	int			 nhide;
+	const char		*expose[GUARD_MAX_EXTRA];
+	int			 nexpose;
+	char *const		*environ;	/* the command's variables, for
+						   the list's $VAR paths; NULL:
+						   ours only.  Borrowed. */
 };
 
 /*
@@ -213,6 +230,19 @@ int	sandbox_opts_add_writable(struct sandbox_opts *opts, const char *dir,
  */
 int	sandbox_opts_add_network(struct sandbox_opts *opts, bool deny,
 	    const char *list, char **cause);
+
+/*
+ * Add a guarded path (borrowed, the list's syntax: "~/x", "/x", "$VAR",
+ * or "x" in each project root): read-only, hidden, or a rule of the list
+ * taken off (exposed).  -1 with *cause when there are too many.
+ */
+int	sandbox_opts_add_guard(struct sandbox_opts *opts, enum guard_how how,
+	    bool expose, const char *path, char **cause);
+
+/* The same with the reason --explain gives (borrowed; NULL: a setting). */
+int	sandbox_opts_add_guard_why(struct sandbox_opts *opts,
+	    enum guard_how how, const char *path, const char *why,
+	    char **cause);
 
 /* Drop every host list (--no-network). */
 void	sandbox_opts_clear_network(struct sandbox_opts *opts);

@@ -521,7 +521,7 @@ static const struct bad_row bad_rows[] = {
 	  "writable, network_allow, network_deny, protect_git, "
 	  "private_tmp, allow_no_namespaces, "
 	  "max_procs, max_files, max_memory, max_session_memory, "
-	  "max_file_size)" },
+	  "max_file_size, protect, hide, expose)" },
 	{ "[approval]\nMode = never\n", 2, "unknown key 'Mode' in [approval]" },
 	{ "[tui]\nmode = never\n", 2,
 	  "unknown key 'mode' in [tui] (known: prefix, scrollback, mouse)" },
