@@ -315,7 +315,7 @@ cmd_check_exec(int argc, char **argv)
 	struct cmd_check_parts	 parts;
 	struct policy		*p = NULL;
 	const struct config	*cfg;
-	const char		*raised;
+	char			*raised = NULL;
 	char			*cause = NULL;
 	char			*sh[4] = { "sh", "-c", NULL, NULL };
 	char			**cmdv;
@@ -360,6 +360,7 @@ out:
 	cli_server_opts_free(&c.o);
 	free(cause);
 	free(c.env);
+	free(raised);
 	return rc;
 }
 

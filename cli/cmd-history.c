@@ -508,6 +508,13 @@ cmd_show_fields(const struct history_entry *e)
 	    e->profile != NULL ? e->profile : "-",
 	    e->decision != NULL ? e->decision : "-",
 	    e->by != NULL ? e->by : "-", e->agent ? "yes" : "no");
+	/* Names only: the values never reached the command. */
+	if (e->env_dropped != NULL) {
+		text = quote_argv(e->env_dropped);
+		printf("dropped:   %s (secret variables of the agent's "
+		    "environment)\n", text);
+		free(text);
+	}
 	printf("bytes:     %llu\nrecording: %s\n", (unsigned long long)e->bytes,
 	    e->recording != NULL ? e->recording : "-");
 	if (e->error != NULL) {

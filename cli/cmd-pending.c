@@ -179,6 +179,12 @@ cmd_pending_print(const struct proto_pending *p)
 		printf("\thosts: %s", qhosts);
 		free(qhosts);
 	}
+	/* Secret variables of the agent's environment, dropped: names. */
+	if (x->env_dropped != NULL) {
+		qhosts = quote_argv(x->env_dropped);
+		printf("\tenv dropped: %s", qhosts);
+		free(qhosts);
+	}
 	printf("%s\n", hidden ? "\tWARNING: invisible characters, shown as "
 	    "\\uXXXX" : "");
 	free(cmd);

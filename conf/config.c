@@ -46,7 +46,8 @@ enum config_type {
 	CONFIG_PATH,		/* char *, absolute after "~/" */
 	CONFIG_PATH_LIST,	/* writable: one more directory */
 	CONFIG_HOST_LIST,	/* network_allow/deny: one more host list */
-	CONFIG_GUARD_LIST	/* protect/hide/expose: one more path */
+	CONFIG_GUARD_LIST,	/* protect/hide/expose: one more path */
+	CONFIG_NAME_LIST	/* pass_env: one more variable's name */
 };
 
 /* Every key; the index into set_line[]. */
@@ -59,6 +60,7 @@ enum config_key {
 	KEY_WRITABLE,
 	KEY_NETWORK_ALLOW,
 	KEY_NETWORK_DENY,
+	KEY_PASS_ENV,
 	KEY_PROTECT_GIT,
 	KEY_PRIVATE_TMP,
 	KEY_ALLOW_NO_NAMESPACES,
@@ -95,6 +97,8 @@ struct config {
 	int			 nnet_allow;
 	char			*net_deny[SANDBOX_MAX_NET_LISTS];
 	int			 nnet_deny;
+	char			*pass_env[SANDBOX_MAX_PASS_ENV];
+	int			 npass_env;
 	bool			 protect_git;
 	bool			 private_tmp;
 	bool			 allow_no_namespaces;
@@ -163,6 +167,7 @@ static const struct config_key_def config_keys[] = {
 	  CONFIG_SIZE, CONFIG_BOUND(SANDBOX_LIMIT_MEMORY) },
 	{ KEY_MAX_FILE_SIZE, "sandbox", "max_file_size", CONFIG_SIZE,
 	  CONFIG_BOUND(SANDBOX_LIMIT_FILE_SIZE) },
+	{ KEY_PASS_ENV, "sandbox", "pass_env", CONFIG_NAME_LIST, CONFIG_LIST },
 	{ KEY_PREFIX, "tui", "prefix", CONFIG_PREFIX, CONFIG_FIELD(prefix) },
 	{ KEY_SCROLLBACK, "tui", "scrollback", CONFIG_LINES,
 	  CONFIG_FIELD(scrollback) },
@@ -226,6 +231,8 @@ config_free(struct config *cfg)
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < cfg->nguard[i]; j++)
 			free(cfg->guard[i][j]);
+	for (i = 0; i < cfg->npass_env; i++)
+		free(cfg->pass_env[i]);
 	free(cfg->state_dir);
 	free(cfg->socket);
 	free(cfg);
@@ -382,6 +389,17 @@ config_bool(const char *value)
 	return -1;
 }
 
+/* Whether value is a variable's name: a letter or _, then those or digits. */
+static bool
+config_is_name(const char *value)
+{
+	static const char	word[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz_0123456789";
+
+	return *value != '\0' && !isdigit((unsigned char)*value) &&
+	    value[strspn(value, word)] == '\0';
+}
+
 /* A non-negative decimal number; -1 when it is not one or too large. */
 static int
 config_number(const char *value, uint64_t *out)
@@ -500,6 +518,16 @@ config_set(struct config_parse *p, const struct config_key_def *d,
 			return -1;
 		cfg->writable[cfg->nwritable++] = s;
 		break;
+	case CONFIG_NAME_LIST:
+		if (cfg->npass_env == SANDBOX_MAX_PASS_ENV ||
+		    !config_is_name(value)) {
+			config_error(p, "%s: %s", d->name, cfg->npass_env ==
+			    SANDBOX_MAX_PASS_ENV ? "too many lines" :
+			    "not one variable's name");
+			return -1;
+		}
+		cfg->pass_env[cfg->npass_env++] = xstrdup(value);
+		break;
 	case CONFIG_HOST_LIST: {
 		char	**v = d->key == KEY_NETWORK_DENY ? cfg->net_deny :
 		    cfg->net_allow;
@@ -585,7 +613,8 @@ config_set_before(const struct config_parse *p,
 	if (config_is_bound(d))
 		return p->cfg->bounds[p->bounds].line[d->limit];
 	if (d->type == CONFIG_PATH_LIST || d->type == CONFIG_HOST_LIST ||
-	    d->type == CONFIG_GUARD_LIST)
+	    d->type == CONFIG_GUARD_LIST ||
+	    d->type == CONFIG_NAME_LIST)
 		return 0;
 	return p->cfg->set_line[d->key];
 }
@@ -787,6 +816,10 @@ config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
 			    GUARD_HIDDEN : GUARD_READ_ONLY, g == 2,
 			    cfg->guard[g][i], cause) != 0)
 				return -1;
+	for (i = 0; i < cfg->npass_env; i++)
+		if (sandbox_opts_add_pass_env(opts, cfg->pass_env[i],
+		    cause) != 0)
+			return -1;
 	return 0;
 }
 

@@ -15,6 +15,8 @@
  *               writable = DIR (repeatable: one directory per line)
  *               network_allow, network_deny = HOSTS (repeatable: one
  *                         host list per line, net/hostlist.h's syntax)
+ *               pass_env = NAME (repeatable: a secret variable an
+ *                         agent's environment passes on all the same)
  *               max_procs, max_files = COUNT; max_memory,
  *               max_session_memory, max_file_size = SIZE (4G)
  *   [sandbox.read-only], [sandbox.workspace-write]
@@ -30,9 +32,9 @@
  * ';' preceded by whitespace.  Paths are absolute or start with "~/" (the
  * home directory).  Every mistake is an error naming "FILE:LINE" and the
  * key: an unknown section or key, a bad or empty value, a key other than
- * writable, network_allow and network_deny given twice, a line longer
- * than libinih reads.  Nothing is ever
- * ignored or silently replaced by a default.
+ * writable, network_allow, network_deny and pass_env given twice, a line
+ * longer than libinih reads.  Nothing is ever ignored or silently replaced
+ * by a default.
  *
  * A struct config remembers which settings the file gave, so that the
  * command line can override just those: a getter reports "not set" for

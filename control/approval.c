@@ -45,6 +45,7 @@ struct approval {
 	char				*rules_path;
 	enum sandbox_profile		 default_sandbox;
 	char				*history_path;	/* NULL: none */
+	char				**pass_env;	/* NULL: none */
 	uint64_t			 last_id;
 
 	struct approval_request		**pending;
@@ -109,6 +110,7 @@ approval_free(struct approval *a)
 	free(a->notify);
 	free(a->rules_path);
 	free(a->history_path);
+	strv_free(a->pass_env);
 	free(a);
 }
 
@@ -175,6 +177,17 @@ approval_set_rules_path(struct approval *a, const char *path)
 {
 	free(a->rules_path);
 	a->rules_path = path != NULL ? xstrdup(path) : NULL;
+}
+
+void
+approval_set_pass_env(struct approval *a, const char *const *names, int n)
+{
+	int	i;
+
+	strv_free(a->pass_env);
+	a->pass_env = xcalloc((size_t)n + 1, sizeof *a->pass_env);
+	for (i = 0; i < n; i++)
+		a->pass_env[i] = xstrdup(names[i]);
 }
 
 void
@@ -268,28 +281,39 @@ approval_env_by(char *const *v)
 	return out;
 }
 
-const char *
+char *
 approval_raise(enum policy_decision d, bool network, const char *sandbox,
     char *const *env)
 {
+	size_t	i;
+
 	if (d != POLICY_ALLOW)
 		return NULL;
+	/*
+	 * A secret named on purpose is on its way to whatever the command
+	 * prints, and from there to the agent's model provider: a person
+	 * says so first, whatever a rule or the mode says (and says which).
+	 */
+	for (i = 0; env != NULL && env[i] != NULL; i++)
+		if (policy_env_secret(env[i]))
+			return xasprintf("passes a secret variable %.*s",
+			    (int)strcspn(env[i], "="), env[i]);
 	/*
 	 * A rule or mode allows a command, not a way out of the sandbox:
 	 * asking for the network or for no sandbox always goes to a person
 	 * (even in mode never, which means "allowed, still sandboxed").
 	 */
 	if (network)
-		return "network requested";
+		return xstrdup("network requested");
 	if (sandbox != NULL && sandbox_profile_is_none(sandbox))
-		return "no sandbox requested";
+		return xstrdup("no sandbox requested");
 	/*
 	 * Nor is it a licence for environment variables, which can make an
 	 * allowed command run anything (LD_PRELOAD, BASH_ENV, GIT_SSH_COMMAND,
 	 * PAGER...): a request that sets any goes to a person.
 	 */
 	if (env != NULL && env[0] != NULL)
-		return "environment variables set";
+		return xstrdup("environment variables set");
 	return NULL;
 }
 
@@ -304,7 +328,7 @@ approval_judge(struct approval *a, struct approval_request *r)
 	struct policy_place	place = { x->cwd, getenv("HOME"), NULL };
 	struct policy_verdict	v = policy_check_at(a->policy, x->argv,
 				    &place);
-	const char		*by;
+	char			*by;
 
 	r->verdict = v.decision;
 	free(r->verdict_why);
@@ -331,7 +355,7 @@ approval_judge(struct approval *a, struct approval_request *r)
 	    x->env)) != NULL) {
 		r->verdict = POLICY_ASK;
 		free(r->verdict_by);
-		r->verdict_by = xstrdup(by);
+		r->verdict_by = by;
 	}
 	/*
 	 * The built-in read-only list knows programs by name, found the way
@@ -372,6 +396,48 @@ approval_enter(struct approval *a, struct approval_request *r,
 	return r;
 }
 
+/* Whether the variable var (its name len bytes) is one pass_env names. */
+static bool
+approval_passed(const struct approval *a, const char *var, size_t len)
+{
+	char	**p;
+
+	for (p = a->pass_env; p != NULL && *p != NULL; p++)
+		if (strlen(*p) == len && strncmp(*p, var, len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Take the secret variables (policy_env_secret) out of x's environ, quietly,
+ * their names into x->env_dropped (whatever a client said there): an
+ * agent's environment carries them, its command has no business printing
+ * them to the agent.  Names in pass_env stay, unlisted.
+ */
+static void
+approval_drop_secrets(const struct approval *a, struct proto_exec *x)
+{
+	size_t	i, n = 0, ndropped = 0, len;
+
+	strv_free(x->env_dropped);
+	x->env_dropped = NULL;
+	for (i = 0; x->environ != NULL && x->environ[i] != NULL; i++) {
+		len = strcspn(x->environ[i], "=");
+		if (!policy_env_secret(x->environ[i]) ||
+		    approval_passed(a, x->environ[i], len)) {
+			x->environ[n++] = x->environ[i];
+			continue;
+		}
+		x->env_dropped = xreallocarray(x->env_dropped, ndropped + 2,
+		    sizeof *x->env_dropped);
+		x->env_dropped[ndropped++] = xstrndup(x->environ[i], len);
+		x->env_dropped[ndropped] = NULL;
+		free(x->environ[i]);
+	}
+	if (x->environ != NULL)
+		x->environ[n] = NULL;
+}
+
 struct approval_request *
 approval_submit(struct approval *a, struct proto_exec *x,
     const struct approval_from *from)
@@ -381,6 +447,7 @@ approval_submit(struct approval *a, struct proto_exec *x,
 	assert(x->argv != NULL && x->argv[0] != NULL);
 	r->exec = *x;
 	memset(x, 0, sizeof *x);
+	approval_drop_secrets(a, &r->exec);
 	if (r->exec.environ != NULL)
 		r->environ_differs = policy_env_differs(r->exec.environ,
 		    environ);
@@ -495,6 +562,7 @@ approval_record_unrun(struct approval *a, const struct approval_request *r)
 	e.error = denied ? r->reason : (char *)"the agent went away before "
 	    "anyone answered";
 	e.agent = true;
+	e.env_dropped = r->exec.env_dropped;
 	if (history_append(a->history_path, &e, &cause) != 0)
 		free(cause);
 }

@@ -127,11 +127,13 @@ struct approval	*approval_new(struct loop *loop, struct policy *policy);
 
 /*
  * What a request's own asks make of the policy's decision d: an allow is
- * asked when it wants the network, no sandbox (profile sandbox, may be
- * NULL) or sets environment variables.  The reason ("network requested",
- * "no sandbox requested", "environment variables set"), NULL when none.
+ * asked when it sets a secret variable (policy_env_secret), wants the
+ * network, no sandbox (profile sandbox, may be NULL) or sets environment
+ * variables.  The reason ("passes a secret variable NAME", "network
+ * requested", "no sandbox requested", "environment variables set"; the
+ * caller frees it), NULL when none.
  */
-const char	*approval_raise(enum policy_decision d, bool network,
+char		*approval_raise(enum policy_decision d, bool network,
 		    const char *sandbox, char *const *env);
 
 /* Free the queue; pending requests are dropped without events. */
@@ -153,6 +155,15 @@ void		 approval_set_history(struct approval *a, const char *path);
 /* The rules file remembered rules are saved to (NULL: no saving); copied. */
 void		 approval_set_rules_path(struct approval *a, const char *path);
 
+/*
+ * The secret variables an agent's environment passes on all the same
+ * ([sandbox] pass_env; n names, copied): every other one is dropped from a
+ * request's environ when it is submitted, its name kept in the request's
+ * env_dropped.
+ */
+void		 approval_set_pass_env(struct approval *a,
+		    const char *const *names, int n);
+
 /* The profile used when a request names none (default workspace-write). */
 void		 approval_set_default_sandbox(struct approval *a,
 		     enum sandbox_profile profile);
@@ -162,7 +173,8 @@ struct policy	*approval_policy(const struct approval *a);
 /*
  * Judge and number a request; nothing happens until approval_dispatch.  x
  * (argv non-empty) is taken: the request holds its contents from now on
- * and *x is left empty.
+ * and *x is left empty.  Its environ's secret variables are dropped first
+ * (approval_set_pass_env).
  */
 struct approval_request	*approval_submit(struct approval *a,
 			     struct proto_exec *x,

@@ -167,6 +167,8 @@ proto_dec_pending(struct proto_dec *d, struct proto_event *ev, json_t *o,
 	x->network_allow = (char *)proto_dec_str(d, o, "network_allow",
 	    false);
 	x->why = (char *)proto_dec_str(d, o, "why", false);
+	x->env_dropped = (char **)proto_dec_argv(d, ev, o, "env_dropped",
+	    false);
 	p->client_pid = (pid_t)proto_dec_int(d, o, "client_pid", false, 0);
 }
 

@@ -177,6 +177,8 @@ proto_set_pending(json_t *o, const struct proto_pending *p)
 		json_object_set_new(o, "connect", json_true());
 	proto_set_str(o, "network_allow", x->network_allow);
 	proto_set_str(o, "why", x->why);
+	if (x->env_dropped != NULL && x->env_dropped[0] != NULL)
+		proto_set_argv(o, "env_dropped", x->env_dropped);
 	if (p->client_pid > 0)
 		proto_set_int(o, "client_pid", p->client_pid);
 }
@@ -206,6 +208,8 @@ proto_notify_json(const struct proto_pending *p)
 		    json_string(x->network_allow));
 	if (x->why != NULL)
 		json_object_set_new(o, "why", json_string(x->why));
+	if (x->env_dropped != NULL && x->env_dropped[0] != NULL)
+		proto_set_argv(o, "env_dropped", x->env_dropped);
 	if (p->client_pid > 0)
 		json_object_set_new(o, "client_pid",
 		    json_integer(p->client_pid));

@@ -70,6 +70,7 @@ proto_exec_free(struct proto_exec *x)
 	free(x->cwd);
 	strv_free(x->env);
 	strv_free(x->environ);
+	strv_free(x->env_dropped);
 	free(x->why);
 	free(x->network_allow);
 	memset(x, 0, sizeof *x);

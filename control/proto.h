@@ -104,6 +104,13 @@ struct proto_exec {
 	bool			  err_joined;	/* 2 on 1's pipe (2>&1) */
 	bool			  has_umask;	/* "umask" given */
 	unsigned int		  umask;	/* 0..0777 */
+	/*
+	 * "env_dropped": the names of the secret variables the approval
+	 * queue took out of environ (policy_env_secret); NULL: none.  The
+	 * server's to say, in events and the history: never read from a
+	 * client's request.
+	 */
+	char			**env_dropped;
 };
 
 /* A parsed request.  Free with proto_request_free. */

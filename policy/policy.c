@@ -17,6 +17,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "policy/policy-int.h"
 #include "policy/readonly.h"
@@ -560,6 +561,91 @@ policy_env_steers(const char *var)
 	for (i = 0; prefixes[i] != NULL; i++)
 		if (len >= strlen(prefixes[i]) &&
 		    strncmp(var, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the first len bytes of name hold part, in any case. */
+static bool
+policy_name_has(const char *name, size_t len, const char *part)
+{
+	size_t	plen = strlen(part), i;
+
+	for (i = 0; i + plen <= len; i++)
+		if (strncasecmp(name + i, part, plen) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the first len bytes of name are one of names, in any case. */
+static bool
+policy_name_is_one_of(const char *name, size_t len, const char *const *names)
+{
+	for (; *names != NULL; names++)
+		if (strlen(*names) == len && strncasecmp(name, *names, len) == 0)
+			return true;
+	return false;
+}
+
+bool
+policy_env_secret(const char *var)
+{
+	/* Words a secret's name holds, in any case and anywhere in it. */
+	static const char *const parts[] = {
+		"KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "CREDENTIAL",
+		NULL
+	};
+	/*
+	 * Providers' names, in any case: those the words above already
+	 * catch are listed too, so that changing the words never lets one
+	 * through; the others are why the list exists.
+	 */
+	static const char *const names[] = {
+		/* Cloud keys: AWS (the session token is temporary, still a key). */
+		"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+		/* Azure: a storage connection string holds the account key. */
+		"AZURE_CLIENT_SECRET", "AZURE_STORAGE_KEY",
+		"AZURE_STORAGE_CONNECTION_STRING", "AZURE_STORAGE_SAS_TOKEN",
+		/* Google: an API key, a service account's key file. */
+		"GOOGLE_API_KEY", "GOOGLE_APPLICATION_CREDENTIALS",
+		/* Forges and CI: push, publish, read private repositories. */
+		"GITHUB_TOKEN", "GH_TOKEN", "GITHUB_PAT", "GH_ENTERPRISE_TOKEN",
+		"GITLAB_TOKEN", "CI_JOB_TOKEN", "CI_JOB_JWT", "CI_JOB_JWT_V2",
+		"ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+		/* Model providers: a key spends the person's money. */
+		"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY",
+		"GEMINI_API_KEY", "MISTRAL_API_KEY", "GROQ_API_KEY",
+		"OPENROUTER_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN",
+		/* Package registries: publishing as the person. */
+		"NPM_TOKEN", "NODE_AUTH_TOKEN", "PYPI_TOKEN", "TWINE_PASSWORD",
+		"CARGO_REGISTRY_TOKEN", "GEM_HOST_API_KEY",
+		/* Databases and containers whose names say PWD or AUTH. */
+		"MYSQL_PWD", "PGPASSWORD", "DOCKER_AUTH_CONFIG",
+		/* A webhook's URL is the credential to post to it. */
+		"SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL",
+		NULL
+	};
+	/*
+	 * Names the words catch that hold no secret by definition (exact
+	 * case: another spelling is some other variable): zsh's key timeout
+	 * (hundredths of a second), the Hugging Face tokenizers' switch (a
+	 * boolean), the keyring daemon's socket directory (a socket, as
+	 * SSH_AUTH_SOCK: plumbing, not a value worth printing).
+	 */
+	static const char *const settings[] = {
+		"KEYTIMEOUT", "TOKENIZERS_PARALLELISM", "GNOME_KEYRING_CONTROL",
+		NULL
+	};
+	size_t	len = strcspn(var, "="), i;
+
+	for (i = 0; settings[i] != NULL; i++)
+		if (strlen(settings[i]) == len &&
+		    strncmp(var, settings[i], len) == 0)
+			return false;
+	if (policy_name_is_one_of(var, len, names))
+		return true;
+	for (i = 0; parts[i] != NULL; i++)
+		if (policy_name_has(var, len, parts[i]))
 			return true;
 	return false;
 }

@@ -100,6 +100,17 @@ struct policy;
 bool	policy_env_steers(const char *var);
 
 /*
+ * Whether a variable (NAME or NAME=VALUE) is named as a secret is: its name
+ * holds KEY, SECRET, TOKEN, PASSWORD, PASSWD or CREDENTIAL in any case, or
+ * is a known provider's (AWS_ACCESS_KEY_ID, GITHUB_TOKEN, MYSQL_PWD,
+ * SLACK_WEBHOOK_URL...).  A few names the words catch that hold settings
+ * by definition are not (KEYTIMEOUT, TOKENIZERS_PARALLELISM,
+ * GNOME_KEYRING_CONTROL); nor are sockets such as SSH_AUTH_SOCK.
+ * doc/policy.md, "Secret variables", gives the reasons.
+ */
+bool	policy_env_secret(const char *var);
+
+/*
  * The steering variables (above) that caller, an agent's whole
  * environment, sets to another value than base (the server's) or that
  * base lacks, as "NAME=VALUE" in caller's order; NULL when none.  One the

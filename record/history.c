@@ -79,6 +79,13 @@ history_encode(const struct history_entry *e)
 	set_str(o, "error", e->error);
 	if (e->agent)
 		json_object_set_new(o, "agent", json_true());
+	if (e->env_dropped != NULL && e->env_dropped[0] != NULL) {
+		argv = json_array();
+		for (i = 0; e->env_dropped[i] != NULL; i++)
+			json_array_append_new(argv,
+			    json_string(e->env_dropped[i]));
+		json_object_set_new(o, "env_dropped", argv);
+	}
 	if (e->has_net)
 		json_object_set_new(o, "network", json_pack("{s:I, s:I, s:I, "
 		    "s:I, s:I, s:I}", "connections",
@@ -169,6 +176,22 @@ parse_time(json_t *o, const char *key)
 	return (int64_t)timegm(&tm) * 1000000 + (int64_t)ms * 1000;
 }
 
+/* The strings of o's array key into *out (NULL when absent or empty). */
+static void
+history_decode_names(json_t *o, const char *key, char ***out)
+{
+	json_t	*a = json_object_get(o, key), *v;
+	size_t	 i, n = 0;
+
+	*out = NULL;
+	if (!json_is_array(a) || json_array_size(a) == 0)
+		return;
+	*out = xcalloc(json_array_size(a) + 1, sizeof **out);
+	json_array_foreach(a, i, v)
+		if (json_is_string(v))
+			(*out)[n++] = xstrdup(json_string_value(v));
+}
+
 int
 history_decode(const char *line, struct history_entry *e)
 {
@@ -217,6 +240,7 @@ history_decode(const char *line, struct history_entry *e)
 	e->bytes = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
 	e->error = get_str(o, "error");
 	e->agent = json_is_true(json_object_get(o, "agent"));
+	history_decode_names(o, "env_dropped", &e->env_dropped);
 	if ((v = json_object_get(o, "network")) != NULL && json_is_object(v)) {
 		e->has_net = true;
 		history_net_decode(v, &e->net);
@@ -272,6 +296,7 @@ history_entry_clear(struct history_entry *e)
 	free(e->by);
 	free(e->recording);
 	free(e->error);
+	strv_free(e->env_dropped);
 	memset(e, 0, sizeof *e);
 }
 

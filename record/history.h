@@ -47,6 +47,11 @@ struct history_entry {
 	uint64_t	  bytes;	/* output bytes */
 	char		 *error;	/* why it failed to start, may be NULL */
 	bool		  agent;	/* submitted by an agent */
+	/*
+	 * Names of the secret variables dropped from the agent's environment
+	 * (policy_env_secret); NULL: none.
+	 */
+	char		**env_dropped;
 	bool		  has_net;	/* it had a filtered network: */
 	struct history_net net;		/* its connections */
 };

@@ -243,6 +243,19 @@ sandbox_opts_add_guard_why(struct sandbox_opts *opts, enum guard_how how,
 }
 
 int
+sandbox_opts_add_pass_env(struct sandbox_opts *opts, const char *name,
+    char **cause)
+{
+	if (opts->npass_env >= SANDBOX_MAX_PASS_ENV) {
+		*cause = xasprintf("too many variables passed anyway (at most "
+		    "%d)", SANDBOX_MAX_PASS_ENV);
+		return -1;
+	}
+	opts->pass_env[opts->npass_env++] = name;
+	return 0;
+}
+
+int
 sandbox_opts_add_network(struct sandbox_opts *opts, bool deny,
     const char *list, char **cause)
 {
@@ -696,6 +709,12 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	int		 i, abi;
 
 	buf_printf(out, "profile: %s\n", sandbox_profile_name(opts->profile));
+	/* The approval queue drops them, whatever the profile. */
+	buf_printf(out, "an agent's secret variables: dropped from its "
+	    "environment (doc/policy.md); passed anyway ([sandbox] pass_env):");
+	for (i = 0; i < opts->npass_env; i++)
+		buf_printf(out, " %s", opts->pass_env[i]);
+	buf_printf(out, "%s\n", opts->npass_env == 0 ? " none" : "");
 	if (opts->profile == SANDBOX_FULL_ACCESS) {
 		buf_printf(out, "no sandbox: the command runs with ptyvisor's "
 		    "own rights (only LD_* is dropped from its environment)\n");

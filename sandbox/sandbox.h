@@ -89,6 +89,13 @@ struct sandbox_given_limits {
 #define SANDBOX_MAX_NET_LISTS 16
 
 /*
+ * Largest number of [sandbox] pass_env names: each is a secret let through
+ * on purpose, one a line; a few are what anyone needs, and a bound keeps
+ * the options a plain value.
+ */
+#define SANDBOX_MAX_PASS_ENV 32
+
+/*
  * The port of the proxy inside a filtered network's namespace, on
  * 127.0.0.1: HTTP (CONNECT and absolute URLs) and SOCKS5 on the one port.
  */
@@ -103,6 +110,13 @@ struct sandbox_opts {
 	bool			 network;	/* allow sockets beyond AF_UNIX */
 	const char		*writable[SANDBOX_MAX_ROOTS];
 	int			 nwritable;
+	/*
+	 * Secret variables (policy_env_secret) an agent's environment passes
+	 * on all the same ([sandbox] pass_env): exact names, not dropped from
+	 * it nor listed; the approval queue drops the others.
+	 */
+	const char		*pass_env[SANDBOX_MAX_PASS_ENV];
+	int			 npass_env;
 	bool			 protect_git;	/* .git under roots read-only */
 	bool			 private_tmp;	/* fresh /tmp and /dev/shm */
 	bool			 allow_no_namespaces; /* fall back to LL+seccomp */
@@ -222,6 +236,13 @@ const char *sandbox_profile_name(enum sandbox_profile profile);
 
 /* Add a writable root (borrowed); -1 with *cause when there are too many. */
 int	sandbox_opts_add_writable(struct sandbox_opts *opts, const char *dir,
+	    char **cause);
+
+/*
+ * Add a secret variable's name an agent's environment passes on (borrowed);
+ * -1 with *cause when there are too many.
+ */
+int	sandbox_opts_add_pass_env(struct sandbox_opts *opts, const char *name,
 	    char **cause);
 
 /*

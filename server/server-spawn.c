@@ -9,7 +9,9 @@
  * is the agent's own when it sent it (without what a session keeps:
  * session_environ_caller), else ours without LD_*, scrubbed by the
  * sandbox; the request's variables on top (a known read-only command:
- * git's program-running settings turned off instead).  Its size is an
+ * git's program-running settings turned off instead).  The agent's secret
+ * variables were dropped when it was queued; their names go to the
+ * session's history line.  Its size is an
  * attached console's next pane where the server says so, else its own.
  */
 #include "server/server-spawn.h"
@@ -99,6 +101,7 @@ server_spawn(const struct server_spawn *how, const struct approval_request *r,
 	so.decision = "approved";
 	so.by = r->decided_by;
 	so.agent = true;
+	so.env_dropped = x->env_dropped;
 	/* Its number tells the control server whose session it is. */
 	so.request = (unsigned long)r->id;
 	memcpy(so.pipes, x->pipes, sizeof so.pipes);

@@ -255,6 +255,9 @@ server_new(const struct server_opts *o, char **cause)
 	approval_set_rules_path(sv->approval, o->rules);
 	approval_set_notify(sv->approval, o->notify);
 	approval_set_default_sandbox(sv->approval, o->profile);
+	if (o->sandbox != NULL)
+		approval_set_pass_env(sv->approval, o->sandbox->pass_env,
+		    o->sandbox->npass_env);
 	if (o->console != NULL) {
 		o->console->approval_mode = policy_mode_name(o->mode);
 		o->console->approval = sv->approval;

@@ -233,6 +233,7 @@ session_history_entry(const struct session *s, struct history_entry *e)
 	e->profile = s->profile;
 	e->decision = s->decision;
 	e->by = s->by;
+	e->env_dropped = s->env_dropped;
 	e->recording = s->record_path;
 	e->agent = s->agent;
 	e->request = s->request;

@@ -146,6 +146,7 @@ struct session {
 	char			*profile;
 	char			*decision;
 	char			*by;
+	char			**env_dropped;	/* names, for history; NULL */
 	bool			 agent;
 	unsigned long		 request;	/* the agent's, or 0 */
 	bool			 record_input;

@@ -56,6 +56,7 @@ session_free(struct session *s)
 	free(s->profile);
 	free(s->decision);
 	free(s->by);
+	strv_free(s->env_dropped);
 	free(s->error);
 	free(s->kill_error);
 	free(s->views);

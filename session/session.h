@@ -70,6 +70,8 @@ struct session_opts {
 	const char	*by;
 	bool		 agent;
 	unsigned long	 request;	/* the agent's request number, or 0 */
+	/* Secret variables dropped from the agent's environment: names. */
+	char *const	*env_dropped;
 	bool		 record_input;	/* keyboard input into the recording */
 	/*
 	 * Which of the command's 0, 1, 2 are pipes from us instead of the PTY

@@ -256,6 +256,8 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	    sandbox_profile_name(o->sandbox->profile) : "none");
 	s->decision = o->decision != NULL ? xstrdup(o->decision) : NULL;
 	s->by = o->by != NULL ? xstrdup(o->by) : NULL;
+	s->env_dropped = o->env_dropped != NULL ?
+	    strv_dup(o->env_dropped) : NULL;
 	s->agent = o->agent;
 	s->request = o->request;
 	s->record_input = o->record_input;

@@ -261,6 +261,9 @@ tests_control_client_test_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/control/client-test
 TESTS += tests/e2e/control.sh
 EXTRA_DIST += tests/e2e/control.sh
+# Secret variables dropped from agents' commands, named, asked when set.
+TESTS += tests/e2e/secret-env.sh
+EXTRA_DIST += tests/e2e/secret-env.sh
 # ptyvisor-sh -c against sh -c, snippet by snippet.
 TESTS += tests/e2e/shim-diff.sh
 EXTRA_DIST += tests/e2e/shim-diff.sh

@@ -117,9 +117,10 @@ askbox_put(bool draw, int y, int x, int w, int rows, const char *text,
 /* One line of the box: a label, then its text (or a field). */
 /*
  * Rows of the box at most: the warning, command, cwd, sandbox, network,
- * env, why, agent, asked by, a blank, a field or the check, an error.
+ * env, environ, dropped, why, agent, asked by, a blank, a field or the
+ * check, an error.
  */
-#define ASKBOX_MAX_ROWS	13
+#define ASKBOX_MAX_ROWS	14
 
 struct askbox_row {
 	const char	*label;
@@ -137,6 +138,7 @@ askbox_has_invisible(const struct approval_request *r)
 	return quote_argv_has_invisible(r->exec.argv) ||
 	    quote_argv_has_invisible(r->exec.env) ||
 	    quote_argv_has_invisible(r->environ_differs) ||
+	    quote_argv_has_invisible(r->exec.env_dropped) ||
 	    (r->exec.cwd != NULL && quote_has_invisible(r->exec.cwd)) ||
 	    (r->exec.why != NULL && quote_has_invisible(r->exec.why));
 }
@@ -211,6 +213,12 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 		v[n].text = quote_argv(r->environ_differs);
 		v[n].max = 2;
 		v[n++].attr = A_BOLD;
+	}
+	if (r->exec.env_dropped != NULL) {
+		/* Secrets the agent's environment carried: names, not run. */
+		v[n].label = "dropped";
+		v[n].text = quote_argv(r->exec.env_dropped);
+		v[n++].max = 2;
 	}
 	v[n].label = "why";
 	v[n].text = r->exec.why != NULL ? quote_text(r->exec.why) :

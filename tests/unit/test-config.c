@@ -65,6 +65,8 @@ static const char full[] =
     "network_allow = pypi.org, *.pythonhosted.org\n"
     "network_allow = github.com:443\n"
     "network_deny = evil.pythonhosted.org\n"
+    "pass_env = GITHUB_TOKEN\n"
+    "pass_env = npm_config__auth\n"
     "protect_git = on\n"
     "private_tmp = true\n"
     "allow_no_namespaces = 1\n"
@@ -127,6 +129,9 @@ test_full(void)
 	is_int(o.nnet_deny, 1, "apply: one network_deny line");
 	is_str(o.nnet_deny > 0 ? o.net_deny[0] : NULL,
 	    "evil.pythonhosted.org", "apply: network_deny");
+	is_int(o.npass_env, 2, "apply: two pass_env lines");
+	is_str(o.npass_env > 1 ? o.pass_env[1] : NULL, "npm_config__auth",
+	    "apply: pass_env as written, in order");
 	ok(o.protect_git, "apply: protect_git");
 	ok(o.private_tmp, "apply: private_tmp");
 	ok(o.allow_no_namespaces, "apply: allow_no_namespaces");
@@ -457,6 +462,12 @@ static const struct bad_row bad_rows[] = {
 	  "allow_no_namespaces: no value" },
 	{ "[sandbox]\nwritable = relative/dir\n", 2,
 	  "writable: 'relative/dir' is not an absolute path" },
+	{ "[sandbox]\npass_env = A B\n", 2,
+	  "pass_env: not one variable's name" },
+	{ "[sandbox]\npass_env = 1TOKEN\n", 2,
+	  "pass_env: not one variable's name" },
+	{ "[sandbox]\npass_env = A=1\n", 2,
+	  "pass_env: not one variable's name" },
 	{ "[sandbox]\nmax_procs = -1\n", 2, "max_procs: '-1' is not a number" },
 	{ "[sandbox]\nmax_procs = +5\n", 2, "max_procs: '+5' is not a number" },
 	{ "[sandbox]\nmax_procs = 12abc\n", 2,
@@ -521,7 +532,7 @@ static const struct bad_row bad_rows[] = {
 	  "writable, network_allow, network_deny, protect_git, "
 	  "private_tmp, allow_no_namespaces, "
 	  "max_procs, max_files, max_memory, max_session_memory, "
-	  "max_file_size, protect, hide, expose)" },
+	  "max_file_size, pass_env, protect, hide, expose)" },
 	{ "[approval]\nMode = never\n", 2, "unknown key 'Mode' in [approval]" },
 	{ "[tui]\nmode = never\n", 2,
 	  "unknown key 'mode' in [tui] (known: prefix, scrollback, mouse)" },

@@ -72,6 +72,8 @@ test_round_trip(const char *path)
 	e.bytes = 123456789012ULL;
 	e.error = "an \"error\" text";
 	e.agent = true;
+	e.env_dropped = (char **)(char *const[]){ "OPENAI_API_KEY",
+	    "GitHub_Token", NULL };
 
 	memset(&e2, 0, sizeof e2);
 	e2.id = 43;
@@ -120,13 +122,19 @@ test_round_trip(const char *path)
 	is_int(l.v[0].bytes, e.bytes, "bytes (beyond 32 bits)");
 	is_str(l.v[0].error, e.error, "error");
 	ok(l.v[0].agent, "agent flag");
+	ok(l.v[0].env_dropped != NULL &&
+	    strcmp(l.v[0].env_dropped[0], "OPENAI_API_KEY") == 0 &&
+	    l.v[0].env_dropped[1] != NULL &&
+	    strcmp(l.v[0].env_dropped[1], "GitHub_Token") == 0 &&
+	    l.v[0].env_dropped[2] == NULL, "dropped variables' names");
 
 	ok(!l.v[1].has_code, "signaled entry has no code");
 	is_int(l.v[1].signal, 9, "signal 9");
 	is_str(l.v[1].state, "signaled", "second state");
 	ok(l.v[1].cwd == NULL && l.v[1].decision == NULL &&
 	    l.v[1].by == NULL && l.v[1].recording == NULL &&
-	    l.v[1].error == NULL, "absent fields stay absent");
+	    l.v[1].error == NULL && l.v[1].env_dropped == NULL,
+	    "absent fields stay absent");
 	ok(!l.v[1].agent, "agent flag false");
 	history_list_free(&l);
 	ok(l.v == NULL && l.n == 0, "history_list_free empties the list");

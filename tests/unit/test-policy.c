@@ -1094,6 +1094,50 @@ test_git_repo(const char *tmp)
 	policy_free(p);
 }
 
+/*
+ * Secret variables: each word in any case and place, the providers' names
+ * the words miss, the settings the words catch, and plumbing that passes.
+ */
+static void
+test_env_secret(void)
+{
+	static const struct {
+		const char	*var;
+		bool		 secret;
+	} secrets[] = {
+		{ "MY_API_KEY=x", true }, { "key", true }, { "ApiKeyFile", true },
+		{ "CLIENT_SECRET=x", true }, { "secretly", true },
+		{ "SOME_TOKEN=x", true }, { "tokenfile", true },
+		{ "DB_PASSWORD=x", true }, { "Password", true },
+		{ "LDAP_PASSWD=x", true }, { "MY_CREDENTIALS=x", true },
+		{ "Credential_file", true },
+		{ "OpenAI_Api_Key=sk-x", true }, { "github_token", true },
+		{ "AWS_ACCESS_KEY_ID=x", true }, { "MYSQL_PWD=x", true },
+		{ "mysql_pwd", true }, { "GITHUB_PAT=x", true },
+		{ "AZURE_STORAGE_CONNECTION_STRING=x", true },
+		{ "DOCKER_AUTH_CONFIG=x", true }, { "CI_JOB_JWT=x", true },
+		{ "SLACK_WEBHOOK_URL=https://x", true },
+		/* A name is compared whole, not as a prefix of another. */
+		{ "MYSQL_PWDX=x", false }, { "GITHUB_PATH=/x", false },
+		{ "KEYTIMEOUT=1", false }, { "keytimeout=1", true },
+		{ "TOKENIZERS_PARALLELISM=false", false },
+		{ "GNOME_KEYRING_CONTROL=/run/user/1/keyring", false },
+		{ "SSH_AUTH_SOCK=/tmp/a", false },
+		{ "DBUS_SESSION_BUS_ADDRESS=unix:path=/x", false },
+		{ "XDG_SESSION_ID=3", false }, { "XDG_SESSION_TYPE=tty", false },
+		{ "GPG_TTY=/dev/pts/1", false }, { "PATH=/bin", false },
+		{ "HOME", false }, { "KE=Y", false }, { "", false },
+		/* Only the name counts: a value may say anything. */
+		{ "PLAIN=my_secret_token", false },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof secrets / sizeof secrets[0]; i++)
+		ok(policy_env_secret(secrets[i].var) == secrets[i].secret,
+		    "secret variable: '%s' %s", secrets[i].var,
+		    secrets[i].secret ? "is one" : "is not");
+}
+
 int
 main(void)
 {
@@ -1116,6 +1160,7 @@ main(void)
 	test_files(tmpl);
 	test_remember(tmpl);
 	test_quote();
+	test_env_secret();
 	test_modes();
 	test_reload(tmpl);
 	cmd = xasprintf("rm -rf '%s'", tmpl);

@@ -161,7 +161,19 @@ main(void)
 	    "explain: the memory bound's layer or its absence");
 	ok(strstr(out.data, "file size ") != NULL, "explain: file size");
 	ok(strstr(out.data, "[required]") != NULL, "explain: required marks");
+	ok(strstr(out.data, "passed anyway ([sandbox] pass_env): none\n") !=
+	    NULL, "explain: no secret variable passed by default");
 	buf_free(&out);
+	ok(sandbox_opts_add_pass_env(&opts, "GITHUB_TOKEN", &cause) == 0 &&
+	    sandbox_opts_add_pass_env(&opts, "HF_TOKEN", &cause) == 0,
+	    "pass_env: names added");
+	memset(&out, 0, sizeof out);
+	sandbox_explain(&opts, &out);
+	buf_cstr(&out);
+	ok(strstr(out.data, "passed anyway ([sandbox] pass_env): GITHUB_TOKEN "
+	    "HF_TOKEN\n") != NULL, "explain: the secret variables passed anyway");
+	buf_free(&out);
+	opts.npass_env = 0;
 
 	/* Each bound in force with where it came from. */
 	opts.profile = SANDBOX_READ_ONLY;
