@@ -188,6 +188,44 @@ guard_apply(const struct sandbox *sb, const struct guard_path *g)
 	return bind_readonly(g->path);
 }
 
+/*
+ * A file among 0-2 open for reading only was opened outside, through the
+ * mounts as they were: reopening it by /proc/self/fd would reach it
+ * writable there, past the read-only view.  Reopen it through the view
+ * (same file, same offset), so that such a reopen meets what the sandbox
+ * shows; one that is no longer there by its name is left as it is.
+ */
+static void
+guard_stdio(void)
+{
+	struct stat	 a, b;
+	char		 link[32], path[PATH_MAX];
+	ssize_t		 n;
+	off_t		 off;
+	int		 fd, nfd, fl;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fstat(fd, &a) != 0 || !S_ISREG(a.st_mode) ||
+		    (fl = fcntl(fd, F_GETFL)) < 0 ||
+		    (fl & O_ACCMODE) != O_RDONLY)
+			continue;
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		if ((n = readlink(link, path, sizeof path - 1)) <= 0 ||
+		    path[0] != '/')
+			continue;
+		path[n] = '\0';
+		if ((nfd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)) < 0)
+			continue;
+		off = lseek(fd, 0, SEEK_CUR);
+		if (fstat(nfd, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino &&
+		    fcntl(nfd, F_SETFL, fl & ~O_ACCMODE) == 0 &&
+		    (off < 0 || lseek(nfd, off, SEEK_SET) == off))
+			dup2(nfd, fd);
+		close(nfd);
+	}
+}
+
 int
 sandbox_guard_mount(struct sandbox *sb)
 {
@@ -200,6 +238,7 @@ sandbox_guard_mount(struct sandbox *sb)
 			return -1;
 		}
 	}
+	guard_stdio();
 	return 0;
 }
 

@@ -171,6 +171,19 @@ guard_add(struct guard_list *l, char *path, bool dir, enum guard_how how,
 		free(path);
 		return;
 	}
+	/*
+	 * Never hide what holds the command's own directory or a writable
+	 * root: the person chose to work there (another user's home as
+	 * root, say, where ssh puts a session).
+	 */
+	for (i = 0; how == GUARD_HIDDEN && i < l->in->nroots + l->in->nprojects;
+	    i++) {
+		if (guard_path_under(i < l->in->nroots ? l->in->roots[i] :
+		    l->in->projects[i - l->in->nroots], path)) {
+			free(path);
+			return;
+		}
+	}
 	if (l->set->n == l->cap) {
 		l->cap = l->cap == 0 ? 64 : l->cap * 2;
 		l->set->v = xreallocarray(l->set->v, l->cap, sizeof *g);
@@ -560,6 +573,7 @@ guard_set_free(struct guard_set *set)
 
 	for (i = 0; i < set->n; i++) {
 		free(set->v[i].path);
+		free(set->v[i].ph_top);
 		for (k = 0; set->v[i].entries != NULL &&
 		    set->v[i].entries[k] != NULL; k++) {
 			free(set->v[i].entries[k]);
@@ -576,7 +590,11 @@ guard_set_free(struct guard_set *set)
 	memset(set, 0, sizeof *set);
 }
 
-/* Whether a missing g may be made: read-only, parent there, writable. */
+/*
+ * Whether a missing g may be made: read-only, under a writable root, not
+ * inside .git, and a file's directory there already (a directory is made
+ * with the missing directories above it).
+ */
 static bool
 guard_creatable(const struct guard_path *g)
 {
@@ -589,6 +607,8 @@ guard_creatable(const struct guard_path *g)
 	/* Not inside .git: git would not read a placeholder well. */
 	if (strstr(g->path, "/.git/") != NULL)
 		return false;
+	if (g->dir)
+		return true;
 	parent = xstrdup(g->path);
 	slash = strrchr(parent, '/');
 	if (slash == parent)
@@ -598,6 +618,39 @@ guard_creatable(const struct guard_path *g)
 	ok = stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
 	free(parent);
 	return ok;
+}
+
+/*
+ * Make directory path and the missing ones above it (mode 0755); the
+ * first one made into *top (allocated), or NULL when none could be.
+ */
+static char *
+guard_mkdirs(const char *path)
+{
+	struct stat	 st;
+	char		*p = xstrdup(path), *top = NULL;
+	size_t		 i, len = strlen(p);
+
+	for (i = 1; i <= len; i++) {
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		p[i] = '\0';
+		if (lstat(p, &st) != 0) {
+			if (mkdir(p, 0755) != 0)
+				break;
+			if (top == NULL)
+				top = xstrdup(p);
+		} else if (!S_ISDIR(st.st_mode))
+			break;
+		p[i] = path[i];
+	}
+	if (i <= len && top != NULL) {
+		/* Half made: take it back. */
+		free(top);
+		top = NULL;
+	}
+	free(p);
+	return top;
 }
 
 /*
@@ -644,7 +697,7 @@ guard_placeholders_make(struct guard_set *set)
 		if (!guard_creatable(g) || guard_inside_read_only(set, g))
 			continue;
 		if (g->dir) {
-			if (mkdir(g->path, 0755) != 0)
+			if ((g->ph_top = guard_mkdirs(g->path)) == NULL)
 				continue;
 		} else {
 			fd = open(g->path, O_WRONLY | O_CREAT | O_EXCL |
@@ -667,6 +720,18 @@ guard_placeholders_make(struct guard_set *set)
 	}
 }
 
+/* Remove path and the directories above it up to top, while empty. */
+static void
+guard_rmdirs(const char *path, const char *top)
+{
+	char	*p = xstrdup(path), *slash;
+
+	while (rmdir(p) == 0 && top != NULL && strcmp(p, top) != 0 &&
+	    (slash = strrchr(p, '/')) != NULL && slash != p)
+		*slash = '\0';
+	free(p);
+}
+
 void
 guard_placeholders_remove(struct guard_set *set)
 {
@@ -684,9 +749,11 @@ guard_placeholders_remove(struct guard_set *set)
 		    st.st_ino != g->ph_ino)
 			continue;
 		if (S_ISDIR(st.st_mode))
-			rmdir(g->path);		/* fails unless empty */
+			guard_rmdirs(g->path, g->ph_top);
 		else if (S_ISREG(st.st_mode) && st.st_size <= 3)
 			unlink(g->path);
+		free(g->ph_top);
+		g->ph_top = NULL;
 	}
 }
 

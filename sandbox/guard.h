@@ -65,6 +65,7 @@ struct guard_path {
 	bool		 placeholder;	/* made by us (missing, creatable) */
 	dev_t		 ph_dev;	/* the placeholder's identity, to */
 	ino_t		 ph_ino;	/* remove it only if still ours */
+	char		*ph_top;	/* the first directory made for it */
 	char		**entries;	/* a view's entries (names), NULL-ended */
 	char		**links;	/* a view's symlink targets, or NULL
 					   for an entry that is no symlink */
