@@ -818,3 +818,28 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	sandbox_free(sb);
 	return ok ? 0 : -1;
 }
+
+char *
+sandbox_guard_note(const struct sandbox_opts *opts)
+{
+	struct buf	 b = { 0 };
+	char		 why[128], *s;
+	int		 i;
+
+	if (opts == NULL || opts->profile == SANDBOX_FULL_ACCESS)
+		return NULL;
+	if (opts->allow_no_namespaces &&
+	    !sandbox_ns_available(opts->network, why, sizeof why))
+		buf_printf(&b, "NOT IN FORCE (no namespaces: %s): ptyvisor's "
+		    "and the agents' settings, git hooks and credentials are "
+		    "within the command's reach", why);
+	for (i = 0; i < opts->nexpose; i++)
+		buf_printf(&b, "%s%s", i > 0 ? ", " : b.len > 0 ?
+		    "; exposed by the settings: " : "exposed by the settings: ",
+		    opts->expose[i]);
+	if (b.len == 0)
+		return NULL;
+	s = xstrdup(buf_cstr(&b));
+	buf_free(&b);
+	return s;
+}

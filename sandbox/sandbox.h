@@ -336,6 +336,14 @@ char	**sandbox_env(const struct sandbox *sb, char *const *parent_env,
  */
 int	sandbox_explain(const struct sandbox_opts *opts, struct buf *out);
 
+/*
+ * What a person approving a request under opts must know of the guarded
+ * paths (guard.h), for the prompt: that none of them holds (no namespaces
+ * here, with allow_no_namespaces), and which the settings exposed.  An
+ * allocated line, or NULL when there is nothing to say.
+ */
+char	*sandbox_guard_note(const struct sandbox_opts *opts);
+
 /* Harden ptyvisor itself: not dumpable, no core files. */
 void	sandbox_harden_self(void);
 

@@ -271,6 +271,8 @@ EXTRA_DIST += tests/e2e/control.sh
 # Secret variables dropped from agents' commands, named, asked when set.
 TESTS += tests/e2e/secret-env.sh
 EXTRA_DIST += tests/e2e/secret-env.sh
+TESTS += tests/e2e/guard-socket.sh
+EXTRA_DIST += tests/e2e/guard-socket.sh
 # ptyvisor-sh -c against sh -c, snippet by snippet.
 TESTS += tests/e2e/shim-diff.sh
 EXTRA_DIST += tests/e2e/shim-diff.sh

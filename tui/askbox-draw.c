@@ -120,7 +120,7 @@ askbox_put(bool draw, int y, int x, int w, int rows, const char *text,
  * env, environ, dropped, why, agent, asked by, a blank, a field or the
  * check, an error.
  */
-#define ASKBOX_MAX_ROWS	14
+#define ASKBOX_MAX_ROWS	15
 
 struct askbox_row {
 	const char	*label;
@@ -178,6 +178,14 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 	    nosandbox ? "  (NO SANDBOX)" : "");
 	v[n].max = 1;
 	v[n++].attr = nosandbox ? A_BOLD | A_REVERSE : A_NORMAL;
+	if (!nosandbox && b->guards != NULL) {
+		/* What no sandbox may change or read, where it is not so. */
+		v[n].label = "guards";
+		v[n].text = xstrdup(b->guards);
+		v[n].max = 3;
+		v[n++].attr = strncmp(b->guards, "NOT", 3) == 0 ?
+		    A_BOLD | A_REVERSE : A_BOLD;
+	}
 	v[n].label = "network";
 	if (r->exec.network)
 		v[n].text = xstrdup("YES (asked for)");

@@ -33,6 +33,8 @@ struct askbox {
 	bool			 save;		/* save the remembered rule */
 	struct prompt		 field;
 	char			*error;		/* the last failure, shown */
+	char			*guards;	/* what the guarded paths lack
+						   (sandbox_guard_note), or NULL */
 	uint64_t		*deferred;
 	size_t			 ndeferred;
 };

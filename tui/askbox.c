@@ -39,6 +39,13 @@ askbox_new(struct approval *a)
 }
 
 void
+askbox_set_guards(struct askbox *b, char *note)
+{
+	free(b->guards);
+	b->guards = note;
+}
+
+void
 askbox_set_by(struct askbox *b, const char *by)
 {
 	free(b->by);
@@ -51,6 +58,7 @@ askbox_free(struct askbox *b)
 	if (b == NULL)
 		return;
 	free(b->error);
+	free(b->guards);
 	free(b->deferred);
 	free(b->by);
 	strv_free(b->confirm_argv);

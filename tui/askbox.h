@@ -63,6 +63,12 @@ enum askbox_action {
 
 /* A prompt over queue a (borrowed).  Never NULL; starts closed. */
 struct askbox	*askbox_new(struct approval *a);
+
+/*
+ * What the guarded paths lack where requests run (taken; NULL: nothing),
+ * shown in every request's box: sandbox_guard_note().
+ */
+void		 askbox_set_guards(struct askbox *b, char *note);
 /* Who decides with this prompt, for the history (default "user"). */
 void		 askbox_set_by(struct askbox *b, const char *by);
 void		 askbox_free(struct askbox *b);

@@ -291,6 +291,7 @@ tui_create(struct loop *loop, struct sessions *ss, const struct tui_opts *o,
 	t->agents = o->agents;
 	if (t->approval != NULL) {
 		t->askbox = askbox_new(t->approval);
+		askbox_set_guards(t->askbox, sandbox_guard_note(o->sandbox));
 		approval_subscribe(t->approval, &tui_approval_events, t);
 	}
 	t->history_path = xstrdup(o->history_path);
