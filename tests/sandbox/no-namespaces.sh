@@ -30,6 +30,8 @@ fi
 nons "$PTYVISOR" sandbox --explain > "$T/explain.txt" 2>&1
 grep -q 'namespaces .*refused by the kernel' "$T/explain.txt"
 ok $? "the kernel refuses the sandbox's namespaces in this setting"
+grep -q 'guarded paths .*NOT IN FORCE without namespaces' "$T/explain.txt"
+ok $? "--explain says plainly that no guarded path holds without them"
 nons "$PTYVISOR" sandbox -- true 2> "$T/err"
 is "$?" 125 "without --allow-no-namespaces the command does not run"
 
