@@ -273,6 +273,8 @@ TESTS += tests/e2e/secret-env.sh
 EXTRA_DIST += tests/e2e/secret-env.sh
 TESTS += tests/e2e/guard-socket.sh
 EXTRA_DIST += tests/e2e/guard-socket.sh
+TESTS += tests/e2e/ssh-git.sh
+EXTRA_DIST += tests/e2e/ssh-git.sh
 # ptyvisor-sh -c against sh -c, snippet by snippet.
 TESTS += tests/e2e/shim-diff.sh
 EXTRA_DIST += tests/e2e/shim-diff.sh
