@@ -10,12 +10,18 @@
  * The set's paths are compared as written and as they resolve, so a home
  * reached through a symlink is still the home.
  *
+ * Here too: what a sandbox's options add to the list (the one
+ * guard_input sandbox_new() and the hooks' set are built from), and the
+ * set a sandbox of given options would keep in a directory.
+ *
  * Invariants: never fails; at most GUARD_LINKS_MAX symlinks are followed
  * (the kernel's own bound, past which open(2) says ELOOP).
  */
 #include "sandbox/guard.h"
+#include "sandbox/sandbox-int.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -149,4 +155,41 @@ guard_find_write(const struct guard_set *set, const char *cwd,
 		free(w.v[i]);
 	free(w.v);
 	return g;
+}
+
+/* What opts add to the list, and the home (sandbox-int.h). */
+void
+sandbox_guard_input(const struct sandbox_opts *opts, struct guard_input *in)
+{
+	const char	*home = getenv("HOME");
+
+	memset(in, 0, sizeof *in);
+	in->home = home != NULL && home[0] == '/' ? home : NULL;
+	in->environ = opts->environ;
+	in->protect = opts->protect;
+	in->protect_why = opts->protect_why;
+	in->nprotect = opts->nprotect;
+	in->hide = opts->hide;
+	in->hide_why = opts->hide_why;
+	in->nhide = opts->nhide;
+	in->expose = opts->expose;
+	in->nexpose = opts->nexpose;
+}
+
+void
+sandbox_opts_guards(const struct sandbox_opts *opts, const char *cwd,
+    struct guard_set *set)
+{
+	struct guard_input	 in;
+	char			*dir = realpath(cwd, NULL);
+	const char		*root = dir != NULL ? dir : cwd;
+
+	sandbox_guard_input(opts, &in);
+	in.roots = &root;
+	in.nroots = 1;
+	in.projects = &root;
+	in.nprojects = 1;
+	in.other_homes = geteuid() == 0;
+	guard_expand(&in, set);
+	free(dir);
 }

@@ -385,28 +385,6 @@ find_git_dirs(struct sandbox *sb)
 }
 
 /*
- * What opts add to the built-in list of guarded paths (guard.h), and the
- * home: everything of in but the roots, the projects and other_homes.
- */
-static void
-guard_input_opts(const struct sandbox_opts *opts, struct guard_input *in)
-{
-	const char	*home = getenv("HOME");
-
-	memset(in, 0, sizeof *in);
-	in->home = home != NULL && home[0] == '/' ? home : NULL;
-	in->environ = opts->environ;
-	in->protect = opts->protect;
-	in->protect_why = opts->protect_why;
-	in->nprotect = opts->nprotect;
-	in->hide = opts->hide;
-	in->hide_why = opts->hide_why;
-	in->nhide = opts->nhide;
-	in->expose = opts->expose;
-	in->nexpose = opts->nexpose;
-}
-
-/*
  * The guarded paths for sb (guard.h): the project roots are the command's
  * directory and the writable roots named on purpose (not the shared /tmp).
  */
@@ -416,31 +394,13 @@ expand_guards(struct sandbox *sb, const struct sandbox_opts *opts,
 {
 	struct guard_input	 in;
 
-	guard_input_opts(opts, &in);
+	sandbox_guard_input(opts, &in);
 	in.roots = (const char *const *)sb->roots;
 	in.nroots = sb->nroots;
 	in.projects = projects;
 	in.nprojects = nprojects;
 	in.other_homes = sb->is_root;
 	guard_expand(&in, &sb->guards);
-}
-
-void
-sandbox_opts_guards(const struct sandbox_opts *opts, const char *cwd,
-    struct guard_set *set)
-{
-	struct guard_input	 in;
-	char			*dir = realpath(cwd, NULL);
-	const char		*root = dir != NULL ? dir : cwd;
-
-	guard_input_opts(opts, &in);
-	in.roots = &root;
-	in.nroots = 1;
-	in.projects = &root;
-	in.nprojects = 1;
-	in.other_homes = geteuid() == 0;
-	guard_expand(&in, set);
-	free(dir);
 }
 
 /* sandbox_new(), with the placeholders made or not (--explain). */
