@@ -1,16 +1,24 @@
 /*
- * cmd-hook.c - `ptyvisor hook claude-code`: Claude Code's PreToolUse hook for
- * its Bash tool.  It reads the hook's JSON on stdin and allows the call
- * with its command rewritten to run through `ptyvisor exec`, so the
- * command passes ptyvisor's rules, approval, sandbox and recording, its
- * output and exit status reach Claude unchanged, and Claude does not ask
- * a second time.  ptyvisor is named by the absolute path of this binary.
- * With no ptyvisor serving, --when-absent decides (deny by default, with
- * the way to start one as the reason).
+ * cmd-hook.c - `ptyvisor hook claude-code|codex|gemini`: an agent's hook
+ * before each tool call, reading the hook's JSON on stdin.
+ *
+ * Claude Code's Bash tool is allowed with its command rewritten to run
+ * through `ptyvisor exec`, so the command passes ptyvisor's rules,
+ * approval, sandbox and recording, its output and exit status reach
+ * Claude unchanged, and Claude does not ask a second time.  ptyvisor is
+ * named by the absolute path of this binary.  With no ptyvisor serving,
+ * --when-absent decides (deny by default, with the way to start one as
+ * the reason).
+ *
+ * Each agent's own file tools (hook-guard.c), which write outside any
+ * sandbox, are denied in the agent's own format when they would write a
+ * path every sandbox keeps read-only or hidden; no server is needed.
+ * Every other call gets no decision: exit 0 and no output.
  */
 #include "cli/commands.h"
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hook-guard.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -21,6 +29,7 @@
 #include "base/quote.h"
 #include "base/util.h"
 #include "control/client.h"
+#include "sandbox/guard.h"
 
 /* How long to wait for the server's hello when checking it is there. */
 #define CMD_HOOK_CONNECT_MS	3000
@@ -63,18 +72,64 @@ cmd_hook_answer(const char *decision, const char *reason, json_t *input)
 	json_decref(o);
 }
 
+/* Deny in the shape Claude Code and Codex read (hookSpecificOutput). */
+static void
+cmd_hook_deny_claude(const char *reason)
+{
+	cmd_hook_answer("deny", reason, NULL);
+}
+
+/* Deny in the shape Gemini CLI's BeforeTool hooks answer. */
+static void
+cmd_hook_deny_gemini(const char *reason)
+{
+	json_t	*o;
+
+	o = json_pack("{s:s, s:s}", "decision", "deny", "reason", reason);
+	json_dumpf(o, stdout, JSON_COMPACT);
+	printf("\n");
+	json_decref(o);
+}
+
+/* An agent the hook speaks for. */
+struct cmd_hook_agent {
+	const char	*name;		/* on the command line */
+	const char	*shell;		/* its shell tool, rewritten through
+					   exec; NULL: left alone */
+	const char	*event;		/* the hook's event in its settings */
+	const char	*matchers[2];	/* the settings' matchers (shell,
+					   files), NULL for none */
+	void		(*deny)(const char *reason);
+};
+
+static const struct cmd_hook_agent cmd_hook_agents[] = {
+	{ "claude-code", "Bash", "PreToolUse",
+	  { "Bash", "Write|Edit|MultiEdit|NotebookEdit" },
+	  cmd_hook_deny_claude },
+	{ "codex", NULL, "PreToolUse", { "apply_patch", NULL },
+	  cmd_hook_deny_claude },
+	{ "gemini", NULL, "BeforeTool", { "write_file|replace", NULL },
+	  cmd_hook_deny_gemini },
+};
+
 static void
 cmd_hook_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ptyvisor hook claude-code [--when-absent ask|deny|allow] "
 	    "[--socket PATH]\n"
-	    "       ptyvisor hook claude-code --print-settings\n\n"
+	    "       ptyvisor hook codex|gemini\n"
+	    "       ptyvisor hook AGENT --print-settings\n\n"
 	    "Claude Code's PreToolUse hook for its Bash tool: reads the\n"
 	    "hook's JSON on stdin and allows the command rewritten to run "
 	    "through\n"
 	    "'ptyvisor exec', under ptyvisor's rules, approval, sandbox and\n"
-	    "recording.\n\n"
+	    "recording.  For each agent, its own file tools (Claude Code's\n"
+	    "Write, Edit, MultiEdit, NotebookEdit; Codex's apply_patch; "
+	    "Gemini\n"
+	    "CLI's write_file, replace) are denied a path every sandbox "
+	    "keeps\n"
+	    "read-only or hidden.\n\n"
 	    "Options:\n"
 	    "  --when-absent A   with no ptyvisor running: deny (default), "
 	    "ask\n"
@@ -83,36 +138,59 @@ cmd_hook_usage(FILE *f)
 	    "  --socket PATH     the server's socket (default "
 	    "$PTYVISOR_SOCKET,\n"
 	    "                    the settings file's, else the usual one)\n"
-	    "  --print-settings  print the settings JSON for Claude Code\n"
+	    "  --print-settings  print the hook's entry for the agent's "
+	    "settings\n"
 	    "  -h, --help        show this help\n");
 }
 
-/* --print-settings: the hooks entry of Claude Code's settings.json. */
+/*
+ * --print-settings: the hooks entry of the agent's settings, as JSON
+ * (Claude Code's and Gemini CLI's settings.json) or TOML (Codex's
+ * config.toml, the command a basic string escaped as JSON is).
+ */
 static int
-cmd_hook_settings(const char *self)
+cmd_hook_settings(const struct cmd_hook_agent *a, const char *self)
 {
 	struct buf	 b = { 0 };
-	json_t		*o;
+	json_t		*o, *list, *s;
+	size_t		 i;
 
 	quote_word(&b, self);
-	buf_adds(&b, " hook claude-code");
-	o = json_pack("{s:{s:[{s:s, s:[{s:s, s:s}]}]}}", "hooks", "PreToolUse",
-	    "matcher", "Bash", "hooks", "type", "command", "command",
-	    buf_cstr(&b));
-	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	printf("\n");
-	json_decref(o);
+	buf_printf(&b, " hook %s", a->name);
+	s = json_string(buf_cstr(&b));
+	if (strcmp(a->name, "codex") == 0) {
+		printf("# ~/.codex/config.toml\n");
+		for (i = 0; i < 2 && a->matchers[i] != NULL; i++) {
+			printf("[[hooks.%s]]\nmatcher = \"%s\"\n"
+			    "[[hooks.%s.hooks]]\ntype = \"command\"\n"
+			    "command = ", a->event, a->matchers[i], a->event);
+			json_dumpf(s, stdout, JSON_ENCODE_ANY);
+			printf("\n");
+		}
+	} else {
+		list = json_array();
+		for (i = 0; i < 2 && a->matchers[i] != NULL; i++)
+			json_array_append_new(list, json_pack("{s:s, s:[{s:s, "
+			    "s:O}]}", "matcher", a->matchers[i], "hooks",
+			    "type", "command", "command", s));
+		o = json_pack("{s:{s:o}}", "hooks", a->event, list);
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		printf("\n");
+		json_decref(o);
+	}
+	json_decref(s);
 	buf_free(&b);
 	return 0;
 }
 
 /* Answer one hook call read from stdin: 0, or 1 for an input not JSON. */
 static int
-cmd_hook_claude(const char *self, const char *absent, const char *sock)
+cmd_hook_answer_call(const struct cmd_hook_agent *a, const char *self,
+    const char *absent, const char *sock)
 {
 	const struct config	*cfg;
 	json_error_t		 err;
-	json_t			*in, *input, *cmd, *why, *tool;
+	json_t			*in, *input, *cmd, *why, *tool, *cwd;
 	struct client		*cl;
 	char			*path, *cause = NULL, *line = NULL, *msg;
 	int			 rc = 0;
@@ -127,8 +205,19 @@ cmd_hook_claude(const char *self, const char *absent, const char *sock)
 		rc = 1;		/* a non-blocking error for Claude Code */
 		goto out;
 	}
-	if (!json_is_string(tool) || strcmp(json_string_value(tool),
-	    "Bash") != 0 || !json_is_string(cmd))
+	if (json_is_string(tool) && hook_guard_is_file_tool(a->name,
+	    json_string_value(tool))) {
+		cwd = json_object_get(in, "cwd");
+		msg = hook_guard_judge(json_string_value(tool), input,
+		    json_is_string(cwd) ? json_string_value(cwd) : NULL);
+		if (msg != NULL)
+			a->deny(msg);
+		free(msg);
+		goto out;	/* a path not guarded: no decision */
+	}
+	if (a->shell == NULL || !json_is_string(tool) ||
+	    strcmp(json_string_value(tool), a->shell) != 0 ||
+	    !json_is_string(cmd))
 		goto out;	/* not ours: no decision */
 	if ((cfg = cli_config()) == NULL) {
 		rc = 1;
@@ -140,7 +229,7 @@ cmd_hook_claude(const char *self, const char *absent, const char *sock)
 	if (cl == NULL) {
 		msg = xasprintf("%s; this command would run unsupervised.  "
 		    "Start ptyvisor ('ptyvisor' for the console, or 'ptyvisor "
-		    "serve') and try again.", cause);
+		    "serve') and try again.  " GUARD_SUMMARY, cause);
 		if (strcmp(absent, "allow") == 0)
 			cmd_hook_answer("allow", "ptyvisor is not running; "
 			    "allowed unsupervised (--when-absent allow)", NULL);
@@ -214,34 +303,39 @@ cmd_hook_option(void *state, int key, const char *value, char **cause)
 	return 0;
 }
 
-/* `ptyvisor hook claude-code`: one agent so far. */
+/* `ptyvisor hook AGENT`: claude-code, codex or gemini. */
 static int
 cmd_hook_exec(int argc, char **argv)
 {
-	struct cmd_hook	 c = { .absent = "deny" };
-	struct args_end	 end;
-	char		*self;
-	int		 rc;
+	const struct cmd_hook_agent	*a = NULL;
+	struct cmd_hook			 c = { .absent = "deny" };
+	struct args_end			 end;
+	char				*self;
+	size_t				 i;
+	int				 rc;
 
 	if ((rc = args_parse(&cmd_hook_entry, argc, argv, &c,
 	    &end)) != ARGS_GO_ON)
 		return rc;
-	if (end.first >= argc || strcmp(argv[end.first], "claude-code") != 0 ||
-	    end.first + 1 < argc) {
-		cli_error("hook", "usage: ptyvisor hook claude-code [OPTIONS] "
-		    "(the one agent with hooks so far)");
+	for (i = 0; end.first + 1 == argc && i < sizeof cmd_hook_agents /
+	    sizeof cmd_hook_agents[0]; i++)
+		if (strcmp(argv[end.first], cmd_hook_agents[i].name) == 0)
+			a = &cmd_hook_agents[i];
+	if (a == NULL) {
+		cli_error("hook", "usage: ptyvisor hook claude-code|codex|"
+		    "gemini [OPTIONS]");
 		return CLI_EXIT_ERROR;
 	}
 	self = cli_self_path();
-	rc = c.settings ? cmd_hook_settings(self) :
-	    cmd_hook_claude(self, c.absent, c.socket);
+	rc = c.settings ? cmd_hook_settings(a, self) :
+	    cmd_hook_answer_call(a, self, c.absent, c.socket);
 	free(self);
 	return rc;
 }
 
 const struct cmd_entry cmd_hook_entry = {
 	.name = "hook",
-	.summary = "Claude Code's hook: its Bash tool through exec",
+	.summary = "agents' hooks: Claude's Bash via exec, file tools guarded",
 	.exec = cmd_hook_exec,
 	.options = cmd_hook_tables,
 	.flags = ARGS_SEE_HELP | ARGS_PERMUTE,

@@ -82,7 +82,8 @@ static const char run_json[] =
     "running after wait_s seconds (default 50) is NOT killed: the result "
     "says running true with its session number; call session_output "
     "with that session (wait_ms up to 50000) until running is false, or "
-    "session_kill.  A non-zero exit is a normal result.\","
+    "session_kill.  A non-zero exit is a normal result.  " TOOLS_GUARDED
+    "\","
     "\"inputSchema\": {\"type\": \"object\", \"properties\": {"
     RUN_PROPS ","
     "\"timeout_s\": {" TOOLS_NUMBER ", \"minimum\": 0, \"maximum\": "

@@ -17,7 +17,7 @@ const char mcp_instructions[] =
     "each command is judged by the person's rules, may wait until the "
     "person approves it, runs in a sandbox (by default it may write only "
     "its working directory, no network) inside a terminal, and is "
-    "recorded.  A call may be denied: the result then has isError true, "
+    "recorded.  " TOOLS_GUARDED "  A call may be denied: the result then has isError true, "
     "denied true and the reason (a rule, or the person's own words); "
     "do not retry the same command, change what you do or ask the "
     "person.  A command still running after wait_s seconds is not "

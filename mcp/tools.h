@@ -58,6 +58,15 @@ extern const struct mcp_tool	tool_session_list;
 	"\"maximum\": 1048576, \"description\": \"Cap of the text returned " \
 	"(default 65536; null: the default): head and tail kept, the gap " \
 	"marked." TOOLS_WHOLE "\"}"
+/*
+ * What every sandbox keeps out of a command's reach, in one sentence: the
+ * words of GUARD_SUMMARY (sandbox/guard.h, which mcp/ may not include;
+ * tests/e2e/agents.sh checks that both say the same).
+ */
+#define TOOLS_GUARDED	"In every ptyvisor sandbox, ptyvisor's settings, " \
+			"rules and state, each agent's settings and hooks, " \
+			"git hooks and config and shell start-up files are " \
+			"read-only, and credentials are hidden."
 #define TOOLS_INT_OR_NULL "{\"type\": [\"integer\", \"null\"]}"
 #define TOOLS_STR_OR_NULL "{\"type\": [\"string\", \"null\"]}"
 

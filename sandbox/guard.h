@@ -17,7 +17,8 @@
  *
  * Expansion (guard_expand) turns the rules, the caller's own additions and
  * exposures into absolute paths, once, in the parent; the sandbox mounts
- * them (ns.c) and a hook judges an agent's own file writes with them.
+ * them (guard-mount.c) and a hook judges an agent's own file writes with
+ * them (guard-write.c).
  */
 #ifndef PTYVISOR_GUARD_H
 #define PTYVISOR_GUARD_H
@@ -32,6 +33,16 @@ enum guard_how {
 	GUARD_READ_ONLY,	/* readable, never written, never created */
 	GUARD_HIDDEN		/* neither read nor written: empty, mode 0 */
 };
+
+/*
+ * The list in one sentence, for what an agent reads (a hook's refusals;
+ * mcp/tools.h says the same for the MCP tools, which may not include
+ * this header).
+ */
+#define GUARD_SUMMARY	"In every ptyvisor sandbox, ptyvisor's settings, " \
+			"rules and state, each agent's settings and hooks, " \
+			"git hooks and config and shell start-up files are " \
+			"read-only, and credentials are hidden."
 
 /* One rule of the built-in list. */
 struct guard_rule {
@@ -134,6 +145,16 @@ void	guard_placeholders_remove(struct guard_set *set);
  */
 const struct guard_path *guard_find(const struct guard_set *set,
 	    const char *path);
+
+/*
+ * The entry of set that a write to path (absolute, or relative to cwd)
+ * would touch, or NULL (guard-write.c): the path as written ('.' and '..'
+ * taken lexically), each symlink followed on the way and where the walk
+ * ends, against the set's paths as written and as they resolve.  *target
+ * gets the path as written, made absolute (allocated, always).
+ */
+const struct guard_path *guard_find_write(const struct guard_set *set,
+	    const char *cwd, const char *path, char **target);
 
 /*
  * Describe set for --explain into out: each guarded path that exists or

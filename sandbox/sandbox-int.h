@@ -82,6 +82,14 @@ int	sandbox_guard_watch(struct sandbox *sb, int sig);
 /* guard-mount.c: relay: put back what a rename outside detached. */
 void	sandbox_guard_event(struct sandbox *sb, int fd);
 
+/*
+ * What opts add to the built-in list of guarded paths (guard.h), and the
+ * home, into *in: everything of it but the roots, the projects and
+ * other_homes (guard-write.c).
+ */
+void	sandbox_guard_input(const struct sandbox_opts *opts,
+	    struct guard_input *in);
+
 /* landlock.c: the running Landlock ABI, 0 when absent or disabled. */
 int	sandbox_landlock_abi(void);
 /* landlock.c: restrict this process and its future children. */

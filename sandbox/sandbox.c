@@ -393,23 +393,12 @@ expand_guards(struct sandbox *sb, const struct sandbox_opts *opts,
     const char *const *projects, int nprojects)
 {
 	struct guard_input	 in;
-	const char		*home = getenv("HOME");
 
-	memset(&in, 0, sizeof in);
-	in.home = home != NULL && home[0] == '/' ? home : NULL;
+	sandbox_guard_input(opts, &in);
 	in.roots = (const char *const *)sb->roots;
 	in.nroots = sb->nroots;
 	in.projects = projects;
 	in.nprojects = nprojects;
-	in.environ = opts->environ;
-	in.protect = opts->protect;
-	in.protect_why = opts->protect_why;
-	in.nprotect = opts->nprotect;
-	in.hide = opts->hide;
-	in.hide_why = opts->hide_why;
-	in.nhide = opts->nhide;
-	in.expose = opts->expose;
-	in.nexpose = opts->nexpose;
 	in.other_homes = sb->is_root;
 	guard_expand(&in, &sb->guards);
 }

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Agents plugged in: `ptyvisor hook claude-code` with real hook JSON (the
 # rewritten command run as Claude Code runs it: its output, status and
-# history entry), with no server (--when-absent), --print-settings; and
+# history entry), with no server (--when-absent), --print-settings; each
+# agent's file tools (Claude Code, Codex, Gemini CLI) denied a guarded
+# path (directly, through a symlink, through '..') with the reason, an
+# ordinary file and other tools left alone; and
 # every recipe (`mcp --print-config`, doc/agents.md's snippets) parsed by
 # its format's own rules (python3's json and tomllib).
 . "$top_srcdir/tests/tap.sh"
@@ -35,6 +38,9 @@ is "$(jget 'd["hookSpecificOutput"]["permissionDecision"]' < "$T/h0")" deny \
 jget 'd["hookSpecificOutput"]["permissionDecisionReason"]' < "$T/h0" |
     grep -q "ptyvisor serve"
 ok $? "... with a reason saying how to start ptyvisor"
+jget 'd["hookSpecificOutput"]["permissionDecisionReason"]' < "$T/h0" |
+    grep -q "each agent's settings and hooks, git hooks and config and shell start-up files are read-only, and credentials are hidden"
+ok $? "... and what every sandbox keeps read-only or hidden"
 for a in ask allow; do
 	hook_json 'echo hi' | $PTYVISOR hook claude-code --when-absent $a > "$T/h1"
 	is "$(jget 'd["hookSpecificOutput"]["permissionDecision"]' < "$T/h1")" \
@@ -96,6 +102,121 @@ is "$(jget 'd["hooks"]["PreToolUse"][0]["matcher"]' < "$T/settings.json")" \
 jget 'd["hooks"]["PreToolUse"][0]["hooks"][0]["command"]' \
     < "$T/settings.json" | grep -qx "$self hook claude-code"
 ok $? "--print-settings: this binary's absolute path"
+
+# --print-settings: the file tools beside Bash; codex's TOML, gemini's JSON.
+is "$(jget 'd["hooks"]["PreToolUse"][1]["matcher"]' < "$T/settings.json")" \
+    "Write|Edit|MultiEdit|NotebookEdit" "--print-settings: a second hook on the file tools"
+$PTYVISOR hook codex --print-settings > "$T/codex-hook.toml"
+python3 - "$T/codex-hook.toml" "$self" <<'PY'
+import sys, tomllib
+d = tomllib.load(open(sys.argv[1], "rb"))["hooks"]["PreToolUse"][0]
+sys.exit(0 if d["matcher"] == "apply_patch" and d["hooks"][0]["command"] ==
+         sys.argv[2] + " hook codex" else 1)
+PY
+ok $? "codex --print-settings: TOML, a PreToolUse hook on apply_patch"
+$PTYVISOR hook gemini --print-settings > "$T/gemini-hook.json"
+is "$(jget 'd["hooks"]["BeforeTool"][0]["matcher"]+" "+d["hooks"]["BeforeTool"][0]["hooks"][0]["command"]' \
+    < "$T/gemini-hook.json")" "write_file|replace $self hook gemini" \
+    "gemini --print-settings: a BeforeTool hook on write_file|replace"
+
+# The agents' own file tools, in a home and a project of the test's own.
+H="$T/home" W="$T/work"
+mkdir -p "$H" "$W/.git/hooks" "$W/src"
+: > "$H/.bashrc"
+ln -s "$H/.bashrc" "$W/rc-link"
+ln -s "$H" "$W/home-link"
+# tool_json AGENT TOOL PATH: the call as the agent sends it.
+tool_json() {
+	python3 - "$@" "$W" <<'PY'
+import json, sys
+agent, tool, path, cwd = sys.argv[1:5]
+if agent == "codex":
+    inp = {"command": "*** Begin Patch\n*** Add File: src/new.c\n+x\n"
+           "*** Update File: " + path + "\n@@\n-a\n+b\n*** End Patch\n"}
+elif tool == "NotebookEdit":
+    inp = {"notebook_path": path, "new_source": "x"}
+else:
+    inp = {"file_path": path, "content": "x"}
+print(json.dumps({"session_id": "s1", "cwd": cwd, "tool_name": tool,
+    "hook_event_name": "BeforeTool" if agent == "gemini" else "PreToolUse",
+    "tool_input": inp}))
+PY
+}
+# The reason a hook's answer gives for a denial, or "allow"/"none".
+verdict() {
+	python3 -c 'import json,sys
+t = sys.stdin.read()
+if not t: print("none"); sys.exit()
+d = json.loads(t)
+h = d.get("hookSpecificOutput")
+if h: print(h["permissionDecisionReason"] if h["permissionDecision"] == "deny" else h["permissionDecision"])
+else: print(d["reason"] if d["decision"] == "deny" else d["decision"])'
+}
+for agent in claude-code codex gemini; do
+	case $agent in
+	claude-code) tools="Write Edit MultiEdit NotebookEdit" ;;
+	codex) tools=apply_patch ;;
+	gemini) tools="write_file replace" ;;
+	esac
+	for tool in $tools; do
+		for t in ".claude/settings.local.json|$W/.claude/settings.local.json|Claude Code's project settings" \
+		    "$H/.claude/settings.json|$H/.claude/settings.json|Claude Code's user settings" \
+		    ".git/hooks/pre-commit|$W/.git/hooks/pre-commit|next git commit" \
+		    "$H/.bashrc|$H/.bashrc|next shell" \
+		    "$PTYVISOR_CONFIG/rules|$PTYVISOR_CONFIG/rules|ptyvisor's rules" \
+		    "rc-link|$W/rc-link leads to $H/.bashrc|next shell" \
+		    "home-link/.zshrc|$W/home-link/.zshrc leads to $H/.zshrc|next shell" \
+		    "src/../../work/.gemini/settings.json|$W/.gemini/settings.json|Gemini CLI's project settings" \
+		    "$H/.ssh/id_ed25519|$H/.ssh/id_ed25519 is hidden|private keys"; do
+			path=${t%%|*} rest=${t#*|}
+			want=${rest%%|*} why=${rest#*|}
+			tool_json $agent $tool "$path" |
+			    HOME="$H" $PTYVISOR hook $agent > "$T/g" 2> "$T/g.err"
+			rc=$?
+			got=$(verdict < "$T/g")
+			case "$rc $got" in
+			"0 ptyvisor: $want"[,\ ]*"$why"*"an agent may not "*) ok 0 "$agent $tool $path: denied, saying why" ;;
+			*) ok 1 "$agent $tool $path: denied, saying why: $rc $got $(cat "$T/g.err")" ;;
+			esac
+		done
+		# An ordinary file: no decision, exactly as before.
+		tool_json $agent $tool src/main.c |
+		    HOME="$H" $PTYVISOR hook $agent > "$T/g" 2> "$T/g.err"
+		is "$? $(wc -c < "$T/g") $(wc -c < "$T/g.err")" "0 0 0" \
+		    "$agent $tool src/main.c: exit 0, no output"
+	done
+done
+# The reason names the whole list in one sentence, as mcp's tools do.
+tool_json gemini write_file "$H/.bashrc" | HOME="$H" $PTYVISOR hook gemini |
+    verdict > "$T/why"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}' |
+    $PTYVISOR mcp > "$T/tools.json" 2> /dev/null
+python3 - "$T/why" "$T/tools.json" <<'PY'
+import json, sys
+why = open(sys.argv[1]).read()
+s = why[why.index("In every ptyvisor sandbox"):].strip()
+run = json.load(open(sys.argv[2]))["result"]["tools"][0]["description"]
+sys.exit(0 if s.endswith("credentials are hidden.") and s in run else 1)
+PY
+ok $? "the denial's sentence on the guarded paths is run's, word for word"
+# Another tool of each agent, and a shell tool the hook leaves alone.
+for a in "codex Bash" "gemini run_shell_command" "gemini read_file" \
+    "claude-code Read"; do
+	tool_json ${a% *} ${a#* } "$H/.bashrc" |
+	    HOME="$H" $PTYVISOR hook ${a% *} > "$T/g" 2> "$T/g.err"
+	is "$? $(wc -c < "$T/g")" "0 0" "$a on a guarded path: no decision"
+done
+# A patch with a guarded file among ordinary ones: the whole call denied.
+python3 -c 'import json,sys; print(json.dumps({"cwd": sys.argv[1],
+    "tool_name": "apply_patch", "tool_input": {"command": "*** Begin Patch\n"
+    "*** Update File: src/a.c\n@@\n-a\n+b\n*** Delete File: src/b.c\n"
+    "*** Update File: src/c.c\n*** Move to: .git/config\n@@\n-a\n+b\n"
+    "*** Add File: src/d.c\n+x\n*** End Patch\n"}}))' "$W" |
+    HOME="$H" $PTYVISOR hook codex | verdict > "$T/why"
+grep -q "^ptyvisor: $W/.git/config is protected" "$T/why"
+ok $? "codex: a patch moving a file onto .git/config among others is denied"
+$PTYVISOR hook emacs < /dev/null 2> /dev/null
+is "$?" 125 "hook: an unknown agent: 125"
 
 # The MCP recipes, parsed by their formats' own rules.
 for a in claude gemini; do
