@@ -353,6 +353,11 @@ server_set_log(struct server *sv, int fd)
 void
 server_end_consoles(struct server *sv, const char *why)
 {
+	/*
+	 * The sessions end first: a console told the server exited finds
+	 * every session in the history, and their ends reach the clients.
+	 */
+	sessions_end_all(sv->ss);
 	if (sv->consoles != NULL)
 		consoles_end_all(sv->consoles, why);
 	if (sv->control != NULL)

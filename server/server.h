@@ -157,8 +157,9 @@ void		 server_stop(struct server *sv);
 bool		 server_stopping(const struct server *sv);
 
 /*
- * Tell every console the server ends (why) and send what is queued for
- * the clients, for up to a second.
+ * End every session (each in the history, its end told), then tell every
+ * console the server ends (why) and send what is queued for the clients,
+ * for up to a second.
  */
 void		 server_end_consoles(struct server *sv, const char *why);
 

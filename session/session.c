@@ -82,11 +82,26 @@ sessions_kill_all(struct sessions *ss)
 void
 sessions_free(struct sessions *ss)
 {
-	struct pty_status	st;
 	size_t			i;
 
 	if (ss == NULL)
 		return;
+	sessions_end_all(ss);
+	loop_timer_cancel(ss->loop, ss->echo_timer);
+	for (i = 0; i < ss->n; i++)
+		session_free(ss->v[i]);
+	free(ss->v);
+	free(ss->state_dir);
+	free(ss->history_path);
+	free(ss);
+}
+
+void
+sessions_end_all(struct sessions *ss)
+{
+	struct pty_status	st;
+	size_t			i;
+
 	/* Nothing a session started may outlive ptyvisor. */
 	for (i = 0; i < ss->n; i++) {
 		struct session *s = ss->v[i];
@@ -107,13 +122,6 @@ sessions_free(struct sessions *ss)
 		session_read(s, true);
 		session_finish(s);
 	}
-	loop_timer_cancel(ss->loop, ss->echo_timer);
-	for (i = 0; i < ss->n; i++)
-		session_free(ss->v[i]);
-	free(ss->v);
-	free(ss->state_dir);
-	free(ss->history_path);
-	free(ss);
 }
 
 void

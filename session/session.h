@@ -143,6 +143,12 @@ struct sessions	*sessions_new(struct loop *loop, const char *state_dir,
 /* Kill every running session, wait for them, flush, free. */
 void		 sessions_free(struct sessions *ss);
 
+/*
+ * Kill every running session (SIGKILL), wait for it and finish it: its
+ * recording closed, its history line written, its end told.
+ */
+void		 sessions_end_all(struct sessions *ss);
+
 /* Add a subscriber (at most 16, SESSIONS_MAX_SUBSCRIBERS; more is fatal). */
 void	sessions_subscribe(struct sessions *ss, const struct session_events *ev,
 	    void *user);

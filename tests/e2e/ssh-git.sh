@@ -58,6 +58,8 @@ Host gitsrv
 	BatchMode yes
 	LogLevel ERROR
 EOF
+# ssh reads the passwd entry's home, not $HOME: name the file.
+export GIT_SSH_COMMAND="ssh -F $HOME/.ssh/config"
 # The key in an agent the person started.
 eval "$(ssh-agent -s -a "$T/agent.sock")" > /dev/null
 cleanup_pid "$SSH_AGENT_PID"
@@ -70,7 +72,7 @@ git init -q "$T/ws"
 (cd "$T/ws" && git -c user.name=t -c user.email=t@t commit -q \
     --allow-empty -m one)
 cd "$T/ws" || exit 1
-GIT_SSH_COMMAND=ssh git push -q "gitsrv:$T/srv.git" HEAD:refs/heads/outside
+git push -q "gitsrv:$T/srv.git" HEAD:refs/heads/outside
 ok $? "outside a sandbox, git push over ssh works"
 
 # An agent's push, its network asked for and approved.
