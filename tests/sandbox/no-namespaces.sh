@@ -62,6 +62,22 @@ is "$(verdict "$T/sb.txt" create)" allowed "no namespaces: the cwd is writable"
 is "$(verdict "$T/sb.txt" utimes=g)" allowed \
 	"no namespaces: times may still be set to now (touch)"
 
+# An agent beside it holding a secret in its environment: without a PID
+# namespace its /proc entry is there, and Landlock keeps it unreadable.
+agent_environ() {
+	nons sh -c '(API_KEY=sk-fake-ptyvisor-test exec sleep 60) &
+		v=$!
+		"$@" proc_environ=$v
+		kill $v' sh "$@"
+}
+agent_environ "$PROBE" > "$T/env-plain.txt" 2>&1
+is "$(awk '{ print $2; exit }' "$T/env-plain.txt")" allowed \
+    "no sandbox: the agent's environment is readable (the probe is sound)"
+agent_environ "$PTYVISOR" sandbox --allow-no-namespaces -- "$PROBE" \
+    > "$T/env-sb.txt" 2>&1
+is "$(awk '/^proc_environ/ { print $2; exit }' "$T/env-sb.txt")" denied \
+    "no namespaces: the agent's /proc/PID/environ is not readable"
+
 # Another terminal, by Landlock alone.
 nons python3 "$top_srcdir/tests/sandbox/ttyharness.py" \
 	"$PTYVISOR" sandbox --allow-no-namespaces -- "$PROBE" \
