@@ -53,7 +53,7 @@ policy="policy/policy.c policy/rules.c policy/shsplit.c policy/readonly.c
 policy/gitrepo.c"
 sandbox="sandbox/sandbox.c sandbox/child.c sandbox/ns.c sandbox/landlock.c
 sandbox/seccomp.c sandbox/limits.c sandbox/caps.c sandbox/stage.c
-sandbox/net.c"
+sandbox/net.c sandbox/guard.c sandbox/guard-mount.c sandbox/guard-write.c"
 net="net/hostlist.c net/resolve.c net/proxy.c net/proxy-conn.c
 net/proxy-request.c net/proxy-serve.c net/relay.c net/steer.c base/loop.c"
 
