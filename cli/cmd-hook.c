@@ -8,7 +8,8 @@
  * Claude unchanged, and Claude does not ask a second time.  ptyvisor is
  * named by the absolute path of this binary.  With no ptyvisor serving,
  * --when-absent decides (deny by default, with the way to start one as
- * the reason).
+ * the reason); a settings file that cannot be read blocks the call
+ * (exit 2, the error on stderr).
  *
  * Each agent's own file tools (hook-guard.c), which write outside any
  * sandbox, are denied in the agent's own format when they would write a
@@ -220,7 +221,8 @@ cmd_hook_answer_call(const struct cmd_hook_agent *a, const char *self,
 	    !json_is_string(cmd))
 		goto out;	/* not ours: no decision */
 	if ((cfg = cli_config()) == NULL) {
-		rc = 1;
+		rc = 2;		/* blocks the call: no decision would let
+				   Claude Code run it unsupervised */
 		goto out;
 	}
 	path = sock != NULL ? xstrdup(sock) : cli_socket_path(cfg);

@@ -323,3 +323,8 @@ TESTS += tests/unit/test-mcp-schema
 # The Claude Code hook and the agents' recipes.
 TESTS += tests/e2e/agents.sh
 EXTRA_DIST += tests/e2e/agents.sh
+# The real Claude Code CLI (tests/agents, npm) under the hook: secret
+# variables do not reach the model.
+TESTS += tests/agents/claude-secrets.sh
+EXTRA_DIST += tests/agents/claude-secrets.sh tests/agents/messages-api.py \
+	tests/agents/package.json tests/agents/package-lock.json

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""messages-api.py - a stand-in for Anthropic's Messages API that Claude
+Code talks to in the tests: it listens on 127.0.0.1 (a free port, written
+to PORTFILE once it listens) and plays one script.
+
+A request whose messages carry a tool_result is logged whole to
+RESULTFILE and answered with a short text (end_turn); the first request
+offering the Bash tool is answered with a tool_use of Bash running `env`;
+anything else (a title, a quota check, count_tokens, a health check) gets
+a short, well-formed answer.  Every request's method, path and model go to
+LOGFILE.  Answers stream (SSE) when the request asks for it.
+
+usage: messages-api.py PORTFILE LOGFILE RESULTFILE
+"""
+import http.server
+import json
+import os
+import sys
+
+PORTFILE, LOGFILE, RESULTFILE = sys.argv[1:4]
+state = {"asked": False, "n": 0}
+
+
+def log(line):
+    with open(LOGFILE, "a") as f:
+        f.write(line + "\n")
+
+
+def has_tool_result(req):
+    for m in req.get("messages", []):
+        c = m.get("content")
+        if isinstance(c, list) and any(
+                isinstance(b, dict) and b.get("type") == "tool_result"
+                for b in c):
+            return True
+    return False
+
+
+def offers_bash(req):
+    return any(t.get("name") == "Bash" for t in req.get("tools", []) or [])
+
+
+def reply_for(req):
+    """The content blocks and stop reason answering req."""
+    if has_tool_result(req):
+        with open(RESULTFILE, "w") as f:
+            json.dump(req, f)
+        return [{"type": "text", "text": "Here is the environment."}], \
+            "end_turn"
+    if offers_bash(req) and not state["asked"]:
+        state["asked"] = True
+        return [{"type": "tool_use", "id": "toolu_01standin",
+                 "name": "Bash",
+                 "input": {"command": "env",
+                           "description": "show env"}}], "tool_use"
+    return [{"type": "text", "text": "ok"}], "end_turn"
+
+
+def message(req, content, stop):
+    state["n"] += 1
+    return {"id": "msg_standin%d" % state["n"], "type": "message",
+            "role": "assistant", "model": req.get("model", "claude"),
+            "content": content, "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5,
+                      "cache_creation_input_tokens": 0,
+                      "cache_read_input_tokens": 0}}
+
+
+def sse_events(msg):
+    """The event sequence of a streamed answer carrying msg."""
+    start = dict(msg, content=[], stop_reason=None)
+    start["usage"] = dict(msg["usage"], output_tokens=1)
+    yield "message_start", {"type": "message_start", "message": start}
+    for i, b in enumerate(msg["content"]):
+        if b["type"] == "tool_use":
+            first = dict(b, input={})
+            delta = {"type": "input_json_delta",
+                     "partial_json": json.dumps(b["input"])}
+        else:
+            first = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": b["text"]}
+        yield "content_block_start", {"type": "content_block_start",
+                                      "index": i, "content_block": first}
+        yield "content_block_delta", {"type": "content_block_delta",
+                                      "index": i, "delta": delta}
+        yield "content_block_stop", {"type": "content_block_stop",
+                                     "index": i}
+    yield "message_delta", {"type": "message_delta",
+                            "delta": {"stop_reason": msg["stop_reason"],
+                                      "stop_sequence": None},
+                            "usage": {"output_tokens": 5}}
+    yield "message_stop", {"type": "message_stop"}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send_json(self, code, obj):
+        body = json.dumps(obj).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("request-id", "req_standin")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_HEAD(self):
+        log("HEAD " + self.path)
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self):
+        log("GET " + self.path)
+        self.send_json(200, {"data": [], "has_more": False})
+
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(n)
+        try:
+            req = json.loads(raw or b"{}")
+        except ValueError:
+            req = {}
+        path = self.path.split("?")[0]
+        log("POST %s model=%s stream=%s tools=%d" % (
+            self.path, req.get("model"), req.get("stream"),
+            len(req.get("tools") or [])))
+        if path.endswith("/count_tokens"):
+            self.send_json(200, {"input_tokens": 10})
+            return
+        if not path.endswith("/v1/messages"):
+            self.send_json(200, {})
+            return
+        content, stop = reply_for(req)
+        msg = message(req, content, stop)
+        if not req.get("stream"):
+            self.send_json(200, msg)
+            return
+        body = "".join("event: %s\ndata: %s\n\n" % (e, json.dumps(d))
+                       for e, d in sse_events(msg)).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("request-id", "req_standin")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+with open(PORTFILE + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+os.rename(PORTFILE + ".tmp", PORTFILE)
+server.serve_forever()
