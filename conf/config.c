@@ -13,7 +13,7 @@
  * bound when its line in bounds[] of its section is; every string in a
  * struct config is owned by it.
  */
-#include "conf/config.h"
+#include "conf/config-int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -48,75 +48,6 @@ enum config_type {
 	CONFIG_HOST_LIST,	/* network_allow/deny: one more host list */
 	CONFIG_GUARD_LIST,	/* protect/hide/expose: one more path */
 	CONFIG_NAME_LIST	/* pass_env: one more variable's name */
-};
-
-/* Every key; the index into set_line[]. */
-enum config_key {
-	KEY_MODE,
-	KEY_NOTIFY,
-	KEY_RULES,
-	KEY_PROFILE,
-	KEY_NETWORK,
-	KEY_WRITABLE,
-	KEY_NETWORK_ALLOW,
-	KEY_NETWORK_DENY,
-	KEY_PASS_ENV,
-	KEY_PROTECT_GIT,
-	KEY_PRIVATE_TMP,
-	KEY_ALLOW_NO_NAMESPACES,
-	KEY_MAX_PROCS,
-	KEY_MAX_FILES,
-	KEY_MAX_MEMORY,
-	KEY_MAX_SESSION_MEMORY,
-	KEY_MAX_FILE_SIZE,
-	KEY_PREFIX,
-	KEY_SCROLLBACK,
-	KEY_MOUSE,
-	KEY_MCP_MAX_BYTES,
-	KEY_STATE_DIR,
-	KEY_SOCKET,
-	KEY_PROTECT,
-	KEY_HIDE,
-	KEY_EXPOSE,
-	CONFIG_NKEYS
-};
-
-struct config {
-	char			*path;
-	unsigned		 set_line[CONFIG_NKEYS];
-
-	enum policy_mode	 mode;
-	char			*notify;
-	char			*rules;
-
-	enum sandbox_profile	 profile;
-	bool			 network;
-	char			*writable[SANDBOX_MAX_ROOTS];
-	int			 nwritable;
-	char			*net_allow[SANDBOX_MAX_NET_LISTS];
-	int			 nnet_allow;
-	char			*net_deny[SANDBOX_MAX_NET_LISTS];
-	int			 nnet_deny;
-	char			*pass_env[SANDBOX_MAX_PASS_ENV];
-	int			 npass_env;
-	bool			 protect_git;
-	bool			 private_tmp;
-	bool			 allow_no_namespaces;
-	/* [sandbox], then [sandbox.PROFILE] of each bounded profile. */
-	struct sandbox_given_limits bounds[1 + SANDBOX_NBOUNDED];
-
-	char			 prefix;
-	size_t			 scrollback;
-	bool			 mouse;
-
-	size_t			 mcp_max_bytes;
-
-	char			*state_dir;
-	char			*socket;
-
-	/* [sandbox] protect, hide, expose: guarded paths (sandbox/guard.h). */
-	char			*guard[3][GUARD_MAX_EXTRA];
-	int			 nguard[3];
 };
 
 /*
@@ -228,7 +159,7 @@ config_free(struct config *cfg)
 		free(cfg->net_allow[i]);
 	for (i = 0; i < cfg->nnet_deny; i++)
 		free(cfg->net_deny[i]);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < CONFIG_NGUARD; i++)
 		for (j = 0; j < cfg->nguard[i]; j++)
 			free(cfg->guard[i][j]);
 	for (i = 0; i < cfg->npass_env; i++)
@@ -548,7 +479,7 @@ config_set(struct config_parse *p, const struct config_key_def *d,
 		break;
 	}
 	case CONFIG_GUARD_LIST: {
-		int	k = d->key - KEY_PROTECT;
+		int	k = d->key - KEY_PROTECT;	/* enum config_guard */
 
 		if (cfg->nguard[k] == GUARD_MAX_EXTRA) {
 			config_error(p, "%s: more than %d paths", d->name,
@@ -732,129 +663,4 @@ config_load(struct config *cfg, const char *path, bool missing_ok,
 	free(p.line);
 	fclose(p.f);
 	return rc;
-}
-
-const char *
-config_path(const struct config *cfg)
-{
-	return cfg->path;
-}
-
-bool
-config_approval_mode(const struct config *cfg, enum policy_mode *mode)
-{
-	if (cfg->set_line[KEY_MODE] == 0)
-		return false;
-	*mode = cfg->mode;
-	return true;
-}
-
-const char *
-config_notify(const struct config *cfg)
-{
-	return cfg->notify;
-}
-
-const char *
-config_rules(const struct config *cfg)
-{
-	return cfg->rules;
-}
-
-bool
-config_sandbox_profile(const struct config *cfg,
-    enum sandbox_profile *profile)
-{
-	if (cfg->set_line[KEY_PROFILE] == 0)
-		return false;
-	*profile = cfg->profile;
-	return true;
-}
-
-int
-config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
-    char **cause)
-{
-	const unsigned		*set = cfg->set_line;
-	enum sandbox_limit	 k;
-	int			 i, g;
-
-	if (set[KEY_PROFILE] != 0)
-		opts->profile = cfg->profile;
-	if (set[KEY_NETWORK] != 0)
-		opts->network = cfg->network;
-	if (set[KEY_PROTECT_GIT] != 0)
-		opts->protect_git = cfg->protect_git;
-	if (set[KEY_PRIVATE_TMP] != 0)
-		opts->private_tmp = cfg->private_tmp;
-	if (set[KEY_ALLOW_NO_NAMESPACES] != 0)
-		opts->allow_no_namespaces = cfg->allow_no_namespaces;
-	for (k = 0; k < SANDBOX_NLIMITS; k++)
-		if (cfg->bounds[0].line[k] != 0)
-			sandbox_opts_set_limit(opts, k,
-			    sandbox_limit_get(&cfg->bounds[0].limits, k),
-			    SANDBOX_FROM_SETTINGS, cfg->bounds[0].line[k]);
-	/* Each profile's own, for sandbox_opts_limits() to pick. */
-	for (i = 0; i < SANDBOX_NBOUNDED; i++)
-		opts->profile_limits[i] = cfg->bounds[1 + i];
-	opts->settings = cfg->path;
-	for (i = 0; i < cfg->nwritable; i++)
-		if (sandbox_opts_add_writable(opts, cfg->writable[i],
-		    cause) != 0)
-			return -1;
-	for (i = 0; i < cfg->nnet_allow; i++)
-		if (sandbox_opts_add_network(opts, false, cfg->net_allow[i],
-		    cause) != 0)
-			return -1;
-	for (i = 0; i < cfg->nnet_deny; i++)
-		if (sandbox_opts_add_network(opts, true, cfg->net_deny[i],
-		    cause) != 0)
-			return -1;
-	for (g = 0; g < 3; g++)
-		for (i = 0; i < cfg->nguard[g]; i++)
-			if (sandbox_opts_add_guard(opts, g == 1 ?
-			    GUARD_HIDDEN : GUARD_READ_ONLY, g == 2,
-			    cfg->guard[g][i], cause) != 0)
-				return -1;
-	for (i = 0; i < cfg->npass_env; i++)
-		if (sandbox_opts_add_pass_env(opts, cfg->pass_env[i],
-		    cause) != 0)
-			return -1;
-	return 0;
-}
-
-char
-config_prefix(const struct config *cfg)
-{
-	return cfg->prefix;
-}
-
-size_t
-config_mcp_max_bytes(const struct config *cfg)
-{
-	return cfg->mcp_max_bytes;
-}
-
-size_t
-config_scrollback(const struct config *cfg)
-{
-	return cfg->scrollback;
-}
-
-bool
-config_mouse(const struct config *cfg)
-{
-	return cfg->mouse;
-}
-
-const char *
-config_state_dir(const struct config *cfg)
-{
-	return cfg->state_dir;
-}
-
-const char *
-config_socket(const struct config *cfg)
-{
-	return cfg->socket;
 }

@@ -4,4 +4,5 @@
 # (approval modes).
 noinst_LIBRARIES += libconf.a
 libconf_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
-libconf_a_SOURCES = conf/config.c conf/config.h
+libconf_a_SOURCES = conf/config.c conf/config.h conf/config-int.h \
+	conf/config-apply.c

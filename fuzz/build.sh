@@ -69,7 +69,7 @@ target fuzz-shsplit policy/shsplit.c $base --
 # shellcheck disable=SC2086
 target fuzz-rules $policy $base --
 # shellcheck disable=SC2086
-target fuzz-config conf/config.c $policy $sandbox $net $base -- \
+target fuzz-config conf/config.c conf/config-apply.c $policy $sandbox $net $base -- \
     $(pkg-config --libs inih libseccomp jansson)
 # shellcheck disable=SC2086
 # fuzz-mcp: the tools' table brings the whole MCP server in, and with it

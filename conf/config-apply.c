@@ -1,0 +1,134 @@
+/*
+ * config-apply.c - what the settings say, for the commands: each value
+ * read by config.c handed out, and the [sandbox] settings applied to a
+ * sandbox's options (see config.h).
+ *
+ * Invariant: a setting the file did not set changes nothing here; the
+ * caller's defaults and flags stay as they were.
+ */
+#include "conf/config-int.h"
+
+const char *
+config_path(const struct config *cfg)
+{
+	return cfg->path;
+}
+
+bool
+config_approval_mode(const struct config *cfg, enum policy_mode *mode)
+{
+	if (cfg->set_line[KEY_MODE] == 0)
+		return false;
+	*mode = cfg->mode;
+	return true;
+}
+
+const char *
+config_notify(const struct config *cfg)
+{
+	return cfg->notify;
+}
+
+const char *
+config_rules(const struct config *cfg)
+{
+	return cfg->rules;
+}
+
+bool
+config_sandbox_profile(const struct config *cfg,
+    enum sandbox_profile *profile)
+{
+	if (cfg->set_line[KEY_PROFILE] == 0)
+		return false;
+	*profile = cfg->profile;
+	return true;
+}
+
+int
+config_apply_sandbox(const struct config *cfg, struct sandbox_opts *opts,
+    char **cause)
+{
+	const unsigned		*set = cfg->set_line;
+	enum sandbox_limit	 k;
+	int			 i, g;
+
+	if (set[KEY_PROFILE] != 0)
+		opts->profile = cfg->profile;
+	if (set[KEY_NETWORK] != 0)
+		opts->network = cfg->network;
+	if (set[KEY_PROTECT_GIT] != 0)
+		opts->protect_git = cfg->protect_git;
+	if (set[KEY_PRIVATE_TMP] != 0)
+		opts->private_tmp = cfg->private_tmp;
+	if (set[KEY_ALLOW_NO_NAMESPACES] != 0)
+		opts->allow_no_namespaces = cfg->allow_no_namespaces;
+	for (k = 0; k < SANDBOX_NLIMITS; k++)
+		if (cfg->bounds[0].line[k] != 0)
+			sandbox_opts_set_limit(opts, k,
+			    sandbox_limit_get(&cfg->bounds[0].limits, k),
+			    SANDBOX_FROM_SETTINGS, cfg->bounds[0].line[k]);
+	/* Each profile's own, for sandbox_opts_limits() to pick. */
+	for (i = 0; i < SANDBOX_NBOUNDED; i++)
+		opts->profile_limits[i] = cfg->bounds[1 + i];
+	opts->settings = cfg->path;
+	for (i = 0; i < cfg->nwritable; i++)
+		if (sandbox_opts_add_writable(opts, cfg->writable[i],
+		    cause) != 0)
+			return -1;
+	for (i = 0; i < cfg->nnet_allow; i++)
+		if (sandbox_opts_add_network(opts, false, cfg->net_allow[i],
+		    cause) != 0)
+			return -1;
+	for (i = 0; i < cfg->nnet_deny; i++)
+		if (sandbox_opts_add_network(opts, true, cfg->net_deny[i],
+		    cause) != 0)
+			return -1;
+	for (g = 0; g < CONFIG_NGUARD; g++)
+		for (i = 0; i < cfg->nguard[g]; i++)
+			if (sandbox_opts_add_guard(opts, g == CONFIG_HIDE ?
+			    GUARD_HIDDEN : GUARD_READ_ONLY, g == CONFIG_EXPOSE,
+			    cfg->guard[g][i], cause) != 0)
+				return -1;
+	for (i = 0; i < cfg->npass_env; i++)
+		if (sandbox_opts_add_pass_env(opts, cfg->pass_env[i],
+		    cause) != 0)
+			return -1;
+	return 0;
+}
+
+char
+config_prefix(const struct config *cfg)
+{
+	return cfg->prefix;
+}
+
+size_t
+config_mcp_max_bytes(const struct config *cfg)
+{
+	return cfg->mcp_max_bytes;
+}
+
+size_t
+config_scrollback(const struct config *cfg)
+{
+	return cfg->scrollback;
+}
+
+bool
+config_mouse(const struct config *cfg)
+{
+	return cfg->mouse;
+}
+
+const char *
+config_state_dir(const struct config *cfg)
+{
+	return cfg->state_dir;
+}
+
+const char *
+config_socket(const struct config *cfg)
+{
+	return cfg->socket;
+}
