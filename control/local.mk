@@ -4,7 +4,8 @@
 noinst_LIBRARIES += libcontrol.a
 libcontrol_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libcontrol_a_SOURCES = \
-	control/approval.c control/approval.h \
+	control/approval.c control/approval.h control/approval-int.h \
+	control/approval-judge.c \
 	control/ask-server.c control/ask-server.h \
 	control/client.c control/client.h \
 	control/control.c control/control.h control/control-int.h \
