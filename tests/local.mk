@@ -289,7 +289,7 @@ TESTS += tests/e2e/check.sh
 EXTRA_DIST += tests/e2e/check.sh
 # The server or the console SIGKILLed with a session running.
 TESTS += tests/e2e/faults.sh
-EXTRA_DIST += tests/e2e/faults.sh tests/e2e/serve-lib.sh
+EXTRA_DIST += tests/e2e/faults.sh tests/e2e/serve-lib.sh tests/e2e/sshd-lib.sh
 # The control socket under load: concurrency, bounds, bad input, leaks.
 TESTS += tests/e2e/load.sh
 EXTRA_DIST += tests/e2e/load.sh tests/e2e/load-client.py

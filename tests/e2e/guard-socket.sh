@@ -28,10 +28,7 @@ for profile in read-only workspace-write; do
 		shim=$!
 		cleanup_pid $shim
 		# The network is asked for: approve what waits.
-		wait_for "[ -n \"\$($PTYVISOR pending)\" ] || ! kill -0 $shim 2>/dev/null" 20
-		for id in $($PTYVISOR pending | cut -f 1); do
-			$PTYVISOR approve "$id"
-		done
+		pv_approve_waiting $shim
 		wait $shim
 		is "$?" 0 "$what: the command ran"
 		! grep -q reached "$T/o"

@@ -18,3 +18,12 @@ pv_serve() {
 	cleanup_pid $SERVE
 	wait_for "$PTYVISOR pending > /dev/null 2>&1" 20
 }
+
+# pv_approve_waiting PID: wait until a request is pending (or the shim PID
+# has ended), then approve every pending request.
+pv_approve_waiting() {
+	wait_for "[ -n \"\$($PTYVISOR pending)\" ] || ! kill -0 $1 2>/dev/null" 20
+	for id in $($PTYVISOR pending | cut -f 1); do
+		$PTYVISOR approve "$id"
+	done
+}

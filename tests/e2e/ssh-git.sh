@@ -8,10 +8,9 @@
 # reason, where sshd, ssh-agent or git is missing or sshd cannot start.
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/e2e/serve-lib.sh"
+. "$top_srcdir/tests/e2e/sshd-lib.sh"
 
-SSHD=$(command -v sshd 2> /dev/null || echo /usr/sbin/sshd)
-[ -x "$SSHD" ] || { echo "1..0 # SKIP sshd is missing (openssh-server)"; exit 0; }
-for c in ssh ssh-keygen ssh-agent ssh-add git python3; do
+for c in ssh-agent ssh-add git; do
 	command -v $c > /dev/null 2>&1 ||
 	    { echo "1..0 # SKIP $c is missing"; exit 0; }
 done
@@ -19,34 +18,12 @@ done
 T=$(mktemp -d)
 cleanup_cmd "rm -rf '$T'"
 export HOME="$T/home"
-mkdir -p "$HOME/.ssh" "$T/sshd"
-chmod 700 "$HOME/.ssh" "$T/sshd"
-ssh-keygen -q -t ed25519 -N '' -f "$T/sshd/host" -C host < /dev/null
+mkdir -p "$HOME/.ssh"
+chmod 700 "$HOME/.ssh"
+sshd_start "$T/sshd" "$T/sshd/authorized_keys"
+port=$SSHD_PORT
 ssh-keygen -q -t ed25519 -N '' -f "$HOME/.ssh/id_ed25519" -C me < /dev/null
 cp "$HOME/.ssh/id_ed25519.pub" "$T/sshd/authorized_keys"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-cat > "$T/sshd/config" <<EOF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $T/sshd/host
-AuthorizedKeysFile $T/sshd/authorized_keys
-PidFile $T/sshd/pid
-StrictModes no
-UsePAM no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PubkeyAuthentication yes
-PermitRootLogin prohibit-password
-AllowUsers $(id -un)
-LogLevel ERROR
-EOF
-[ "$(id -u)" -ne 0 ] || [ -d /run/sshd ] || mkdir -p -m 0755 /run/sshd
-"$SSHD" -f "$T/sshd/config" -D -e 2> "$T/sshd/log" &
-cleanup_pid $!
-if ! wait_for "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", $port), 1)' 2>/dev/null" 10; then
-	echo "1..0 # SKIP sshd cannot start here: $(head -c 300 "$T/sshd/log" | tr '\n' ' ')"
-	exit 0
-fi
 # What git over ssh reads in ~/.ssh: config (and known_hosts) stay.
 cat > "$HOME/.ssh/config" <<EOF
 Host gitsrv
@@ -81,10 +58,7 @@ push() {
 	    "HEAD:refs/heads/$1" > "$T/o" 2>&1 < /dev/null &
 	shim=$!
 	cleanup_pid $shim
-	wait_for "[ -n \"\$($PTYVISOR pending)\" ] || ! kill -0 $shim 2>/dev/null" 20
-	for id in $($PTYVISOR pending | cut -f 1); do
-		$PTYVISOR approve "$id"
-	done
+	pv_approve_waiting $shim
 	wait $shim
 }
 pv_serve
@@ -104,8 +78,7 @@ ok $? "and the server has the branch"
 $PTYVISOR exec --network -- cat "$HOME/.ssh/id_ed25519" > "$T/o" 2>&1 < /dev/null &
 shim=$!
 cleanup_pid $shim
-wait_for "[ -n \"\$($PTYVISOR pending)\" ] || ! kill -0 $shim 2>/dev/null" 20
-for id in $($PTYVISOR pending | cut -f 1); do $PTYVISOR approve "$id"; done
+pv_approve_waiting $shim
 wait $shim
 [ "$?" -ne 0 ] && ! grep -q PRIVATE "$T/o"
 ok $? "the key file itself stays hidden"

@@ -6,49 +6,15 @@
 # UNIX socket forwarded by ssh -L (the man page's recipe).  Skips, with
 # the reason, only where sshd cannot start.
 . "$top_srcdir/tests/e2e/tui-lib.sh"
-
-SSHD=$(command -v sshd 2> /dev/null || echo /usr/sbin/sshd)
-[ -x "$SSHD" ] || { echo "1..0 # SKIP sshd is missing (openssh-server)"; exit 0; }
-for c in ssh ssh-keygen python3; do
-	command -v $c > /dev/null 2>&1 ||
-	    { echo "1..0 # SKIP $c is missing"; exit 0; }
-done
+. "$top_srcdir/tests/e2e/sshd-lib.sh"
 
 K="$pv_dir/ssh"
-mkdir -p "$K"
-chmod 700 "$K"
-ssh-keygen -q -t ed25519 -N '' -f "$K/host" -C host < /dev/null
+sshd_start "$K" "$K/authorized_keys" "AllowStreamLocalForwarding yes" \
+    "StreamLocalBindUnlink yes"
+port=$SSHD_PORT
 ssh-keygen -q -t ed25519 -N '' -f "$K/user" -C user < /dev/null
 cp "$K/user.pub" "$K/authorized_keys"
 chmod 600 "$K/authorized_keys"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-cat > "$K/sshd_config" <<EOF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $K/host
-AuthorizedKeysFile $K/authorized_keys
-PidFile $K/sshd.pid
-StrictModes no
-UsePAM no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PubkeyAuthentication yes
-PermitRootLogin prohibit-password
-AllowUsers $(id -un)
-AllowStreamLocalForwarding yes
-StreamLocalBindUnlink yes
-LogLevel ERROR
-EOF
-# As root sshd needs its privilege separation directory (the package's
-# service makes it at boot; a container may not have it).
-[ "$(id -u)" -ne 0 ] || [ -d /run/sshd ] || mkdir -p -m 0755 /run/sshd
-"$SSHD" -f "$K/sshd_config" -D -e 2> "$K/sshd.log" &
-SSHD_PID=$!
-cleanup_pid $SSHD_PID
-if ! wait_for "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", $port), 1)' 2>/dev/null" 10; then
-	echo "1..0 # SKIP sshd cannot start here: $(head -c 300 "$K/sshd.log" | tr '\n' ' ')"
-	exit 0
-fi
 
 sock="$pv_dir/pv.sock"
 SSH="ssh -t -p $port -i $K/user -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes 127.0.0.1"
