@@ -242,20 +242,6 @@ sandbox_guard_mount(struct sandbox *sb)
 	return 0;
 }
 
-/* Copy the directory part of path into buf ("/" for a top entry). */
-static void
-parent_of(const char *path, char *buf, size_t len)
-{
-	const char	*slash = strrchr(path, '/');
-	size_t		 n = slash == NULL || slash == path ? 1 :
-			    (size_t)(slash - path);
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, path, n);
-	buf[n] = '\0';
-}
-
 int
 sandbox_guard_watch(struct sandbox *sb, int sig)
 {
@@ -272,7 +258,7 @@ sandbox_guard_watch(struct sandbox *sb, int sig)
 		g->wd = -1;
 		if (g->covered || (g->how == GUARD_READ_ONLY && !g->writable))
 			continue;
-		parent_of(g->path, dir, sizeof dir);
+		guard_parent(g->path, dir, sizeof dir);
 		g->wd = inotify_add_watch(fd, dir, IN_CREATE | IN_MOVED_TO |
 		    IN_ONLYDIR);
 	}

@@ -137,6 +137,19 @@ const size_t guard_nrules = sizeof guard_rules / sizeof guard_rules[0];
 #define GUARD_GIT_DEPTH		3
 #define GUARD_GIT_BUDGET	2000	/* directories read, all roots */
 
+void
+guard_parent(const char *path, char *buf, size_t len)
+{
+	const char	*slash = strrchr(path, '/');
+	size_t		 n = slash == NULL || slash == path ? 1 :
+			    (size_t)(slash - path);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+}
+
 bool
 guard_path_under(const char *path, const char *root)
 {
@@ -599,8 +612,7 @@ static bool
 guard_creatable(const struct guard_path *g)
 {
 	struct stat	 st;
-	char		*parent, *slash;
-	bool		 ok;
+	char		 parent[PATH_MAX];
 
 	if (g->exists || g->how != GUARD_READ_ONLY || !g->writable)
 		return false;
@@ -609,15 +621,8 @@ guard_creatable(const struct guard_path *g)
 		return false;
 	if (g->dir)
 		return true;
-	parent = xstrdup(g->path);
-	slash = strrchr(parent, '/');
-	if (slash == parent)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	ok = stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
-	free(parent);
-	return ok;
+	guard_parent(g->path, parent, sizeof parent);
+	return stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /*

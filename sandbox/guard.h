@@ -164,6 +164,9 @@ const struct guard_path *guard_find_write(const struct guard_set *set,
 void	guard_explain(const struct guard_set *set, bool in_force,
 	    struct buf *out);
 
+/* The directory part of path into buf ("/" for a top entry); no malloc. */
+void	guard_parent(const char *path, char *buf, size_t len);
+
 /* Whether path is root or below it. */
 bool	guard_path_under(const char *path, const char *root);
 
