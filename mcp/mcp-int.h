@@ -143,6 +143,8 @@ const char	*job_ending(const struct job *j);
 json_t		*job_exit_code(const struct job *j);
 /* mcp-results.c: the answer to a run: ended, denied, failed or running. */
 json_t		*job_run_result(struct job *j, double waited);
+/* mcp-results.c: the answer to a session_start that started. */
+json_t		*job_start_result(struct job *j);
 /* mcp-results.c: the answer to session_output. */
 json_t		*job_output_result(struct job *j, struct call *c);
 /* mcp-results.c: the last lines the job shows, for a progress message. */

@@ -57,6 +57,8 @@ mcpd_answer(struct mcpd *d, struct call *c, json_t *result)
 void
 mcpd_fail(struct mcpd *d, struct call *c, const char *msg, json_t *sc)
 {
+	if (sc != NULL && json_object_get(sc, "message") == NULL)
+		json_object_set_new(sc, "message", json_string(msg));
 	mcpd_answer(d, c, mcp_tool_result(msg, sc, true));
 }
 
@@ -205,7 +207,6 @@ void
 mcpd_check_job(struct mcpd *d, struct job *j)
 {
 	struct call	*c, *next;
-	json_t		*sc;
 
 	for (c = d->calls; c != NULL; c = next) {
 		next = c->next;
@@ -228,10 +229,7 @@ mcpd_check_job(struct mcpd *d, struct job *j)
 		case CALL_START:
 			if (j->state == JOB_RUNNING || j->state == JOB_ENDED) {
 				j->kept = true;
-				sc = json_pack("{s:I, s:b}", "session",
-				    (json_int_t)j->session, "denied", 0);
-				mcpd_answer(d, c, mcp_tool_result("started",
-				    sc, false));
+				mcpd_answer(d, c, job_start_result(j));
 			} else if (job_over(j))
 				mcpd_answer(d, c, job_run_result(j, 0));
 			break;

@@ -106,27 +106,65 @@ mcpd_newline(struct buf *text)
 		buf_addc(text, '\n');
 }
 
-/* The answer to a run: ended, denied, failed, or still running. */
+/*
+ * The wait_ms a running job's hint suggests: the server's wait_s (what
+ * --wait set), within what session_output takes.
+ */
+static json_int_t
+job_hint_wait_ms(const struct job *j)
+{
+	double	ms = j->d != NULL ? j->d->wait_s * 1000 : MCP_WAIT_S * 1000;
+
+	if (ms > MCP_WAIT_MS_MAX)
+		ms = MCP_WAIT_MS_MAX;
+	return ms < 1000 ? 1000 : (json_int_t)ms;
+}
+
+/*
+ * What to call while the job runs, as the text says it and as the
+ * structured part's next_call: session_output on its session.
+ */
+static json_t *
+job_next_call(const struct job *j, struct buf *say)
+{
+	json_int_t	ms = job_hint_wait_ms(j);
+
+	buf_printf(say, "call session_output {\"session\": %lld, "
+	    "\"wait_ms\": %lld} until it ends, or session_kill",
+	    (long long)j->session, (long long)ms);
+	return json_pack("{s:s, s:{s:I, s:I}}", "tool", "session_output",
+	    "arguments", "session", (json_int_t)j->session, "wait_ms", ms);
+}
+
+/*
+ * The answer to a run (and to a session_start that ended before it was
+ * answered): ended, denied, failed, or still running.  Agents that hand
+ * their model only the structured part (Claude Code, Codex) must find
+ * everything the text says there: the text is the edit note, the output
+ * and the message, and the structured part carries each (edited, output,
+ * message) beside the facts.
+ */
 json_t *
 job_run_result(struct job *j, double waited)
 {
-	struct buf	 text = { 0 };
-	json_t		*sc;
+	struct buf	 text = { 0 }, out = { 0 }, msg = { 0 };
+	json_t		*sc, *next = json_null();
 	bool		 err = false, running = j->state == JOB_RUNNING;
 	bool		 timed_out;
 	const char	*rec;
 
 	timed_out = job_timed_out(j);
 	sc = json_pack("{s:o, s:o, s:b, s:b, s:n, s:o, s:b, s:o, s:b, s:n, "
-	    "s:n}", "exit_code", job_exit_code(j),
+	    "s:n, s:n}", "exit_code", job_exit_code(j),
 	    "signal", job_exit_signal(j), "timed_out", timed_out,
 	    "denied", j->state == JOB_DENIED, "reason",
 	    "session", j->session > 0 ? json_integer(j->session) : json_null(),
 	    "running", running, "duration_ms", job_exit(j) != NULL ?
 	    json_integer((json_int_t)job_exit(j)->duration_ms) : json_null(),
-	    "truncated", outcap_truncated(&j->cap), "recording", "ending");
+	    "truncated", outcap_truncated(&j->cap), "recording", "ending",
+	    "edited");
 	if (j->state == JOB_DENIED) {
-		buf_printf(&text, "Denied by %s%s%s.  The person supervising "
+		buf_printf(&msg, "Denied by %s%s%s.  The person supervising "
 		    "this machine does not let this command run; do not retry "
 		    "it unchanged.", j->by != NULL ? j->by : "the person",
 		    j->reason != NULL ? ": " : "",
@@ -138,30 +176,30 @@ job_run_result(struct job *j, double waited)
 			json_object_set_new(sc, "reason", json_string(j->by));
 		err = true;
 	} else if (j->state == JOB_FAILED) {
-		buf_printf(&text, "ptyvisor: %s", j->error);
+		buf_printf(&msg, "ptyvisor: %s", j->error);
 		json_object_set_new(sc, "reason", json_string(j->error));
 		err = true;
 	} else {
-		if (j->edited != NULL)
+		if (j->edited != NULL) {
 			buf_printf(&text, "[a person edited the command before "
 			    "approving it; what ran: %s]\n", j->edited);
+			json_object_set_new(sc, "edited",
+			    json_string(j->edited));
+		}
 		rec = job_recording(j);
-		outcap_text(&j->cap, rec, &text);
+		outcap_text(&j->cap, rec, &out);
 		if (running) {
-			job_screen(j, &text);
-			mcpd_newline(&text);
-			buf_printf(&text, "[still running after %.0f s as "
-			    "session %lld; it was not stopped: call "
-			    "session_output {\"session\": %lld, \"wait_ms\": "
-			    "30000} until it ends, or session_kill]",
-			    waited, (long long)j->session,
+			job_screen(j, &out);
+			buf_printf(&msg, "[still running after %.0f s as "
+			    "session %lld; it was not stopped: ", waited,
 			    (long long)j->session);
+			next = job_next_call(j, &msg);
+			buf_addc(&msg, ']');
 			json_object_set_new(sc, "next",
 			    json_integer((json_int_t)j->total));
 			j->read = j->total;
 		} else {
-			mcpd_newline(&text);
-			buf_printf(&text, "[%s]", job_ending(j) != NULL ?
+			buf_printf(&msg, "[%s]", job_ending(j) != NULL ?
 			    job_ending(j) : "ended");
 			if (rec != NULL)
 				json_object_set_new(sc, "recording",
@@ -171,9 +209,57 @@ job_run_result(struct job *j, double waited)
 				    json_string(job_ending(j)));
 			err = timed_out || job_not_started(j);
 		}
+		mcpd_newline(&out);
 	}
+	buf_add(&text, out.data, out.len);
+	buf_add(&text, msg.data, msg.len);
+	json_object_set_new(sc, "output", json_stringn(out.data != NULL ?
+	    out.data : "", out.len));
+	json_object_set_new(sc, "message", json_string(buf_cstr(&msg)));
+	json_object_set_new(sc, "next_call", next);
 	sc = mcp_tool_result(buf_cstr(&text), sc, err);
 	buf_free(&text);
+	buf_free(&out);
+	buf_free(&msg);
+	return sc;
+}
+
+/*
+ * The answer to a session_start whose command started: its session, the
+ * output so far (left for session_output to page from its start), and
+ * what to call next, in both parts.
+ */
+json_t *
+job_start_result(struct job *j)
+{
+	struct buf	 text = { 0 }, out = { 0 }, msg = { 0 };
+	json_t		*sc, *next = json_null();
+	bool		 running = j->state == JOB_RUNNING;
+
+	buf_add(&out, j->log.data, j->log.len);
+	job_screen(j, &out);
+	mcpd_newline(&out);
+	buf_printf(&msg, "[started as session %lld", (long long)j->session);
+	if (running) {
+		buf_adds(&msg, "; type into it with session_send, read it: ");
+		next = job_next_call(j, &msg);
+	} else
+		buf_printf(&msg, "; it has ended: %s", job_ending(j) != NULL ?
+		    job_ending(j) : "ended");
+	buf_addc(&msg, ']');
+	buf_add(&text, out.data, out.len);
+	buf_add(&text, msg.data, msg.len);
+	sc = json_pack("{s:I, s:b, s:b, s:o, s:s%, s:s, s:o}", "session",
+	    (json_int_t)j->session, "denied", 0, "running", running,
+	    "exit_code", job_exit_code(j), "output", out.data != NULL ?
+	    out.data : "", out.len, "message", buf_cstr(&msg), "next_call",
+	    next);
+	json_object_set_new(sc, "ending", job_ending(j) != NULL ?
+	    json_string(job_ending(j)) : json_null());
+	sc = mcp_tool_result(buf_cstr(&text), sc, false);
+	buf_free(&text);
+	buf_free(&out);
+	buf_free(&msg);
 	return sc;
 }
 

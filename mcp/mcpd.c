@@ -152,7 +152,7 @@ mcpd_serve(const struct mcpd_opts *o, char **cause)
 		return -1;
 	d.socket = xstrdup(o->socket);
 	d.mcp = mcp_new("ptyvisor", PACKAGE_VERSION, mcp_instructions,
-	    mcp_tools());
+	    mcp_tools(o->wait_s));
 	loop_add_signal(d.loop, SIGTERM, mcpd_signal, &d, &ignored);
 	loop_add_signal(d.loop, SIGINT, mcpd_signal, &d, &ignored);
 	loop_add_signal(d.loop, SIGHUP, mcpd_signal, &d, &ignored);

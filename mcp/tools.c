@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "mcp/mcp-int.h"
 
 const char mcp_instructions[] =
     "ptyvisor runs your shell commands under a person's supervision: "
@@ -33,22 +34,57 @@ static const struct mcp_tool *const tools_list[] = {
 
 #define TOOLS_N	(sizeof tools_list / sizeof tools_list[0])
 
-/* The tools/list array, parsed once from each tool's text. */
+/*
+ * A tool's text with the server's waits in place of TOOLS_WAIT_S and
+ * TOOLS_WAIT_MS.  Caller frees.
+ */
+static char *
+tools_text(const char *json, double wait_s)
+{
+	struct buf	 b = { 0 };
+	const char	*p, *at;
+	double		 ms = wait_s * 1000;
+
+	if (ms > MCP_WAIT_MS_MAX)
+		ms = MCP_WAIT_MS_MAX;
+	for (p = json; (at = strchr(p, '@')) != NULL; p = at) {
+		buf_add(&b, p, (size_t)(at - p));
+		if (strncmp(at, TOOLS_WAIT_S, strlen(TOOLS_WAIT_S)) == 0) {
+			buf_printf(&b, "%g", wait_s);
+			at += strlen(TOOLS_WAIT_S);
+		} else if (strncmp(at, TOOLS_WAIT_MS,
+		    strlen(TOOLS_WAIT_MS)) == 0) {
+			buf_printf(&b, "%.0f", ms < 1000 ? 1000 : ms);
+			at += strlen(TOOLS_WAIT_MS);
+		} else
+			buf_addc(&b, *at++);
+	}
+	buf_adds(&b, p);
+	return buf_cstr(&b);
+}
+
+/* The tools/list array, parsed from each tool's text once per wait_s. */
 json_t *
-mcp_tools(void)
+mcp_tools(double wait_s)
 {
 	static json_t	*tools;
+	static double	 made_for;
 	json_error_t	 err;
 	json_t		*t;
+	char		*text;
 	size_t		 i;
 
-	if (tools != NULL)
+	if (tools != NULL && made_for == wait_s)
 		return tools;
+	json_decref(tools);
 	tools = json_array();
+	made_for = wait_s;
 	for (i = 0; i < TOOLS_N; i++) {
-		if ((t = json_loads(tools_list[i]->json, 0, &err)) == NULL)
+		text = tools_text(tools_list[i]->json, wait_s);
+		if ((t = json_loads(text, 0, &err)) == NULL)
 			fatal("mcp: the tool %s does not parse: %s (column "
 			    "%d)", tools_list[i]->name, err.text, err.column);
+		free(text);
 		json_array_append_new(tools, t);
 	}
 	return tools;

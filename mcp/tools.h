@@ -67,11 +67,39 @@ extern const struct mcp_tool	tool_session_list;
 			"rules and state, each agent's settings and hooks, " \
 			"git hooks and config and shell start-up files are " \
 			"read-only, and credentials are hidden."
+/*
+ * The server's wait_s and the wait_ms its hints suggest, put in the texts
+ * when tools/list is made (--wait changes them).
+ */
+#define TOOLS_WAIT_S	"@WAIT_S@"
+#define TOOLS_WAIT_MS	"@WAIT_MS@"
+/*
+ * What run's and session_start's structured part adds to the facts, so
+ * that an agent handing its model only that part (Claude Code, Codex)
+ * loses nothing the text says: the output, ptyvisor's message after it
+ * (the ending, a denial, the hint while running), the command a person
+ * edited, and the call to make next while the command runs.
+ */
+#define TOOLS_RESULT_TEXT \
+	"\"output\": {\"type\": \"string\", \"description\": \"What " \
+	"the terminal showed (capped as the text part).\"}, \"message\": " \
+	"{\"type\": \"string\", \"description\": \"ptyvisor's words " \
+	"after the output: the ending, a denial and what to do, or how " \
+	"to follow a command still running.\"}, \"edited\": " \
+	"{\"type\": [\"string\", \"null\"], \"description\": \"What " \
+	"ran, when the person edited the command before approving it.\"}, " \
+	"\"next_call\": {\"type\": [\"object\", \"null\"], " \
+	"\"description\": \"While the command runs: the tool to call " \
+	"next and its arguments.\"}"
 #define TOOLS_INT_OR_NULL "{\"type\": [\"integer\", \"null\"]}"
 #define TOOLS_STR_OR_NULL "{\"type\": [\"string\", \"null\"]}"
 
-/* The tools as tools/list shows them, in order (an array; borrowed). */
-json_t			*mcp_tools(void);
+/*
+ * The tools as tools/list shows them, in order (an array; borrowed, valid
+ * until the next call with another wait_s), their texts naming wait_s,
+ * the server's default wait.
+ */
+json_t			*mcp_tools(double wait_s);
 
 /* The tool named name, or NULL. */
 const struct mcp_tool	*mcp_tool_find(const char *name);

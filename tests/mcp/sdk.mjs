@@ -54,7 +54,7 @@ const opts = era === "v2" ?
 const client = new Client({ name: `ptyvisor-test-${era}`, version: "1" },
     opts);
 const transport = new StdioClientTransport({
-	command: PV, args: ["mcp"], cwd: W, env: process.env, stderr: "pipe",
+	command: PV, args: ["mcp", "--wait", "40"], cwd: W, env: process.env, stderr: "pipe",
 });
 let stderr = "";
 transport.stderr?.on("data", (d) => { stderr += d; });
@@ -84,6 +84,16 @@ check(long.structuredContent?.running === true &&
     "run 'sleep 70; echo done' with wait_s 2 returns running and a session",
     long);
 const longSession = long.structuredContent?.session;
+// Claude Code and Codex hand their model the structured part alone: it
+// carries what the text says, the call to make next among it.
+check(long.structuredContent?.next_call?.tool === "session_output" &&
+    long.structuredContent.next_call.arguments?.session === longSession &&
+    long.structuredContent.next_call.arguments?.wait_ms === 40000 &&
+    /session_output/.test(long.structuredContent.message) &&
+    text(long) === long.structuredContent.output +
+    long.structuredContent.message,
+    "run still running: the structured part names the next call (wait_ms " +
+    "as --wait says) and agrees with the text", long);
 
 const tools = (await client.listTools()).tools;
 const names = tools.map((t) => t.name).sort();
@@ -95,12 +105,26 @@ check(runTool?.inputSchema?.properties?.wait_s &&
     runTool?.outputSchema?.properties?.exit_code &&
     /deni/.test(runTool.description) && /wait_s/.test(runTool.description),
     "run: schemas, and a description that speaks of denial and wait_s");
+check(/default 40\)/.test(runTool?.description) &&
+    /wait_ms 40000/.test(runTool?.description) &&
+    /default 40;/.test(runTool?.inputSchema?.properties?.wait_s?.description) &&
+    runTool?.outputSchema?.properties?.output &&
+    runTool?.outputSchema?.properties?.next_call,
+    "run: the description's waits follow --wait; the output schema has " +
+    "output and next_call", runTool);
 
 let r = await client.callTool({ name: "run", arguments: {
 	command: "echo hello from $0; printf 'two\\n'", why: "a test" } });
 check(!r.isError && r.structuredContent?.exit_code === 0 &&
     /hello from sh\ntwo\n\[exit 0\]$/.test(text(r)),
     "run: the rendered text, ending with the exit status", r);
+check(r.structuredContent?.output === "hello from sh\ntwo\n" &&
+    r.structuredContent.message === "[exit 0]" &&
+    r.structuredContent.ending === "exit 0" &&
+    r.structuredContent.next_call === null &&
+    text(r) === r.structuredContent.output + r.structuredContent.message,
+    "run: the structured part carries the output and agrees with the text",
+    r.structuredContent);
 check(existsSync(r.structuredContent?.recording || "/nonexistent"),
     "run: the recording's path exists", r.structuredContent);
 
@@ -115,6 +139,9 @@ r = await client.callTool({ name: "run", arguments: {
 check(r.isError && r.structuredContent?.denied === true &&
     /deny rm/.test(r.structuredContent.reason) && /Denied/.test(text(r)),
     "deny by rule: isError, denied, the rule as reason", r);
+check(r.structuredContent?.message === text(r) &&
+    /do not retry/.test(r.structuredContent.message),
+    "deny by rule: the structured part says what the text says", r);
 
 // A person approves from the shell.
 let pending = client.callTool({ name: "run", arguments: {
@@ -213,6 +240,12 @@ r = await client.callTool({ name: "session_start", arguments: {
 	argv: ["sh"] } });
 const s = r.structuredContent?.session;
 check(Number.isInteger(s) && !r.isError, "session_start: a session", r);
+check(r.structuredContent?.running === true &&
+    r.structuredContent.next_call?.tool === "session_output" &&
+    r.structuredContent.next_call.arguments?.session === s &&
+    typeof r.structuredContent.output === "string" &&
+    text(r) === r.structuredContent.output + r.structuredContent.message,
+    "session_start: the structured part says what to call next", r);
 r = await client.callTool({ name: "session_send", arguments: {
 	session: s, text: "echo hi-$((6*7))\n" } });
 check(!r.isError, "session_send", r);

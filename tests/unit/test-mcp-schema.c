@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "control/proto.h"
+#include "mcp/mcpd.h"
 #include "mcp/tools.h"
 #include "base/util.h"
 #include "tests/tap.h"
@@ -456,7 +457,7 @@ main(void)
 	json_t	*entry;
 	size_t	 i;
 
-	json_array_foreach(mcp_tools(), i, entry)
+	json_array_foreach(mcp_tools(MCP_WAIT_S), i, entry)
 		test_tool(entry);
 	return tap_done();
 }

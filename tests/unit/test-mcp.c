@@ -8,6 +8,7 @@
 
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
+#include "mcp/mcpd.h"
 #include "mcp/tools.h"
 #include "base/util.h"
 #include "tests/tap.h"
@@ -60,7 +61,7 @@ code(json_t *ans)
 static void
 test_eras(void)
 {
-	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools());
+	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools(MCP_WAIT_S));
 	struct mcp_call	*call;
 	enum mcp_what	 w;
 	json_t		*a, *r;
@@ -238,7 +239,7 @@ test_malformed(void)
 		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", 0,
 		    "a response" },
 	};
-	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools());
+	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools(MCP_WAIT_S));
 	json_t		*a;
 	size_t		 i;
 
@@ -256,7 +257,7 @@ test_malformed(void)
 static void
 test_cancel(void)
 {
-	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools());
+	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools(MCP_WAIT_S));
 	enum mcp_what	 w;
 	json_t		*a, *id = NULL;
 
@@ -279,7 +280,7 @@ test_tools(void)
 	size_t	 i;
 	bool	 good = true;
 
-	json_array_foreach(mcp_tools(), i, t) {
+	json_array_foreach(mcp_tools(MCP_WAIT_S), i, t) {
 		good = good && json_is_string(json_object_get(t, "name")) &&
 		    json_is_string(json_object_get(t, "description")) &&
 		    json_is_object(json_object_get(t, "inputSchema")) &&
@@ -371,7 +372,7 @@ test_emit(void)
 		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\","
 		    "\"params\":{" META "}}",
 	};
-	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools());
+	struct mcp	*m = mcp_new("ptyvisor", "9.9", mcp_instructions, mcp_tools(MCP_WAIT_S));
 	struct buf	 out = { 0 };
 	struct mcp_call	*c;
 	json_t		*x, *a;
