@@ -446,3 +446,15 @@ util_find_program(const char *name)
 		errno = ENOENT;
 	return found;
 }
+
+int
+util_hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

@@ -87,6 +87,9 @@ void		util_format_duration(int64_t us, char *out, size_t len);
  */
 int		util_write_all(int fd, const void *data, size_t len);
 
+/* The value of a hex digit, or -1. */
+int		util_hex_value(char c);
+
 /*
  * Whether this process is in the foreground process group of a controlling
  * terminal (where the terminal's ^C and ^Z reach it).  No allocation: safe

@@ -26,6 +26,7 @@
 #include "cli/commands.h"
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/exec-opts.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,32 +53,12 @@
 #include "control/proto-client.h"
 #include "term/textout.h"
 #include "base/util.h"
-#include "net/hostlist.h"
 
 /* Exit status when the request is denied. */
 #define CMD_EXEC_EXIT_DENIED	126
 /* Terminal size when stdout is not a terminal: wide, so lines rarely wrap. */
 #define CMD_EXEC_TEXT_COLS		200
 #define CMD_EXEC_TEXT_ROWS		50
-
-/*
- * The request a command line makes (exec's options; ptyvisor-sh's sets
- * argv alone); its strings are argv's, but for the two owned.
- */
-struct cmd_exec {
-	char		*cwd;
-	long		 timeout;	/* seconds; 0: none */
-	const char	*sandbox;
-	bool		 network;
-	char		*network_allow;	/* owned: --network-allow lists, joined */
-	char		*why;
-	const char	*socket;	/* --socket; NULL: the usual one */
-	int		 mode;		/* 'r' raw, 't' text, 0 by stdout */
-	const char	*string;	/* -c STRING */
-	char		**env;		/* -e */
-	size_t		 nenv;
-	char		**argv;		/* owned: what runs */
-};
 
 /*
  * Stdin relayed to a pipe: bytes sent per input line, and how many may be
@@ -97,6 +78,10 @@ struct cmd_exec_run {
 	bool		 broken;	/* our stdout or stderr reader left */
 	int		 die_sig;	/* the command's end: end like it */
 	struct textout	*text;		/* --text; NULL: raw bytes */
+	const char	*cwd_file;	/* --cwd-file, or NULL */
+	int		 osc7;		/* --cwd-file: where the PTY's output
+					   stands in an OSC 7 (0: outside) */
+	struct buf	 osc7_held;	/* what may be one, held */
 	int64_t		 session;	/* 0: not started */
 	int		 rc;
 	bool		 waiting_said;
@@ -158,6 +143,61 @@ cmd_exec_output(struct cmd_exec_run *x, const char *p, size_t len)
 }
 
 /*
+ * With --cwd-file, the PTY's output without the OSC 7 a shell reports its
+ * directory with (its trap writes it to the terminal; the agent would
+ * read it among the command's messages): held while it may be one, given
+ * on when it is not, dropped whole when it is.  One longer than
+ * CMD_EXEC_OSC7_MAX is given on: no report is that long.
+ */
+#define CMD_EXEC_OSC7_MAX	8192
+
+static void
+cmd_exec_pty_output(struct cmd_exec_run *x, const char *p, size_t len)
+{
+	static const char	 head[] = "\033]7;";
+	struct buf		 out = { 0 };
+	size_t			 i;
+	char			 c;
+
+	for (i = 0; i < len; i++) {
+		c = p[i];
+		if (x->osc7 < 4 && c == head[x->osc7]) {
+			buf_addc(&x->osc7_held, c);
+			x->osc7++;
+			continue;
+		}
+		if (x->osc7 < 4) {
+			buf_add(&out, x->osc7_held.data, x->osc7_held.len);
+			x->osc7_held.len = 0;
+			if (x->osc7 > 0) {
+				x->osc7 = 0;
+				i--;		/* c may start one */
+			} else
+				buf_addc(&out, c);
+			continue;
+		}
+		buf_addc(&x->osc7_held, c);
+		if (c == '\007' || (c == '\\' && x->osc7 == 5)) {
+			x->osc7_held.len = 0;	/* one whole: dropped */
+			x->osc7 = 0;
+		} else if (x->osc7_held.len > CMD_EXEC_OSC7_MAX) {
+			buf_add(&out, x->osc7_held.data, x->osc7_held.len);
+			x->osc7_held.len = 0;
+			x->osc7 = 0;
+		} else
+			x->osc7 = c == '\033' ? 5 : 4;
+	}
+	if (len == 0 && x->osc7_held.len > 0) {	/* the end: given on */
+		buf_add(&out, x->osc7_held.data, x->osc7_held.len);
+		x->osc7_held.len = 0;
+		x->osc7 = 0;
+	}
+	if (out.len > 0)
+		cmd_exec_output(x, out.data, out.len);
+	buf_free(&out);
+}
+
+/*
  * The command ended having read stdin_acked of the stdin_sent bytes we
  * read ahead for it: a seekable stdin goes back to where the command left
  * it, as after sh -c (a `while read` loop over a file keeps its lines).
@@ -174,11 +214,34 @@ cmd_exec_give_back_stdin(const struct cmd_exec_run *x)
 	    SEEK_CUR);
 }
 
+/*
+ * --cwd-file: the directory the command reported as it ended, or nothing
+ * (the file emptied).  Not followed if a link: it is ours to write.
+ */
+static void
+cmd_exec_cwd_file(const char *path, const char *cwd)
+{
+	int	fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd < 0 || (cwd != NULL && util_write_all(fd, cwd,
+	    strlen(cwd)) != 0))
+		fprintf(stderr, "ptyvisor exec: --cwd-file %s: %s\n", path,
+		    strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 /* The command ended: the rest of the screen, then the status. */
 static void
 cmd_exec_exit(struct cmd_exec_run *x, const struct proto_exit *e)
 {
 	cmd_exec_give_back_stdin(x);
+	if (x->cwd_file != NULL) {
+		cmd_exec_pty_output(x, "", 0);
+		cmd_exec_cwd_file(x->cwd_file, e->cwd);
+	}
 	if (x->text != NULL)
 		textout_finish(x->text);
 	if (x->broken)
@@ -243,6 +306,8 @@ cmd_exec_event(struct cmd_exec_run *x, const struct proto_event *ev)
 		if (ev->len > 0 && ev->fd != 0)
 			cmd_exec_put(x, ev->fd == 2 ? STDERR_FILENO :
 			    STDOUT_FILENO, ev->data, ev->len);
+		else if (ev->len > 0 && x->cwd_file != NULL)
+			cmd_exec_pty_output(x, ev->data, ev->len);
 		else if (ev->len > 0)
 			cmd_exec_output(x, ev->data, ev->len);
 		break;
@@ -404,6 +469,7 @@ cmd_exec_request(struct buf *line, const struct cmd_exec *o,
 	ex.umask = (unsigned int)mask;
 	memcpy(ex.pipes, x->pipes, sizeof ex.pipes);
 	ex.err_joined = x->err_joined;
+	ex.report_cwd = o->cwd_file != NULL;
 	proto_req_exec(line, "1", &ex);
 	free(env);
 	return 0;
@@ -537,6 +603,7 @@ cmd_exec_main(const struct cmd_exec *o)
 	if ((cfg = cli_config()) == NULL)
 		return CLI_EXIT_ERROR;
 	memset(&x, 0, sizeof x);
+	x.cwd_file = o->cwd_file;
 	cmd_exec_setup(o, &x, &size);
 
 	sigemptyset(&set);
@@ -576,143 +643,12 @@ out:
 	free(cause);
 	client_free(x.cl);
 	textout_free(x.text);
+	buf_free(&x.osc7_held);
 	if (sfd >= 0)
 		close(sfd);
 	if (x.die_sig != 0)
 		cmd_exec_die(x.die_sig);
 	return x.rc;
-}
-
-static void
-cmd_exec_usage(FILE *f)
-{
-	fprintf(f,
-	    "usage: ptyvisor exec [OPTIONS] -- CMD [ARGS...]\n"
-	    "       ptyvisor exec [OPTIONS] -c STRING\n"
-	    "       ptyvisor-sh -c STRING   (or -lc STRING)\n\n"
-	    "Ask the running ptyvisor (TUI or 'serve') to run CMD: the rules\n"
-	    "decide or a person approves; the output comes back here and the\n"
-	    "exit status is CMD's.  -c STRING runs 'sh -c STRING'.  Like\n"
-	    "sh -c, CMD gets our environment, and pipes for whichever of our\n"
-	    "stdin, stdout and stderr are not terminals (one pipe for stdout\n"
-	    "and stderr when they are one file, as after 2>&1).\n\n"
-	    "Options:\n"
-	    "  --cwd DIR       run in DIR (default: the current directory)\n"
-	    "  --timeout S     kill CMD after S seconds (exit 124)\n"
-	    "  --sandbox P     read-only, workspace-write or "
-	    "danger-full-access\n"
-	    "  --network       allow network access\n"
-	    "  --network-allow LIST\n"
-	    "                  reach only these hosts, through ptyvisor's\n"
-	    "                  proxy (names, *.domain, ADDR/BITS, :PORT;\n"
-	    "                  comma-separated, repeatable; asked)\n"
-	    "  --why TEXT      the reason, shown to the person approving\n"
-	    "  --socket PATH   the server's socket (default $PTYVISOR_SOCKET,\n"
-	    "                  the settings file's, else the usual one)\n"
-	    "  -e NAME=VALUE   set a variable for CMD (repeatable; asked)\n"
-	    "  --raw           copy the exact output bytes (the default)\n"
-	    "  --text          print what a terminal shows, as plain text\n"
-	    "                  (CMD's stdout is then the terminal)\n"
-	    "  -h, --help      show this help\n\n"
-	    "Exit status: CMD's own; 128+N if killed by signal N; 124 timed\n"
-	    "out; 125 ptyvisor error (no server, bad arguments); 126 denied\n"
-	    "(the reason on stderr); 127 command not found.\n");
-}
-
-enum {
-	CMD_EXEC_CWD = 256,
-	CMD_EXEC_TIMEOUT,
-	CMD_EXEC_SANDBOX,
-	CMD_EXEC_NETWORK,
-	CMD_EXEC_NETWORK_ALLOW,
-	CMD_EXEC_WHY,
-	CMD_EXEC_SOCKET,
-	CMD_EXEC_RAW,
-	CMD_EXEC_TEXT,
-};
-
-static const struct args_option cmd_exec_options[] = {
-	{ "cwd", 0, true, CMD_EXEC_CWD },
-	{ "timeout", 0, true, CMD_EXEC_TIMEOUT },
-	{ "sandbox", 0, true, CMD_EXEC_SANDBOX },
-	{ "network", 0, false, CMD_EXEC_NETWORK },
-	{ "network-allow", 0, true, CMD_EXEC_NETWORK_ALLOW },
-	{ "why", 0, true, CMD_EXEC_WHY },
-	{ "socket", 0, true, CMD_EXEC_SOCKET },
-	{ "raw", 0, false, CMD_EXEC_RAW },
-	{ "text", 0, false, CMD_EXEC_TEXT },
-	ARGS_HELP_OPTION,
-	{ NULL, 'c', true, 'c' },
-	{ NULL, 'e', true, 'e' },
-	ARGS_END
-};
-static const struct args_option *const cmd_exec_tables[] = {
-	cmd_exec_options, NULL
-};
-
-/* Take one option into the request's values (args_parse()). */
-static int
-cmd_exec_option(void *state, int key, const char *value, char **cause)
-{
-	struct cmd_exec	*o = state;
-	char		*end, *why = NULL, *joined;
-
-	switch (key) {
-	case CMD_EXEC_CWD:
-		o->cwd = (char *)value;
-		break;
-	case CMD_EXEC_TIMEOUT:
-		errno = 0;
-		o->timeout = strtol(value, &end, 10);
-		if (errno != 0 || *end != '\0' || o->timeout < 1 ||
-		    o->timeout > PROTO_TIMEOUT_MAX_S) {
-			*cause = xasprintf("--timeout: '%s' is not a number "
-			    "of seconds", value);
-			return -1;
-		}
-		break;
-	case CMD_EXEC_SANDBOX:
-		o->sandbox = value;
-		break;
-	case CMD_EXEC_NETWORK:
-		o->network = true;
-		break;
-	case CMD_EXEC_NETWORK_ALLOW:
-		if (hostlist_check(value, &why) != 0) {
-			*cause = xasprintf("--network-allow: %s", why);
-			free(why);
-			return -1;
-		}
-		joined = o->network_allow == NULL ? xstrdup(value) :
-		    xasprintf("%s,%s", o->network_allow, value);
-		free(o->network_allow);
-		o->network_allow = joined;
-		break;
-	case CMD_EXEC_WHY:
-		o->why = (char *)value;
-		break;
-	case CMD_EXEC_SOCKET:
-		o->socket = value;
-		break;
-	case CMD_EXEC_RAW:
-		o->mode = 'r';
-		break;
-	case CMD_EXEC_TEXT:
-		o->mode = 't';
-		break;
-	case 'e':
-		if (strchr(value, '=') == NULL || *value == '=') {
-			*cause = xasprintf("-e: '%s' is not NAME=VALUE", value);
-			return -1;
-		}
-		o->env = xreallocarray(o->env, o->nenv + 1, sizeof *o->env);
-		o->env[o->nenv++] = (char *)value;
-		break;
-	case 'c':
-		o->string = value;
-		break;
-	}
-	return 0;
 }
 
 /*
@@ -757,7 +693,7 @@ cmd_exec_sh(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "--help") == 0)) {
-		cmd_exec_usage(stdout);
+		exec_opts_usage(stdout);
 		return 0;
 	}
 	if (argc >= 3 && strcmp(argv[1], "-c") == 0)
@@ -790,8 +726,8 @@ const struct cmd_entry cmd_exec_entry = {
 	.name = "exec",
 	.summary = "the agents' shim: run a command through the server",
 	.exec = cmd_exec_exec,
-	.options = cmd_exec_tables,
+	.options = exec_opts_tables,
 	.flags = ARGS_SEE_HELP,
-	.usage = cmd_exec_usage,
-	.option = cmd_exec_option,
+	.usage = exec_opts_usage,
+	.option = exec_opts_option,
 };

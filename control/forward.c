@@ -219,6 +219,7 @@ control_on_ended(void *user, struct session *s)
 	e.recording = session_recording(s);
 	session_ending(s, &end);
 	e.ending = ending_name(&end, name, sizeof name);
+	e.cwd = session_reported_cwd(s);
 	proto_ev_exit(&b, cs->req_id, &e);
 	control_send(cs->owner, &b);
 	b.len = 0;

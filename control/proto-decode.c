@@ -284,6 +284,7 @@ proto_dec_exit(struct proto_dec *d, struct proto_event *ev, json_t *o)
 	e->duration_ms = (uint64_t)proto_dec_int(d, o, "duration_ms", true, 0);
 	e->recording = proto_dec_str(d, o, "recording", false);
 	e->ending = proto_dec_str(d, o, "ending", false);
+	e->cwd = proto_dec_str(d, o, "cwd", false);
 }
 
 /* The event names, in the order of enum proto_ev_kind. */

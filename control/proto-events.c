@@ -352,6 +352,7 @@ proto_ev_exit(struct buf *b, const char *id, const struct proto_exit *e)
 	proto_set_int(o, "duration_ms", (int64_t)e->duration_ms);
 	proto_set_str(o, "recording", e->recording);
 	proto_set_str(o, "ending", e->ending);
+	proto_set_str(o, "cwd", e->cwd);
 	proto_json_line(b, o);
 }
 

@@ -121,6 +121,8 @@ proto_req_exec(struct buf *b, const char *id, const struct proto_exec *ex)
 		proto_req_env(o, "environ", ex->environ);
 	if (ex->has_umask)
 		json_object_set_new(o, "umask", json_integer(ex->umask));
+	if (ex->report_cwd)
+		json_object_set_new(o, "report_cwd", json_true());
 	if (ex->pipes[0] || ex->pipes[1] || ex->pipes[2]) {
 		stdio = json_array();
 		for (i = 0; i < 3; i++)

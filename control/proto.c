@@ -393,6 +393,8 @@ proto_parse_exec(json_t *o, struct proto_exec *ex, struct proto_error *err)
 		return -1;
 	if (proto_get_stdio(o, ex, err) == -1)
 		return -1;
+	if (proto_get_bool(o, "report_cwd", &ex->report_cwd, err) == -1)
+		return -1;
 	if (json_object_get(o, "umask") != NULL) {
 		if (proto_get_int(o, "umask", true, 0, 0777, 0, &n, err) == -1)
 			return -1;

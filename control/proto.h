@@ -102,6 +102,12 @@ struct proto_exec {
 	enum proto_encoding	  encoding;	/* of the output events */
 	bool			  pipes[3];	/* "stdio": 0-2 as pipes */
 	bool			  err_joined;	/* 2 on 1's pipe (2>&1) */
+	/*
+	 * "report_cwd": a shell's -c command reports, as it ends, the
+	 * directory it ended in (OSC 7 on its terminal), for the exit
+	 * event's "cwd"; the shell and the command are as approved.
+	 */
+	bool			  report_cwd;
 	bool			  has_umask;	/* "umask" given */
 	unsigned int		  umask;	/* 0..0777 */
 	/*
@@ -221,6 +227,8 @@ struct proto_exit {
 	uint64_t	 duration_ms;
 	const char	*recording;	/* path; NULL: omitted */
 	const char	*ending;	/* its name (record/ending.h); NULL: omitted */
+	const char	*cwd;		/* the directory the command last
+					   reported (OSC 7); NULL: omitted */
 };
 
 /*

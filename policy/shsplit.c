@@ -240,19 +240,6 @@ shsplit_end_cmd(struct shsplit_state *st, const char *sep, int needs_next)
 	st->need_cmd = needs_next > 0 ? sep : NULL;
 }
 
-/* Value of a hex digit, or -1. */
-static int
-shsplit_hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Decode $'...' starting at the quote; returns the index after it or 0. */
 static size_t
 shsplit_ansi_c(struct shsplit_state *st, const char *s, size_t i)
@@ -284,7 +271,7 @@ shsplit_ansi_c(struct shsplit_state *st, const char *s, size_t i)
 		case '?': shsplit_add(st, s[i], 1); break;
 		case 'x':
 			v = 0;
-			for (n = 0; n < 2 && (d = shsplit_hex(s[i + 1])) >= 0;
+			for (n = 0; n < 2 && (d = util_hex_value(s[i + 1])) >= 0;
 			    n++, i++)
 				v = v * 16 + d;
 			if (n == 0 || v == 0)
@@ -296,7 +283,7 @@ shsplit_ansi_c(struct shsplit_state *st, const char *s, size_t i)
 			/* A code point, as bash: up to 4 (u) or 8 (U) digits. */
 			max = s[i] == 'u' ? 4 : 8;
 			cp = 0;
-			for (n = 0; n < max && (d = shsplit_hex(s[i + 1])) >= 0;
+			for (n = 0; n < max && (d = util_hex_value(s[i + 1])) >= 0;
 			    n++, i++)
 				cp = cp * 16 + (uint32_t)d;
 			if (n == 0 || cp == 0 || cp > 0x10ffff ||

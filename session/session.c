@@ -251,6 +251,12 @@ session_screen(const struct session *s)
 	return s->screen;
 }
 
+const char *
+session_reported_cwd(const struct session *s)
+{
+	return s->screen != NULL ? screen_cwd(s->screen) : NULL;
+}
+
 struct pty_size
 session_size(const struct session *s)
 {

@@ -84,6 +84,12 @@ struct session_opts {
 	 */
 	bool		 pipes[3];
 	bool		 err_joined;
+	/*
+	 * A shell's -c command (argv: a shell, "-c", the command) reports the
+	 * directory it ends in with OSC 7 on its terminal (screen_cwd()):
+	 * the shell runs, as approved, with a trap on EXIT put before it.
+	 */
+	bool		 report_cwd;
 	bool		 has_umask;	/* the agent's umask, else ours */
 	mode_t		 umask;
 	/*
@@ -177,6 +183,8 @@ enum session_state	 session_state(const struct session *s);
 const char		*session_state_name(enum session_state st);
 char *const		*session_argv(const struct session *s);
 const char		*session_cwd(const struct session *s);
+/* The directory the command last reported (OSC 7), or NULL. */
+const char		*session_reported_cwd(const struct session *s);
 const char		*session_profile(const struct session *s);
 bool			 session_is_agent(const struct session *s);
 /* The agent's request it was started for, or 0. */

@@ -163,6 +163,46 @@ session_env_extra(unsigned long id, char *const *extra)
 	return v;
 }
 
+/*
+ * What a shell runs before a -c command whose directory is reported: a
+ * trap on EXIT printing OSC 7 with the directory it ends in (pwd -P, as
+ * an agent's own shell tool records it) to its terminal, where the screen
+ * keeps it (screen_cwd()).  The exit status is the command's: an EXIT
+ * trap leaves $? alone.  A path with a control character is not reported
+ * (it would end the sequence early).
+ */
+#define SPAWN_CWD_TRAP \
+	"trap '{ __ptyvisor_cwd=$(pwd -P) && case $__ptyvisor_cwd in " \
+	"*[[:cntrl:]]*) ;; *) printf \"\\033]7;%s\\007\" " \
+	"\"$__ptyvisor_cwd\" > /dev/tty;; esac; } 2> /dev/null' EXIT; "
+
+/*
+ * The argv to run for o: o's own, or, when o asks for the directory to be
+ * reported and runs a POSIX shell's -c command, that shell with the trap
+ * before the command (its other words kept).  Caller frees.
+ */
+static char **
+spawn_argv(const struct session_opts *o)
+{
+	static const char *const shells[] = { "sh", "bash", "dash", "ksh",
+	    "mksh", "zsh", "ash", NULL };
+	const char	*name = strrchr(o->argv[0], '/');
+	char		**v = strv_dup(o->argv);
+	size_t		  i;
+
+	name = name != NULL ? name + 1 : o->argv[0];
+	if (!o->report_cwd || v[1] == NULL || strcmp(v[1], "-c") != 0 ||
+	    v[2] == NULL)
+		return v;
+	for (i = 0; shells[i] != NULL; i++)
+		if (strcmp(name, shells[i]) == 0) {
+			free(v[2]);
+			v[2] = xasprintf("%s%s", SPAWN_CWD_TRAP, o->argv[2]);
+			break;
+		}
+	return v;
+}
+
 /* base with each NAME=VALUE of extra set over it; caller frees. */
 static char **
 env_merge(char *const *base, char *const *extra)
@@ -219,7 +259,8 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	struct pty_failure	 fail;
 	struct stat		 st;
 	char			 cwd[PATH_MAX], what[256];
-	char			*sbcause = NULL, **env = NULL, **extra;
+	char			*sbcause = NULL, **env = NULL, **extra, **argv;
+	int			 rc;
 	int			 child_fds[3];
 	extern char		**environ;
 
@@ -340,7 +381,10 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	}
 	if (s->has_pipes)
 		spec.stdio = child_fds;
-	if (pty_spawn(&spec, &s->child, &fail) != 0) {
+	spec.argv = argv = spawn_argv(o);
+	rc = pty_spawn(&spec, &s->child, &fail);
+	strv_free(argv);
+	if (rc != 0) {
 		session_stdio_started(s, child_fds, session_stdio_io);
 		if (fail.status == SESSION_EXIT_NOTFOUND)
 			snprintf(what, sizeof what, "%s: command not found",

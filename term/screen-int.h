@@ -41,6 +41,7 @@ struct screen {
 	bool			 altscreen;
 	bool			 any_protected;	/* GRID_PROTECTED was used */
 	char			*title;
+	char			*cwd;		/* OSC 7's, NULL: none */
 	struct buf		*capture;	/* replies to our own queries */
 	struct colmode		 colmode;	/* DECCOLM, which libvterm ignores */
 	bool			 bare;		/* no cells: screen_new_bare */

@@ -525,6 +525,52 @@ static const VTermStateCallbacks bare_callbacks = {
 	.setlineinfo = bare_lineinfo,
 };
 
+/*
+ * OSC 7, the directory a shell reports (as tmux keeps it for a pane's
+ * path): "7;file://HOST/PATH", the path percent-encoded, or a bare path
+ * taken as it is.
+ * Any other OSC libvterm does not know is left alone.
+ */
+static int
+cb_osc(const char *command, size_t len, void *user)
+{
+	struct screen	*s = user;
+	struct buf	 b = { 0 };
+	const char	*p = command, *end = command + len, *slash;
+	int		 hi, lo;
+	bool		 url = false;
+
+	if (len < 2 || p[0] != '7' || p[1] != ';')
+		return 0;
+	p += 2;
+	if ((size_t)(end - p) >= 7 && strncmp(p, "file://", 7) == 0) {
+		slash = memchr(p + 7, '/', (size_t)(end - p - 7));
+		p = slash != NULL ? slash : end;
+		url = true;
+	}
+	if (p == end || *p != '/')
+		return 1;
+	for (; p < end; p++) {
+		if (url && *p == '%' && end - p >= 3 &&
+		    (hi = util_hex_value(p[1])) >= 0 &&
+		    (lo = util_hex_value(p[2])) >= 0) {
+			buf_addc(&b, (char)(hi << 4 | lo));
+			p += 2;
+		} else
+			buf_addc(&b, *p);
+	}
+	if (memchr(b.data, '\0', b.len) == NULL) {
+		free(s->cwd);
+		s->cwd = xstrdup(buf_cstr(&b));
+	}
+	buf_free(&b);
+	return 1;
+}
+
+static const VTermParserCallbacks fallbacks = {
+	.osc = cb_osc,
+};
+
 /* A screen whose state reports to callbacks. */
 static struct screen *
 screen_make(int rows, int cols, size_t sb_lines, const struct screen_events *ev,
@@ -551,6 +597,7 @@ screen_make(int rows, int cols, size_t sb_lines, const struct screen_events *ev,
 	vterm_output_set_callback(s->vt, cb_output, s);
 	s->st = vterm_obtain_state(s->vt);
 	vterm_state_set_callbacks(s->st, callbacks, s);
+	vterm_state_set_unrecognised_fallbacks(s->st, &fallbacks, s);
 	vterm_state_reset(s->st, 1);
 	return s;
 }
@@ -583,6 +630,7 @@ screen_free(struct screen *s)
 	grid_free(s->alt);
 	scrollback_free(s->sb);
 	free(s->title);
+	free(s->cwd);
 	buf_free(&s->join);
 	buf_free(&s->fixed);
 	free(s);
@@ -652,6 +700,12 @@ const char *
 screen_title(const struct screen *s)
 {
 	return s->title != NULL ? s->title : "";
+}
+
+const char *
+screen_cwd(const struct screen *s)
+{
+	return s->cwd;
 }
 
 /* Our modifier bits to libvterm's. */

@@ -113,6 +113,11 @@ void	screen_cursor(const struct screen *s, int *row, int *col,
 
 bool		 screen_altscreen(const struct screen *s);
 const char	*screen_title(const struct screen *s);
+/*
+ * The directory the program last reported with OSC 7 ("file://HOST/PATH",
+ * decoded), or NULL when it never did.
+ */
+const char	*screen_cwd(const struct screen *s);
 
 /* Keyboard: encoded bytes arrive through the output event. */
 void	screen_key(struct screen *s, enum screen_key key, int mods);

@@ -63,6 +63,7 @@ test_exec(void)
 	ex.err_joined = true;
 	ex.has_umask = true;
 	ex.umask = 027;
+	ex.report_cwd = true;
 	proto_req_exec(&b, "7", &ex);
 	ok(strncmp(b.data, "{\"op\":\"exec\",\"id\":\"7\",\"argv\":", 29) == 0,
 	    "exec: op and id first");
@@ -88,6 +89,7 @@ test_exec(void)
 	ok(r->exec.pipes[0] && r->exec.pipes[1] && !r->exec.pipes[2] &&
 	    r->exec.err_joined, "exec: stdio, stderr on stdout's pipe");
 	ok(r->exec.has_umask && r->exec.umask == 027, "exec: umask");
+	ok(r->exec.report_cwd, "exec: report_cwd");
 	proto_request_free(r);
 
 	ex.timeout_ms = 1500;
@@ -110,13 +112,15 @@ test_exec(void)
 	    "sent as {}");
 	ok(strstr(b.data, "sandbox") == NULL && strstr(b.data, "cwd") ==
 	    NULL && strstr(b.data, "stdio") == NULL && strstr(b.data,
-	    "umask") == NULL && strstr(b.data, "encoding") == NULL,
+	    "umask") == NULL && strstr(b.data, "encoding") == NULL &&
+	    strstr(b.data, "report_cwd") == NULL,
 	    "exec: what is not set is left out");
 	if ((r = reparse(&b, "exec, argv only")) != NULL) {
 		ok(r->exec.cwd == NULL && !r->exec.has_sandbox &&
 		    r->exec.why == NULL && r->exec.environ == NULL &&
 		    !r->exec.network && r->exec.timeout_ms == 0 &&
-		    !r->exec.has_umask, "exec: nothing else set");
+		    !r->exec.has_umask && !r->exec.report_cwd,
+		    "exec: nothing else set");
 		ok(r->exec.cols == PROTO_DEFAULT_COLS &&
 		    r->exec.rows == PROTO_DEFAULT_ROWS, "exec: default size");
 		is_int(r->exec.encoding, PROTO_ENC_TEXT, "exec: text");
@@ -334,8 +338,8 @@ test_decode_run(void)
 	struct proto_pending	 bare = { .request = 13, .exec = &barex,
 				    .verdict = "allow", .by = "rule" };
 	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
-				    "exit 3" };
-	struct proto_exit	 sig = { 8, 0, 9, true, 10, NULL, NULL };
+				    "exit 3", "/src/sub" };
+	struct proto_exit	 sig = { 8, 0, 9, true, 10, NULL, NULL, NULL };
 	struct proto_event	 ev;
 	struct buf		 b = { 0 };
 
@@ -392,14 +396,16 @@ test_decode_run(void)
 		    ev.exit.signal == 0 && !ev.exit.timed_out &&
 		    ev.exit.duration_ms == 1500 &&
 		    strcmp(ev.exit.recording, "/s/7.cast") == 0 &&
-		    strcmp(ev.exit.ending, "exit 3") == 0, "exit: code, "
-		    "duration, recording, ending");
+		    strcmp(ev.exit.ending, "exit 3") == 0 &&
+		    strcmp(ev.exit.cwd, "/src/sub") == 0, "exit: code, "
+		    "duration, recording, ending, cwd");
 	proto_event_free(&ev);
 	proto_ev_exit(&b, NULL, &sig);
 	if (decode(&b, &ev, "exit by signal") == 0)
 		ok(ev.exit.signal == 9 && ev.exit.code == 0 &&
 		    ev.exit.timed_out && ev.exit.recording == NULL &&
-		    ev.exit.ending == NULL, "exit: signal, timed out");
+		    ev.exit.ending == NULL && ev.exit.cwd == NULL,
+		    "exit: signal, timed out");
 	proto_event_free(&ev);
 }
 

@@ -453,8 +453,8 @@ test_events(void)
 	struct proto_session	 sess = { 7, 1234, argv, "/src", "running",
 				    true };
 	struct proto_exit	 ex = { 7, 3, 0, false, 1500, "/s/7.cast",
-				    "exit 3" };
-	struct proto_exit	 ex2 = { 8, 0, 9, true, 10, NULL, NULL };
+				    "exit 3", "/src/sub dir" };
+	struct proto_exit	 ex2 = { 8, 0, 9, true, 10, NULL, NULL, NULL };
 	struct buf		 dec;
 
 	memset(&b, 0, sizeof b);
@@ -629,6 +629,8 @@ test_events(void)
 	    iget(o, "duration_ms") == 1500 &&
 	    strcmp(sget(o, "recording"), "/s/7.cast") == 0, "exit with code");
 	is_str(sget(o, "ending"), "exit 3", "exit carries the ending's name");
+	is_str(sget(o, "cwd"), "/src/sub dir", "exit carries the directory the "
+	    "command reported");
 	json_decref(o);
 	proto_ev_exit(&b, "1", &ex2);
 	o = read_back(&b, "exit signal");
@@ -636,6 +638,7 @@ test_events(void)
 	    json_is_true(json_object_get(o, "timed_out")) &&
 	    json_object_get(o, "recording") == NULL, "exit by signal");
 	ok(json_object_get(o, "ending") == NULL, "no ending: none sent");
+	ok(json_object_get(o, "cwd") == NULL, "no directory: none sent");
 	json_decref(o);
 
 	proto_ev_list(&b, "4", &sess, 1, &pend, 1);

@@ -200,6 +200,44 @@ test_replies_and_keys(void)
  * A bare screen answers queries from the cursor libvterm tracks (after
  * text, wrapping, scrolling and a resize) and keeps no cells.
  */
+/*
+ * OSC 7: the directory a shell reports, kept decoded, on a full screen and
+ * a bare one alike; a long path arrives whole, other OSCs change nothing.
+ */
+static void
+test_cwd(void)
+{
+	struct screen	*s = screen_new(5, 20, 10, &events, NULL);
+	struct screen	*b = screen_new_bare(5, 20, &events, NULL);
+	struct buf	 lng = { 0 }, seq = { 0 };
+	int		 i;
+
+	ok(screen_cwd(s) == NULL, "no OSC 7: no directory");
+	feed(s, "\x1b]7;file://host.example/home/u/my%20dir\x07" "ab");
+	is_str(screen_cwd(s), "/home/u/my dir", "OSC 7 file://HOST/PATH, "
+	    "percent-decoded");
+	is_str(row(s, 0), "ab", "it prints nothing");
+	feed(s, "\x1b]7;/srv/x%41\x1b\\");
+	is_str(screen_cwd(s), "/srv/x%41", "a bare path, as it is, ended by "
+	    "ST");
+	feed(s, "\x1b]7;relative\x07\x1b]7;file://h\x07\x1b]8;;u\x07");
+	is_str(screen_cwd(s), "/srv/x%41", "a relative path, no path and another "
+	    "OSC change nothing");
+	feed(s, "\x1b]7;file://h/a%00b\x07");
+	is_str(screen_cwd(s), "/srv/x%41", "a NUL in the path changes nothing");
+	buf_adds(&lng, "/");
+	for (i = 0; i < 40; i++)
+		buf_adds(&lng, "long-directory-name/");
+	buf_printf(&seq, "\x1b]7;file://h%s\x07", buf_cstr(&lng));
+	feed(b, buf_cstr(&seq));
+	is_str(screen_cwd(b) != NULL ? screen_cwd(b) : "(none)",
+	    buf_cstr(&lng), "a bare screen keeps it too, 801 bytes whole");
+	buf_free(&lng);
+	buf_free(&seq);
+	screen_free(s);
+	screen_free(b);
+}
+
 static void
 test_bare(void)
 {
@@ -818,6 +856,7 @@ main(void)
 	test_scrollback();
 	test_replies_and_keys();
 	test_bare();
+	test_cwd();
 	test_damage();
 	test_wide_overwrite();
 	test_reflow();
