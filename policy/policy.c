@@ -636,12 +636,23 @@ policy_env_secret(const char *var)
 		"KEYTIMEOUT", "TOKENIZERS_PARALLELISM", "GNOME_KEYRING_CONTROL",
 		NULL
 	};
+	/*
+	 * git's configuration given in the environment (GIT_CONFIG_COUNT, and
+	 * GIT_CONFIG_KEY_<n> naming a setting whose GIT_CONFIG_VALUE_<n>
+	 * passes): dropping the name alone leaves git unable to start (Gemini
+	 * CLI's shell sets eight).
+	 */
+	static const char git_key[] = "GIT_CONFIG_KEY_";
 	size_t	len = strcspn(var, "="), i;
 
 	for (i = 0; settings[i] != NULL; i++)
 		if (strlen(settings[i]) == len &&
 		    strncmp(var, settings[i], len) == 0)
 			return false;
+	if (len > sizeof git_key - 1 && strncmp(var, git_key,
+	    sizeof git_key - 1) == 0 && strspn(var + sizeof git_key - 1,
+	    "0123456789") == len - (sizeof git_key - 1))
+		return false;
 	if (policy_name_is_one_of(var, len, names))
 		return true;
 	for (i = 0; parts[i] != NULL; i++)
