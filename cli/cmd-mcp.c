@@ -38,7 +38,7 @@ mcp_usage(FILE *f)
 	    "[mcp]\n"
 	    "                      max_bytes of the settings file, else "
 	    "65536)\n"
-	    "  --wait S            run's default wait_s (default 50)\n"
+	    "  --wait S            run's default wait_s (default 30)\n"
 	    "  --print-config A    print the configuration for agent A "
 	    "(claude,\n"
 	    "                      codex, gemini) and exit\n"

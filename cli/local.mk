@@ -2,7 +2,7 @@ noinst_LIBRARIES += libcli.a
 libcli_a_SOURCES = cli/cli.h cli/cmd-run.c cli/cmd-replay.c cli/cmd-history.c \
 	cli/cmd-console.c cli/cmd-attach.c
 libcli_a_SOURCES += cli/cmd-serve.c cli/server-opts.c cli/cmd-exec.c cli/exec-opts.c cli/exec-opts.h cli/cmd-pending.c \
-	cli/cmd-mcp.c cli/cmd-hook.c cli/hook-guard.c cli/hook-guard.h \
+	cli/cmd-mcp.c cli/cmd-hook.c \
 	cli/cmd-check.c
 libcli_a_SOURCES += cli/term-raw.c cli/term-raw.h cli/sbopts.c cli/sbopts.h cli/cmd-sandbox.c \
 	cli/netrules.c cli/netrules.h

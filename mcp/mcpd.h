@@ -15,7 +15,7 @@
 #include "conf/config.h"
 
 /* run returns after this many seconds of running, unless told. */
-#define MCP_WAIT_S		50
+#define MCP_WAIT_S		30
 #define MCP_WAIT_S_MAX		3600
 /* The bounds of a call's text cap: the settings file's. */
 #define MCP_MAX_BYTES_MIN	CONFIG_CAP_MIN

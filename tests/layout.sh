@@ -18,7 +18,7 @@ allowed() {
 	conf)		echo "base net sandbox policy" ;;
 	session)	echo "base pty sandbox term record" ;;
 	control)	echo "base net sandbox policy record session" ;;
-	mcp)		echo "base term conf control" ;;
+	mcp)		echo "base sandbox term conf control" ;;
 	tui)		echo "base pty net sandbox term record policy session control" ;;
 	server)		echo "base pty net sandbox term record policy conf session control tui" ;;
 	cli)		echo "base pty net sandbox term record policy conf session control mcp tui server" ;;

@@ -69,24 +69,60 @@ is "$(jget 'd["hookSpecificOutput"]["hookEventName"]' < "$T/h3")" PreToolUse \
     "hookEventName PreToolUse"
 new=$(jget 'd["hookSpecificOutput"]["updatedInput"]["command"]' < "$T/h3")
 case $new in
-"'$self' exec "*|"$self exec "*) ok 0 "the command runs through $self exec" ;;
-*) ok 1 "the command runs through $self exec: $new" ;;
+*"&& { '$self' exec "*"-- bash -c "*|*"&& { $self exec "*"-- bash -c "*)
+	ok 0 "the command runs through $self exec, in bash" ;;
+*) ok 1 "the command runs through $self exec, in bash: $new" ;;
 esac
 is "$(jget 'd["hookSpecificOutput"]["updatedInput"]["timeout"]' < "$T/h3")" \
     120000 "the rest of the input is kept"
 # Run it as Claude Code does (bash -c, stdout and stderr captured).
 (cd "$T/work" && bash -c "$new" > "$T/out" 2>&1 < /dev/null)
 is "$?" 4 "the rewritten command: the original's exit status"
-(cd "$T/work" && sh -c "$cmd" > "$T/want" 2>&1 < /dev/null)
+(cd "$T/work" && bash -c "$cmd" > "$T/want" 2>&1 < /dev/null)
 is "$(cat "$T/out")" "$(cat "$T/want")" "the rewritten command: the original's output"
 $PTYVISOR history --json > "$T/hist"
 python3 - "$T/hist" "$cmd" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-sys.exit(0 if any(r.get("argv") == ["sh", "-c", sys.argv[2]] and
+sys.exit(0 if any(r.get("argv") == ["bash", "-c", sys.argv[2]] and
                   r.get("code") == 4 for r in rows) else 1)
 PY
 ok $? "the history has it, with the original command and its status"
+
+# What Claude Code's shell keeps between calls, its directory after a cd,
+# carries over as without ptyvisor: its wrapper records `pwd -P` after the
+# command when it succeeded; a failing command leaves it where it was.
+mkdir -p "$T/work/sub dir" "$T/tmp"
+for c in 'cd "sub dir"' 'cd "sub dir" && false'; do
+	hook_json "$c" | $PTYVISOR hook claude-code > "$T/h5"
+	new=$(jget 'd["hookSpecificOutput"]["updatedInput"]["command"]' < "$T/h5")
+	(cd "$T/work" && TMPDIR="$T/tmp" bash -c "eval \"\$1\" < /dev/null &&
+	    pwd -P" sh "$new" > "$T/out" 2>&1 < /dev/null)
+	(cd "$T/work" && bash -c "eval \"\$1\" < /dev/null && pwd -P" sh \
+	    "$c" > "$T/want" 2>&1 < /dev/null)
+	is "$(cat "$T/out")" "$(cat "$T/want")" "'$c' then pwd -P, as Claude \
+Code runs it: the same as without ptyvisor"
+done
+ls "$T/tmp" 2> /dev/null | grep -q . && ok 1 "a file left in TMPDIR" ||
+    ok 0 "the directory's file is removed"
+
+# --socket and -L name the server for the rewritten command too.
+hook_json 'true' | $PTYVISOR hook claude-code --socket "$PTYVISOR_SOCKET" \
+    > "$T/h6"
+new=$(jget 'd["hookSpecificOutput"]["updatedInput"]["command"]' < "$T/h6")
+case $new in
+*" exec --cwd-file "*" --socket $PTYVISOR_SOCKET "*|*" --socket '$PTYVISOR_SOCKET' "*)
+	ok 0 "--socket: the rewritten exec names the same socket" ;;
+*) ok 1 "--socket: the rewritten exec names the same socket: $new" ;;
+esac
+(cd "$T/work" && env -u PTYVISOR_SOCKET bash -c "$new" < /dev/null)
+is "$?" 0 "... and reaches that server with no PTYVISOR_SOCKET"
+hook_json 'true' | $PTYVISOR hook claude-code -L pv-test-absent > "$T/h7"
+is "$(jget 'd["hookSpecificOutput"]["permissionDecision"]' < "$T/h7")" deny \
+    "-L NAME: the server of that name is asked (none: deny)"
+jget 'd["hookSpecificOutput"]["permissionDecisionReason"]' < "$T/h7" |
+    grep -q 'pv-test-absent'
+ok $? "... naming its socket"
 
 # A rule's deny reaches Claude through exec's status and message.
 hook_json 'rm -rf /nonexistent-pv-hook' | $PTYVISOR hook claude-code > "$T/h4"
@@ -94,6 +130,64 @@ new=$(jget 'd["hookSpecificOutput"]["updatedInput"]["command"]' < "$T/h4")
 bash -c "$new" > "$T/out" 2>&1 < /dev/null
 is "$?" 126 "denied by a rule: exit 126"
 grep -q "denied by rule 'deny rm" "$T/out"; ok $? "... saying which rule"
+
+# Codex's and Gemini CLI's shells, in their own wire formats: Codex's
+# exec_command reaches the hook as Bash and runs `bash -lc`, Gemini CLI's
+# run_shell_command `bash -c` (its whole input given back: dir_path kept).
+python3 -c 'import json,sys; print(json.dumps({"session_id": "s1",
+    "cwd": sys.argv[2], "hook_event_name": "PreToolUse", "tool_name": "Bash",
+    "tool_input": {"command": sys.argv[1]}, "tool_use_id": "call_1"}))' \
+    "$cmd" "$T/work" | $PTYVISOR hook codex > "$T/c1"
+is "$(jget 'd["hookSpecificOutput"]["permissionDecision"]' < "$T/c1")" allow \
+    "codex: Bash allowed, rewritten"
+new=$(jget 'd["hookSpecificOutput"]["updatedInput"]["command"]' < "$T/c1")
+case $new in
+"'$self' exec -- bash -lc "*|"$self exec -- bash -lc "*)
+	ok 0 "codex: through $self exec, in bash -lc as Codex runs it" ;;
+*) ok 1 "codex: through $self exec, in bash -lc as Codex runs it: $new" ;;
+esac
+# (a home of the test's own: the login shell reads no profile of this
+# machine's, which may not expect a sandbox's read-only home)
+mkdir -p "$T/lhome"
+(cd "$T/work" && HOME="$T/lhome" bash -lc "$new" > "$T/out" 2>&1 < /dev/null)
+is "$?" 4 "codex: the original's exit status"
+(cd "$T/work" && HOME="$T/lhome" bash -lc "$cmd" > "$T/want" 2>&1 < /dev/null)
+is "$(cat "$T/out")" "$(cat "$T/want")" "codex: the original's output"
+python3 -c 'import json,sys; print(json.dumps({"session_id": "s1",
+    "cwd": sys.argv[2], "hook_event_name": "BeforeTool",
+    "tool_name": "run_shell_command", "tool_input": {"command": sys.argv[1],
+    "description": "a probe", "dir_path": "sub dir"}}))' \
+    "$cmd" "$T/work" | $PTYVISOR hook gemini > "$T/g1"
+is "$(jget 'sorted(d)+sorted(d["hookSpecificOutput"])+[d["hookSpecificOutput"]["hookEventName"], d["hookSpecificOutput"]["tool_input"]["dir_path"], d["hookSpecificOutput"]["tool_input"]["description"]]' < "$T/g1")" \
+    "['hookSpecificOutput', 'hookEventName', 'tool_input', 'BeforeTool', 'sub dir', 'a probe']" \
+    "gemini: the whole tool_input given back, rewritten"
+new=$(jget 'd["hookSpecificOutput"]["tool_input"]["command"]' < "$T/g1")
+case $new in
+"'$self' exec --why 'a probe' -- bash -c "*|"$self exec --why 'a probe' -- bash -c "*)
+	ok 0 "gemini: through $self exec, in bash -c as Gemini CLI runs it" ;;
+*) ok 1 "gemini: through $self exec, in bash -c as Gemini CLI runs it: $new" ;;
+esac
+(cd "$T/work" && bash -c "$new" > "$T/out" 2>&1 < /dev/null)
+is "$?" 4 "gemini: the original's exit status"
+is "$(cat "$T/out")" "$(cat "$T/want")" "gemini: the original's output"
+# No server: each agent told no in its own format; Codex and Gemini CLI
+# would run a call on "ask", so they get "deny" for it.
+for a in codex gemini; do
+	python3 -c 'import json; print(json.dumps({"tool_name":
+	    "Bash" if "'$a'" == "codex" else "run_shell_command",
+	    "tool_input": {"command": "true"}}))' |
+	    PTYVISOR_SOCKET="$T/none.sock" $PTYVISOR hook $a --when-absent ask \
+	    > "$T/n1"
+	is "$(jget 'd.get("decision") or d["hookSpecificOutput"]["permissionDecision"]' < "$T/n1")" \
+	    deny "$a: no server, --when-absent ask: deny (it has no ask)"
+done
+# What is not a hook's JSON: the call blocked (2), saying why.
+for a in claude-code codex gemini; do
+	echo 'not json' | $PTYVISOR hook $a > "$T/n2" 2> "$T/n2.err"
+	is "$? $(wc -c < "$T/n2")" "2 0" "$a: input not JSON: blocked (exit 2)"
+	grep -q 'not a JSON object' "$T/n2.err"
+	ok $? "$a: ... saying why on stderr"
+done
 
 # --print-settings: JSON Claude Code's settings take.
 $PTYVISOR hook claude-code --print-settings > "$T/settings.json"
@@ -106,18 +200,41 @@ ok $? "--print-settings: this binary's absolute path"
 # --print-settings: the file tools beside Bash; codex's TOML, gemini's JSON.
 is "$(jget 'd["hooks"]["PreToolUse"][1]["matcher"]' < "$T/settings.json")" \
     "Write|Edit|MultiEdit|NotebookEdit" "--print-settings: a second hook on the file tools"
-$PTYVISOR hook codex --print-settings > "$T/codex-hook.toml"
-python3 - "$T/codex-hook.toml" "$self" <<'PY'
-import sys, tomllib
-d = tomllib.load(open(sys.argv[1], "rb"))["hooks"]["PreToolUse"][0]
-sys.exit(0 if d["matcher"] == "apply_patch" and d["hooks"][0]["command"] ==
-         sys.argv[2] + " hook codex" else 1)
+# Codex's: its sandbox off (ptyvisor's replaces it), the hooks on its
+# shell (Bash) and apply_patch, each trusted by the fingerprint Codex
+# computes (SHA-256 of the group as sorted compact JSON), keyed by the
+# config.toml of CODEX_HOME.
+CODEX_HOME="$T" $PTYVISOR hook codex --print-settings > "$T/codex-hook.toml"
+python3 - "$T/codex-hook.toml" "$self" "$(readlink -f "$T")" <<'PY'
+import hashlib, json, sys, tomllib
+d = tomllib.load(open(sys.argv[1], "rb"))
+cmd = sys.argv[2] + " hook codex"
+groups = d["hooks"]["PreToolUse"]
+ok = d["sandbox_mode"] == "danger-full-access" and \
+    [g["matcher"] for g in groups] == ["^Bash$", "apply_patch"] and \
+    all(g["hooks"] == [{"type": "command", "command": cmd}] for g in groups)
+for i, g in enumerate(groups):
+    fp = json.dumps({"event_name": "pre_tool_use", "matcher": g["matcher"],
+                     "hooks": [{"async": False, "command": cmd,
+                                "timeout": 600, "type": "command"}]},
+                    sort_keys=True, separators=(",", ":"))
+    key = "%s/config.toml:pre_tool_use:%d:0" % (sys.argv[3], i)
+    ok = ok and d["hooks"]["state"][key]["trusted_hash"] == \
+        "sha256:" + hashlib.sha256(fp.encode()).hexdigest()
+sys.exit(0 if ok else 1)
 PY
-ok $? "codex --print-settings: TOML, a PreToolUse hook on apply_patch"
+ok $? "codex --print-settings: TOML, sandbox_mode, hooks on ^Bash$ and apply_patch, trusted"
 $PTYVISOR hook gemini --print-settings > "$T/gemini-hook.json"
-is "$(jget 'd["hooks"]["BeforeTool"][0]["matcher"]+" "+d["hooks"]["BeforeTool"][0]["hooks"][0]["command"]' \
-    < "$T/gemini-hook.json")" "write_file|replace $self hook gemini" \
-    "gemini --print-settings: a BeforeTool hook on write_file|replace"
+is "$(jget '" ".join(h["matcher"]+" "+h["hooks"][0]["command"] for h in d["hooks"]["BeforeTool"])' \
+    < "$T/gemini-hook.json")" \
+    "^run_shell_command\$ $self hook gemini write_file|replace $self hook gemini" \
+    "gemini --print-settings: BeforeTool hooks on run_shell_command and write_file|replace"
+is "$(jget 'd["tools"]["allowed"]' < "$T/gemini-hook.json")" \
+    "['run_shell_command($self exec)']" \
+    "gemini --print-settings: its shell runs nothing but ptyvisor exec"
+is "$(jget 'd["permissions"]["allow"]+d["enabledMcpjsonServers"]' < "$T/settings.json")" \
+    "['mcp__ptyvisor', 'ptyvisor']" \
+    "claude-code --print-settings: ptyvisor's MCP server and tools in, no second prompt"
 
 # The agents' own file tools, in a home and a project of the test's own.
 H="$T/home" W="$T/work"
@@ -200,8 +317,7 @@ sys.exit(0 if s.endswith("credentials are hidden.") and s in run else 1)
 PY
 ok $? "the denial's sentence on the guarded paths is run's, word for word"
 # Another tool of each agent, and a shell tool the hook leaves alone.
-for a in "codex Bash" "gemini run_shell_command" "gemini read_file" \
-    "claude-code Read"; do
+for a in "codex exec_command" "gemini read_file" "claude-code Read"; do
 	tool_json ${a% *} ${a#* } "$H/.bashrc" |
 	    HOME="$H" $PTYVISOR hook ${a% *} > "$T/g" 2> "$T/g.err"
 	is "$? $(wc -c < "$T/g")" "0 0" "$a on a guarded path: no decision"
@@ -226,16 +342,23 @@ for a in claude gemini; do
 	    < "$T/$a.json")" "$self mcp" "$a: JSON naming $self mcp"
 	grep -q "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26" "$T/$a.err"
 	ok $? "$a: the revisions spoken, on stderr"
+	is "$(jget 'd["mcpServers"]["ptyvisor"]["timeout"]' < "$T/$a.json")" \
+	    600000 "$a: a tool timeout above wait_s"
 done
+is "$(jget 'd["mcpServers"]["ptyvisor"]["trust"]' < "$T/gemini.json")" True \
+    "gemini: trusted (else Gemini CLI offers no tool of it without asking)"
 $PTYVISOR mcp --print-config codex > "$T/codex.toml"
 is "$?" 0 "mcp --print-config codex"
 python3 - "$T/codex.toml" "$self" <<'PY'
 import sys, tomllib
 d = tomllib.load(open(sys.argv[1], "rb"))["mcp_servers"]["ptyvisor"]
 sys.exit(0 if d["command"] == sys.argv[2] and d["args"] == ["mcp"] and
-         d["tool_timeout_sec"] > 50 else 1)
+         d["tool_timeout_sec"] > 30 and
+         d["default_tools_approval_mode"] == "approve" and
+         "PTYVISOR_SOCKET" in d["env_vars"] and
+         "XDG_RUNTIME_DIR" in d["env_vars"] else 1)
 PY
-ok $? "codex: TOML with command, args and a tool timeout above wait_s"
+ok $? "codex: TOML with command, args, the variables naming the server, no second prompt and a tool timeout above wait_s"
 grep -q "2026-07-28" "$T/codex.toml"; ok $? "codex: the revisions, as a comment"
 $PTYVISOR mcp --print-config emacs > /dev/null 2>&1
 is "$?" 125 "an unknown agent: 125"

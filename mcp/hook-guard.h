@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+struct sandbox_opts;
+
 /*
  * Whether tool is one of agent's file-writing tools ("claude-code":
  * Write, Edit, MultiEdit, NotebookEdit; "codex": apply_patch; "gemini":
@@ -20,10 +22,13 @@ bool	hook_guard_is_file_tool(const char *agent, const char *tool);
 /*
  * Judge one call of a file tool (its tool_input, the hook input's cwd or
  * NULL for ours) against what every sandbox keeps read-only or hidden:
- * the built-in list, ptyvisor's own paths and the settings' protect, hide
- * and expose.  NULL when no path it writes is guarded (or it names none),
- * else the refusal for the agent (allocated), naming the path and why.
+ * the built-in list and what opts_fn(arg, opts) puts in the sandbox
+ * options it is given (ptyvisor's own paths, the settings' protect, hide
+ * and expose), asked only when the call names a path.  NULL when no path
+ * it writes is guarded (or it names none), else the refusal for the
+ * agent (allocated), naming the path and why.
  */
-char	*hook_guard_judge(const char *tool, json_t *input, const char *cwd);
+char	*hook_guard_judge(const char *tool, json_t *input, const char *cwd,
+	    void (*opts_fn)(void *, struct sandbox_opts *), void *arg);
 
 #endif

@@ -8,10 +8,10 @@
  * whole call.
  *
  * The guarded set is the one a sandbox started there would keep: the
- * settings' sandbox options (protect, hide, expose) and ptyvisor's own
- * paths (cli_guard_own), expanded by sandbox_opts_guards().
+ * sandbox options the caller gives (the settings' protect, hide and
+ * expose, and ptyvisor's own paths), expanded by sandbox_opts_guards().
  */
-#include "cli/hook-guard.h"
+#include "mcp/hook-guard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +19,6 @@
 #include <unistd.h>
 
 #include "base/util.h"
-#include "cli/cli.h"
-#include "conf/config.h"
 #include "sandbox/sandbox.h"
 
 /* A list of paths. */
@@ -123,32 +121,6 @@ hook_guard_targets(const char *tool, json_t *input, struct hook_guard_paths *v)
 			    strlen(json_string_value(s)));
 }
 
-/*
- * The sandbox options whose guarded paths the hook holds writes to: the
- * settings' (without them when the file is broken: what is built in and
- * ptyvisor's own paths still hold) and ptyvisor's own.
- */
-static void
-hook_guard_opts(struct sandbox_opts *opts)
-{
-	struct cli_guard_paths	 own;
-	const struct config	*cfg;
-	char			*cause = NULL;
-
-	sandbox_opts_init(opts);
-	if ((cfg = cli_config()) != NULL &&
-	    config_apply_sandbox(cfg, opts, &cause) != 0) {
-		cli_error("hook", "%s", cause);
-		free(cause);
-		cause = NULL;
-	}
-	memset(&own, 0, sizeof own);
-	if (cli_guard_own(opts, &own, &cause) != 0) {
-		cli_error("hook", "%s", cause);
-		free(cause);
-	}
-}
-
 /* How g is kept, and what an agent may not do to it, in words. */
 #define HOOK_GUARD_HOW(g)	((g)->how == GUARD_HIDDEN ? "hidden" : \
 				    "protected")
@@ -156,7 +128,8 @@ hook_guard_opts(struct sandbox_opts *opts)
 				    "change")
 
 char *
-hook_guard_judge(const char *tool, json_t *input, const char *cwd)
+hook_guard_judge(const char *tool, json_t *input, const char *cwd,
+    void (*opts_fn)(void *, struct sandbox_opts *), void *arg)
 {
 	const struct guard_path	*g = NULL;
 	struct sandbox_opts	 opts;
@@ -172,7 +145,7 @@ hook_guard_judge(const char *tool, json_t *input, const char *cwd)
 		cwd = here = getcwd(NULL, 0);
 	if (cwd == NULL)
 		cwd = "/";
-	hook_guard_opts(&opts);
+	opts_fn(arg, &opts);
 	sandbox_opts_guards(&opts, cwd, &set);
 	for (i = 0; g == NULL && i < v.n; i++) {
 		free(target);
