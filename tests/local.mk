@@ -160,6 +160,12 @@ tests_unit_test_util_SOURCES = tests/unit/test-util.c
 tests_unit_test_util_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_util_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-util
+# SHA-256 against FIPS 180-4's examples.
+check_PROGRAMS += tests/unit/test-sha256
+tests_unit_test_sha256_SOURCES = tests/unit/test-sha256.c
+tests_unit_test_sha256_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_sha256_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-sha256
 
 check_PROGRAMS += tests/unit/test-watch
 tests_unit_test_watch_SOURCES = tests/unit/test-watch.c
@@ -326,5 +332,9 @@ EXTRA_DIST += tests/e2e/agents.sh
 # The real Claude Code CLI (tests/agents, npm) under the hook: secret
 # variables do not reach the model.
 TESTS += tests/agents/claude-secrets.sh
+# The real Claude Code CLI configured as ptyvisor prints it: what its
+# model gets through the hook and the MCP server, and without them.
+TESTS += tests/agents/claude.sh
 EXTRA_DIST += tests/agents/claude-secrets.sh tests/agents/messages-api.py \
+	tests/agents/claude.sh \
 	tests/agents/package.json tests/agents/package-lock.json

@@ -3,14 +3,26 @@
 Code talks to in the tests: it listens on 127.0.0.1 (a free port, written
 to PORTFILE once it listens) and plays one script.
 
-A request whose messages carry a tool_result is logged whole to
-RESULTFILE and answered with a short text (end_turn); the first request
-offering the Bash tool is answered with a tool_use of Bash running `env`;
-anything else (a title, a quota check, count_tokens, a health check) gets
+Without SCRIPT: a request whose messages carry a tool_result is logged
+whole to RESULTFILE and answered with a short text (end_turn); the first
+request offering the Bash tool is answered with a tool_use of Bash running
+`env`.
+
+With SCRIPT (a JSON list of steps, each {"tool": NAME, "input": {...}} or
+{"text": TEXT}): a request offering tools is answered with the step after
+the tool results it carries (the first step when it carries none), and
+logged whole to RESULTFILE when it carries any (the last such request holds
+every result the model was given).  A step whose "input" is the string
+"next_call" calls the tool and arguments the previous result's
+structured part names in its next_call (what a model reading ptyvisor's
+answer would do), with "then" merged over the arguments.  After the last
+step: a short text.
+
+Anything else (a title, a quota check, count_tokens, a health check) gets
 a short, well-formed answer.  Every request's method, path and model go to
 LOGFILE.  Answers stream (SSE) when the request asks for it.
 
-usage: messages-api.py PORTFILE LOGFILE RESULTFILE
+usage: messages-api.py PORTFILE LOGFILE RESULTFILE [SCRIPT]
 """
 import http.server
 import json
@@ -18,6 +30,7 @@ import os
 import sys
 
 PORTFILE, LOGFILE, RESULTFILE = sys.argv[1:4]
+SCRIPT = json.load(open(sys.argv[4])) if len(sys.argv) > 4 else None
 state = {"asked": False, "n": 0}
 
 
@@ -36,12 +49,55 @@ def has_tool_result(req):
     return False
 
 
+def tool_results(req):
+    """The tool_result blocks of req's messages, in order."""
+    out = []
+    for m in req.get("messages", []):
+        c = m.get("content")
+        if isinstance(c, list):
+            out += [b for b in c if isinstance(b, dict) and
+                    b.get("type") == "tool_result"]
+    return out
+
+
+def result_text(block):
+    c = block.get("content")
+    if isinstance(c, str):
+        return c
+    return "".join(x.get("text", "") for x in c or [])
+
+
+def scripted(req):
+    """The step of the script answering req."""
+    done = tool_results(req)
+    if done:
+        with open(RESULTFILE, "w") as f:
+            json.dump(req, f)
+    if len(done) >= len(SCRIPT):
+        return [{"type": "text", "text": "All done."}], "end_turn"
+    step = SCRIPT[len(done)]
+    if "text" in step:
+        return [{"type": "text", "text": step["text"]}], "end_turn"
+    name, args = step["tool"], step["input"]
+    if args == "next_call":
+        nc = json.loads(result_text(done[-1])).get("next_call") or {}
+        prefix = step["tool"].rsplit("__", 1)[0]
+        name = prefix + "__" + nc.get("tool", "none")
+        args = dict(nc.get("arguments") or {}, **step.get("then", {}))
+    return [{"type": "tool_use", "id": "toolu_%02d" % len(done),
+             "name": name, "input": args}], "tool_use"
+
+
 def offers_bash(req):
     return any(t.get("name") == "Bash" for t in req.get("tools", []) or [])
 
 
 def reply_for(req):
     """The content blocks and stop reason answering req."""
+    if SCRIPT is not None:
+        if req.get("tools"):
+            return scripted(req)
+        return [{"type": "text", "text": "ok"}], "end_turn"
     if has_tool_result(req):
         with open(RESULTFILE, "w") as f:
             json.dump(req, f)

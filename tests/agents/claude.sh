@@ -1,0 +1,208 @@
+#!/bin/sh
+# The real Claude Code CLI (npm, the version tests/agents/package.json pins)
+# configured exactly as `ptyvisor hook claude-code --print-settings` and
+# `ptyvisor mcp --print-config claude` print it, against a stand-in of the
+# Messages API (messages-api.py) playing a script of tool calls; what the
+# model received is read from the stand-in's log.  Once without ptyvisor
+# (the reference), once through the test's own `ptyvisor serve`:
+# - a command's output, standard error and exit status, stdin at its end,
+#   a 300 kB output and a `cd` carried to the next call reach the model as
+#   without ptyvisor, each command in ptyvisor's history;
+# - a rule's denial, a command approved and one denied with a reason
+#   (`ptyvisor approve` / `deny` while Claude Code waits) reach it;
+# - ptyvisor's MCP tool `run` returning while its command still runs, the
+#   model following the call its structured result names to the end.
+# Claude Code asks no second time: no --allowedTools in the second run.
+# Without node, npm or the pinned CLI it skips.
+. "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/e2e/serve-lib.sh"
+
+T=$(mktemp -d)
+[ -n "${PV_KEEP:-}" ] && echo "# T=$T"
+[ -n "${PV_KEEP:-}" ] || cleanup_cmd "rm -rf '$T'"
+here="$top_srcdir/tests/agents"
+
+want=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["dependencies"]["@anthropic-ai/claude-code"])' \
+    "$here/package.json")
+pick() {
+	for c in "$here/node_modules/.bin/claude" \
+	    "$here"/node_modules/@anthropic-ai/claude-code-linux-*/claude; do
+		timeout 30 "$c" --version > "$T/version" 2>&1
+		if [ "$(cat "$T/version")" = "$want (Claude Code)" ]; then
+			claude=$c
+			return 0
+		fi
+	done
+	return 1
+}
+if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
+	skip "node and npm are not installed (scripts/bootstrap deps)"
+	done_testing
+fi
+if ! pick; then
+	(cd "$here" && timeout 300 npm ci --no-audit --no-fund \
+	    > "$T/npm.log" 2>&1)
+	if ! pick; then
+		why=$(grep -m 1 'npm error' "$T/npm.log" || tail -n 1 "$T/version")
+		skip "Claude Code $want is not installed (npm ci in tests/agents): $why"
+		done_testing
+	fi
+fi
+
+pv_serve_setup
+cat > "$T/config/rules" <<'EOF'
+deny rm **
+allow printf **
+allow exit **
+allow cat
+allow echo **
+allow head **
+allow cd **
+allow pwd
+allow sleep **
+EOF
+pv_serve
+ok $? "serve answers"
+mkdir -p "$T/work/sub" "$T/plain/.claude" "$T/hooked/.claude"
+
+# The script's steps: $1 the tool's name for a command.
+bash_step() {
+	python3 -c 'import json, sys
+print(json.dumps({"tool": "Bash", "input": {"command": sys.argv[1],
+    "description": sys.argv[2]}}))' "$1" "$2"
+}
+common="$(bash_step "printf 'out\\n'; printf 'err\\n' >&2; exit 3" "status"),
+$(bash_step 'cat; echo eof-seen' 'stdin'),
+$(bash_step "head -c 300000 /dev/zero | tr '\\0' a; echo" 'big'),
+$(bash_step 'cd sub' 'cd'),
+$(bash_step 'pwd' 'where')"
+printf '[%s]\n' "$common" > "$T/plain.script"
+printf '[%s, %s, %s, %s, %s, %s]\n' "$common" \
+    "$(bash_step 'rm -rf /nonexistent-pv-claude' 'remove')" \
+    "$(bash_step 'touch approved-file' 'make one')" \
+    "$(bash_step 'touch denied-file' 'make another')" \
+    '{"tool": "mcp__ptyvisor__run", "input": {"command": "sleep 3; echo long-done", "wait_s": 1}}' \
+    '{"tool": "mcp__ptyvisor__session_output", "input": "next_call"}' \
+    > "$T/hooked.script"
+
+# What the plain run needs to run Bash at all; the hooked run has only
+# what ptyvisor prints.
+printf '{"permissions": {"allow": ["Bash"]}}\n' > "$T/plain/.claude/settings.json"
+$PTYVISOR hook claude-code --print-settings \
+    > "$T/hooked/.claude/settings.json" 2> /dev/null
+$PTYVISOR mcp --print-config claude > "$T/work/.mcp.json" 2> /dev/null
+
+# run NAME: Claude Code, its HOME $T/NAME, playing $T/NAME.script; the
+# results the model was given, one JSON string a line, in $T/NAME.results.
+run() {
+	python3 "$here/messages-api.py" "$T/$1.port" "$T/$1.log" \
+	    "$T/$1.json" "$T/$1.script" 2> "$T/$1.api.err" &
+	cleanup_pid $!
+	wait_for "[ -s '$T/$1.port' ]" 10
+	mkdir -p "$T/$1.tmp"
+	(cd "$T/work" && timeout 120 env -i PATH="$PATH" HOME="$T/$1" \
+	    TMPDIR="$T/$1.tmp" PTYVISOR_SOCKET="$PTYVISOR_SOCKET" \
+	    PTYVISOR_CONFIG="$PTYVISOR_CONFIG" \
+	    PTYVISOR_STATE_DIR="$PTYVISOR_STATE_DIR" \
+	    ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T/$1.port")" \
+	    ANTHROPIC_API_KEY=sk-ant-fake-test \
+	    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 \
+	    DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
+	    "$claude" -p "do the steps" --output-format json \
+	    < /dev/null > "$T/$1.out" 2> "$T/$1.err")
+	echo "exit $?" >> "$T/$1.out"
+	python3 - "$T/$1.json" > "$T/$1.results" 2> /dev/null <<'PY'
+import json, sys
+for m in json.load(open(sys.argv[1]))["messages"]:
+    for b in m["content"] if isinstance(m["content"], list) else []:
+        if b.get("type") == "tool_result":
+            c = b["content"]
+            print(json.dumps(c if isinstance(c, str) else
+                  "".join(x.get("text", "") for x in c)))
+PY
+}
+
+# result NAME N: what the model was given for step N (1-based).
+result() { sed -n "$2p" "$T/$1.results" | python3 -c 'import json, sys
+print(json.loads(sys.stdin.read()), end="")'; }
+
+report() {
+	for f in out err log api.err results; do
+		[ -s "$T/$1.$f" ] && sed "s/^/# $1.$f: /" "$T/$1.$f" | cut -c 1-300 |
+		    head -40
+	done
+}
+
+run plain
+is "$(wc -l < "$T/plain.results")" 5 "without ptyvisor: the model got five results"
+[ "$(wc -l < "$T/plain.results")" = 5 ] || report plain
+
+# The person's answers while Claude Code waits: approve the one, deny the
+# other with a reason.
+answer() {
+	for i in $(seq 1 600); do
+		$PTYVISOR pending 2> /dev/null > "$T/pending"
+		id=$(grep 'approved-file' "$T/pending" | cut -f 1)
+		[ -n "$id" ] && $PTYVISOR approve "$id" > /dev/null
+		id=$(grep 'denied-file' "$T/pending" | cut -f 1)
+		[ -n "$id" ] && $PTYVISOR deny "$id" --reason "not today" \
+		    > /dev/null && return 0
+		sleep 0.2
+	done
+}
+answer &
+cleanup_pid $!
+run hooked
+is "$(wc -l < "$T/hooked.results")" 10 "with ptyvisor: the model got ten results"
+[ "$(wc -l < "$T/hooked.results")" = 10 ] || report hooked
+grep -q '"result":"All done."' "$T/hooked.out" && grep -q '^exit 0$' "$T/hooked.out"
+ok $? "with ptyvisor: Claude Code played the script to its end" || report hooked
+
+for n in 1:"output, standard error and exit status" 2:"stdin at its end" \
+    3:"a 300 kB output" 5:"the directory after a cd in the call before"; do
+	is "$(result hooked ${n%%:*})" "$(result plain ${n%%:*})" \
+	    "the model gets ${n#*:} as without ptyvisor"
+done
+result plain 1 | grep -q 'out' && result plain 1 | grep -q 'err' &&
+    result plain 1 | grep -q '3'
+ok $? "... (the reference has them: $(result plain 1 | tr '\n' ' '))"
+is "$(result hooked 5)" "$T/work/sub" "... there: $T/work/sub"
+
+result hooked 6 | grep -q "denied by rule 'deny rm \*\*'"
+ok $? "a rule's denial reaches the model, naming the rule" || report hooked
+[ -e "$T/work/approved-file" ] && ! [ -e "$T/work/denied-file" ]
+ok $? "the command the person approved ran, the one denied did not"
+result hooked 8 | grep -q 'not today'
+ok $? "the person's reason reaches the model: $(result hooked 8 | head -c 200)"
+
+result hooked 9 > "$T/run.json"
+python3 - "$T/run.json" <<'PY'
+import json, sys
+sc = json.load(open(sys.argv[1]))
+sys.exit(0 if sc["running"] and sc["next_call"]["tool"] == "session_output"
+         and "session_output" in sc["message"] else 1)
+PY
+ok $? "MCP run: what the model gets says it still runs and what to call" ||
+    report hooked
+result hooked 10 > "$T/output.json"
+python3 - "$T/output.json" <<'PY'
+import json, sys
+sc = json.load(open(sys.argv[1]))
+sys.exit(0 if not sc["running"] and sc["exit_code"] == 0 and
+         "long-done" in sc["output"] else 1)
+PY
+ok $? "... and following it, the model gets its end and output" ||
+    report hooked
+
+python3 - "$T/state/history.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+argvs = [r.get("argv") for r in rows]
+want = [["bash", "-c", "printf 'out\\n'; printf 'err\\n' >&2; exit 3"],
+        ["bash", "-c", "cd sub"], ["bash", "-c", "touch approved-file"],
+        ["sh", "-c", "sleep 3; echo long-done"]]
+sys.exit(0 if all(w in argvs for w in want) else 1)
+PY
+ok $? "ptyvisor's history has the commands as Claude Code's model gave them"
+done_testing
