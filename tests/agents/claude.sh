@@ -58,6 +58,7 @@ allow exit **
 allow cat
 allow echo **
 allow head **
+allow tr **
 allow cd **
 allow pwd
 allow sleep **
@@ -160,10 +161,18 @@ grep -q '"result":"All done."' "$T/hooked.out" && grep -q '^exit 0$' "$T/hooked.
 ok $? "with ptyvisor: Claude Code played the script to its end" || report hooked
 
 for n in 1:"output, standard error and exit status" 2:"stdin at its end" \
-    3:"a 300 kB output" 5:"the directory after a cd in the call before"; do
+    5:"the directory after a cd in the call before"; do
 	is "$(result hooked ${n%%:*})" "$(result plain ${n%%:*})" \
 	    "the model gets ${n#*:} as without ptyvisor"
 done
+# A large output: Claude Code keeps it in a file of its own and gives the
+# model its path and a preview; the two files hold the same bytes.
+saved() { result "$1" 3 | sed -n 's/^Output too large.*saved to: //p'; }
+is "$(result hooked 3 | sed 's/saved to: .*/saved to: FILE/')" \
+    "$(result plain 3 | sed 's/saved to: .*/saved to: FILE/')" \
+    "the model gets a 300 kB output as without ptyvisor (Claude Code's preview)"
+[ -s "$(saved plain)" ] && cmp -s "$(saved plain)" "$(saved hooked)"
+ok $? "... and the whole of it, kept by Claude Code, is the same ($(wc -c < "$(saved plain)") bytes)"
 result plain 1 | grep -q 'out' && result plain 1 | grep -q 'err' &&
     result plain 1 | grep -q '3'
 ok $? "... (the reference has them: $(result plain 1 | tr '\n' ' '))"
@@ -171,7 +180,8 @@ is "$(result hooked 5)" "$T/work/sub" "... there: $T/work/sub"
 
 result hooked 6 | grep -q "denied by rule 'deny rm \*\*'"
 ok $? "a rule's denial reaches the model, naming the rule" || report hooked
-[ -e "$T/work/approved-file" ] && ! [ -e "$T/work/denied-file" ]
+# (in sub: the model's cd still holds)
+[ -e "$T/work/sub/approved-file" ] && ! [ -e "$T/work/sub/denied-file" ]
 ok $? "the command the person approved ran, the one denied did not"
 result hooked 8 | grep -q 'not today'
 ok $? "the person's reason reaches the model: $(result hooked 8 | head -c 200)"
