@@ -327,4 +327,5 @@ EXTRA_DIST += tests/e2e/agents.sh
 # variables do not reach the model.
 TESTS += tests/agents/claude-secrets.sh
 EXTRA_DIST += tests/agents/claude-secrets.sh tests/agents/messages-api.py \
-	tests/agents/package.json tests/agents/package-lock.json
+	tests/agents/package.json tests/agents/package-lock.json \
+	tests/agents/standin.py tests/agents/agent-lib.sh
