@@ -337,4 +337,9 @@ TESTS += tests/agents/claude-secrets.sh
 TESTS += tests/agents/claude.sh
 EXTRA_DIST += tests/agents/claude-secrets.sh tests/agents/messages-api.py \
 	tests/agents/claude.sh \
-	tests/agents/package.json tests/agents/package-lock.json
+	tests/agents/package.json tests/agents/package-lock.json \
+	tests/agents/standin.py tests/agents/agent-lib.sh
+# The real Codex CLI under the hook and the MCP server: the model gets
+# what it gets without ptyvisor, the denials and a person's decisions.
+TESTS += tests/agents/codex.sh
+EXTRA_DIST += tests/agents/codex.sh tests/agents/responses-api.py

@@ -10,6 +10,7 @@
 # blocks the call.  Without node, npm or the registry it skips.
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/e2e/serve-lib.sh"
+. "$top_srcdir/tests/agents/agent-lib.sh"
 
 T=$(mktemp -d)
 cleanup_cmd "rm -rf '$T'"
@@ -20,33 +21,13 @@ SECRETS="sk-openai-fake ghp_fake aws-fake pw-fake sk-ant-fake-test"
 # the version package.json pins.  Its command is a native binary its
 # postinstall puts in place; where npm ran no install scripts, the platform
 # package's own copy of it.
-want=$(python3 -c 'import json, sys
-print(json.load(open(sys.argv[1]))["dependencies"]["@anthropic-ai/claude-code"])' \
-    "$here/package.json")
-pick() {
-	for c in "$here/node_modules/.bin/claude" \
-	    "$here"/node_modules/@anthropic-ai/claude-code-linux-*/claude; do
-		timeout 30 "$c" --version > "$T/version" 2>&1
-		if [ "$(cat "$T/version")" = "$want (Claude Code)" ]; then
-			claude=$c
-			return 0
-		fi
-	done
-	return 1
+want=$(agent_pin @anthropic-ai/claude-code)
+candidates() {
+	printf '%s\n' "$here/node_modules/.bin/claude" \
+	    "$here"/node_modules/@anthropic-ai/claude-code-linux-*/claude
 }
-if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
-	skip "node and npm are not installed (scripts/bootstrap deps)"
-	done_testing
-fi
-if ! pick; then
-	(cd "$here" && timeout 300 npm ci --no-audit --no-fund \
-	    > "$T/npm.log" 2>&1)
-	if ! pick; then
-		why=$(grep -m 1 'npm error' "$T/npm.log" || tail -n 1 "$T/version")
-		skip "Claude Code $want is not installed (npm ci in tests/agents): $why"
-		done_testing
-	fi
-fi
+agent_find "Claude Code $want" "$want (Claude Code)" candidates
+claude=$agent
 is "$(cat "$T/version")" "$want (Claude Code)" "Claude Code $want, as pinned"
 
 pv_serve_setup

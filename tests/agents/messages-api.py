@@ -24,10 +24,11 @@ LOGFILE.  Answers stream (SSE) when the request asks for it.
 
 usage: messages-api.py PORTFILE LOGFILE RESULTFILE [SCRIPT]
 """
-import http.server
 import json
-import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import standin  # noqa: E402
 
 PORTFILE, LOGFILE, RESULTFILE = sys.argv[1:4]
 SCRIPT = json.load(open(sys.argv[4])) if len(sys.argv) > 4 else None
@@ -149,38 +150,19 @@ def sse_events(msg):
     yield "message_stop", {"type": "message_stop"}
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def send_json(self, code, obj):
-        body = json.dumps(obj).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("request-id", "req_standin")
-        self.end_headers()
-        self.wfile.write(body)
+class Handler(standin.Handler):
+    EXTRA_HEADERS = {"request-id": "req_standin"}
 
     def do_HEAD(self):
         log("HEAD " + self.path)
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+        self.send_body(200, "text/plain", b"")
 
     def do_GET(self):
         log("GET " + self.path)
         self.send_json(200, {"data": [], "has_more": False})
 
     def do_POST(self):
-        n = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(n)
-        try:
-            req = json.loads(raw or b"{}")
-        except ValueError:
-            req = {}
+        req = self.read_json()
         path = self.path.split("?")[0]
         log("POST %s model=%s stream=%s tools=%d" % (
             self.path, req.get("model"), req.get("stream"),
@@ -196,19 +178,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not req.get("stream"):
             self.send_json(200, msg)
             return
-        body = "".join("event: %s\ndata: %s\n\n" % (e, json.dumps(d))
-                       for e, d in sse_events(msg)).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("request-id", "req_standin")
-        self.end_headers()
-        self.wfile.write(body)
+        self.send_events(sse_events(msg))
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-with open(PORTFILE + ".tmp", "w") as f:
-    f.write(str(server.server_address[1]))
-os.rename(PORTFILE + ".tmp", PORTFILE)
-server.serve_forever()
+standin.serve(PORTFILE, Handler)

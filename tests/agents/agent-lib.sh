@@ -1,0 +1,46 @@
+# agent-lib.sh - a real agent CLI for the tests in tests/agents (sourced
+# after tap.sh, $T set): the version tests/agents/package.json pins, the
+# installed command printing it (npm ci in tests/agents once when none
+# does), or the whole test skipped saying why (node, npm or the package
+# missing).  The command is left in $agent, its --version in $T/version.
+
+# agent_pin PACKAGE: the version package.json pins.
+agent_pin() {
+	python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["dependencies"][sys.argv[2]])' \
+	    "$top_srcdir/tests/agents/package.json" "$1"
+}
+
+# agent_pick VERSION-LINE CANDIDATES: the first command CANDIDATES (a
+# function) prints, one a line, whose --version prints VERSION-LINE.
+agent_pick() {
+	_ap_ifs=$IFS
+	IFS='
+'
+	for c in $($2); do
+		IFS=$_ap_ifs
+		timeout 30 "$c" --version > "$T/version" 2>&1
+		if [ "$(cat "$T/version")" = "$1" ]; then
+			agent=$c
+			return 0
+		fi
+	done
+	IFS=$_ap_ifs
+	return 1
+}
+
+# agent_find NAME VERSION-LINE CANDIDATES: agent_pick, after npm ci if
+# needed; a skip of the whole test (NAME says what is missing) if not.
+agent_find() {
+	if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
+		skip "node and npm are not installed (scripts/bootstrap deps)"
+		done_testing
+	fi
+	agent_pick "$2" "$3" && return 0
+	(cd "$top_srcdir/tests/agents" && timeout 300 npm ci --no-audit \
+	    --no-fund > "$T/npm.log" 2>&1)
+	agent_pick "$2" "$3" && return 0
+	why=$(grep -m 1 'npm error' "$T/npm.log" || tail -n 1 "$T/version")
+	skip "$1 is not installed (npm ci in tests/agents): $why"
+	done_testing
+}
