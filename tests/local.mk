@@ -328,3 +328,8 @@ EXTRA_DIST += tests/e2e/agents.sh
 TESTS += tests/agents/claude-secrets.sh
 EXTRA_DIST += tests/agents/claude-secrets.sh tests/agents/messages-api.py \
 	tests/agents/package.json tests/agents/package-lock.json
+# The real Gemini CLI (tests/agents, npm, with the Node.js pinned there)
+# against a stand-in Gemini API: its shell tool through the hook and
+# ptyvisor's MCP tools, as the model sees them.
+TESTS += tests/agents/gemini.sh
+EXTRA_DIST += tests/agents/gemini.sh tests/agents/gemini-api.py
