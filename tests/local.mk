@@ -343,3 +343,8 @@ EXTRA_DIST += tests/agents/claude-secrets.sh tests/agents/messages-api.py \
 # what it gets without ptyvisor, the denials and a person's decisions.
 TESTS += tests/agents/codex.sh
 EXTRA_DIST += tests/agents/codex.sh tests/agents/responses-api.py
+# The real Gemini CLI (tests/agents, npm, with the Node.js pinned there)
+# against a stand-in Gemini API: its shell tool through the hook and
+# ptyvisor's MCP tools, as the model sees them.
+TESTS += tests/agents/gemini.sh
+EXTRA_DIST += tests/agents/gemini.sh tests/agents/gemini-api.py
