@@ -7,8 +7,7 @@
  *	SELF exec [--socket PATH] [--why DESCRIPTION] -- SHELL -c COMMAND
  *
  * quoted so that the agent's shell hands exec exactly the original bytes,
- * SHELL being the one the agent's tool runs (bash, a login one for
- * Codex).  The agent then runs that line as it would have run the
+ * SHELL being the one the agent's tool runs (bash).  The agent then runs that line as it would have run the
  * command: exec waits for ptyvisor's rules or the person, and its output,
  * exit status and a denial's reason (126, on stderr) are what the agent
  * reads.  The server is checked first: with none, --when-absent decides
@@ -65,7 +64,9 @@ struct hook_agent {
 
 /*
  * Claude Code's Bash runs `bash -c` and keeps its directory; Codex's
- * exec_command reaches its hook as Bash and runs `bash -lc`; Gemini CLI's
+ * exec_command reaches its hook as Bash and runs `bash -lc`, whose login
+ * start-up has run (outside) by the time exec passes its environment on,
+ * so the command runs in `bash -c` as in the others; Gemini CLI's
  * run_shell_command runs `bash -c` in the project's directory each time.
  */
 static const struct hook_agent hook_agents[] = {
@@ -74,7 +75,7 @@ static const struct hook_agent hook_agents[] = {
 	  { "Bash", "Write|Edit|MultiEdit|NotebookEdit" },
 	  "~/.claude/settings.json" },
 	{ "codex", HOOK_PRE_TOOL_USE, "PreToolUse", { "Bash", NULL },
-	  "command", NULL, "bash -lc", false,
+	  "command", NULL, "bash -c", false,
 	  { "^Bash$", "apply_patch" },
 	  "~/.codex/config.toml" },
 	{ "gemini", HOOK_BEFORE_TOOL, "BeforeTool",

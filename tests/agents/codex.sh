@@ -40,6 +40,7 @@ is "$(cat "$T/version")" "codex-cli $want" "Codex $want, as pinned"
 
 pv_serve_setup
 cat >> "$T/config/rules" <<'RULES'
+allow bash -c **
 deny rm **
 ask touch **
 RULES
@@ -179,6 +180,9 @@ decide() {
 CMD="printf 'out\\n'; printf 'err\\n' >&2; exit 3"
 ARGV=$(CMD=$CMD python3 -c 'import json, os
 print(json.dumps(["sh", "-c", os.environ["CMD"]]))')
+# What the hook rewrites Codex's shell call to run: bash -c, as Codex's.
+BARGV=$(CMD=$CMD python3 -c 'import json, os
+print(json.dumps(["bash", "-c", os.environ["CMD"]]))')
 BIG='i=0; while [ $i -lt 4100 ]; do printf "line %05d abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\n" $i; i=$((i+1)); done; echo END'
 # script NAME JSON-TURNS: the stand-in's script, a python list (CMD, BIG,
 # T, HOME are at hand).
@@ -229,15 +233,16 @@ script hooked '[
  {"text": "finished"}]'
 standin hooked
 # Codex's own sandbox denies connect(), so the rewritten command could not
-# reach ptyvisor: ptyvisor's sandbox replaces it.
-run hooked -c 'sandbox_mode="danger-full-access"' &
+# reach ptyvisor: the printed settings turn it off (sandbox_mode), and
+# ptyvisor's sandbox replaces it.
+run hooked &
 codex_run=$!
 decide $codex_run deny --reason "not that file, says the test"
 wait $codex_run
 ended hooked "with the hook"
 is "$(got hooked 0 | sort)" "$(got plain 0 | sort)" \
     "with the hook: the model gets what it got without (out, err, code 3)"
-in_history "$ARGV"
+in_history "$BARGV"
 r=$?
 [ $r -eq 0 ] || grep '^hook: ' "$T/hooked.err" | sort | uniq -c |
     sed 's/^/# codex said: /'

@@ -132,8 +132,9 @@ is "$?" 126 "denied by a rule: exit 126"
 grep -q "denied by rule 'deny rm" "$T/out"; ok $? "... saying which rule"
 
 # Codex's and Gemini CLI's shells, in their own wire formats: Codex's
-# exec_command reaches the hook as Bash and runs `bash -lc`, Gemini CLI's
-# run_shell_command `bash -c` (its whole input given back: dir_path kept).
+# exec_command reaches the hook as Bash (runs `bash -lc` outside, `bash -c`
+# inside), Gemini CLI's run_shell_command `bash -c` (its whole input given
+# back: dir_path kept).
 python3 -c 'import json,sys; print(json.dumps({"session_id": "s1",
     "cwd": sys.argv[2], "hook_event_name": "PreToolUse", "tool_name": "Bash",
     "tool_input": {"command": sys.argv[1]}, "tool_use_id": "call_1"}))' \
@@ -142,9 +143,9 @@ is "$(jget 'd["hookSpecificOutput"]["permissionDecision"]' < "$T/c1")" allow \
     "codex: Bash allowed, rewritten"
 new=$(jget 'd["hookSpecificOutput"]["updatedInput"]["command"]' < "$T/c1")
 case $new in
-"'$self' exec -- bash -lc "*|"$self exec -- bash -lc "*)
-	ok 0 "codex: through $self exec, in bash -lc as Codex runs it" ;;
-*) ok 1 "codex: through $self exec, in bash -lc as Codex runs it: $new" ;;
+"'$self' exec -- bash -c "*|"$self exec -- bash -c "*)
+	ok 0 "codex: through $self exec, in bash" ;;
+*) ok 1 "codex: through $self exec, in bash: $new" ;;
 esac
 # (a home of the test's own: the login shell reads no profile of this
 # machine's, which may not expect a sandbox's read-only home)
