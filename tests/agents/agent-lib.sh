@@ -31,7 +31,13 @@ agent_pick() {
 
 # agent_find NAME VERSION-LINE CANDIDATES: agent_pick, after npm ci if
 # needed; a skip of the whole test (NAME says what is missing) if not.
+# The real agents run once a suite: PTYVISOR_TEST_AGENTS=skip (the
+# sanitizer build's run, after the first) skips them, saying so.
 agent_find() {
+	if [ "${PTYVISOR_TEST_AGENTS:-}" = skip ]; then
+		skip "the real agents run once (PTYVISOR_TEST_AGENTS=skip)"
+		done_testing
+	fi
 	if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
 		skip "node and npm are not installed (scripts/bootstrap deps)"
 		done_testing
@@ -43,4 +49,19 @@ agent_find() {
 	why=$(grep -m 1 'npm error' "$T/npm.log" || tail -n 1 "$T/version")
 	skip "$1 is not installed (npm ci in tests/agents): $why"
 	done_testing
+}
+
+# agent_claude: Claude Code at the version package.json pins, in $claude
+# ($want its version).  Its command is a native binary its postinstall
+# puts in place; where npm ran no install scripts, the platform package's
+# own copy of it.
+agent_claude_candidates() {
+	printf '%s\n' "$top_srcdir/tests/agents/node_modules/.bin/claude" \
+	    "$top_srcdir"/tests/agents/node_modules/@anthropic-ai/claude-code-linux-*/claude
+}
+agent_claude() {
+	want=$(agent_pin @anthropic-ai/claude-code)
+	agent_find "Claude Code $want" "$want (Claude Code)" \
+	    agent_claude_candidates
+	claude=$agent
 }

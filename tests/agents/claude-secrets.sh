@@ -18,20 +18,12 @@ here="$top_srcdir/tests/agents"
 SECRETS="sk-openai-fake ghp_fake aws-fake pw-fake sk-ant-fake-test"
 
 # Claude Code, installed by scripts/bootstrap (npm ci in tests/agents), at
-# the version package.json pins.  Its command is a native binary its
-# postinstall puts in place; where npm ran no install scripts, the platform
-# package's own copy of it.
-want=$(agent_pin @anthropic-ai/claude-code)
-candidates() {
-	printf '%s\n' "$here/node_modules/.bin/claude" \
-	    "$here"/node_modules/@anthropic-ai/claude-code-linux-*/claude
-}
-agent_find "Claude Code $want" "$want (Claude Code)" candidates
-claude=$agent
+# the version package.json pins.
+agent_claude
 is "$(cat "$T/version")" "$want (Claude Code)" "Claude Code $want, as pinned"
 
 pv_serve_setup
-printf 'allow sh -c **\n' > "$T/config/rules"
+printf 'allow bash -c **\n' > "$T/config/rules"
 pv_serve
 ok $? "serve answers"
 mkdir -p "$T/work" "$T/hooked/.claude" "$T/plain"
@@ -109,7 +101,7 @@ sid=$(sed -n 's/^PTYVISOR_SESSION=//p' "$T/hooked.env")
 python3 - "$T/state/history.jsonl" "$sid" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-sys.exit(0 if any(r.get("argv") == ["sh", "-c", "env"] and
+sys.exit(0 if any(r.get("argv") == ["bash", "-c", "env"] and
                   str(r.get("id")) == sys.argv[2] and r.get("code") == 0
                   for r in rows) else 1)
 PY
@@ -129,6 +121,6 @@ grep -q 'pass_env' "$T/broken.result"
 ok $? "a broken settings file: the model is told why" || report broken
 [ -s "$T/broken.json" ] && ! grep -q 'PLAIN_VAR' "$T/broken.json"
 ok $? "... and the command did not run"
-is "$(grep -c '"argv":\["sh","-c","env"\]' "$T/state/history.jsonl")" 1 \
+is "$(grep -c '"argv":\["bash","-c","env"\]' "$T/state/history.jsonl")" 1 \
     "... not even through ptyvisor"
 done_testing

@@ -16,39 +16,14 @@
 # Without node, npm or the pinned CLI it skips.
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/e2e/serve-lib.sh"
+. "$top_srcdir/tests/agents/agent-lib.sh"
 
 T=$(mktemp -d)
 [ -n "${PV_KEEP:-}" ] && echo "# T=$T"
 [ -n "${PV_KEEP:-}" ] || cleanup_cmd "rm -rf '$T'"
 here="$top_srcdir/tests/agents"
 
-want=$(python3 -c 'import json, sys
-print(json.load(open(sys.argv[1]))["dependencies"]["@anthropic-ai/claude-code"])' \
-    "$here/package.json")
-pick() {
-	for c in "$here/node_modules/.bin/claude" \
-	    "$here"/node_modules/@anthropic-ai/claude-code-linux-*/claude; do
-		timeout 30 "$c" --version > "$T/version" 2>&1
-		if [ "$(cat "$T/version")" = "$want (Claude Code)" ]; then
-			claude=$c
-			return 0
-		fi
-	done
-	return 1
-}
-if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
-	skip "node and npm are not installed (scripts/bootstrap deps)"
-	done_testing
-fi
-if ! pick; then
-	(cd "$here" && timeout 300 npm ci --no-audit --no-fund \
-	    > "$T/npm.log" 2>&1)
-	if ! pick; then
-		why=$(grep -m 1 'npm error' "$T/npm.log" || tail -n 1 "$T/version")
-		skip "Claude Code $want is not installed (npm ci in tests/agents): $why"
-		done_testing
-	fi
-fi
+agent_claude
 
 pv_serve_setup
 cat > "$T/config/rules" <<'EOF'

@@ -17,6 +17,7 @@
 # nothing.  Without node's pinned packages (npm ci) it skips.
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/e2e/serve-lib.sh"
+. "$top_srcdir/tests/agents/agent-lib.sh"
 
 T=$(mktemp -d)
 cleanup_cmd "rm -rf '$T'"
@@ -26,30 +27,14 @@ gemini="$here/node_modules/@google/gemini-cli/bundle/gemini.js"
 PROBE="printf 'out\\n'; printf 'err\\n' >&2; exit 3"
 
 # Gemini CLI at the version package.json pins, with the pinned Node.js
-# (Gemini CLI needs Node.js 20 or later): 0 when both are there.
-want=$(python3 -c 'import json, sys
-print(json.load(open(sys.argv[1]))["dependencies"]["@google/gemini-cli"])' \
-    "$here/package.json")
-pick() {
-	[ -x "$nodebin/node" ] && [ -f "$gemini" ] || return 1
-	HOME="$T" timeout 30 "$nodebin/node" "$gemini" --version \
-	    > "$T/version" 2>&1 < /dev/null
-	[ "$(cat "$T/version")" = "$want" ]
-}
-if ! pick; then
-	if ! command -v npm > /dev/null; then
-		skip "npm is not installed (scripts/bootstrap deps)"
-		done_testing
-	fi
-	(cd "$here" && timeout 300 npm ci --no-audit --no-fund \
-	    > "$T/npm.log" 2>&1)
-	if ! pick; then
-		why=$(grep -m 1 'npm error' "$T/npm.log" ||
-		    tail -n 1 "$T/version" 2> /dev/null)
-		skip "Gemini CLI $want is not installed (npm ci in tests/agents): $why"
-		done_testing
-	fi
-fi
+# (Gemini CLI needs Node.js 20 or later), asked its version by a wrapper
+# of the test's own (a home of its own: nothing written to the real one).
+want=$(agent_pin @google/gemini-cli)
+printf '#!/bin/sh\n[ -x "%s/node" ] && [ -f "%s" ] || exit 127\nHOME="%s" exec "%s/node" "%s" "$@" < /dev/null\n' \
+    "$nodebin" "$gemini" "$T" "$nodebin" "$gemini" > "$T/gemini-version"
+chmod +x "$T/gemini-version"
+candidates() { echo "$T/gemini-version"; }
+agent_find "Gemini CLI $want" "$want" candidates
 is "$(cat "$T/version")" "$want" "Gemini CLI $want, as pinned"
 
 pv_serve_setup
