@@ -380,7 +380,7 @@ hook_print_settings(const struct hook_agent *a, const char *self, FILE *out)
 	} else {
 		quote_word(&b, self);
 		buf_adds(&b, " exec");
-		json_object_set_new(o, "tools", json_pack("{s:[s+++]}",
+		json_object_set_new(o, "tools", json_pack("{s:[s++]}",
 		    "allowed", "run_shell_command(", buf_cstr(&b), ")"));
 	}
 	json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

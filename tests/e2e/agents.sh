@@ -378,4 +378,19 @@ print("# %d blocks" % len(blocks))
 sys.exit(0 if len(blocks) >= 4 else 1)
 PY
 ok $? "doc/agents.md: its JSON and TOML snippets parse"
+# ... and are what ptyvisor prints (its path as /usr/local/bin/ptyvisor,
+# Codex's fingerprints, which hash the path, left out).
+for p in "hook claude-code --print-settings" "mcp --print-config claude" \
+    "hook codex --print-settings" "mcp --print-config codex" \
+    "hook gemini --print-settings" "mcp --print-config gemini"; do
+	HOME=/home/you $PTYVISOR $p 2> /dev/null |
+	    sed "s|$self|/usr/local/bin/ptyvisor|g" > "$T/printed"
+	python3 - "$top_srcdir/doc/agents.md" "$T/printed" <<'PY'
+import re, sys
+mask = lambda t: re.sub(r"sha256:[0-9a-f]{64}", "sha256:X", t)
+sys.exit(0 if mask(open(sys.argv[2]).read()) in mask(open(sys.argv[1]).read())
+         else 1)
+PY
+	ok $? "doc/agents.md shows what '$p' prints"
+done
 done_testing
