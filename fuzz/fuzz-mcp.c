@@ -16,6 +16,7 @@
 
 #include "mcp/mcp.h"
 #include "mcp/outcap.h"
+#include "mcp/mcpd.h"
 #include "mcp/tools.h"
 #include "base/util.h"
 
@@ -90,7 +91,8 @@ check_lines(const struct buf *out)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct mcp	*m = mcp_new("ptyvisor", "fuzz", mcp_instructions, mcp_tools());
+	struct mcp	*m = mcp_new("ptyvisor", "fuzz", mcp_instructions,
+			    mcp_tools(MCP_WAIT_S));
 	struct buf	 out = { 0 };
 	struct outcap	 cap;
 	struct mcp_call	*call;
