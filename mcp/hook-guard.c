@@ -129,7 +129,8 @@ hook_guard_targets(const char *tool, json_t *input, struct hook_guard_paths *v)
 
 char *
 hook_guard_judge(const char *tool, json_t *input, const char *cwd,
-    void (*opts_fn)(void *, struct sandbox_opts *), void *arg)
+    const char *project, void (*opts_fn)(void *, struct sandbox_opts *),
+    void *arg)
 {
 	const struct guard_path	*g = NULL;
 	struct sandbox_opts	 opts;
@@ -146,7 +147,7 @@ hook_guard_judge(const char *tool, json_t *input, const char *cwd,
 	if (cwd == NULL)
 		cwd = "/";
 	opts_fn(arg, &opts);
-	sandbox_opts_guards(&opts, cwd, &set);
+	sandbox_opts_guards(&opts, cwd, project, &set);
 	for (i = 0; g == NULL && i < v.n; i++) {
 		free(target);
 		g = guard_find_write(&set, cwd, v.v[i], &target);

@@ -21,7 +21,9 @@ bool	hook_guard_is_file_tool(const char *agent, const char *tool);
 
 /*
  * Judge one call of a file tool (its tool_input, the hook input's cwd or
- * NULL for ours) against what every sandbox keeps read-only or hidden:
+ * NULL for ours; the agent's project, where it reads its settings from
+ * whatever its cwd now, or NULL) against what every sandbox keeps
+ * read-only or hidden:
  * the built-in list and what opts_fn(arg, opts) puts in the sandbox
  * options it is given (ptyvisor's own paths, the settings' protect, hide
  * and expose), asked only when the call names a path.  NULL when no path
@@ -29,6 +31,7 @@ bool	hook_guard_is_file_tool(const char *agent, const char *tool);
  * agent (allocated), naming the path and why.
  */
 char	*hook_guard_judge(const char *tool, json_t *input, const char *cwd,
-	    void (*opts_fn)(void *, struct sandbox_opts *), void *arg);
+	    const char *project, void (*opts_fn)(void *, struct sandbox_opts *),
+	    void *arg);
 
 #endif

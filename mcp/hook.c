@@ -246,8 +246,11 @@ hook_answer(const struct hook_agent *a, const struct hook_opts *o, FILE *in,
 	name = json_is_string(tool) ? json_string_value(tool) : "";
 	if (hook_guard_is_file_tool(a->name, name)) {
 		cwd = json_object_get(call, "cwd");
+		/* Claude Code keeps its project's settings where it started,
+		   whatever a cd since: it names that directory to hooks. */
 		msg = hook_guard_judge(name, input, json_is_string(cwd) ?
-		    json_string_value(cwd) : NULL, o->host->guards,
+		    json_string_value(cwd) : NULL,
+		    getenv("CLAUDE_PROJECT_DIR"), o->host->guards,
 		    o->host->arg);
 		if (msg != NULL)
 			hook_print(a, out, "deny", msg, NULL);

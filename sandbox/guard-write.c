@@ -162,10 +162,15 @@ void
 sandbox_guard_input(const struct sandbox_opts *opts, struct guard_input *in)
 {
 	const char	*home = getenv("HOME");
+	char *const	*v;
 
 	memset(in, 0, sizeof *in);
 	in->home = home != NULL && home[0] == '/' ? home : NULL;
 	in->environ = opts->environ;
+	for (v = opts->environ; v != NULL && *v != NULL; v++)
+		if (strncmp(*v, "HOME=/", 6) == 0 && (in->home == NULL ||
+		    strcmp(*v + 5, in->home) != 0))
+			in->agent_home = *v + 5;
 	in->protect = opts->protect;
 	in->protect_why = opts->protect_why;
 	in->nprotect = opts->nprotect;
@@ -178,18 +183,26 @@ sandbox_guard_input(const struct sandbox_opts *opts, struct guard_input *in)
 
 void
 sandbox_opts_guards(const struct sandbox_opts *opts, const char *cwd,
-    struct guard_set *set)
+    const char *project, struct guard_set *set)
 {
 	struct guard_input	 in;
-	char			*dir = realpath(cwd, NULL);
-	const char		*root = dir != NULL ? dir : cwd;
+	char			*dir = realpath(cwd, NULL), *pdir = NULL;
+	const char		*roots[2];
 
+	roots[0] = dir != NULL ? dir : cwd;
 	sandbox_guard_input(opts, &in);
-	in.roots = &root;
+	in.roots = roots;
 	in.nroots = 1;
-	in.projects = &root;
-	in.nprojects = 1;
+	if (project != NULL && project[0] == '/') {
+		pdir = realpath(project, NULL);
+		roots[1] = pdir != NULL ? pdir : project;
+		if (strcmp(roots[1], roots[0]) != 0)
+			in.nroots = 2;
+	}
+	in.projects = roots;
+	in.nprojects = in.nroots;
 	in.other_homes = geteuid() == 0;
 	guard_expand(&in, set);
 	free(dir);
+	free(pdir);
 }

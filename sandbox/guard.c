@@ -561,6 +561,9 @@ guard_expand(const struct guard_input *in, struct guard_set *set)
 			if (in->home != NULL)
 				guard_rule_at(&l, in->home, path + 2, how,
 				    path, keep, why);
+			if (in->agent_home != NULL)
+				guard_rule_at(&l, in->agent_home, path + 2,
+				    how, path, keep, why);
 		} else if (path[0] == '$')
 			guard_rule_var(&l, path, how, keep, why);
 		else if (path[0] == '/')

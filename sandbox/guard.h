@@ -95,6 +95,12 @@ struct guard_set {
 /* What to expand for. */
 struct guard_input {
 	const char	 *home;		/* NULL: no home rules */
+	/*
+	 * The command's own HOME (its environ's) when it is another: an
+	 * agent started with HOME elsewhere reads its settings there, so
+	 * the ~ rules apply there too.  NULL: none.
+	 */
+	const char	 *agent_home;
 	const char *const *roots;	/* the writable roots (resolved) */
 	int		  nroots;
 	const char *const *projects;	/* the project roots among them */

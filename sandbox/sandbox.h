@@ -267,13 +267,15 @@ int	sandbox_opts_add_guard_why(struct sandbox_opts *opts,
 
 /*
  * The guarded paths a sandbox of opts started in cwd would keep (the
- * built-in list, opts' protect, hide and expose, the home, cwd as the one
- * project root, our own variables for the $VAR rules), into *set, which
- * the caller frees with guard_set_free() while opts' strings still live.
- * For judging writes made outside any sandbox (an agent's own file tools).
+ * built-in list, opts' protect, hide and expose, the home, cwd as a
+ * project root, and project too when not NULL: the agent's project, which
+ * it reads its settings from whatever its directory now; our own
+ * variables for the $VAR rules), into *set, which the caller frees with
+ * guard_set_free() while opts' strings still live.  For judging writes
+ * made outside any sandbox (an agent's own file tools).
  */
 void	sandbox_opts_guards(const struct sandbox_opts *opts, const char *cwd,
-	    struct guard_set *set);
+	    const char *project, struct guard_set *set);
 
 /* Drop every host list (--no-network). */
 void	sandbox_opts_clear_network(struct sandbox_opts *opts);

@@ -90,6 +90,12 @@ server_spawn(const struct server_spawn *how, const struct approval_request *r,
 		envp = session_environ(SERVER_AGENT_TERM, true);
 		so.env_extra = over;
 	}
+	/*
+	 * What the sandbox guards follows the command's own variables: an
+	 * agent's HOME or $CODEX_HOME elsewhere than ours is where it reads
+	 * its settings.
+	 */
+	sbo.environ = x->environ != NULL ? extra : envp;
 	so.argv = x->argv;
 	so.cwd = x->cwd;
 	so.envp = envp;

@@ -99,7 +99,7 @@ TESTS += tests/unit/test-sandbox
 # Unit tests of the guarded paths: expansion, placeholders, the docs' list.
 check_PROGRAMS += tests/unit/test-guard
 tests_unit_test_guard_SOURCES = tests/unit/test-guard.c
-tests_unit_test_guard_LDADD = libsandbox.a libbase.a
+tests_unit_test_guard_LDADD = libsandbox.a libnet.a libbase.a $(PV_EXT_LIBS)
 TESTS += tests/unit/test-guard
 # Where a session's cgroup v2 goes, on a made-up hierarchy.
 check_PROGRAMS += tests/unit/test-limits

@@ -323,6 +323,18 @@ for a in "codex exec_command" "gemini read_file" "claude-code Read"; do
 	    HOME="$H" $PTYVISOR hook ${a% *} > "$T/g" 2> "$T/g.err"
 	is "$? $(wc -c < "$T/g")" "0 0" "$a on a guarded path: no decision"
 done
+# After a cd, Claude Code still reads its project's settings where it
+# started (CLAUDE_PROJECT_DIR, which it gives its hooks): they stay
+# guarded from the new directory too.
+python3 -c 'import json,sys; print(json.dumps({"cwd": sys.argv[1] + "/src",
+    "tool_name": "Write", "hook_event_name": "PreToolUse", "tool_input":
+    {"file_path": "../.claude/settings.local.json",
+     "content": "{\"disableAllHooks\": true}"}}))' "$W" |
+    HOME="$H" CLAUDE_PROJECT_DIR="$W" $PTYVISOR hook claude-code |
+    verdict > "$T/why"
+grep -q "^ptyvisor: $W/.claude/settings.local.json is protected" "$T/why"
+ok $? "claude-code: from a subdirectory, the project's .claude/ is still protected" ||
+    sed 's/^/# /' "$T/why"
 # A patch with a guarded file among ordinary ones: the whole call denied.
 python3 -c 'import json,sys; print(json.dumps({"cwd": sys.argv[1],
     "tool_name": "apply_patch", "tool_input": {"command": "*** Begin Patch\n"

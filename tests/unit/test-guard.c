@@ -5,6 +5,8 @@
  * doc/policy.md naming every rule.
  */
 #include "sandbox/guard.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/sandbox-int.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -244,6 +246,50 @@ test_doc(void)
 	free(path);
 }
 
+/*
+ * An agent started with HOME elsewhere than ours reads its settings
+ * there: the ~ rules apply at both homes (sandbox_guard_input takes the
+ * command's HOME from its variables).
+ */
+static void
+test_agent_home(void)
+{
+	struct sandbox_opts	 opts;
+	struct guard_input	 in;
+	struct guard_set	 set;
+	const struct guard_path	*g;
+	char			 ws[512];
+	char			*env[] = { NULL, NULL };
+	const char		*roots[] = { ws };
+
+	snprintf(ws, sizeof ws, "%s/home/ws", dir);
+	env[0] = xasprintf("HOME=%s/agent", dir);
+	sandbox_opts_init(&opts);
+	opts.environ = env;
+	sandbox_guard_input(&opts, &in);
+	ok(in.agent_home != NULL && strcmp(in.agent_home, env[0] + 5) == 0,
+	    "the command's HOME, another than ours, is the agent's home");
+	in.roots = roots;
+	in.nroots = 1;
+	in.projects = roots;
+	in.nprojects = 1;
+	guard_expand(&in, &set);
+	g = entry(&set, at("agent/.claude"));
+	ok(g != NULL && g->how == GUARD_READ_ONLY && g->dir,
+	    "its ~/.claude/: read-only, as ours");
+	g = entry(&set, at("agent/.ssh"));
+	ok(g != NULL && g->how == GUARD_HIDDEN, "its ~/.ssh: hidden");
+	ok(in.home == NULL || entry(&set, "/etc/shadow") != NULL,
+	    "ours still guarded beside it");
+	guard_set_free(&set);
+	free(env[0]);
+	env[0] = xasprintf("HOME=%s", getenv("HOME") != NULL ?
+	    getenv("HOME") : "/");
+	sandbox_guard_input(&opts, &in);
+	ok(in.agent_home == NULL, "the command's HOME, ours: nothing more");
+	free(env[0]);
+}
+
 int
 main(void)
 {
@@ -263,6 +309,7 @@ main(void)
 	put("home/.bashrc", "alias x=y\n");
 	put("home/.netrc", "machine x\n");
 	test_expand();
+	test_agent_home();
 	test_placeholders();
 	test_doc();
 	cmd = xasprintf("rm -rf %s", dir);
