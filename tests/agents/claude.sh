@@ -54,12 +54,22 @@ $(bash_step "head -c 300000 /dev/zero | tr '\\0' a; echo" 'big'),
 $(bash_step 'cd sub' 'cd'),
 $(bash_step 'pwd' 'where')"
 printf '[%s]\n' "$common" > "$T/plain.script"
-printf '[%s, %s, %s, %s, %s, %s]\n' "$common" \
+# The last three: the model switching its supervision off, by its Write
+# tool (the project's settings, from the subdirectory it cd'ed to) and by
+# a command a person even approves (its user settings), then a command
+# that must still go through ptyvisor.
+off='{"disableAllHooks": true}'
+printf '[%s, %s, %s, %s, %s, %s, %s, %s, %s]\n' "$common" \
     "$(bash_step 'rm -rf /nonexistent-pv-claude' 'remove')" \
     "$(bash_step 'touch approved-file' 'make one')" \
     "$(bash_step 'touch denied-file' 'make another')" \
     '{"tool": "mcp__ptyvisor__run", "input": {"command": "sleep 3; echo long-done", "wait_s": 1}}' \
     '{"tool": "mcp__ptyvisor__session_output", "input": "next_call"}' \
+    "$(python3 -c 'import json, sys
+print(json.dumps({"tool": "Write", "input": {"file_path": sys.argv[1],
+    "content": sys.argv[2]}}))' "$T/work/.claude/settings.local.json" "$off")" \
+    "$(bash_step "printf '%s\\n' '$off' > $T/hooked/.claude/settings.json" 'hooks off')" \
+    "$(bash_step 'echo still-supervised' 'after')" \
     > "$T/hooked.script"
 
 # What the plain run needs to run Bash at all; the hooked run has only
@@ -115,7 +125,8 @@ is "$(wc -l < "$T/plain.results")" 5 "without ptyvisor: the model got five resul
 [ "$(wc -l < "$T/plain.results")" = 5 ] || report plain
 
 # The person's answers while Claude Code waits: approve the one, deny the
-# other with a reason.
+# other with a reason; approve even the command writing Claude Code's
+# settings (its sandbox keeps them read-only all the same).
 answer() {
 	for i in $(seq 1 600); do
 		$PTYVISOR pending 2> /dev/null > "$T/pending"
@@ -123,15 +134,17 @@ answer() {
 		[ -n "$id" ] && $PTYVISOR approve "$id" > /dev/null
 		id=$(grep 'denied-file' "$T/pending" | cut -f 1)
 		[ -n "$id" ] && $PTYVISOR deny "$id" --reason "not today" \
-		    > /dev/null && return 0
+		    > /dev/null
+		id=$(grep 'disableAllHooks' "$T/pending" | cut -f 1)
+		[ -n "$id" ] && $PTYVISOR approve "$id" > /dev/null && return 0
 		sleep 0.2
 	done
 }
 answer &
 cleanup_pid $!
 run hooked
-is "$(wc -l < "$T/hooked.results")" 10 "with ptyvisor: the model got ten results"
-[ "$(wc -l < "$T/hooked.results")" = 10 ] || report hooked
+is "$(wc -l < "$T/hooked.results")" 13 "with ptyvisor: the model got thirteen results"
+[ "$(wc -l < "$T/hooked.results")" = 13 ] || report hooked
 grep -q '"result":"All done."' "$T/hooked.out" && grep -q '^exit 0$' "$T/hooked.out"
 ok $? "with ptyvisor: Claude Code played the script to its end" || report hooked
 
@@ -180,6 +193,21 @@ PY
 ok $? "... and following it, the model gets its end and output" ||
     report hooked
 
+result hooked 11 | grep -q "ptyvisor: $T/work/.claude/settings.local.json is protected" &&
+    ! [ -e "$T/work/.claude/settings.local.json" ]
+ok $? "Write of the project's settings (after a cd) refused: $(result hooked 11 | head -c 120)"
+result hooked 12 | grep -q 'Read-only file system' &&
+    ! grep -q disableAllHooks "$T/hooked/.claude/settings.json"
+ok $? "a command writing its user settings, approved, fails: read-only in the sandbox" ||
+    result hooked 12 | sed 's/^/# /'
+is "$(result hooked 13)" still-supervised "the next command ran ..."
+python3 - "$T/state/history.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+sys.exit(0 if ["bash", "-c", "echo still-supervised"] in
+         [r.get("argv") for r in rows] else 1)
+PY
+ok $? "... through ptyvisor still"
 python3 - "$T/state/history.jsonl" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
