@@ -1,5 +1,6 @@
 /*
- * colmode.c - DECCOLM and REP spotted in a byte stream (see colmode.h).
+ * colmode.c - DECCOLM, REP and DECSTBM spotted in a byte stream (see
+ * colmode.h).
  *
  * Outside a sequence only ESC matters, found with memchr: text costs
  * what memchr costs.
@@ -17,6 +18,27 @@ enum {
 };
 
 #define CM_PARAM_MAX	10000	/* larger ones are no 3 anyway */
+
+/* A digit or separator of a plain sequence: its first two parameters. */
+static void
+colmode_plain_param(struct colmode *m, unsigned char c)
+{
+	unsigned int	*v;
+
+	if (c == ';') {
+		m->nparam++;
+		return;
+	}
+	if (c == ':') {
+		m->sub = true;
+		return;
+	}
+	if (m->nparam > 1)
+		return;
+	v = &m->stbm[m->nparam];
+	if (*v < CM_PARAM_MAX)
+		*v = *v * 10 + (unsigned)(c - '0');
+}
 
 /* One byte of a sequence: the sequence it ended, if one of ours. */
 static enum colmode_seq
@@ -39,7 +61,10 @@ colmode_byte(struct colmode *m, unsigned char c)
 	case CM_CSI:
 		if ((c >= '0' && c <= '9') || c == ';' || c == ':') {
 			m->state = CM_PLAIN;
-			m->inter = false;
+			m->inter = m->sub = false;
+			m->stbm[0] = m->stbm[1] = 0;
+			m->nparam = 0;
+			colmode_plain_param(m, c);
 			return COLMODE_NONE;
 		}
 		if (c != '?') {
@@ -54,14 +79,19 @@ colmode_byte(struct colmode *m, unsigned char c)
 		/* libvterm abandons the sequence at a parameter after an
 		 * intermediate byte, at '<' to '?' and at bytes past 0x7f. */
 		if (((c >= '0' && c <= '9') || c == ';' || c == ':') &&
-		    !m->inter)
+		    !m->inter) {
+			colmode_plain_param(m, c);
 			return COLMODE_NONE;
+		}
 		if (c >= 0x20 && c <= 0x2f) {
 			m->inter = true;
 			return COLMODE_NONE;
 		}
 		m->state = CM_GROUND;
-		return c == 'b' && !m->inter ? COLMODE_REP : COLMODE_NONE;
+		if (m->inter)
+			return COLMODE_NONE;
+		return c == 'b' ? COLMODE_REP : c == 'r' && !m->sub ?
+		    COLMODE_DECSTBM : COLMODE_NONE;
 	case CM_PRIV:
 		if (c >= '0' && c <= '9') {
 			if (m->param < CM_PARAM_MAX)
@@ -107,4 +137,18 @@ colmode_scan(struct colmode *m, const char *p, size_t len,
 			return i;
 	}
 	return len;
+}
+
+bool
+colmode_stbm_ignored(const struct colmode *m, int rows)
+{
+	unsigned int	top = m->stbm[0], bottom = m->stbm[1];
+
+	if (top == 0)
+		top = 1;
+	if (bottom == 0 || bottom > (unsigned int)rows)
+		bottom = (unsigned int)rows;
+	if (top > (unsigned int)rows)
+		top = (unsigned int)rows;
+	return top >= bottom;
 }

@@ -6,7 +6,7 @@
  * where libvterm's state is proven to leave them as they are (below), and
  * the first bytes of a character held until its last one comes; a
  * character cut short by another byte reaches libvterm as U+FFFD;
- * DECCOLM and REP are spotted on the way (term/colmode.c).
+ * DECCOLM, REP and DECSTBM are spotted on the way (term/colmode.c).
  */
 #include "term/screen-int.h"
 
@@ -269,6 +269,13 @@ feed_whole(struct screen *s, const char *data, size_t len)
 			 * tmux ignores a REP with nothing to repeat. */
 			vterm_input_write(s->vt, s->last_width > 0 ?
 			    data + n - 1 : "\030", 1);
+		} else if (found == COLMODE_DECSTBM &&
+		    colmode_stbm_ignored(&s->colmode, s->rows)) {
+			/* A region of under two lines: xterm and tmux leave
+			 * margins and cursor alone, libvterm would reset
+			 * them and home the cursor.  CAN drops it. */
+			feed_piece(s, data, n - 1);
+			vterm_input_write(s->vt, "\030", 1);
 		} else
 			feed_piece(s, data, n);
 		/* DECCOLM: the screen cleared and the cursor home, as tmux. */

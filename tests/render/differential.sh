@@ -155,6 +155,16 @@ known=$DECSTBM_ORIGIN
 render stbm-origin 6 20 "$T/stbm-origin" "DECSTBM in origin mode"
 known=''
 
+# DECSTBM whose region, clamped to the screen, is under two lines (past
+# the bottom, as a program that thinks the screen taller sends it, or one
+# line): xterm and tmux ignore it, margins and cursor as they were, where
+# libvterm resets the margins and homes the cursor.
+p 'abc\r\n\033[3;7H\033[40;41rY' > "$T/stbm-past"
+render stbm-past 10 20 "$T/stbm-past" "DECSTBM past the bottom: ignored, the text where the cursor was"
+p '\033[2;4r\033[3;7H\033[5;5rY\033[1;1Htop\033[5;1Hbelow\033[4;1Hx\n\ny' > "$T/stbm-one"
+p '\033[3;1H\033[9;99rZ\033[r' >> "$T/stbm-one"
+render stbm-one 8 20 "$T/stbm-one" "DECSTBM of one line, or from below the bottom: ignored, the region kept (LF scrolls it)"
+
 # DECCOLM (132 or 80 columns) clears the screen and homes the cursor; the
 # width stays (tmux's, ours), the scroll region too.
 p 'one\r\ntwo\033[?3hX\r\nthree\033[?3;4lY' > "$T/deccolm"
@@ -322,6 +332,24 @@ if command -v vttest >/dev/null 2>&1; then
 	vt_case staggered 'should be staggered' 8 Enter Enter Enter Enter Enter
 	vt_case insert-char 'If your terminal has the ANSI' 8 Enter Enter Enter \
 	    Enter Enter Enter Enter
+	# vttest told the screen is taller (50 lines) than the pane (24): its
+	# scrolling regions ([25..26] for the small ones) reach past the
+	# bottom, where xterm and tmux clamp them and ignore one of under two
+	# lines, margins and cursor kept (libvterm would home the cursor).
+	vt_tall() {
+		_vn=$1 _vw=$2
+		shift 2
+		program "vttest-tall-$_vn" 24 80 "$_vw" \
+		    'stty sane; vttest 50x80' "$@"
+	}
+	vt_tall soft-small 'Soft scroll down region' 2 Enter Enter Enter Enter \
+	    Enter Enter Enter
+	vt_tall soft-whole 'Soft scroll down region' 2 Enter Enter Enter Enter \
+	    Enter Enter Enter Enter
+	vt_tall jump-small 'Jump scroll down region' 2 Enter Enter Enter Enter \
+	    Enter Enter Enter Enter Enter
+	vt_tall jump-whole 'Jump scroll down region' 2 Enter Enter Enter Enter \
+	    Enter Enter Enter Enter Enter Enter
 else
 	skip "vttest is not installed"
 fi

@@ -451,6 +451,47 @@ test_wrapped_rows(void)
 }
 
 /* DECCOLM, which libvterm ignores: cleared and homed, split or not. */
+/*
+ * DECSTBM of under two lines once clamped to the screen: ignored, as xterm
+ * and tmux ignore it (libvterm would reset the margins and home the
+ * cursor); a valid one still sets the region and homes the cursor.
+ */
+static void
+test_decstbm(void)
+{
+	static const char *const ignored[] = {
+		"\x1b[40;41r", "\x1b[5;5r", "\x1b[9r", "\x1b[6;3r",
+		"\x1b[30;0r", "\x1b[6;6;2r",
+	};
+	struct screen	*s = screen_new(6, 20, 100, &events, NULL);
+	size_t		 i;
+	int		 r, c;
+	bool		 vis;
+
+	feed(s, "\x1b[2;4r");		/* a region: rows 2 to 4 */
+	for (i = 0; i < sizeof ignored / sizeof ignored[0]; i++) {
+		feed(s, "\x1b[3;7H");
+		feed(s, ignored[i]);
+		screen_cursor(s, &r, &c, &vis);
+		ok(r == 2 && c == 6, "DECSTBM %zu (under two lines on 6 rows): "
+		    "the cursor stays", i);
+	}
+	feed(s, "\x1b[4;1H\n\n\nX");
+	is_str(row(s, 3), "X", "... and the region too: LF at its bottom "
+	    "scrolls it, the cursor stays on row 4");
+	feed(s, "\x1b[3;7H\x1b[4");
+	feed(s, "0;41rY");
+	is_str(row(s, 2), "      Y", "split over two feeds: ignored all the "
+	    "same, the text where the cursor was");
+	feed(s, "\x1b[3;7H\x1b[3;6r");
+	screen_cursor(s, &r, &c, &vis);
+	ok(r == 0 && c == 0, "a valid one (3;6): the cursor home");
+	feed(s, "\x1b[3;7H\x1b[;r\x1b[6;1H\nZ");
+	is_str(row(s, 5), "Z", "CSI ; r: the whole screen, scrolled at its "
+	    "bottom");
+	screen_free(s);
+}
+
 static void
 test_deccolm(void)
 {
@@ -864,6 +905,7 @@ main(void)
 	test_protected();
 	test_shrink_safely();
 	test_deccolm();
+	test_decstbm();
 	test_plain_lines();
 	test_plain_lines_marks();
 	test_rep();
