@@ -42,8 +42,9 @@ is "$(grep -o R "$T/dsr" | wc -l)" 1 \
 
 tm send-keys -t t 'exit 5' Enter
 tm_wait 'rc=5'; ok $? "ptyvisor run exits with the session's status"
-tm send-keys -t t "stty -g > $T/after; echo saved" Enter
-tm_wait 'saved'
+# (the marker computed, so that the typed command line does not show it)
+tm send-keys -t t "stty -g > $T/after; echo saved-\$((3+4))" Enter
+tm_wait 'saved-7'
 test -s "$T/before" && test -s "$T/after"; ok $? "terminal settings were saved before and after"
 is "$(cat "$T/after")" "$(cat "$T/before")" "the terminal settings are restored"
 
