@@ -143,6 +143,8 @@ const char	*job_ending(const struct job *j);
 json_t		*job_exit_code(const struct job *j);
 /* mcp-results.c: the answer to a run: ended, denied, failed or running. */
 json_t		*job_run_result(struct job *j, double waited);
+/* mcp-results.c: the wait_ms the hints suggest for a server's wait_s. */
+uint64_t	 mcpd_hint_wait_ms(double wait_s);
 /* mcp-results.c: the answer to a session_start that started. */
 json_t		*job_start_result(struct job *j);
 /* mcp-results.c: the answer to session_output. */

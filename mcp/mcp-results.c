@@ -107,17 +107,17 @@ mcpd_newline(struct buf *text)
 }
 
 /*
- * The wait_ms a running job's hint suggests: the server's wait_s (what
- * --wait set), within what session_output takes.
+ * The wait_ms the hints suggest for a server whose wait_s is this (what
+ * --wait set): the same, within what session_output takes, at least 1 s.
  */
-static json_int_t
-job_hint_wait_ms(const struct job *j)
+uint64_t
+mcpd_hint_wait_ms(double wait_s)
 {
-	double	ms = j->d != NULL ? j->d->wait_s * 1000 : MCP_WAIT_S * 1000;
+	double	ms = wait_s * 1000;
 
 	if (ms > MCP_WAIT_MS_MAX)
 		ms = MCP_WAIT_MS_MAX;
-	return ms < 1000 ? 1000 : (json_int_t)ms;
+	return ms < 1000 ? 1000 : (uint64_t)ms;
 }
 
 /*
@@ -127,13 +127,39 @@ job_hint_wait_ms(const struct job *j)
 static json_t *
 job_next_call(const struct job *j, struct buf *say)
 {
-	json_int_t	ms = job_hint_wait_ms(j);
+	json_int_t	ms = (json_int_t)mcpd_hint_wait_ms(j->d->wait_s);
 
 	buf_printf(say, "call session_output {\"session\": %lld, "
 	    "\"wait_ms\": %lld} until it ends, or session_kill",
 	    (long long)j->session, (long long)ms);
 	return json_pack("{s:s, s:{s:I, s:I}}", "tool", "session_output",
 	    "arguments", "session", (json_int_t)j->session, "wait_ms", ms);
+}
+
+/*
+ * The answer whose text is head (an edit note, or nothing), out (what the
+ * terminal showed) and msg (ptyvisor's words), with sc, the structured
+ * part, given the same pieces (output, message) and next, the call to
+ * make next or JSON null: what run and session_start answer.  The bufs
+ * are freed, sc and next taken.
+ */
+static json_t *
+job_result(struct buf *head, struct buf *out, struct buf *msg, json_t *sc,
+    json_t *next, bool err)
+{
+	json_t	*res;
+
+	buf_add(head, out->data, out->len);
+	buf_add(head, msg->data, msg->len);
+	json_object_set_new(sc, "output", json_stringn(out->data != NULL ?
+	    out->data : "", out->len));
+	json_object_set_new(sc, "message", json_string(buf_cstr(msg)));
+	json_object_set_new(sc, "next_call", next);
+	res = mcp_tool_result(buf_cstr(head), sc, err);
+	buf_free(head);
+	buf_free(out);
+	buf_free(msg);
+	return res;
 }
 
 /*
@@ -211,17 +237,7 @@ job_run_result(struct job *j, double waited)
 		}
 		mcpd_newline(&out);
 	}
-	buf_add(&text, out.data, out.len);
-	buf_add(&text, msg.data, msg.len);
-	json_object_set_new(sc, "output", json_stringn(out.data != NULL ?
-	    out.data : "", out.len));
-	json_object_set_new(sc, "message", json_string(buf_cstr(&msg)));
-	json_object_set_new(sc, "next_call", next);
-	sc = mcp_tool_result(buf_cstr(&text), sc, err);
-	buf_free(&text);
-	buf_free(&out);
-	buf_free(&msg);
-	return sc;
+	return job_result(&text, &out, &msg, sc, next, err);
 }
 
 /*
@@ -247,20 +263,12 @@ job_start_result(struct job *j)
 		buf_printf(&msg, "; it has ended: %s", job_ending(j) != NULL ?
 		    job_ending(j) : "ended");
 	buf_addc(&msg, ']');
-	buf_add(&text, out.data, out.len);
-	buf_add(&text, msg.data, msg.len);
-	sc = json_pack("{s:I, s:b, s:b, s:o, s:s%, s:s, s:o}", "session",
+	sc = json_pack("{s:I, s:b, s:b, s:o}", "session",
 	    (json_int_t)j->session, "denied", 0, "running", running,
-	    "exit_code", job_exit_code(j), "output", out.data != NULL ?
-	    out.data : "", out.len, "message", buf_cstr(&msg), "next_call",
-	    next);
+	    "exit_code", job_exit_code(j));
 	json_object_set_new(sc, "ending", job_ending(j) != NULL ?
 	    json_string(job_ending(j)) : json_null());
-	sc = mcp_tool_result(buf_cstr(&text), sc, false);
-	buf_free(&text);
-	buf_free(&out);
-	buf_free(&msg);
-	return sc;
+	return job_result(&text, &out, &msg, sc, next, false);
 }
 
 /* The answer to session_output. */

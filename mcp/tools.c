@@ -43,10 +43,7 @@ tools_text(const char *json, double wait_s)
 {
 	struct buf	 b = { 0 };
 	const char	*p, *at;
-	double		 ms = wait_s * 1000;
 
-	if (ms > MCP_WAIT_MS_MAX)
-		ms = MCP_WAIT_MS_MAX;
 	for (p = json; (at = strchr(p, '@')) != NULL; p = at) {
 		buf_add(&b, p, (size_t)(at - p));
 		if (strncmp(at, TOOLS_WAIT_S, strlen(TOOLS_WAIT_S)) == 0) {
@@ -54,7 +51,8 @@ tools_text(const char *json, double wait_s)
 			at += strlen(TOOLS_WAIT_S);
 		} else if (strncmp(at, TOOLS_WAIT_MS,
 		    strlen(TOOLS_WAIT_MS)) == 0) {
-			buf_printf(&b, "%.0f", ms < 1000 ? 1000 : ms);
+			buf_printf(&b, "%llu", (unsigned long long)
+			    mcpd_hint_wait_ms(wait_s));
 			at += strlen(TOOLS_WAIT_MS);
 		} else
 			buf_addc(&b, *at++);
