@@ -45,6 +45,17 @@ enum hook_wire {
 				   hookSpecificOutput.tool_input */
 };
 
+struct hook_agent;
+
+/*
+ * Print an agent's settings entries (the hook's command line given) to
+ * out: each agent's own file format and extras.
+ */
+typedef void	hook_settings_fn(const struct hook_agent *, const char *self,
+		    const char *command, FILE *out);
+static hook_settings_fn	hook_settings_claude, hook_settings_codex,
+			hook_settings_gemini;
+
 /* An agent the hook speaks for. */
 struct hook_agent {
 	const char	*name;		/* on the command line */
@@ -57,9 +68,12 @@ struct hook_agent {
 					   and its option, as the tool's */
 	bool		 carry_cwd;	/* the tool keeps the directory a
 					   command ends in (after cd) */
+	bool		 asks;		/* "ask" makes it ask its person (the
+					   others run the call: told "deny") */
 	const char	*matchers[2];	/* the settings' matchers: shell,
 					   files */
 	const char	*settings;	/* where the entries go */
+	hook_settings_fn *print_settings;
 };
 
 /*
@@ -71,17 +85,17 @@ struct hook_agent {
  */
 static const struct hook_agent hook_agents[] = {
 	{ "claude-code", HOOK_PRE_TOOL_USE, "PreToolUse", { "Bash", NULL },
-	  "command", "description", "bash -c", true,
+	  "command", "description", "bash -c", true, true,
 	  { "Bash", "Write|Edit|MultiEdit|NotebookEdit" },
-	  "~/.claude/settings.json" },
+	  "~/.claude/settings.json", hook_settings_claude },
 	{ "codex", HOOK_PRE_TOOL_USE, "PreToolUse", { "Bash", NULL },
-	  "command", NULL, "bash -c", false,
+	  "command", NULL, "bash -c", false, false,
 	  { "^Bash$", "apply_patch" },
-	  "~/.codex/config.toml" },
+	  "~/.codex/config.toml", hook_settings_codex },
 	{ "gemini", HOOK_BEFORE_TOOL, "BeforeTool",
 	  { "run_shell_command", NULL }, "command", "description", "bash -c",
-	  false, { "^run_shell_command$", "write_file|replace" },
-	  "~/.gemini/settings.json" },
+	  false, false, { "^run_shell_command$", "write_file|replace" },
+	  "~/.gemini/settings.json", hook_settings_gemini },
 };
 
 #define HOOK_NAGENTS	(sizeof hook_agents / sizeof hook_agents[0])
@@ -111,9 +125,8 @@ hook_is_shell(const struct hook_agent *a, const char *tool)
 
 /*
  * Print the answer in a's format: decision "allow", "deny" or "ask", its
- * reason (or NULL), the tool's new input (or NULL).  Only Claude Code
- * asks its person on "ask": the others would run the call, so they are
- * told "deny".
+ * reason (or NULL), the tool's new input (or NULL).  An agent that would
+ * run the call on "ask" (it asks no person) is told "deny".
  */
 static void
 hook_print(const struct hook_agent *a, FILE *out, const char *decision,
@@ -121,8 +134,7 @@ hook_print(const struct hook_agent *a, FILE *out, const char *decision,
 {
 	json_t	*o, *h;
 
-	if (strcmp(decision, "ask") == 0 &&
-	    strcmp(a->name, "claude-code") != 0)
+	if (strcmp(decision, "ask") == 0 && !a->asks)
 		decision = "deny";
 	if (a->wire == HOOK_BEFORE_TOOL && input != NULL)
 		/* Gemini CLI runs the call with this input in place of its. */
@@ -147,6 +159,14 @@ hook_print(const struct hook_agent *a, FILE *out, const char *decision,
 	json_decref(o);
 }
 
+/* The start of every rewritten command line: this binary's exec. */
+static void
+hook_exec_word(struct buf *b, const char *self)
+{
+	quote_word(b, self);
+	buf_adds(b, " exec");
+}
+
 /*
  * The command line that runs cmd through ptyvisor exec.  For a tool that
  * keeps the directory a command ends in, exec writes it to a file of the
@@ -162,8 +182,7 @@ hook_rewrite(const struct hook_agent *a, const struct hook_opts *o,
 
 	if (a->carry_cwd)
 		buf_adds(&b, "__ptyvisor_cwd=$(mktemp) && { ");
-	quote_word(&b, o->self);
-	buf_adds(&b, " exec");
+	hook_exec_word(&b, o->self);
 	if (a->carry_cwd)
 		buf_adds(&b, " --cwd-file \"$__ptyvisor_cwd\"");
 	if (o->socket != NULL) {
@@ -311,13 +330,14 @@ hook_toml_string(FILE *out, const char *s)
  * these must be the file's first PreToolUse groups).
  */
 static void
-hook_settings_codex(const struct hook_agent *a, const char *command,
-    FILE *out)
+hook_settings_codex(const struct hook_agent *a, const char *self,
+    const char *command, FILE *out)
 {
 	const char	*home = getenv("CODEX_HOME"), *h = getenv("HOME");
 	char		*dir, *file, *key, hash[65], real[PATH_MAX];
 	size_t		 i;
 
+	(void)self;
 	if (home != NULL && *home != '\0')
 		dir = xstrdup(realpath(home, real) != NULL ? real : home);
 	else
@@ -349,48 +369,72 @@ hook_settings_codex(const struct hook_agent *a, const char *command,
 	free(dir);
 }
 
-/*
- * The hooks entries of the agent's settings: Claude Code's and Gemini
- * CLI's settings.json (JSON), Codex's config.toml (TOML).  Claude Code's
- * also let ptyvisor's MCP server and tools in without a second prompt
- * (ptyvisor is the approver); Gemini CLI's let its shell run nothing but
- * the rewritten commands, should the hook not run.
- */
-int
-hook_print_settings(const struct hook_agent *a, const char *self, FILE *out)
+/* The hooks entries as settings.json holds them: one group a matcher. */
+static json_t *
+hook_settings_json(const struct hook_agent *a, const char *command)
 {
-	struct buf	 b = { 0 };
-	json_t		*o, *list;
-	char		*command = hook_command(a, self);
-	size_t		 i;
+	json_t	*list = json_array();
+	size_t	 i;
 
-	if (strcmp(a->name, "codex") == 0) {
-		hook_settings_codex(a, command, out);
-		free(command);
-		return 0;
-	}
-	list = json_array();
 	for (i = 0; i < 2; i++)
 		json_array_append_new(list, json_pack("{s:s, s:[{s:s, s:s}]}",
 		    "matcher", a->matchers[i], "hooks", "type", "command",
 		    "command", command));
-	o = json_pack("{s:{s:o}}", "hooks", a->event, list);
-	if (strcmp(a->name, "claude-code") == 0) {
-		json_object_set_new(o, "permissions", json_pack("{s:[s]}",
-		    "allow", "mcp__ptyvisor"));
-		json_object_set_new(o, "enabledMcpjsonServers",
-		    json_pack("[s]", "ptyvisor"));
-	} else {
-		quote_word(&b, self);
-		buf_adds(&b, " exec");
-		json_object_set_new(o, "tools", json_pack("{s:[s++]}",
-		    "allowed", "run_shell_command(", buf_cstr(&b), ")"));
-	}
+	return json_pack("{s:{s:o}}", "hooks", a->event, list);
+}
+
+/* Print a's settings.json object o (consumed), where it goes on stderr. */
+static void
+hook_settings_dump(const struct hook_agent *a, json_t *o, FILE *out)
+{
 	json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fprintf(out, "\n");
 	fprintf(stderr, "# the hooks of %s, for %s\n", a->name, a->settings);
 	json_decref(o);
+}
+
+/*
+ * Claude Code's settings.json: the hooks, and ptyvisor's MCP server and
+ * tools let in without a second prompt (ptyvisor is the approver).
+ */
+static void
+hook_settings_claude(const struct hook_agent *a, const char *self,
+    const char *command, FILE *out)
+{
+	json_t	*o = hook_settings_json(a, command);
+
+	(void)self;
+	json_object_set_new(o, "permissions", json_pack("{s:[s]}", "allow",
+	    "mcp__ptyvisor"));
+	json_object_set_new(o, "enabledMcpjsonServers", json_pack("[s]",
+	    "ptyvisor"));
+	hook_settings_dump(a, o, out);
+}
+
+/*
+ * Gemini CLI's settings.json: the hooks, and its shell let run nothing but
+ * the rewritten commands, should the hook not run.
+ */
+static void
+hook_settings_gemini(const struct hook_agent *a, const char *self,
+    const char *command, FILE *out)
+{
+	struct buf	 b = { 0 };
+	json_t		*o = hook_settings_json(a, command);
+
+	hook_exec_word(&b, self);
+	json_object_set_new(o, "tools", json_pack("{s:[s++]}", "allowed",
+	    "run_shell_command(", buf_cstr(&b), ")"));
+	hook_settings_dump(a, o, out);
 	buf_free(&b);
+}
+
+int
+hook_print_settings(const struct hook_agent *a, const char *self, FILE *out)
+{
+	char	*command = hook_command(a, self);
+
+	a->print_settings(a, self, command, out);
 	free(command);
 	return 0;
 }
