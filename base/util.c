@@ -458,3 +458,16 @@ util_hex_value(char c)
 		return c - 'A' + 10;
 	return -1;
 }
+
+bool
+util_is_shell(const char *name)
+{
+	static const char *const shells[] = { "sh", "bash", "dash", "zsh",
+	    "ksh", "mksh", NULL };
+	size_t	i;
+
+	for (i = 0; shells[i] != NULL; i++)
+		if (strcmp(name, shells[i]) == 0)
+			return true;
+	return false;
+}

@@ -87,6 +87,12 @@ void		util_format_duration(int64_t us, char *out, size_t len);
  */
 int		util_write_all(int fd, const void *data, size_t len);
 
+/*
+ * Whether name (a program's base name) is a shell whose -c runs a command
+ * string: sh, bash, dash, zsh, ksh, mksh.
+ */
+bool		util_is_shell(const char *name);
+
 /* The value of a hex digit, or -1. */
 int		util_hex_value(char c);
 

@@ -293,8 +293,6 @@ policy_fallback(const struct policy *p, char *const *argv,
 static int
 policy_shell_script(char *const *argv, const char **script)
 {
-	static const char	*shells[] = { "sh", "bash", "dash", "zsh",
-				    "ksh", "mksh", NULL };
 	static const char	*longs[] = { "--login", "--noprofile",
 				    "--norc", "--posix", NULL };
 	static const char	*o_names[] = { "pipefail", "errexit",
@@ -304,7 +302,7 @@ policy_shell_script(char *const *argv, const char **script)
 	int			 has_c = 0;
 
 	/* ./bash -c 'ls' is some program, not a shell running ls. */
-	if (name == NULL || !policy_in(name, shells))
+	if (name == NULL || !util_is_shell(name))
 		return 0;
 	for (i = 1; argv[i] != NULL; i++) {
 		const char	*a = argv[i];

@@ -177,29 +177,25 @@ session_env_extra(unsigned long id, char *const *extra)
 	"\"$__ptyvisor_cwd\" > /dev/tty;; esac; } 2> /dev/null' EXIT; "
 
 /*
- * The argv to run for o: o's own, or, when o asks for the directory to be
- * reported and runs a POSIX shell's -c command, that shell with the trap
- * before the command (its other words kept).  Caller frees.
+ * The argv to run for o when it is not o's own: when o asks for the
+ * directory to be reported and runs a shell's -c command, that shell with
+ * the trap before the command (its other words kept; caller frees).  NULL:
+ * o's own.
  */
 static char **
 spawn_argv(const struct session_opts *o)
 {
-	static const char *const shells[] = { "sh", "bash", "dash", "ksh",
-	    "mksh", "zsh", "ash", NULL };
 	const char	*name = strrchr(o->argv[0], '/');
-	char		**v = strv_dup(o->argv);
-	size_t		  i;
+	char		**v;
 
 	name = name != NULL ? name + 1 : o->argv[0];
-	if (!o->report_cwd || v[1] == NULL || strcmp(v[1], "-c") != 0 ||
-	    v[2] == NULL)
-		return v;
-	for (i = 0; shells[i] != NULL; i++)
-		if (strcmp(name, shells[i]) == 0) {
-			free(v[2]);
-			v[2] = xasprintf("%s%s", SPAWN_CWD_TRAP, o->argv[2]);
-			break;
-		}
+	if (!o->report_cwd || o->argv[1] == NULL ||
+	    strcmp(o->argv[1], "-c") != 0 || o->argv[2] == NULL ||
+	    !util_is_shell(name))
+		return NULL;
+	v = strv_dup(o->argv);
+	free(v[2]);
+	v[2] = xasprintf("%s%s", SPAWN_CWD_TRAP, o->argv[2]);
 	return v;
 }
 
@@ -381,7 +377,8 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	}
 	if (s->has_pipes)
 		spec.stdio = child_fds;
-	spec.argv = argv = spawn_argv(o);
+	argv = spawn_argv(o);
+	spec.argv = argv != NULL ? argv : s->argv;
 	rc = pty_spawn(&spec, &s->child, &fail);
 	strv_free(argv);
 	if (rc != 0) {

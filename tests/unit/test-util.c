@@ -159,5 +159,13 @@ main(void)
 	write_all();
 	strv_compare();
 	find_program();
+	ok(util_is_shell("sh") && util_is_shell("bash") && util_is_shell("mksh"),
+	    "sh, bash, mksh are shells whose -c runs a string");
+	ok(!util_is_shell("python3") && !util_is_shell("/bin/sh") &&
+	    !util_is_shell("bash5") && !util_is_shell(""),
+	    "not a program of another name, nor a path (a base name only)");
+	is_int(util_hex_value('7') + util_hex_value('a') + util_hex_value('F'),
+	    7 + 10 + 15, "hex digits of both cases");
+	is_int(util_hex_value('g'), -1, "and not another letter");
 	return tap_done();
 }
