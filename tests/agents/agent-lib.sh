@@ -65,3 +65,37 @@ agent_claude() {
 	    agent_claude_candidates
 	claude=$agent
 }
+
+# agent_standin API NAME [ARGS...]: the stand-in tests/agents/API started
+# for run NAME, listening once this returns: its port in $T/NAME.port,
+# its request log $T/NAME.log, ARGS after those two, its errors in
+# $T/NAME.api.err.
+agent_standin() {
+	_sa=$1 _sn=$2
+	shift 2
+	python3 "$top_srcdir/tests/agents/$_sa" "$T/$_sn.port" \
+	    "$T/$_sn.log" "$@" 2> "$T/$_sn.api.err" &
+	cleanup_pid $!
+	wait_for "[ -s '$T/$_sn.port' ]" 10
+}
+
+# agent_claude_run NAME SECONDS [VAR=VALUE...] ARGS...: Claude Code in
+# $T/work, its HOME $T/NAME, against NAME's Messages API stand-in, nothing
+# of ours in its environment but what finds the test's ptyvisor, its
+# outside traffic off; its stdout in $T/NAME.out followed by "exit N", its
+# stderr in $T/NAME.err.
+agent_claude_run() {
+	_cn=$1 _cs=$2
+	shift 2
+	mkdir -p "$T/$_cn.tmp"
+	(cd "$T/work" && timeout "$_cs" env -i PATH="$PATH" HOME="$T/$_cn" \
+	    TMPDIR="$T/$_cn.tmp" PTYVISOR_SOCKET="$PTYVISOR_SOCKET" \
+	    PTYVISOR_CONFIG="$PTYVISOR_CONFIG" \
+	    PTYVISOR_STATE_DIR="$PTYVISOR_STATE_DIR" \
+	    ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T/$_cn.port")" \
+	    ANTHROPIC_API_KEY=sk-ant-fake-test \
+	    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 \
+	    DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
+	    "$@" < /dev/null > "$T/$_cn.out" 2> "$T/$_cn.err")
+	echo "exit $?" >> "$T/$_cn.out"
+}

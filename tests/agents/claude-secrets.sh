@@ -14,7 +14,6 @@
 
 T=$(mktemp -d)
 cleanup_cmd "rm -rf '$T'"
-here="$top_srcdir/tests/agents"
 SECRETS="sk-openai-fake ghp_fake aws-fake pw-fake sk-ant-fake-test"
 
 # Claude Code, installed by scripts/bootstrap (npm ci in tests/agents), at
@@ -32,25 +31,12 @@ $PTYVISOR hook claude-code --print-settings > "$T/hooked/.claude/settings.json"
 # run NAME: Claude Code, its HOME $T/NAME, asked to show the environment
 # by a stand-in of its own; what the model got back in $T/NAME.result.
 run() {
-	python3 "$here/messages-api.py" "$T/$1.port" "$T/$1.log" \
-	    "$T/$1.json" 2> "$T/$1.api.err" &
-	cleanup_pid $!
-	wait_for "[ -s '$T/$1.port' ]" 10
-	mkdir -p "$T/$1.tmp"
-	(cd "$T/work" && timeout 60 env -i PATH="$PATH" HOME="$T/$1" \
-	    TMPDIR="$T/$1.tmp" PTYVISOR_SOCKET="$PTYVISOR_SOCKET" \
-	    PTYVISOR_CONFIG="$PTYVISOR_CONFIG" \
-	    PTYVISOR_STATE_DIR="$PTYVISOR_STATE_DIR" \
-	    ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T/$1.port")" \
-	    ANTHROPIC_API_KEY=sk-ant-fake-test \
-	    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 \
-	    DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
-	    OPENAI_API_KEY=sk-openai-fake GITHUB_TOKEN=ghp_fake \
-	    AWS_SECRET_ACCESS_KEY=aws-fake MY_PASSWORD=pw-fake \
-	    PLAIN_VAR=visible \
+	agent_standin messages-api.py "$1" "$T/$1.json"
+	agent_claude_run "$1" 60 OPENAI_API_KEY=sk-openai-fake \
+	    GITHUB_TOKEN=ghp_fake AWS_SECRET_ACCESS_KEY=aws-fake \
+	    MY_PASSWORD=pw-fake PLAIN_VAR=visible \
 	    "$claude" -p "show me the environment" --output-format json \
-	    --allowedTools Bash < /dev/null > "$T/$1.out" 2> "$T/$1.err")
-	echo "exit $?" >> "$T/$1.out"
+	    --allowedTools Bash
 	python3 - "$T/$1.json" > "$T/$1.result" 2> /dev/null <<'PY'
 import json, sys
 for m in json.load(open(sys.argv[1]))["messages"]:

@@ -21,7 +21,6 @@
 T=$(mktemp -d)
 [ -n "${PV_KEEP:-}" ] && echo "# T=$T"
 [ -n "${PV_KEEP:-}" ] || cleanup_cmd "rm -rf '$T'"
-here="$top_srcdir/tests/agents"
 
 agent_claude
 
@@ -82,22 +81,9 @@ $PTYVISOR mcp --print-config claude > "$T/work/.mcp.json" 2> /dev/null
 # run NAME: Claude Code, its HOME $T/NAME, playing $T/NAME.script; the
 # results the model was given, one JSON string a line, in $T/NAME.results.
 run() {
-	python3 "$here/messages-api.py" "$T/$1.port" "$T/$1.log" \
-	    "$T/$1.json" "$T/$1.script" 2> "$T/$1.api.err" &
-	cleanup_pid $!
-	wait_for "[ -s '$T/$1.port' ]" 10
-	mkdir -p "$T/$1.tmp"
-	(cd "$T/work" && timeout 120 env -i PATH="$PATH" HOME="$T/$1" \
-	    TMPDIR="$T/$1.tmp" PTYVISOR_SOCKET="$PTYVISOR_SOCKET" \
-	    PTYVISOR_CONFIG="$PTYVISOR_CONFIG" \
-	    PTYVISOR_STATE_DIR="$PTYVISOR_STATE_DIR" \
-	    ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T/$1.port")" \
-	    ANTHROPIC_API_KEY=sk-ant-fake-test \
-	    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 \
-	    DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
-	    "$claude" -p "do the steps" --output-format json \
-	    < /dev/null > "$T/$1.out" 2> "$T/$1.err")
-	echo "exit $?" >> "$T/$1.out"
+	agent_standin messages-api.py "$1" "$T/$1.json" "$T/$1.script"
+	agent_claude_run "$1" 120 "$claude" -p "do the steps" \
+	    --output-format json
 	python3 - "$T/$1.json" > "$T/$1.results" 2> /dev/null <<'PY'
 import json, sys
 for m in json.load(open(sys.argv[1]))["messages"]:

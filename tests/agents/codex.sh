@@ -67,10 +67,7 @@ cp "$T/mcp.toml" "$T/mcp/.codex/config.toml"
 # standin NAME: the stand-in playing $T/NAME.script, its port in
 # $T/NAME.port, every request Codex sent it in $T/NAME.log.
 standin() {
-	python3 "$here/responses-api.py" "$T/$1.port" "$T/$1.log" \
-	    "$T/$1.script" 2> "$T/$1.api.err" &
-	cleanup_pid $!
-	wait_for "[ -s '$T/$1.port' ]" 10
+	agent_standin responses-api.py "$1" "$T/$1.script"
 }
 
 # run NAME [-c KEY=VALUE...]: codex exec with HOME $T/NAME against NAME's

@@ -93,10 +93,7 @@ PY
 start() {
 	_n=$1
 	shift
-	python3 "$here/gemini-api.py" "$T/$_n.port" "$T/$_n.log" \
-	    "$T/$_n.script" 2> "$T/$_n.api.err" &
-	cleanup_pid $!
-	wait_for "[ -s '$T/$_n.port' ]" 10
+	agent_standin gemini-api.py "$_n" "$T/$_n.script"
 	(cd "$T/work" && timeout 60 env -i PATH="$nodebin:$PATH" \
 	    HOME="$T/$_n" TMPDIR="$T/$_n" PTYVISOR_SOCKET="$PTYVISOR_SOCKET" \
 	    PTYVISOR_CONFIG="$PTYVISOR_CONFIG" \
