@@ -421,30 +421,56 @@ util_is_program(const char *path)
 }
 
 bool
-util_find_program(const char *name)
+util_read_text(const char *path, char *buf, size_t size)
+{
+	ssize_t	n;
+	int	fd;
+
+	if (size == 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+char *
+util_program_path(const char *name)
 {
 	const char	*path = getenv("PATH"), *p, *end;
 	char		*full;
-	bool		 found = false;
 
 	if (strchr(name, '/') != NULL)
-		return util_is_program(name);
+		return util_is_program(name) ? xstrdup(name) : NULL;
 	if (path == NULL || *path == '\0')
 		path = "/bin:/usr/bin";
-	for (p = path; !found; p = end + 1) {
+	for (p = path;; p = end + 1) {
 		end = strchr(p, ':');
 		if (end == NULL)
 			end = p + strlen(p);
 		full = xasprintf("%.*s/%s", (int)(end - p),
 		    end == p ? "." : p, name);
-		found = util_is_program(full);
+		if (util_is_program(full))
+			return full;
 		free(full);
 		if (*end == '\0')
 			break;
 	}
-	if (!found)
-		errno = ENOENT;
-	return found;
+	errno = ENOENT;
+	return NULL;
+}
+
+bool
+util_find_program(const char *name)
+{
+	char	*full = util_program_path(name);
+
+	free(full);
+	return full != NULL;
 }
 
 int

@@ -109,5 +109,12 @@ bool		util_tty_foreground(void);
  * false with errno (ENOENT, EISDIR, EACCES...) when not.
  */
 bool		util_find_program(const char *name);
+/*
+ * Read a small file (a /proc entry) into buf, at most size - 1 bytes, and
+ * end it with a NUL.  false when it cannot be read or is empty.
+ */
+bool		util_read_text(const char *path, char *buf, size_t size);
+/* The same search: the path found (allocated), NULL with errno when none. */
+char		*util_program_path(const char *name);
 
 #endif

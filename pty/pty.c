@@ -4,8 +4,10 @@
  * Invariants: the parent keeps only the master, non-blocking and
  * close-on-exec (and, when the caller replaces some of 0-2, one slave fd,
  * close-on-exec, so the PTY never reads as hung up); the child reports any
- * failure before exec through a close-on-exec pipe, so EOF on that pipe
- * means exec succeeded.  The process
+ * failure before exec through a close-on-exec channel, so EOF on it means
+ * exec succeeded.  The channel is a SOCK_SEQPACKET pair: each message is a
+ * failure report or a descriptor a hook passes (SCM_RIGHTS, one byte of
+ * data), never split or merged.  The process
  * is single-threaded, so the child may use ordinary libc calls before exec.
  */
 #include "pty/pty.h"
@@ -16,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -25,12 +29,15 @@
 
 extern char **environ;
 
-/* What the child writes on the error pipe; one write, below PIPE_BUF. */
+/* What the child sends on the report channel: one message. */
 struct pty_report {
 	int	err;
 	int	status;
 	char	stage[160];
 };
+
+/* The one byte a passed descriptor travels with. */
+#define PTY_PASS_BYTE 'F'
 
 /* Close every fd from lo up except keep (keep >= lo). */
 static void
@@ -62,7 +69,7 @@ child_fail(int fd, const char *stage, int err, int status)
 	r.status = status;
 	snprintf(r.stage, sizeof r.stage, "%s", stage);
 	do
-		n = write(fd, &r, sizeof r);
+		n = send(fd, &r, sizeof r, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
 	_exit(status);
 }
@@ -98,7 +105,7 @@ child_run(const struct pty_spec *spec, const char *slave_name, int report)
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 
-	/* The report pipe must survive the dup2s onto 0-2 below. */
+	/* The report channel must survive the dup2s onto 0-2 below. */
 	if (report <= 2 && (report = fcntl(report, F_DUPFD_CLOEXEC, 3)) < 0)
 		_exit(125);
 	if (slave_name == NULL)
@@ -173,6 +180,131 @@ open_master(struct pty_size size, char *name, size_t len)
 	return fd;
 }
 
+/* Room for one descriptor in a message, aligned as a cmsghdr. */
+union pty_fd_room {
+	struct cmsghdr	hdr;
+	char		buf[CMSG_SPACE(sizeof(int))];
+};
+
+/* A message of one piece of data and room for one descriptor. */
+static void
+pty_msg(struct msghdr *msg, struct iovec *iov, void *data, size_t len,
+    void *ctl, size_t ctllen)
+{
+	memset(msg, 0, sizeof *msg);
+	memset(ctl, 0, ctllen);
+	iov->iov_base = data;
+	iov->iov_len = len;
+	msg->msg_iov = iov;
+	msg->msg_iovlen = 1;
+	msg->msg_control = ctl;
+	msg->msg_controllen = ctllen;
+}
+
+/*
+ * One message from the report channel: a failure report (its size in
+ * *got) or a passed descriptor (kept in *passed, a second one closed).
+ * 0 at EOF, 1 for a message, -1 on error.
+ */
+static int
+pty_read_report(int fd, struct pty_report *r, size_t *got, int *passed)
+{
+	union pty_fd_room	 ctl;
+	struct msghdr		 msg;
+	struct cmsghdr		*c;
+	struct iovec		 iov;
+	ssize_t			 n;
+	int			 pfd;
+
+	pty_msg(&msg, &iov, r, sizeof *r, ctl.buf, sizeof ctl.buf);
+	do
+		n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return (int)n;
+	for (c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+		    c->cmsg_len != CMSG_LEN(sizeof(int)))
+			continue;
+		memcpy(&pfd, CMSG_DATA(c), sizeof pfd);
+		if (*passed < 0)
+			*passed = pfd;
+		else
+			close(pfd);
+	}
+	if ((size_t)n == sizeof *r)
+		*got = sizeof *r;
+	return 1;
+}
+
+/*
+ * Wait for the child to exec or fail, serving a passed descriptor
+ * meanwhile (spec->passed_ready).  Returns the size of the failure report
+ * read into *r (sizeof *r: it failed; else it exec'd).
+ */
+static size_t
+pty_wait_exec(const struct pty_spec *spec, int fd, struct pty_report *r,
+    int *passed)
+{
+	struct pollfd	pfd[2];
+	size_t		got = 0;
+	int		n;
+
+	for (;;) {
+		pfd[0].fd = fd;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = *passed;
+		pfd[1].events = POLLIN;
+		n = *passed >= 0 && spec->passed_ready != NULL ? 2 : 1;
+		if (poll(pfd, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return 0;
+		}
+		/* The report first: what the passed fd says may come after. */
+		if (pfd[0].revents != 0) {
+			if (pty_read_report(fd, r, &got, passed) <= 0 ||
+			    got == sizeof *r)
+				return got;
+			continue;
+		}
+		if (n == 2 && pfd[1].revents != 0)
+			spec->passed_ready(spec->passed_arg, *passed, fd);
+	}
+}
+
+int
+pty_pass_fd(int report_fd, int fd)
+{
+	union pty_fd_room	 ctl;
+	struct msghdr		 msg;
+	struct cmsghdr		*c;
+	struct iovec		 iov;
+	char			 byte = PTY_PASS_BYTE;
+	ssize_t			 n;
+
+	pty_msg(&msg, &iov, &byte, 1, ctl.buf, sizeof ctl.buf);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	do
+		n = sendmsg(report_fd, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n == 1 ? 0 : -1;
+}
+
+bool
+pty_report_ready(int report_fd)
+{
+	struct pollfd	pfd;
+
+	pfd.fd = report_fd;
+	pfd.events = POLLIN;
+	return poll(&pfd, 1, 0) != 0;
+}
+
 int
 pty_spawn(const struct pty_spec *spec, struct pty_child *child,
     struct pty_failure *fail)
@@ -181,14 +313,15 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 	struct pty_status	st;
 	char			name[128];
 	int			master, slave = -1, pipefd[2], e, i;
-	ssize_t			n;
-	size_t			got = 0;
+	int			passed = -1;
+	size_t			got;
 	pid_t			pid;
 
 	memset(fail, 0, sizeof *fail);
 	child->pid = -1;
 	child->master = -1;
 	child->slave = -1;
+	child->passed = -1;
 	if (spec->argv == NULL || spec->argv[0] == NULL)
 		return parent_fail(fail, "spawn: empty command", EINVAL);
 	/* A replacement fd must not be one the child's dup2s overwrite. */
@@ -206,13 +339,14 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 		close(master);
 		return parent_fail(fail, "open terminal", e);
 	}
-	if (pipe2(pipefd, O_CLOEXEC) != 0) {
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0,
+	    pipefd) != 0) {
 		e = errno;
 		if (master >= 0)
 			close(master);
 		if (slave >= 0)
 			close(slave);
-		return parent_fail(fail, "pipe", e);
+		return parent_fail(fail, "socketpair", e);
 	}
 	pid = fork();
 	if (pid < 0) {
@@ -236,14 +370,7 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 	close(pipefd[1]);
 
 	/* EOF without a report: exec happened.  A report: the child failed. */
-	while (got < sizeof r) {
-		n = read(pipefd[0], (char *)&r + got, sizeof r - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	got = pty_wait_exec(spec, pipefd[0], &r, &passed);
 	close(pipefd[0]);
 	if (got == sizeof r) {
 		snprintf(fail->stage, sizeof fail->stage, "%s", r.stage);
@@ -254,11 +381,14 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 			close(master);
 		if (slave >= 0)
 			close(slave);
+		if (passed >= 0)
+			close(passed);
 		return -1;
 	}
 	child->pid = pid;
 	child->master = master;
 	child->slave = slave;
+	child->passed = passed;
 	return 0;
 }
 

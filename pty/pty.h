@@ -9,7 +9,8 @@
  * signal dispositions and an empty signal mask, loses every inherited fd
  * above 2, runs the caller's pre-exec hook (the sandbox plugs in there),
  * changes directory, sets the umask if asked, and execs.  Any failure in
- * the child is reported to the parent through a close-on-exec pipe as a
+ * the child is reported to the parent through a close-on-exec channel (a
+ * UNIX socket pair, so a hook may also pass the parent a descriptor) as a
  * stage name and an errno: pty_spawn() never reports success for a
  * command that did not start.  This module never prints and never exits
  * the parent; it knows nothing of terminal emulators or curses.
@@ -29,7 +30,7 @@ struct pty_size {
 
 /*
  * Pre-exec hook, run in the child after the terminal is set up and before
- * chdir and exec.  report_fd is the child's end of the error pipe (the hook
+ * chdir and exec.  report_fd is the child's end of the report channel (the hook
  * must close it in any process of its own that does not exec, e.g. an init
  * in a PID namespace, so the parent sees EOF when the command execs).
  * Returns 0 to go on to exec; -1 with errno set and *stage pointing at a
@@ -56,6 +57,14 @@ struct pty_spec {
 	const int	*stdio;
 	bool		 has_umask;	/* set umask before exec */
 	mode_t		 umask;
+	/*
+	 * A hook that passes the parent a descriptor (pty_pass_fd) has it
+	 * served by this function, in the parent, each time the descriptor
+	 * is readable before pty_spawn() returns: report_fd is the parent's
+	 * end of the report channel (pty_report_ready).  NULL: not served.
+	 */
+	void		(*passed_ready)(void *arg, int fd, int report_fd);
+	void		*passed_arg;
 };
 
 /*
@@ -66,6 +75,8 @@ struct pty_child {
 	pid_t	pid;
 	int	master;			/* non-blocking, close-on-exec */
 	int	slave;			/* -1, or with spec->stdio: ours, cloexec */
+	int	passed;			/* what the hook passed (pty_pass_fd),
+					   close-on-exec, ours; or -1 */
 };
 
 /* Why a command did not start. */
@@ -85,6 +96,20 @@ struct pty_failure {
  */
 int	pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 	    struct pty_failure *fail);
+
+/*
+ * In the child, from a pre-exec hook: hand fd to the parent over the
+ * report channel (at most one; it lands in child->passed).  0, or -1 with
+ * errno set.
+ */
+int	pty_pass_fd(int report_fd, int fd);
+
+/*
+ * In the parent, from spec->passed_ready: whether the child has exec'd or
+ * failed by now (its end of the report channel has closed or spoken).
+ * False means it has not yet reached the exec that succeeds.
+ */
+bool	pty_report_ready(int report_fd);
 
 /* Format a failure as "stage: strerror" into buf. */
 void	pty_failure_str(const struct pty_failure *fail, char *buf, size_t len);

@@ -47,17 +47,11 @@ lost_starttime(long pid)
 {
 	char			 path[64], buf[1024], *p;
 	unsigned long long	 start = 0;
-	ssize_t			 n;
-	int			 fd, field;
+	int			 field;
 
 	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!util_read_text(path, buf, sizeof buf))
 		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	/* The name may hold spaces and parentheses: count after the last. */
 	if ((p = strrchr(buf, ')')) == NULL)
 		return 0;
