@@ -419,25 +419,24 @@ cmd_show_net_number(json_t *o, const char *name)
 }
 
 /*
- * The connections of a session's filtered network, from the file next to
- * its recording: one line each.  Nothing when there is no such file.
+ * A JSON-lines log next to a recording, under a title: fn called with
+ * each object line; a count of damaged lines after.  false when there is
+ * no such file (nothing printed).
  */
-static void
-cmd_show_network(const char *recording)
+static bool
+cmd_show_log(const char *path, const char *title,
+    void (*fn)(json_t *o, void *arg), void *arg)
 {
 	json_error_t	 err;
 	json_t		*o;
 	FILE		*f;
-	char		*path, *line = NULL, *host, *addr, *why, *dec;
+	char		*line = NULL;
 	size_t		 cap = 0;
-	unsigned	 n = 0, bad = 0;
+	unsigned	 bad = 0;
 
-	path = statedir_net_log_path(recording);
-	f = fopen(path, "re");
-	free(path);
-	if (f == NULL)
-		return;
-	printf("network:\n");
+	if ((f = fopen(path, "re")) == NULL)
+		return false;
+	printf("%s\n", title);
 	while (getline(&line, &cap, f) > 0) {
 		if ((o = json_loads(line, 0, &err)) == NULL ||
 		    !json_is_object(o)) {
@@ -445,27 +444,52 @@ cmd_show_network(const char *recording)
 			bad++;
 			continue;
 		}
-		dec = cmd_show_net_field(o, "decision");
-		host = cmd_show_net_field(o, "host");
-		addr = cmd_show_net_field(o, "address");
-		why = cmd_show_net_field(o, "why");
-		printf("  %-5s %s:%lld via %s, sent %lld, received %lld: %s\n",
-		    dec, host, cmd_show_net_number(o, "port"), addr,
-		    cmd_show_net_number(o, "sent"),
-		    cmd_show_net_number(o, "received"), why);
-		free(dec);
-		free(host);
-		free(addr);
-		free(why);
+		fn(o, arg);
 		json_decref(o);
-		n++;
 	}
-	if (n == 0 && bad == 0)
-		printf("  no connection\n");
 	if (bad > 0)
 		printf("  (%u damaged lines skipped)\n", bad);
 	free(line);
 	fclose(f);
+	return true;
+}
+
+/* One connection of a filtered network's log; counted in *arg. */
+static void
+cmd_show_connection(json_t *o, void *arg)
+{
+	unsigned	*n = arg;
+	char		*host, *addr, *why, *dec;
+
+	dec = cmd_show_net_field(o, "decision");
+	host = cmd_show_net_field(o, "host");
+	addr = cmd_show_net_field(o, "address");
+	why = cmd_show_net_field(o, "why");
+	printf("  %-5s %s:%lld via %s, sent %lld, received %lld: %s\n",
+	    dec, host, cmd_show_net_number(o, "port"), addr,
+	    cmd_show_net_number(o, "sent"),
+	    cmd_show_net_number(o, "received"), why);
+	free(dec);
+	free(host);
+	free(addr);
+	free(why);
+	(*n)++;
+}
+
+/*
+ * The connections of a session's filtered network, from the file next to
+ * its recording: one line each.  Nothing when there is no such file.
+ */
+static void
+cmd_show_network(const char *recording)
+{
+	char		*path = statedir_net_log_path(recording);
+	unsigned	 n = 0;
+
+	if (cmd_show_log(path, "network:", cmd_show_connection, &n) &&
+	    n == 0)
+		printf("  no connection\n");
+	free(path);
 }
 
 /* Print what the history knows of session e, one field a line. */
@@ -524,6 +548,63 @@ cmd_show_fields(const struct history_entry *e)
 	}
 }
 
+/* One exec of a session's exec log. */
+static void
+cmd_show_exec_line(json_t *o, void *arg)
+{
+	json_t		*argv = json_object_get(o, "argv");
+	const char	*verdict, *w;
+	char		*by, *words, **v;
+	size_t		 i;
+
+	(void)arg;
+	if (json_object_get(o, "log_full") != NULL) {
+		printf("  (the log is full: later execs are counted, not "
+		    "listed)\n");
+		return;
+	}
+	if (json_object_get(o, "not_logged") != NULL) {
+		printf("  (%lld execs not listed)\n",
+		    cmd_show_net_number(o, "not_logged"));
+		return;
+	}
+	v = xcalloc(json_array_size(argv) + 1, sizeof *v);
+	for (i = 0; i < json_array_size(argv); i++) {
+		w = json_string_value(json_array_get(argv, i));
+		v[i] = (char *)(w != NULL ? w : "");
+	}
+	words = quote_argv(v);
+	free(v);
+	by = cmd_show_net_field(o, "by");
+	verdict = json_string_value(json_object_get(o, "verdict"));
+	printf("  %9.3fs %-5s%s pid %lld  %s  (%s)\n",
+	    json_number_value(json_object_get(o, "t")),
+	    verdict != NULL ? verdict : "?",
+	    json_is_true(json_object_get(o, "asked")) ? " asked" : "",
+	    cmd_show_net_number(o, "pid"), words, by);
+	free(words);
+	free(by);
+}
+
+/*
+ * The execs inside session e: counted, then one line each from the log
+ * next to its recording (time, verdict, pid, the words, what decided).
+ */
+static void
+cmd_show_execs(const struct history_entry *e)
+{
+	char	*path;
+
+	if (e->has_execs)
+		printf("execs:     %lu checked, %lu denied\n", e->execs,
+		    e->execs_denied);
+	if (e->recording == NULL)
+		return;
+	path = statedir_exec_log_path(e->recording);
+	cmd_show_log(path, "exec log:", cmd_show_exec_line, NULL);
+	free(path);
+}
+
 /* The connections of e's filtered network: summed, then one by one. */
 static void
 cmd_show_connections(const struct history_entry *e)
@@ -539,6 +620,7 @@ cmd_show_connections(const struct history_entry *e)
 		    (unsigned long long)e->net.received);
 	if (e->recording != NULL)
 		cmd_show_network(e->recording);
+	cmd_show_execs(e);
 }
 
 /* Print the output of session e as text; the exit status. */

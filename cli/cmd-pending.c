@@ -173,6 +173,23 @@ cmd_pending_print(const struct proto_pending *p)
 	if (p->connect)
 		printf("\thost: approve --once (this connection), approve (the "
 		    "session), approve --remember (a rule), deny");
+	/* A program's exec inside a session: where it comes from. */
+	if (p->check_session > 0) {
+		qhosts = quote_text(p->check_chain != NULL ? p->check_chain :
+		    "-");
+		printf("	exec in session %lld: %s", (long long)
+		    p->check_session, qhosts);
+		free(qhosts);
+		qhosts = quote_text(p->check_path != NULL ? p->check_path :
+		    "-");
+		printf("	file: %s", qhosts);
+		free(qhosts);
+		if (p->by != NULL) {
+			qhosts = quote_text(p->by);
+			printf("	asked by: %s", qhosts);
+			free(qhosts);
+		}
+	}
 	/* The hosts it asks for: the person approves them with the command. */
 	if (hosts != NULL) {
 		qhosts = quote_text(hosts);

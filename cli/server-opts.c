@@ -24,6 +24,10 @@ cli_server_opts_defaults(const struct config *cfg, struct cli_server_opts *o)
 	if (o->rules == NULL)
 		o->rules = cli_rules_path();
 	s->rules = o->rules;
+	if (cfg != NULL) {
+		s->exec_strict = config_exec_strict(cfg);
+		s->exec_judge_own = config_exec_judge_own(cfg);
+	}
 	s->notify_given = s->notify != NULL;
 	if (s->notify == NULL && cfg != NULL)
 		s->notify = config_notify(cfg);

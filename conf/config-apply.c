@@ -121,6 +121,18 @@ config_mouse(const struct config *cfg)
 	return cfg->mouse;
 }
 
+bool
+config_exec_strict(const struct config *cfg)
+{
+	return cfg->exec_strict;
+}
+
+bool
+config_exec_judge_own(const struct config *cfg)
+{
+	return cfg->exec_judge_own;
+}
+
 const char *
 config_state_dir(const struct config *cfg)
 {

@@ -40,6 +40,8 @@ enum config_key {
 	KEY_PROTECT,		/* these three in the order of */
 	KEY_HIDE,		/* enum config_guard */
 	KEY_EXPOSE,
+	KEY_EXEC_STRICT,
+	KEY_EXEC_JUDGE_OWN,
 	CONFIG_NKEYS
 };
 
@@ -80,6 +82,9 @@ struct config {
 	bool			 mouse;
 
 	size_t			 mcp_max_bytes;
+
+	bool			 exec_strict;
+	bool			 exec_judge_own;
 
 	char			*state_dir;
 	char			*socket;

@@ -111,13 +111,17 @@ static const struct config_key_def config_keys[] = {
 	{ KEY_PROTECT, "sandbox", "protect", CONFIG_GUARD_LIST, CONFIG_LIST },
 	{ KEY_HIDE, "sandbox", "hide", CONFIG_GUARD_LIST, CONFIG_LIST },
 	{ KEY_EXPOSE, "sandbox", "expose", CONFIG_GUARD_LIST, CONFIG_LIST },
+	{ KEY_EXEC_STRICT, "exec", "strict", CONFIG_BOOL,
+	  CONFIG_FIELD(exec_strict) },
+	{ KEY_EXEC_JUDGE_OWN, "exec", "judge_own", CONFIG_BOOL,
+	  CONFIG_FIELD(exec_judge_own) },
 };
 #define CONFIG_NDEFS (sizeof config_keys / sizeof config_keys[0])
 
 /* Our sections; a bounded profile's own holds only the bounds' keys. */
 static const char *const config_sections[] = {
 	"approval", "sandbox", "sandbox.read-only", "sandbox.workspace-write",
-	"tui", "mcp", "paths"
+	"tui", "mcp", "paths", "exec"
 };
 #define CONFIG_NSECTIONS \
 	(sizeof config_sections / sizeof config_sections[0])
@@ -217,7 +221,7 @@ config_check_section(struct config_parse *p, const char *start)
 	if (!config_is_section(start + 1, (size_t)(end - start - 1))) {
 		config_error(p, "unknown section [%.*s] (known: [approval], "
 		    "[sandbox], [sandbox.read-only], [sandbox.workspace-write], "
-		    "[tui], [mcp], [paths])", (int)(end - start - 1),
+		    "[tui], [mcp], [paths], [exec])", (int)(end - start - 1),
 		    start + 1);
 		return -1;
 	}

@@ -27,6 +27,10 @@
  *               mouse = yes | no
  *   [mcp]       max_bytes = SIZE (CONFIG_CAP_MIN to CONFIG_CAP_MAX, 64K)
  *   [paths]     state_dir = DIR, socket = PATH
+ *   [exec]      strict = yes | no: every exec inside an agent's session
+ *                         that no rule allows is asked
+ *               judge_own = yes | no: the rules judge the execs inside a
+ *                         person's own sessions too (else only logged)
  *
  * Lines starting with '#' or ';' are comments, and so is what follows a
  * ';' preceded by whitespace.  Paths are absolute or start with "~/" (the
@@ -122,6 +126,10 @@ bool		 config_mouse(const struct config *cfg);
 
 /* [mcp] max_bytes, 0 if not set. */
 size_t		 config_mcp_max_bytes(const struct config *cfg);
+
+/* [exec] strict, judge_own (off if not set). */
+bool		 config_exec_strict(const struct config *cfg);
+bool		 config_exec_judge_own(const struct config *cfg);
 
 /* [paths] state_dir, socket: borrowed absolute paths, NULL when not set. */
 const char	*config_state_dir(const struct config *cfg);

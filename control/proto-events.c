@@ -155,6 +155,23 @@ proto_ev_ok_not_saved(struct buf *b, const char *id, const char *why)
 	proto_json_line(b, o);
 }
 
+/* An exec check's own fields, as one object under "exec_check". */
+static void
+proto_set_check(json_t *o, const struct proto_pending *p)
+{
+	json_t	*c;
+
+	if (p->check_session <= 0)
+		return;
+	c = json_object();
+	proto_set_int(c, "session", p->check_session);
+	if (p->check_pid > 0)
+		proto_set_int(c, "pid", p->check_pid);
+	proto_set_str(c, "path", p->check_path);
+	proto_set_str(c, "chain", p->check_chain);
+	json_object_set_new(o, "exec_check", c);
+}
+
 /* Add the fields of a pending request to o. */
 static void
 proto_set_pending(json_t *o, const struct proto_pending *p)
@@ -181,6 +198,7 @@ proto_set_pending(json_t *o, const struct proto_pending *p)
 		proto_set_argv(o, "env_dropped", x->env_dropped);
 	if (p->client_pid > 0)
 		proto_set_int(o, "client_pid", p->client_pid);
+	proto_set_check(o, p);
 }
 
 char *
@@ -217,6 +235,7 @@ proto_notify_json(const struct proto_pending *p)
 		json_object_set_new(o, "client_exe",
 		    json_string(p->client_exe));
 	json_object_set_new(o, "by", json_string(p->by));
+	proto_set_check(o, p);
 	free(cmd);
 	/* json_string refuses invalid UTF-8: such fields are just left out. */
 	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);

@@ -206,6 +206,14 @@ struct proto_pending {
 	/* The verdict for a person ("... sets core.fsmonitor"); NULL: omitted. */
 	const char		*detail;
 	bool			 connect;	/* a host asked for ("connect") */
+	/*
+	 * An exec inside a running session (exec checks): its process
+	 * waits in execve.  check_session 0: not one.
+	 */
+	int64_t			 check_session;
+	pid_t			 check_pid;
+	const char		*check_path;	/* the file executed */
+	const char		*check_chain;	/* "#12 make ← sh -c … ← git" */
 };
 
 /* A session, for list results. */

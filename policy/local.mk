@@ -5,7 +5,7 @@ noinst_LIBRARIES += libpolicy.a
 libpolicy_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libpolicy_a_SOURCES = \
 	policy/gitrepo.c policy/gitrepo.h \
-	policy/policy.c policy/policy.h policy/policy-int.h \
+	policy/policy.c policy/policy.h policy/policy-int.h policy/exec.c \
 	policy/readonly.c policy/readonly.h \
 	policy/rules.c policy/rules.h \
 	policy/shsplit.c policy/shsplit.h

@@ -46,6 +46,11 @@ struct policy {
 	struct policy_rule	**rules;
 	size_t			  nrules;
 	struct policy_texts	 *texts;
+	unsigned long		  generation;	/* bumped when rules change */
 };
+
+/* policy.c: does rule r (not retired) match argv, argc words? */
+int	policy_rule_matches(const struct policy_rule *r, char *const *argv,
+	    size_t argc);
 
 #endif

@@ -136,8 +136,7 @@ policy_decision_name(enum policy_decision d)
 	return "unknown";
 }
 
-/* Does rule r match argv (argc words)? */
-static int
+int
 policy_rule_matches(const struct policy_rule *r, char *const *argv,
     size_t argc)
 {
@@ -530,6 +529,7 @@ policy_reload_file(struct policy *p, const char *path, size_t *count,
 	    sizeof *p->rules);
 	for (i = 0; i < fresh->nrules; i++)
 		p->rules[p->nrules++] = fresh->rules[i];
+	p->generation++;
 	*count = fresh->nrules;
 	fresh->nrules = 0;
 	policy_free(fresh);

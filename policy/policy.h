@@ -184,6 +184,46 @@ struct policy_verdict policy_check_parts(const struct policy *p,
  */
 char *const	*policy_known_safe_env(void);
 
+/*
+ * Judge an exec inside a running session (policy/exec.c): argv as the
+ * program received it, file the one executed (absolute; may be NULL),
+ * aliases the names of rules' programs found to be that very file (a
+ * copy or a link of it; NULL-ended, may be NULL).  Only rules count,
+ * matched against argv with its first word as given, as its last path
+ * component, as file, as file's last component and as each alias (a
+ * renamed program or `exec -a` does not hide it), and, when file is the
+ * dynamic loader, against the program it is told to run.  Deny beats ask
+ * beats allow; no rule: allowed (what was approved covers the programs it
+ * starts), or asked when strict.
+ */
+struct policy_verdict policy_check_exec(const struct policy *p,
+		     char *const *argv, const char *file,
+		     const char *const *aliases, bool strict);
+
+/*
+ * The programs the deny and ask rules name (a first word without glob
+ * characters), each once; NULL-ended, strv_free.  With the generation,
+ * which changes whenever the rules do, a caller keeps what it found of
+ * them (the file each names) until they change.
+ */
+char		**policy_exec_names(const struct policy *p);
+unsigned long	 policy_generation(const struct policy *p);
+
+/*
+ * Whether any rule (not a "connect" one) denies or asks: then every exec
+ * inside an agent's session must be checked.
+ */
+bool		 policy_has_exec_rules(const struct policy *p);
+
+/*
+ * Where the program a dynamic loader is told to run starts in its argv
+ * (argv[0] the loader, then its options), or 0 when it names none.
+ */
+size_t		 policy_loader_program(char *const *argv);
+
+/* Whether path names the dynamic loader (ld-linux*.so*, ld.so...). */
+bool		 policy_is_loader(const char *path);
+
 /* policy_check_at() in our directory with our HOME. */
 struct policy_verdict policy_check(const struct policy *p, char *const *argv);
 

@@ -135,6 +135,7 @@ policy_add(struct policy *p, struct policy_rule *r)
 {
 	p->rules = xreallocarray(p->rules, p->nrules + 1, sizeof *p->rules);
 	p->rules[p->nrules++] = r;
+	p->generation++;
 }
 
 /* Parse len bytes of rules text; all or nothing. */

@@ -94,6 +94,10 @@ history_encode(const struct history_entry *e)
 		    (json_int_t)e->net.denied, "asked",
 		    (json_int_t)e->net.asked, "sent", (json_int_t)e->net.sent,
 		    "received", (json_int_t)e->net.received));
+	if (e->has_execs)
+		json_object_set_new(o, "execs", json_pack("{s:I, s:I}",
+		    "checked", (json_int_t)e->execs, "denied",
+		    (json_int_t)e->execs_denied));
 	/* Raw UTF-8 out; invalid strings were already refused by jansson. */
 	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
@@ -244,6 +248,13 @@ history_decode(const char *line, struct history_entry *e)
 	if ((v = json_object_get(o, "network")) != NULL && json_is_object(v)) {
 		e->has_net = true;
 		history_net_decode(v, &e->net);
+	}
+	if ((v = json_object_get(o, "execs")) != NULL && json_is_object(v)) {
+		e->has_execs = true;
+		e->execs = (unsigned long)json_integer_value(
+		    json_object_get(v, "checked"));
+		e->execs_denied = (unsigned long)json_integer_value(
+		    json_object_get(v, "denied"));
 	}
 	json_decref(o);
 	return 0;

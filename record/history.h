@@ -54,6 +54,9 @@ struct history_entry {
 	char		**env_dropped;
 	bool		  has_net;	/* it had a filtered network: */
 	struct history_net net;		/* its connections */
+	bool		  has_execs;	/* its execs were checked: */
+	unsigned long	  execs;	/* how many (its exec log) */
+	unsigned long	  execs_denied;	/* of them refused */
 };
 
 /*

@@ -121,14 +121,27 @@ statedir_cast_path(const char *dir, unsigned long id)
 	return xasprintf("%s/sessions/%lu.cast", dir, id);
 }
 
-char *
-statedir_net_log_path(const char *cast_path)
+/* A file beside a recording: <id><suffix> for <id>.cast. */
+static char *
+statedir_beside(const char *cast_path, const char *suffix)
 {
 	size_t	len = strlen(cast_path);
 
 	if (len > 5 && strcmp(cast_path + len - 5, ".cast") == 0)
 		len -= 5;
-	return xasprintf("%.*s.net.jsonl", (int)len, cast_path);
+	return xasprintf("%.*s%s", (int)len, cast_path, suffix);
+}
+
+char *
+statedir_net_log_path(const char *cast_path)
+{
+	return statedir_beside(cast_path, ".net.jsonl");
+}
+
+char *
+statedir_exec_log_path(const char *cast_path)
+{
+	return statedir_beside(cast_path, ".exec.jsonl");
 }
 
 char *

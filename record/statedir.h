@@ -30,6 +30,8 @@ char	*statedir_cast_path(const char *dir, unsigned long id);
  * next to its recording: <id>.net.jsonl for <id>.cast.  Caller frees.
  */
 char	*statedir_net_log_path(const char *cast_path);
+/* The exec checks' log next to a recording: <id>.exec.jsonl.  Allocated. */
+char	*statedir_exec_log_path(const char *cast_path);
 
 /* dir/history.jsonl; caller frees. */
 char	*statedir_history_path(const char *dir);

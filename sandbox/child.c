@@ -7,7 +7,8 @@
  * cgroups (pids, memory); namespaces (which fork a filtered network's
  * proxy outside them, then the relay and the init) and mounts; chdir;
  * resource bounds; parent-death signal, no_new_privs and capabilities;
- * Landlock; seccomp.  The first failure returns -1 with a stage, and the
+ * Landlock; the exec checks' filter, its listener handed to the parent;
+ * seccomp.  The first failure returns -1 with a stage, and the
  * pty module reports it instead of running the command: there is no way
  * past a stage that did not apply.  Under danger-full-access the hook
  * does nothing.
@@ -86,6 +87,9 @@ sandbox_child(void *arg, int report_fd, const char **stage)
 	if (sandbox_caps_apply(sb) != 0)
 		return -1;
 	if (sandbox_landlock_apply(sb) != 0)
+		return -1;
+	/* Before the main filter, which refuses a listener inside. */
+	if (sandbox_exec_apply(sb, report_fd) != 0)
 		return -1;
 	if (sandbox_seccomp_apply(sb) != 0)
 		return -1;

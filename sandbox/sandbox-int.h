@@ -56,6 +56,11 @@ struct sandbox {
 	int			 guard_src;	/* child: the hidden stand-ins'
 						   tmpfs, or -1 */
 	char			 stage[192];	/* child: the failed stage */
+	void			*exec_prog;	/* the exec checks' filter, or
+						   NULL (execcheck.c) */
+	char			 exec_why[256];	/* why none, when wanted */
+	struct sandbox_exec_call *exec_deferred; /* parent: see
+						   sandbox_exec_deferred */
 };
 
 /* stage.c: fill sb->stage with "sandbox: " and a formatted stage name. */
@@ -151,6 +156,15 @@ int	sandbox_net_start_proxy(struct sandbox *sb, int report_fd);
 /* net.c: child, in the new network namespace: loopback up, the proxy's
  * listening socket on 127.0.0.1:SANDBOX_PROXY_PORT handed to the proxy. */
 int	sandbox_net_listen(struct sandbox *sb);
+
+/* execcheck.c: build the exec checks' filter (parent), as opts want. */
+int	sandbox_exec_prepare(struct sandbox *sb, char **cause);
+/* execcheck.c: release it and anything kept. */
+void	sandbox_exec_free(struct sandbox *sb);
+/* execcheck.c: child: load it, hand the listener to the parent. */
+int	sandbox_exec_apply(struct sandbox *sb, int report_fd);
+/* execcheck.c: the --explain line. */
+void	sandbox_exec_explain(const struct sandbox *sb, struct buf *out);
 
 /* caps.c: parent-death signal and re-check, no_new_privs, no capability. */
 int	sandbox_caps_apply(struct sandbox *sb);

@@ -490,6 +490,8 @@ sandbox_make(const struct sandbox_opts *opts, const char *cwd,
 	    (sb->seccomp_no_ns = sandbox_seccomp_build(opts->network, false,
 	    true, cause)) == NULL)
 		goto fail;
+	if (sandbox_exec_prepare(sb, cause) != 0)
+		goto fail;
 	/* Best effort: RLIMIT_NPROC binds non-root users in any case. */
 	if (sb->opts.limits.processes != 0)
 		sandbox_cgroup_create(sb, why, sizeof why);
@@ -522,6 +524,7 @@ sandbox_free(struct sandbox *sb)
 	sandbox_net_free(sb);
 	sandbox_seccomp_free(sb->seccomp);
 	sandbox_seccomp_free(sb->seccomp_no_ns);
+	sandbox_exec_free(sb);
 	for (i = 0; i < sb->nroots; i++)
 		free(sb->roots[i]);
 	free(sb->roots);
@@ -773,6 +776,7 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	    "sockets only as socketpairs" :
 	    "no socket but AF_UNIX stream/seqpacket, no "
 	    "connect/bind/listen/accept");
+	sandbox_exec_explain(sb, out);
 	if (sb->opts.limits.processes == 0)
 		buf_printf(out, "  process bound   none configured\n");
 	else if (sb->cgroup != NULL && sb->cgroup_max <

@@ -20,7 +20,9 @@
 #define PTYVISOR_SANDBOX_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "net/hostlist.h"
 #include "sandbox/guard.h"
@@ -105,8 +107,16 @@ struct sandbox_given_limits {
  * The policy, a plain value.  writable[] points at strings the caller owns
  * for as long as the options are used; sandbox_new() copies what it keeps.
  */
+/* Whether a session's execs are sent to ptyvisor (sandbox/execcheck.c). */
+enum sandbox_exec_checks {
+	SANDBOX_EXEC_OFF,	/* none (`ptyvisor sandbox`: nobody to ask) */
+	SANDBOX_EXEC_BEST,	/* where the kernel has them: the exec log */
+	SANDBOX_EXEC_REQUIRED	/* rules judge them: no start without */
+};
+
 struct sandbox_opts {
 	enum sandbox_profile	 profile;
+	enum sandbox_exec_checks exec_checks;
 	bool			 network;	/* allow sockets beyond AF_UNIX */
 	const char		*writable[SANDBOX_MAX_ROOTS];
 	int			 nwritable;
@@ -358,5 +368,68 @@ char	*sandbox_guard_note(const struct sandbox_opts *opts);
 
 /* Harden ptyvisor itself: not dumpable, no core files. */
 void	sandbox_harden_self(void);
+
+/*
+ * Exec checks (sandbox/execcheck.c).  An exec a sandboxed program waits
+ * in, as read from /proc: the notification's id, the calling thread and
+ * its parent (our pid namespace), the file (absolute where it can be
+ * told: an execveat's fd as /proc names it), the arguments (at most 256
+ * words and 64 KiB, argv_cut then), the directory.  error says why it
+ * could not be read (then judge it denied: fail closed).
+ */
+struct sandbox_exec_call {
+	uint64_t	  id;
+	pid_t		  pid;
+	pid_t		  ppid;		/* 0: unknown */
+	bool		  at;		/* execveat */
+	char		 *path;
+	char		**argv;
+	bool		  argv_cut;
+	char		 *cwd;
+	char		 *error;
+	/*
+	 * The file as ptyvisor can open it while the exec waits (through
+	 * /proc/PID/root or /proc/PID/fd), and what stat(2) said of it
+	 * (has_st false when it could not be told: it may not exist).
+	 */
+	char		 *open_path;
+	int		  st_errno;	/* why stat(2) failed, or 0 */
+	bool		  has_st;
+	dev_t		  dev;
+	ino_t		  ino;
+	off_t		  size;
+};
+
+/* Whether exec checks can work here; false with why when not. */
+bool	sandbox_exec_available(char *why, size_t len);
+/* Whether sb's command will have them (the filter is built). */
+bool	sandbox_exec_checks_on(const struct sandbox *sb);
+/*
+ * pty_spec.passed_ready for a sandbox with exec checks (arg: the sandbox):
+ * answers the starting command's own execs; one that comes after its exec
+ * is kept for sandbox_exec_deferred.
+ */
+void	sandbox_exec_prestart(void *arg, int fd, int report_fd);
+/* The exec kept while starting, into *c (the caller frees it); false: none. */
+bool	sandbox_exec_deferred(struct sandbox *sb, struct sandbox_exec_call *c);
+/*
+ * Take the next waiting exec from the listener fd and read it into *c (the
+ * caller frees it with sandbox_exec_call_free; c->error set when it could
+ * not be read).  -1 with errno when none could be taken (ENOENT: it went
+ * away).
+ */
+int	sandbox_exec_receive(int fd, struct sandbox_exec_call *c);
+/* Whether exec id still waits for an answer on fd. */
+bool	sandbox_exec_answerable(int fd, uint64_t id);
+/* Let exec id go on (err 0) or fail it with errno err.  0, or -1. */
+int	sandbox_exec_answer(int fd, uint64_t id, int err);
+void	sandbox_exec_call_free(struct sandbox_exec_call *c);
+/* The parent of pid as /proc/PID/stat says; 0 when unknown. */
+pid_t	sandbox_exec_parent_of(pid_t pid);
+/* The ppid field of a /proc/PID/stat line; 0, or -1 when malformed. */
+int	sandbox_exec_stat_ppid(const char *stat, int *ppid);
+/* path made absolute against dir (NULL: as is), leading "./" dropped.
+ * Allocated. */
+char	*sandbox_exec_join(const char *dir, const char *path);
 
 #endif

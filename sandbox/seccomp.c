@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,9 @@
 
 #ifndef AF_VSOCK
 #define AF_VSOCK 40
+#endif
+#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
 #endif
 #ifndef TIOCLINUX
 #define TIOCLINUX 0x541C
@@ -299,6 +303,15 @@ sandbox_seccomp_build(bool network, bool filtered, bool no_namespaces,
 		    cause) != 0)
 			goto fail;
 	}
+
+	/*
+	 * A listener of the sandbox's own could answer for the execs of its
+	 * children (the exec checks' are ptyvisor's); filters without one,
+	 * a browser's say, still load.
+	 */
+	if (deny_flag(ctx, "seccomp", 1, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+	    cause) != 0)
+		goto fail;
 
 	/* TIOCSTI types into the terminal the person is using. */
 	if (deny_ioctl(ctx, TIOCSTI, cause) != 0)

@@ -8,4 +8,5 @@ libserver_a_SOURCES = \
 	server/server.c server/server.h \
 	server/server-spawn.c server/server-spawn.h \
 	server/follow.c server/follow.h \
-	server/consoles.c server/consoles.h
+	server/consoles.c server/consoles.h \
+	server/exec-judge.c server/exec-judge.h

@@ -29,6 +29,7 @@
 #include "policy/policy.h"
 #include "record/statedir.h"
 #include "server/consoles.h"
+#include "server/exec-judge.h"
 #include "server/follow.h"
 #include "server/server-spawn.h"
 #include "session/session.h"
@@ -43,6 +44,7 @@ struct server {
 	struct control		*control;	/* NULL: no socket */
 	struct consoles		*consoles;	/* NULL: no socket */
 	struct follow		*follow;
+	struct exec_judge	*exec_judge;
 	struct tui		*tui;		/* without a socket, or NULL */
 	char			*history;	/* history.jsonl */
 	struct loop_timer	*forget_timer;
@@ -264,6 +266,8 @@ server_new(const struct server_opts *o, char **cause)
 		o->console->history_path = sv->history;
 	}
 	sessions_subscribe(sv->ss, &server_session_events, sv);
+	sv->exec_judge = exec_judge_new(sv->ss, sv->approval, sv->policy,
+	    o->exec_strict, o->exec_judge_own);
 	return sv;
 
 fail:
@@ -372,6 +376,7 @@ server_free(struct server *sv)
 	sv->stopping = true;
 	/* Sessions first: their exits still reach the clients. */
 	sessions_free(sv->ss);
+	exec_judge_free(sv->exec_judge);
 	control_free(sv->control);
 	consoles_free(sv->consoles);
 	follow_free(sv->follow);

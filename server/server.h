@@ -87,6 +87,13 @@ struct server_opts {
 	bool			 forget_ended;
 	/* The server ends once every session has ended. */
 	bool			 quit_when_done;
+	/*
+	 * Exec checks ([exec] of the settings file): every exec of an
+	 * agent's session that no rule allows is asked; a person's own
+	 * sessions are judged by the rules too (else only logged).
+	 */
+	bool			 exec_strict;
+	bool			 exec_judge_own;
 };
 
 struct server;

@@ -272,6 +272,8 @@ session_finish(struct session *s)
 	if (s->kill_error == NULL && s->status.signaled &&
 	    s->status.signal == SIGKILL && sandbox_memory_exceeded(s->sandbox))
 		s->kill_error = xstrdup(ENDING_MEMORY);
+	/* An exec still waiting fails now; the log is complete. */
+	session_exec_free(s);
 	sandbox_free(s->sandbox);	/* also removes its cgroups */
 	s->sandbox = NULL;
 	if (s->child.master >= 0) {
@@ -316,6 +318,9 @@ session_finish(struct session *s)
 		e.has_net = history_net_sum(net_log, &e.net) == 0;
 		free(net_log);
 	}
+	e.has_execs = s->exec_on;
+	e.execs = s->execs;
+	e.execs_denied = s->execs_denied;
 	if (history_append(ss->history_path, &e, &cause) != 0) {
 		/* Both the recording and the history may fail (a full disk). */
 		prev = s->error;

@@ -3,11 +3,12 @@
  * set of sessions, the bounds on the data path, the subscriber broadcast
  * and one entry point per piece.  Not for use outside session/.
  *
- * Calls go one way: spawn.c -> session.c -> exit.c -> stdio.c -> io.c,
- * each file calling only files after it (spawn.c calls all four), with no
- * call back up: the poll callbacks of the PTY and of the pipes
- * (session_io, session_stdio_io) live in exit.c, so the files that read
- * them never decide that a session ends.
+ * Calls go one way: spawn.c -> session.c -> exit.c -> execwatch.c ->
+ * stdio.c -> io.c, each file calling only files after it (spawn.c calls
+ * all five), with no call back up: the poll callbacks of the PTY and of
+ * the pipes (session_io, session_stdio_io) live in exit.c, so the files
+ * that read them never decide that a session ends; the exec listener's
+ * (session_exec_io) in execwatch.c, which never ends a session either.
  */
 #ifndef PTYVISOR_SESSION_INT_H
 #define PTYVISOR_SESSION_INT_H
@@ -118,6 +119,22 @@
 #define SESSION_STDIO_TAIL	(2 * 1024)
 #define SESSION_STDIO_SHOW_MS	100
 
+/* An exec log stops at this size (a last line says so). */
+#define SESSION_EXEC_LOG_MAX	(16 * 1024 * 1024)
+/* Programs remembered per session for the chains of their children. */
+#define SESSION_EXEC_SEEN	64
+
+/* An exec asked about, its process waiting in the kernel. */
+struct session_exec_wait {
+	struct sandbox_exec_call	 call;
+};
+
+/* What a process of the session exec'd last, for chains. */
+struct session_exec_seen {
+	pid_t	 pid;
+	char	*argv;			/* quoted words */
+};
+
 /*
  * Subscribers of one set of sessions, beyond need: the console server has
  * the most, its own (cli/tui.c), the control server's and one per console
@@ -205,6 +222,31 @@ struct session {
 	struct loop_timer	*kill_timer;
 	struct loop_timer	*linger_timer;
 	struct loop_timer	*feed_timer;
+
+	/* Exec checks (execwatch.c). */
+	int			 exec_fd;	/* the listener, or -1 */
+	bool			 exec_on;	/* its execs were checked */
+	struct session_exec_wait *exec_wait;	/* asked, not yet answered */
+	size_t			 nexec_wait;
+	int			 exec_log;	/* <id>.exec.jsonl, or -1 */
+	bool			 exec_log_failed;
+	bool			 exec_log_full;
+	uint64_t		 exec_log_bytes;
+	unsigned long		 execs;
+	unsigned long		 execs_denied;
+	unsigned long		 execs_unlogged;
+	struct session_exec_seen exec_seen[SESSION_EXEC_SEEN];
+	size_t			 exec_seen_next;
+	/*
+	 * The last exec a person refused: the same process trying the same
+	 * file with the same words again (a shell going on along PATH) is
+	 * refused without asking twice.
+	 */
+	pid_t			 refused_pid;
+	dev_t			 refused_dev;
+	ino_t			 refused_ino;
+	char			**refused_argv;
+	char			*refused_by;
 };
 
 struct sessions {
@@ -220,6 +262,8 @@ struct sessions {
 	struct loop_timer	*echo_timer;
 	/* Input gathered, written when released (io.c). */
 	bool			 input_held;
+	const struct session_exec_judge *exec_judge;	/* or NULL */
+	void			*exec_judge_user;
 	char			 readbuf[SESSION_READ_CHUNK];
 };
 
@@ -250,6 +294,17 @@ void	session_pump_input(struct session *s);
 void	session_flush_timer(struct loop *l, void *arg);
 /* io.c: the recording has bytes to write: flushed within SESSION_FLUSH_MS. */
 void	session_flush_soon(struct session *s);
+
+/* execwatch.c: watch the listener the spawn passed (child.passed). */
+void	session_exec_start(struct session *s);
+/* execwatch.c: judge one exec taken from the listener; takes *c. */
+void	session_exec_judge(struct session *s, struct sandbox_exec_call *c);
+/* execwatch.c: loop callback for the listener. */
+void	session_exec_io(struct loop *l, int fd, short revents, void *arg);
+/* execwatch.c: stop watching: waiting execs fail, the judge is told. */
+void	session_exec_close(struct session *s);
+/* execwatch.c: close the listener and the log, free what is kept. */
+void	session_exec_free(struct session *s);
 
 /* stdio.c: make the pipes o asks for; child ends in child_fds (-1: PTY). */
 int	session_stdio_open(struct session *s, const struct session_opts *o,

@@ -139,6 +139,29 @@ struct session_events {
 };
 
 /*
+ * Exec checks (session/execwatch.c): what the owner of the set says of an
+ * exec inside a session.  ALLOW and DENY settle it now, *by saying what
+ * decided (a string that lives as long as the judge); ASK means the owner
+ * asks someone and answers later with session_exec_decide(s, c->id, ...).
+ * gone: an exec it asks about can no longer be answered (its process or
+ * its session ended): the question is moot.
+ */
+enum session_exec_verdict {
+	SESSION_EXEC_ALLOW,
+	SESSION_EXEC_DENY,
+	SESSION_EXEC_ASK
+};
+
+struct session_exec_judge {
+	enum session_exec_verdict (*judge)(void *user, struct session *s,
+		    const struct sandbox_exec_call *c, const char **by);
+	void	(*gone)(void *user, struct session *s, uint64_t id);
+	/* How much exec checking a session of o needs (NULL: best effort). */
+	enum sandbox_exec_checks (*want)(void *user,
+		    const struct session_opts *o);
+};
+
+/*
  * The set of sessions of one ptyvisor process.  Reaps children on SIGCHLD
  * through loop.  Returns NULL with *cause when the state directory is
  * unusable.
@@ -166,6 +189,31 @@ void	sessions_subscribe(struct sessions *ss, const struct session_events *ev,
  */
 struct session	*sessions_start(struct sessions *ss,
 		    const struct session_opts *o, char **cause);
+
+/* Who judges the execs inside sessions (judge and user live as long). */
+void		 sessions_set_exec_judge(struct sessions *ss,
+		    const struct session_exec_judge *judge, void *user);
+
+/*
+ * Answer an exec the judge asked about: let it run or fail it with
+ * EACCES; by says who decided (logged).  -1 when s waits for no such exec.
+ */
+int		 session_exec_decide(struct session *s, uint64_t id,
+		    bool allow, const char *by);
+
+/*
+ * Where an exec comes from, for a person: "#12 make test ← sh -c … ←
+ * git push origin main" (the session, the ancestors seen exec'ing, the
+ * exec).  Allocated.
+ */
+char		*session_exec_chain(const struct session *s,
+		    const struct sandbox_exec_call *c);
+
+/* Execs judged so far, and how many of them were refused. */
+unsigned long	 session_execs(const struct session *s);
+unsigned long	 session_execs_denied(const struct session *s);
+/* Whether its execs are being checked now. */
+bool		 session_exec_checked(const struct session *s);
 
 size_t		 sessions_count(const struct sessions *ss);
 struct session	*sessions_at(const struct sessions *ss, size_t i);

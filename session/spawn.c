@@ -254,6 +254,8 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	struct pty_spec		 spec;
 	struct pty_failure	 fail;
 	struct stat		 st;
+	struct sandbox_opts	 sbo;
+	enum sandbox_exec_checks want;
 	char			 cwd[PATH_MAX], what[256];
 	char			*sbcause = NULL, **env = NULL, **extra, **argv;
 	int			 rc;
@@ -306,6 +308,9 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	s->child.pid = -1;
 	s->child.master = -1;
 	s->child.slave = -1;
+	s->child.passed = -1;
+	s->exec_fd = -1;
+	s->exec_log = -1;
 	s->pipe_fd[0] = s->pipe_fd[1] = s->pipe_fd[2] = -1;
 	s->stdin_peek = -1;
 	s->start_mono_us = util_now_us();
@@ -343,7 +348,13 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	spec.umask = o->umask;
 	if (o->sandbox != NULL) {
 		/* Prepared here: the child checks its parent prepared it. */
-		s->sandbox = sandbox_new(o->sandbox, s->cwd, &sbcause);
+		sbo = *o->sandbox;
+		want = ss->exec_judge != NULL && ss->exec_judge->want != NULL ?
+		    ss->exec_judge->want(ss->exec_judge_user, o) :
+		    SANDBOX_EXEC_BEST;
+		if (want > sbo.exec_checks)
+			sbo.exec_checks = want;
+		s->sandbox = sandbox_new(&sbo, s->cwd, &sbcause);
 		if (s->sandbox == NULL) {
 			snprintf(what, sizeof what, "sandbox: %s", sbcause);
 			free(sbcause);
@@ -361,6 +372,10 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		    extra);
 		spec.pre_exec = sandbox_child;
 		spec.pre_exec_arg = s->sandbox;
+		if (sandbox_exec_checks_on(s->sandbox)) {
+			spec.passed_ready = sandbox_exec_prestart;
+			spec.passed_arg = s->sandbox;
+		}
 	} else {
 		env = env_merge(o->envp ? o->envp : environ, extra);
 		spec.pre_exec = o->pre_exec;
@@ -394,6 +409,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	}
 	strv_free(env);
 	session_stdio_started(s, child_fds, session_stdio_io);
+	session_exec_start(s);
 	loop_add_fd(ss->loop, s->child.master, POLLIN, LOOP_PRIO_NORMAL,
 	    session_io, s);
 	s->events = POLLIN;

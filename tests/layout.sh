@@ -11,7 +11,7 @@ allowed() {
 	base)		echo "" ;;
 	pty)		echo "base" ;;
 	net)		echo "base" ;;
-	sandbox)	echo "base net" ;;
+	sandbox)	echo "base net pty" ;;
 	term)		echo "base" ;;
 	record)		echo "base term" ;;
 	policy)		echo "base net sandbox" ;;

@@ -76,6 +76,12 @@ TESTS += tests/unit/test-proto-client
 # run it unsandboxed and under `ptyvisor sandbox`.
 check_PROGRAMS += tests/sandbox/probe
 tests_sandbox_probe_SOURCES = tests/sandbox/probe.c
+# Exec checks: every way to run a program, tried outside and in a session.
+check_PROGRAMS += tests/sandbox/execprobe
+tests_sandbox_execprobe_SOURCES = tests/sandbox/execprobe.c
+tests_sandbox_execprobe_LDADD = -lpthread
+TESTS += tests/sandbox/exec-checks.sh
+EXTRA_DIST += tests/sandbox/exec-checks.sh
 TESTS += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/network.sh \
@@ -89,23 +95,30 @@ EXTRA_DIST += tests/sandbox/lib.sh tests/sandbox/escape.sh tests/sandbox/escape-
 	tests/sandbox/network-nobody.sh tests/sandbox/upstream.py \
 	tests/sandbox/netclient.py tests/sandbox/guard.sh tests/sandbox/guard-nobody.sh
 
+# Exec checks: what a waiting exec asks, read from a real child.
+check_PROGRAMS += tests/unit/test-execcheck
+tests_unit_test_execcheck_SOURCES = tests/unit/test-execcheck.c
+tests_unit_test_execcheck_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_execcheck_LDADD = libsandbox.a libnet.a libpty.a libbase.a $(PV_EXT_LIBS)
+TESTS += tests/unit/test-execcheck
+
 # Unit tests of the sandbox policy: parsing, defaults, environment, explain.
 check_PROGRAMS += tests/unit/test-sandbox
 tests_unit_test_sandbox_SOURCES = tests/unit/test-sandbox.c
 tests_unit_test_sandbox_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
-tests_unit_test_sandbox_LDADD = libsandbox.a libnet.a libbase.a $(PV_EXT_LIBS)
+tests_unit_test_sandbox_LDADD = libsandbox.a libnet.a libpty.a libbase.a $(PV_EXT_LIBS)
 TESTS += tests/unit/test-sandbox
 
 # Unit tests of the guarded paths: expansion, placeholders, the docs' list.
 check_PROGRAMS += tests/unit/test-guard
 tests_unit_test_guard_SOURCES = tests/unit/test-guard.c
-tests_unit_test_guard_LDADD = libsandbox.a libnet.a libbase.a $(PV_EXT_LIBS)
+tests_unit_test_guard_LDADD = libsandbox.a libnet.a libpty.a libbase.a $(PV_EXT_LIBS)
 TESTS += tests/unit/test-guard
 # Where a session's cgroup v2 goes, on a made-up hierarchy.
 check_PROGRAMS += tests/unit/test-limits
 tests_unit_test_limits_SOURCES = tests/unit/test-limits.c
 tests_unit_test_limits_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
-tests_unit_test_limits_LDADD = libsandbox.a libnet.a libbase.a $(PV_EXT_LIBS)
+tests_unit_test_limits_LDADD = libsandbox.a libnet.a libpty.a libbase.a $(PV_EXT_LIBS)
 TESTS += tests/unit/test-limits
 check_PROGRAMS += tests/unit/test-pty
 tests_unit_test_pty_SOURCES = tests/unit/test-pty.c
@@ -291,8 +304,8 @@ EXTRA_DIST += tests/e2e/shim-tools.sh
 TESTS += tests/e2e/readonly.sh
 EXTRA_DIST += tests/e2e/readonly.sh
 # ptyvisor check: verdicts, parts, JSON, exit statuses.
-TESTS += tests/e2e/check.sh
-EXTRA_DIST += tests/e2e/check.sh
+TESTS += tests/e2e/check.sh tests/e2e/exec-checks.sh
+EXTRA_DIST += tests/e2e/check.sh tests/e2e/exec-checks.sh
 # The server or the console SIGKILLed with a session running.
 TESTS += tests/e2e/faults.sh
 EXTRA_DIST += tests/e2e/faults.sh tests/e2e/serve-lib.sh tests/e2e/sshd-lib.sh

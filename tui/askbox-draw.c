@@ -168,6 +168,18 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 	v[n].text = quote_argv(r->exec.argv);
 	v[n].max = ASKBOX_COMMAND_ROWS;
 	v[n++].attr = A_BOLD;
+	if (r->exec_check) {
+		/* A program inside a session waits in exec: from where. */
+		v[n].label = "exec in";
+		v[n].text = quote_text(r->check_chain != NULL ?
+		    r->check_chain : "?");
+		v[n].max = 3;
+		v[n++].attr = A_BOLD;
+		v[n].label = "file";
+		v[n].text = quote_text(r->check_path != NULL ?
+		    r->check_path : "?");
+		v[n++].max = 2;
+	}
 	v[n].label = "cwd";
 	v[n].text = r->exec.cwd != NULL ? quote_text(r->exec.cwd) :
 	    xstrdup("(the console's)");
@@ -228,12 +240,17 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 		v[n].text = quote_argv(r->exec.env_dropped);
 		v[n++].max = 2;
 	}
-	v[n].label = "why";
-	v[n].text = r->exec.why != NULL ? quote_text(r->exec.why) :
-	    xstrdup("(no reason given)");
-	v[n++].max = 3;
+	if (!r->exec_check) {
+		v[n].label = "why";
+		v[n].text = r->exec.why != NULL ? quote_text(r->exec.why) :
+		    xstrdup("(no reason given)");
+		v[n++].max = 3;
+	}
 	v[n].label = "agent";
-	if (r->client_pid > 0)
+	if (r->exec_check)
+		v[n].text = xasprintf("pid %ld inside session %lu, waiting in "
+		    "exec", (long)r->check_pid, r->check_session);
+	else if (r->client_pid > 0)
 		v[n].text = xasprintf("pid %ld  %s", (long)r->client_pid,
 		    r->client_exe != NULL ? r->client_exe : "(unknown)");
 	else
@@ -341,6 +358,10 @@ askbox_draw(struct askbox *b, struct layout_rect area)
 	case ASKBOX_CHOOSE:
 		if (r->connect)
 			hint = ASKBOX_HOST_KEYS;
+		else if (r->exec_check)
+			hint = n > 1 ? "y let it run  a run+remember  n deny "
+			    "(EACCES)  Esc later  Tab next" : "y let it run  a "
+			    "run+remember  n deny (EACCES)  Esc later";
 		else
 			hint = n > 1 ? "y approve  a approve+remember  n deny  "
 			    "e edit  Esc later  Tab next" : "y approve  a "

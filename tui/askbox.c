@@ -290,10 +290,14 @@ askbox_choose_key(struct askbox *b, struct approval_request *r,
 		return ASKBOX_NONE;
 	}
 	/* A host: o this once, y the session, a a rule, n; no edit. */
+	/* A program's exec: no edit either, it execs what it asked. */
 	if (r->connect ? ch != 'o' && ch != 'y' && ch != 'a' && ch != 'n' :
-	    ch != 'y' && ch != 'a' && ch != 'n' && ch != 'e') {
+	    ch != 'y' && ch != 'a' && ch != 'n' &&
+	    (ch != 'e' || r->exec_check)) {
 		if (ev->type == KEYS_CHAR || ev->type == KEYS_KEY)
 			*message = xstrdup(r->connect ? ASKBOX_HOST_KEYS :
+			    r->exec_check ? "y let it run  a run and remember  "
+			    "n deny  Esc later" :
 			    "y approve  a approve and remember  n deny  e edit  "
 			    "Esc later");
 		return ASKBOX_NONE;

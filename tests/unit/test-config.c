@@ -83,7 +83,11 @@ static const char full[] =
     "\n"
     "[paths]\n"
     "state_dir = /var/lib/pv\n"
-    "socket = /run/pv/pv.sock\n";
+    "socket = /run/pv/pv.sock\n"
+    "\n"
+    "[exec]\n"
+    "strict = yes\n"
+    "judge_own = on\n";
 
 static void
 test_full(void)
@@ -109,6 +113,8 @@ test_full(void)
 	is_int(config_prefix(cfg), 'a', "prefix C-a");
 	is_int(config_scrollback(cfg), 5000, "scrollback");
 	ok(config_mouse(cfg), "mouse = yes");
+	ok(config_exec_strict(cfg), "[exec] strict = yes");
+	ok(config_exec_judge_own(cfg), "[exec] judge_own = on");
 	is_str(config_state_dir(cfg), "/var/lib/pv", "state_dir");
 	is_str(config_socket(cfg), "/run/pv/pv.sock", "socket");
 
@@ -165,6 +171,8 @@ test_empty(void)
 	    "empty: no strings");
 	ok(config_prefix(cfg) == 0 && config_scrollback(cfg) == 0 &&
 	    !config_mouse(cfg), "empty: no prefix, no scrollback, no mouse");
+	ok(!config_exec_strict(cfg) && !config_exec_judge_own(cfg),
+	    "empty: exec checks neither strict nor judging a person's own");
 
 	/* Options unlike the defaults, to see that none is touched. */
 	sandbox_opts_init(&o);
@@ -523,7 +531,9 @@ static const struct bad_row bad_rows[] = {
 	{ "[approval]\nmode = never\n\n[sandbx]\n", 4,
 	  "unknown section [sandbx] (known: [approval], [sandbox], "
 	  "[sandbox.read-only], [sandbox.workspace-write], [tui], [mcp], "
-	  "[paths])" },
+	  "[paths], [exec])" },
+	{ "[exec]\nstrict = yes\nstrictly = no\n", 3,
+	  "unknown key 'strictly' in [exec] (known: strict, judge_own)" },
 	{ "[Approval]\nmode = never\n", 1, "unknown section [Approval]" },
 	{ "[ tui ]\n", 1, "unknown section [ tui ]" },
 	{ "[tui] junk\n", 1, "text after the section name: 'junk'" },

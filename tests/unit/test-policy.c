@@ -1141,6 +1141,68 @@ test_env_secret(void)
 		    secrets[i].secret ? "is one" : "is not");
 }
 
+/* The verdict on an exec inside a session: rules only, every name. */
+static void
+test_exec(void)
+{
+	struct policy		*p = policy_new(POLICY_UNTRUSTED);
+	struct policy_verdict	 v;
+	char			*cause = NULL, **names;
+	char *const		 curl[] = { "curl", "-s", "x", NULL };
+	char *const		 abs[] = { "/usr/bin/curl", "x", NULL };
+	char *const		 innocent[] = { "innocent", "x", NULL };
+	char *const		 push[] = { "git", "push", "origin", NULL };
+	char *const		 status[] = { "git", "status", NULL };
+	char *const		 ld[] = { "/lib64/ld-linux-x86-64.so.2",
+				    "--library-path", "/l", "/usr/bin/curl",
+				    "x", NULL };
+	char *const		 ld_opts[] = { "ld.so", "--list", NULL };
+	const char *const	 alias[] = { "curl", NULL };
+
+	ok(!policy_has_exec_rules(p), "no rules: exec checks not needed");
+	is_int(policy_load_string(p, "deny curl **\nask git push **\n"
+	    "allow git **\nallow connect example.org:443\nask 'a*' **\n",
+	    "rules", &cause), 0, "exec rules load");
+	ok(policy_has_exec_rules(p), "a deny rule: exec checks needed");
+	v = policy_check_exec(p, curl, "/usr/bin/curl", NULL, false);
+	ok(v.decision == POLICY_DENY && v.source == POLICY_BY_RULE &&
+	    strcmp(v.rule, "deny curl **") == 0, "curl: denied by its rule");
+	v = policy_check_exec(p, abs, "/usr/bin/curl", NULL, false);
+	is_int(v.decision, POLICY_DENY, "/usr/bin/curl: its last component");
+	v = policy_check_exec(p, innocent, "/usr/bin/curl", NULL, false);
+	is_int(v.decision, POLICY_DENY, "exec -a: the file's name counts");
+	v = policy_check_exec(p, innocent, "/w/renamed", alias, false);
+	is_int(v.decision, POLICY_DENY, "a copy: the alias counts");
+	v = policy_check_exec(p, innocent, "/w/renamed", NULL, false);
+	ok(v.decision == POLICY_ALLOW && v.source == POLICY_BY_MODE,
+	    "no rule names it: covered by the approval");
+	v = policy_check_exec(p, innocent, "/w/renamed", NULL, true);
+	ok(v.decision == POLICY_ASK && v.source == POLICY_BY_MODE,
+	    "strict: asked");
+	v = policy_check_exec(p, push, "/usr/bin/git", NULL, false);
+	ok(v.decision == POLICY_ASK && strcmp(v.rule, "ask git push **") ==
+	    0, "git push: ask beats allow git **");
+	v = policy_check_exec(p, status, "/usr/bin/git", NULL, true);
+	ok(v.decision == POLICY_ALLOW && v.source == POLICY_BY_RULE,
+	    "git status: allowed by a rule, strict or not");
+	v = policy_check_exec(p, ld, "/lib64/ld-linux-x86-64.so.2", NULL,
+	    false);
+	is_int(v.decision, POLICY_DENY, "the loader on curl: curl's rule");
+	is_int(policy_loader_program(ld), 3, "the loader's program, after "
+	    "an option with a value");
+	is_int(policy_loader_program(ld_opts), 0, "no program: 0");
+	ok(policy_is_loader("/lib/ld-linux-aarch64.so.1") &&
+	    policy_is_loader("/lib64/ld-2.31.so") &&
+	    !policy_is_loader("/usr/bin/ld") && !policy_is_loader(NULL),
+	    "loaders known by name");
+	names = policy_exec_names(p);
+	ok(strv_len(names) == 2 && strcmp(names[0], "curl") == 0 &&
+	    strcmp(names[1], "git") == 0,
+	    "programs named: literal first words of deny and ask rules");
+	strv_free(names);
+	policy_free(p);
+}
+
 int
 main(void)
 {
@@ -1166,6 +1228,7 @@ main(void)
 	test_env_secret();
 	test_modes();
 	test_reload(tmpl);
+	test_exec();
 	cmd = xasprintf("rm -rf '%s'", tmpl);
 	if (system(cmd) != 0)
 		diag("could not remove %s", tmpl);

@@ -1,0 +1,594 @@
+/*
+ * execcheck.c - exec checks: a second seccomp filter that sends every
+ * execve and execveat of the sandboxed tree to ptyvisor (user
+ * notification), and the supervisor's side of it: what a waiting exec
+ * asks to run, read from /proc, and its answer.
+ *
+ * The filter is built in the parent with libseccomp and exported as a
+ * BPF program, so the child loads it with flags libseccomp 2.5 cannot
+ * set: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (Linux 5.19) keeps an exec
+ * that a person is being asked about from being sent again under a new
+ * id whenever a signal arrives.  The child passes the listener to the
+ * parent over the pty's report channel and closes its own copy before
+ * anything of the command runs: nothing inside can answer for itself.
+ * Only the native ABI is in the filter; any other kills.  The main filter
+ * (seccomp.c) refuses a listener of the sandbox's own.
+ *
+ * Until the command's own exec has happened the parent waits in
+ * pty_spawn(), so it answers the execs of that wait itself
+ * (sandbox_exec_prestart): the command being started, approved already,
+ * tried along PATH.  One that came after the exec is kept for the
+ * session's watcher (sandbox_exec_deferred).
+ *
+ * What a waiting exec asks is read from the caller's memory through
+ * /proc/PID/mem, then the notification's id checked still valid, so the
+ * pid was not reused meanwhile.  Another thread sharing that memory can
+ * still change it after it is read: doc/policy.md says what that leaves.
+ */
+#include "sandbox/sandbox.h"
+#include "sandbox/sandbox-int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "pty/pty.h"
+
+#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
+#endif
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
+#define SECCOMP_USER_NOTIF_FLAG_CONTINUE (1UL << 0)
+#endif
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
+
+/* How much of an exec's arguments is read: words, and bytes in all. */
+#define EXEC_MAX_ARGS	256
+#define EXEC_MAX_BYTES	(64 * 1024)
+
+/* A built exec filter: the BPF program libseccomp made. */
+struct exec_prog {
+	struct sock_filter	*insns;
+	unsigned short		 len;
+};
+
+bool
+sandbox_exec_available(char *why, size_t len)
+{
+	struct seccomp_notif_sizes	sizes;
+	char				buf[16];
+	int				scope = 0;
+
+	if (seccomp_api_get() < 5) {
+		snprintf(why, len, "libseccomp cannot use user notification "
+		    "(API level %u, 5 needed)", seccomp_api_get());
+		return false;
+	}
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0) {
+		snprintf(why, len, "this kernel has no seccomp user "
+		    "notification (Linux 5.0 and later have it): %s",
+		    strerror(errno));
+		return false;
+	}
+	/* Yama: reading a sandboxed program's memory needs ptrace rights. */
+	if (util_read_text("/proc/sys/kernel/yama/ptrace_scope", buf,
+	    sizeof buf))
+		scope = atoi(buf);
+	if (scope >= 3 || (scope == 2 && geteuid() != 0)) {
+		snprintf(why, len, "kernel.yama.ptrace_scope is %d: ptyvisor "
+		    "may not read what a sandboxed program asks to exec", scope);
+		return false;
+	}
+	return true;
+}
+
+/* Build the filter and export it (parent); -1 with *cause. */
+static int
+exec_prog_build(struct exec_prog *p, char **cause)
+{
+	scmp_filter_ctx	 ctx;
+	struct stat	 st;
+	int		 fd = -1, r;
+	ssize_t		 n;
+
+	if ((ctx = seccomp_init(SCMP_ACT_ALLOW)) == NULL) {
+		*cause = xstrdup("exec checks: cannot initialise libseccomp");
+		return -1;
+	}
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+	    SCMP_ACT_KILL_PROCESS);
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY,
+		    SCMP_SYS(execve), 0);
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY,
+		    SCMP_SYS(execveat), 0);
+	if (r != 0) {
+		*cause = xasprintf("exec checks: filter: %s", strerror(-r));
+		goto fail;
+	}
+	if ((fd = memfd_create("ptyvisor-exec", MFD_CLOEXEC)) < 0 ||
+	    (r = seccomp_export_bpf(ctx, fd)) != 0 || fstat(fd, &st) != 0 ||
+	    st.st_size <= 0 || st.st_size % sizeof *p->insns != 0 ||
+	    st.st_size / sizeof *p->insns > BPF_MAXINSNS) {
+		*cause = xasprintf("exec checks: export the filter: %s",
+		    strerror(fd < 0 ? errno : r != 0 ? -r : EINVAL));
+		goto fail;
+	}
+	p->len = (unsigned short)(st.st_size / sizeof *p->insns);
+	p->insns = xcalloc(p->len, sizeof *p->insns);
+	n = pread(fd, p->insns, (size_t)st.st_size, 0);
+	if (n != st.st_size) {
+		*cause = xstrdup("exec checks: read the exported filter");
+		free(p->insns);
+		p->insns = NULL;
+		goto fail;
+	}
+	close(fd);
+	seccomp_release(ctx);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	seccomp_release(ctx);
+	return -1;
+}
+
+int
+sandbox_exec_prepare(struct sandbox *sb, char **cause)
+{
+	struct exec_prog	*p;
+	char			 why[256];
+
+	sb->exec_why[0] = '\0';
+	if (sb->opts.exec_checks == SANDBOX_EXEC_OFF)
+		return 0;
+	if (!sandbox_exec_available(why, sizeof why)) {
+		if (sb->opts.exec_checks == SANDBOX_EXEC_REQUIRED) {
+			*cause = xasprintf("exec checks: %s; the rules need "
+			    "them, so the command is not run", why);
+			return -1;
+		}
+		snprintf(sb->exec_why, sizeof sb->exec_why, "%s", why);
+		return 0;
+	}
+	p = xcalloc(1, sizeof *p);
+	if (exec_prog_build(p, cause) != 0) {
+		free(p);
+		if (sb->opts.exec_checks == SANDBOX_EXEC_REQUIRED)
+			return -1;
+		snprintf(sb->exec_why, sizeof sb->exec_why, "%s", *cause);
+		free(*cause);
+		*cause = NULL;
+		return 0;
+	}
+	sb->exec_prog = p;
+	return 0;
+}
+
+void
+sandbox_exec_free(struct sandbox *sb)
+{
+	struct exec_prog	*p = sb->exec_prog;
+
+	if (p != NULL) {
+		free(p->insns);
+		free(p);
+	}
+	sb->exec_prog = NULL;
+	if (sb->exec_deferred != NULL) {
+		sandbox_exec_call_free(sb->exec_deferred);
+		free(sb->exec_deferred);
+		sb->exec_deferred = NULL;
+	}
+}
+
+bool
+sandbox_exec_checks_on(const struct sandbox *sb)
+{
+	return sb != NULL && sb->exec_prog != NULL &&
+	    sb->opts.profile != SANDBOX_FULL_ACCESS;
+}
+
+int
+sandbox_exec_apply(struct sandbox *sb, int report_fd)
+{
+	struct exec_prog	*p = sb->exec_prog;
+	struct sock_fprog	 prog;
+	long			 fd;
+
+	if (p == NULL)
+		return 0;
+	prog.len = p->len;
+	prog.filter = p->insns;
+	fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+	    SECCOMP_FILTER_FLAG_NEW_LISTENER |
+	    SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
+	/* Before Linux 5.19: a waiting exec a signal interrupts is re-sent. */
+	if (fd < 0 && errno == EINVAL)
+		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	if (fd < 0) {
+		sandbox_set_stage(sb, "exec checks: load the filter");
+		return -1;
+	}
+	if (pty_pass_fd(report_fd, (int)fd) != 0) {
+		int e = errno;
+
+		close((int)fd);
+		sandbox_set_stage(sb, "exec checks: hand over the listener");
+		errno = e;
+		return -1;
+	}
+	/* Ours must go: the command could answer its own execs with it. */
+	if (close((int)fd) != 0) {
+		sandbox_set_stage(sb, "exec checks: close the listener");
+		return -1;
+	}
+	return 0;
+}
+
+/* The native execve and execveat numbers. */
+static bool
+exec_nr_is(int nr, const char *name)
+{
+	return nr == seccomp_syscall_resolve_name(name);
+}
+
+/* Read a NUL-terminated string of at most max bytes at addr; NULL else. */
+static char *
+exec_read_str(int mem, uint64_t addr, size_t max, bool *cut)
+{
+	struct buf	 b = { 0 };
+	char		 chunk[256], *nul;
+	ssize_t		 n;
+	size_t		 want;
+
+	*cut = false;
+	while (b.len < max) {
+		/* Stop at page ends: the next page may not be mapped. */
+		want = 4096 - (size_t)(addr % 4096);
+		if (want > sizeof chunk)
+			want = sizeof chunk;
+		n = pread(mem, chunk, want, (off_t)addr);
+		if (n <= 0) {
+			buf_free(&b);
+			return NULL;
+		}
+		if ((nul = memchr(chunk, '\0', (size_t)n)) != NULL) {
+			buf_add(&b, chunk, (size_t)(nul - chunk));
+			return buf_cstr(&b);
+		}
+		buf_add(&b, chunk, (size_t)n);
+		addr += (uint64_t)n;
+	}
+	*cut = true;
+	b.len = max;
+	return buf_cstr(&b);
+}
+
+/* readlink(2) of a /proc path, allocated; NULL when it cannot be read. */
+static char *
+exec_readlink(const char *fmt, pid_t pid, int fd)
+{
+	char	path[64], out[PATH_MAX];
+	ssize_t	n;
+
+	snprintf(path, sizeof path, fmt, (int)pid, fd);
+	if ((n = readlink(path, out, sizeof out - 1)) < 0)
+		return NULL;
+	out[n] = '\0';
+	return xstrdup(out);
+}
+
+pid_t
+sandbox_exec_parent_of(pid_t pid)
+{
+	char	 path[64], buf[512];
+	int	 ppid;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (!util_read_text(path, buf, sizeof buf))
+		return 0;
+	return sandbox_exec_stat_ppid(buf, &ppid) == 0 ? (pid_t)ppid : 0;
+}
+
+int
+sandbox_exec_stat_ppid(const char *stat, int *ppid)
+{
+	const char	*p = strrchr(stat, ')');
+	char		 state;
+
+	/* "pid (comm) S ppid ...": comm may hold spaces and parentheses. */
+	if (p == NULL || sscanf(p + 1, " %c %d", &state, ppid) != 2)
+		return -1;
+	return 0;
+}
+
+char *
+sandbox_exec_join(const char *dir, const char *path)
+{
+	if (path[0] == '/' || dir == NULL)
+		return xstrdup(path);
+	/* "./x" is x; ".." is left alone (a symlink may lead elsewhere). */
+	while (path[0] == '.' && path[1] == '/') {
+		path += 2;
+		while (*path == '/')
+			path++;
+	}
+	if (strcmp(dir, "/") == 0)
+		return xasprintf("/%s", path);
+	return xasprintf("%s/%s", dir, path);
+}
+
+/* What stat(2) says of the file c execs, through its open path. */
+static void
+exec_stat(struct sandbox_exec_call *c)
+{
+	struct stat	st;
+
+	if (c->open_path == NULL || stat(c->open_path, &st) != 0) {
+		c->st_errno = c->open_path != NULL ? errno : 0;
+		return;
+	}
+	c->has_st = true;
+	c->dev = st.st_dev;
+	c->ino = st.st_ino;
+	c->size = st.st_size;
+}
+
+/* Read what the exec of req asks for into c; -1 with c->error set. */
+static int
+exec_read(const struct seccomp_notif *req, struct sandbox_exec_call *c)
+{
+	char		 memp[64], *name, *dir = NULL;
+	uint64_t	 path_at, argv_at, ptr;
+	size_t		 total = 0, n = 0;
+	bool		 at, cut;
+	int		 mem, dirfd = AT_FDCWD;
+	int		 flags = 0;
+
+	c->pid = (pid_t)req->pid;
+	c->ppid = sandbox_exec_parent_of(c->pid);
+	at = exec_nr_is(req->data.nr, "execveat");
+	if (!at && !exec_nr_is(req->data.nr, "execve")) {
+		c->error = xasprintf("system call %d is no exec", req->data.nr);
+		return -1;
+	}
+	c->at = at;
+	path_at = at ? req->data.args[1] : req->data.args[0];
+	argv_at = at ? req->data.args[2] : req->data.args[1];
+	if (at) {
+		dirfd = (int)req->data.args[0];
+		flags = (int)req->data.args[4];
+	}
+	c->cwd = exec_readlink("/proc/%d/cwd", c->pid, 0);
+	snprintf(memp, sizeof memp, "/proc/%d/mem", (int)c->pid);
+	if ((mem = open(memp, O_RDONLY | O_CLOEXEC)) < 0) {
+		c->error = xasprintf("cannot read the memory of process %d: "
+		    "%s", (int)c->pid, strerror(errno));
+		return -1;
+	}
+	name = exec_read_str(mem, path_at, PATH_MAX, &cut);
+	if (name == NULL || cut) {
+		c->error = xasprintf("cannot read the path process %d execs",
+		    (int)c->pid);
+		free(name);
+		close(mem);
+		return -1;
+	}
+	c->argv = xcalloc(EXEC_MAX_ARGS + 1, sizeof *c->argv);
+	while (argv_at != 0 && n < EXEC_MAX_ARGS) {
+		if (pread(mem, &ptr, sizeof ptr, (off_t)(argv_at +
+		    n * sizeof ptr)) != (ssize_t)sizeof ptr) {
+			c->error = xasprintf("cannot read the arguments "
+			    "process %d execs", (int)c->pid);
+			break;
+		}
+		if (ptr == 0)
+			break;
+		if (total >= EXEC_MAX_BYTES) {
+			c->argv_cut = true;
+			break;
+		}
+		c->argv[n] = exec_read_str(mem, ptr, EXEC_MAX_BYTES - total,
+		    &cut);
+		if (c->argv[n] == NULL) {
+			c->error = xasprintf("cannot read the arguments "
+			    "process %d execs", (int)c->pid);
+			break;
+		}
+		total += strlen(c->argv[n]) + 1;
+		n++;
+		if (cut) {
+			c->argv_cut = true;
+			break;
+		}
+	}
+	if (n == EXEC_MAX_ARGS)
+		c->argv_cut = true;
+	close(mem);
+	if (c->error != NULL) {
+		free(name);
+		return -1;
+	}
+	/* The file itself: an fd (AT_EMPTY_PATH), or a path from a dir. */
+	if (at && name[0] == '\0' && (flags & AT_EMPTY_PATH)) {
+		c->path = exec_readlink("/proc/%d/fd/%d", c->pid, dirfd);
+		c->open_path = xasprintf("/proc/%d/fd/%d", (int)c->pid, dirfd);
+	} else {
+		if (name[0] != '/' && at && dirfd != AT_FDCWD)
+			dir = exec_readlink("/proc/%d/fd/%d", c->pid, dirfd);
+		c->path = sandbox_exec_join(dir != NULL ? dir : c->cwd, name);
+	}
+	free(dir);
+	free(name);
+	if (c->path == NULL) {
+		c->error = xasprintf("cannot tell which file process %d "
+		    "execs", (int)c->pid);
+		return -1;
+	}
+	if (c->open_path == NULL && c->path[0] == '/')
+		c->open_path = xasprintf("/proc/%d/root%s", (int)c->pid,
+		    c->path);
+	exec_stat(c);
+	return 0;
+}
+
+/* Receive one notification into *req (allocated by libseccomp). */
+static int
+exec_recv(int fd, struct seccomp_notif **req)
+{
+	struct seccomp_notif_resp	*resp;
+	int				 r;
+
+	if (seccomp_notify_alloc(req, &resp) != 0)
+		return -1;
+	seccomp_notify_free(NULL, resp);
+	if ((r = seccomp_notify_receive(fd, *req)) != 0) {
+		seccomp_notify_free(*req, NULL);
+		*req = NULL;
+		errno = -r;
+		return -1;
+	}
+	return 0;
+}
+
+int
+sandbox_exec_receive(int fd, struct sandbox_exec_call *c)
+{
+	struct seccomp_notif	*req;
+
+	memset(c, 0, sizeof *c);
+	if (exec_recv(fd, &req) != 0)
+		return -1;
+	c->id = req->id;
+	exec_read(req, c);
+	seccomp_notify_free(req, NULL);
+	/* Read from a pid that may have died and been reused meanwhile. */
+	if (seccomp_notify_id_valid(fd, c->id) != 0) {
+		sandbox_exec_call_free(c);
+		errno = ENOENT;
+		return -1;
+	}
+	return 0;
+}
+
+bool
+sandbox_exec_answerable(int fd, uint64_t id)
+{
+	return seccomp_notify_id_valid(fd, id) == 0;
+}
+
+int
+sandbox_exec_answer(int fd, uint64_t id, int err)
+{
+	struct seccomp_notif_resp	*resp;
+	struct seccomp_notif		*unused;
+	int				 r;
+
+	if (seccomp_notify_alloc(&unused, &resp) != 0)
+		return -1;
+	seccomp_notify_free(unused, NULL);
+	resp->id = id;
+	resp->val = 0;
+	resp->error = err != 0 ? -err : 0;
+	resp->flags = err != 0 ? 0 : SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	r = seccomp_notify_respond(fd, resp);
+	seccomp_notify_free(NULL, resp);
+	if (r != 0) {
+		errno = -r;
+		return -1;
+	}
+	return 0;
+}
+
+void
+sandbox_exec_call_free(struct sandbox_exec_call *c)
+{
+	free(c->path);
+	free(c->cwd);
+	free(c->error);
+	free(c->open_path);
+	strv_free(c->argv);
+	memset(c, 0, sizeof *c);
+}
+
+void
+sandbox_exec_prestart(void *arg, int fd, int report_fd)
+{
+	struct sandbox		*sb = arg;
+	struct seccomp_notif	*req;
+	struct sandbox_exec_call c;
+
+	if (exec_recv(fd, &req) != 0)
+		return;
+	/*
+	 * Received before the command exec'd: the command itself, tried
+	 * along PATH, which was approved.  After: some program it runs,
+	 * for the watcher to judge like every other.
+	 */
+	if (!pty_report_ready(report_fd)) {
+		sandbox_exec_answer(fd, req->id, 0);
+		seccomp_notify_free(req, NULL);
+		return;
+	}
+	/* Only one can come between the exec and our read of its EOF. */
+	if (sb->exec_deferred != NULL) {
+		sandbox_exec_answer(fd, req->id, EACCES);
+		seccomp_notify_free(req, NULL);
+		return;
+	}
+	memset(&c, 0, sizeof c);
+	c.id = req->id;
+	exec_read(req, &c);
+	seccomp_notify_free(req, NULL);
+	sb->exec_deferred = xmalloc(sizeof c);
+	*sb->exec_deferred = c;
+}
+
+bool
+sandbox_exec_deferred(struct sandbox *sb, struct sandbox_exec_call *c)
+{
+	if (sb == NULL || sb->exec_deferred == NULL)
+		return false;
+	*c = *sb->exec_deferred;
+	free(sb->exec_deferred);
+	sb->exec_deferred = NULL;
+	return true;
+}
+
+void
+sandbox_exec_explain(const struct sandbox *sb, struct buf *out)
+{
+	if (sb->opts.exec_checks == SANDBOX_EXEC_OFF)
+		buf_printf(out, "  exec checks     off here (sessions of the "
+		    "console and of serve have them)\n");
+	else if (sb->exec_prog != NULL)
+		buf_printf(out, "  exec checks     every execve/execveat of "
+		    "the tree sent to ptyvisor (seccomp user notification), "
+		    "logged and judged [%s]\n",
+		    sb->opts.exec_checks == SANDBOX_EXEC_REQUIRED ?
+		    "required" : "best-effort");
+	else
+		buf_printf(out, "  exec checks     unavailable: %s [%s]\n",
+		    sb->exec_why, sb->opts.exec_checks ==
+		    SANDBOX_EXEC_REQUIRED ? "required: the command will not "
+		    "run" : "best-effort: no exec log");
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# exec-checks.sh - every way a program can run another one, tried by the
+# exec probe unsandboxed (where each must work: proof the probe is sound)
+# and inside an agent's session whose rules deny that program (where each
+# must be refused): execve, a renamed argv[0], execveat on a descriptor, a
+# renamed copy, the dynamic loader, vfork, posix_spawn, a second thread,
+# the i386 entry; and a listener of the sandbox's own refused while a
+# plain filter (a browser's) still loads.  The server and its files are
+# the test's own, stopped by pid.
+
+. "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/e2e/serve-lib.sh"
+
+PROBE="$top_builddir/tests/sandbox/execprobe"
+T=$(mktemp -d "$OUTSIDE/ptyvisor-execchk.XXXXXX") || exit 1
+cleanup_cmd "rm -rf '$T'"
+pv_serve_setup
+
+if ! why=$("$PTYVISOR" sandbox --explain -- true 2>&1 |
+	grep 'exec checks'); then
+	echo "Bail out! --explain says nothing of exec checks"
+	exit 1
+fi
+
+TARGET=$(command -v tac)
+OTHER=$(command -v cat)
+LD=$(ldd "$TARGET" 2>/dev/null | awk '$1 ~ /^\/.*ld/ { print $1; exit }')
+[ -n "$LD" ] || LD=$(ldd "$TARGET" | awk '/ld-linux|ld64/ { print $3 }')
+printf 'deny tac **\nallow %s **\n' "$PROBE" >> "$T/config/rules"
+pv_serve
+
+DENIED="execve=$TARGET exec_a=$TARGET execveat=$TARGET copy=$TARGET
+loader=$LD,$TARGET vfork=$TARGET spawn=$TARGET thread=$TARGET
+int80=$TARGET listener"
+ALLOWED="execve=$OTHER spawn=$OTHER filter"
+
+verdict() { awk -v s="$2" '$1 == s { print $2; exit }' "$1"; }
+
+cd "$T/ws" || exit 1
+"$PROBE" $DENIED $ALLOWED > "$T/plain.txt" 2>&1
+"$PTYVISOR" exec -- "$PROBE" $DENIED $ALLOWED > "$T/session.txt" 2>&1
+is "$?" 0 "the probe ran in a session"
+grep -q 'exec checks     every' "$T/session.txt" && true
+for p in $ALLOWED; do
+	is "$(verdict "$T/plain.txt" "$p")" allowed "unsandboxed: $p"
+	is "$(verdict "$T/session.txt" "$p")" allowed "in a session: $p still works"
+done
+for p in $DENIED; do
+	v=$(verdict "$T/plain.txt" "$p")
+	if [ "$v" = error ]; then
+		w=$(grep -F "$p " "$T/plain.txt" | cut -d' ' -f3-)
+		skip "unsandboxed $p: $w"
+		skip "in a session $p: $w (no verdict possible)"
+		continue
+	fi
+	if [ "$p" = listener ] && [ "$v" != allowed ]; then
+		skip "unsandboxed $p: this host refuses it anyway ($v)"
+	else
+		is "$v" allowed "unsandboxed: $p works (the probe is sound)"
+	fi
+	is "$(verdict "$T/session.txt" "$p")" denied \
+		"in a session: $p is denied ($(grep -F "$p " "$T/session.txt" |
+		head -1 | cut -d' ' -f3))"
+done
+
+# The log beside the recording: each refusal with the rule that made it.
+LOG=$(ls "$PTYVISOR_STATE_DIR"/sessions/*.exec.jsonl 2>/dev/null | head -1)
+ok "$(test -s "$LOG"; echo $?)" "the session has an exec log"
+n=$(grep -c '"verdict":"deny","by":"rule .deny tac \*\*' "$LOG")
+ok "$(test "$n" -ge 6; echo $?)" "the log has the refusals by the rule ($n)"
+ok "$(grep -q "\"path\":\"$OTHER\".*\"verdict\":\"allow\"" "$LOG"; echo $?)" \
+	"and the program let through"
+
+done_testing
