@@ -32,11 +32,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/filter.h>
+#include <linux/kcmp.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -337,6 +339,154 @@ sandbox_exec_join(const char *dir, const char *path)
 	return xasprintf("%s/%s", dir, path);
 }
 
+/* Field n (1-based) of a /proc/PID/stat line, as a number; 0 if none. */
+static unsigned long
+exec_stat_field(pid_t pid, int n)
+{
+	char		 path[64], buf[1024], *p;
+	int		 field;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (!util_read_text(path, buf, sizeof buf) ||
+	    (p = strrchr(buf, ')')) == NULL)
+		return 0;
+	for (field = 2; *p != '\0' && field < n; p++)
+		if (*p == ' ')
+			field++;
+	return field == n ? strtoul(p, NULL, 10) : 0;
+}
+
+/*
+ * Whether c's caller shares its memory with another thread or process,
+ * and what the check after the exec needs (see struct sandbox_exec_call).
+ */
+static void
+exec_shared(struct sandbox_exec_call *c, const char *name, int dirfd,
+    bool empty)
+{
+	char	 path[64], buf[2048], *p;
+	long	 threads = 1;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)c->pid);
+	if (util_read_text(path, buf, sizeof buf)) {
+		if ((p = strstr(buf, "\nTgid:")) != NULL)
+			c->tgid = (pid_t)strtol(p + 6, NULL, 10);
+		if ((p = strstr(buf, "\nThreads:")) != NULL)
+			threads = strtol(p + 9, NULL, 10);
+	}
+	if (c->tgid <= 0)
+		c->tgid = c->pid;
+	/* A vfork or CLONE_VM child shares its parent's memory. */
+	if (threads > 1)
+		c->shared = true;
+	else if (c->ppid > 0) {
+		long	r = syscall(SYS_kcmp, c->pid, c->ppid, KCMP_VM, 0, 0);
+
+		c->shared = r == 0 || r < 0;	/* unknown: check after */
+	}
+	if (!c->shared)
+		return;
+	c->stack_before = exec_stat_field(c->tgid, 28);
+	if (c->at && empty)
+		c->execfn = xasprintf("/dev/fd/%d", dirfd);
+	else if (c->at && name[0] != '/' && dirfd != AT_FDCWD)
+		c->execfn = xasprintf("/dev/fd/%d/%s", dirfd, name);
+	else
+		c->execfn = xstrdup(name);
+}
+
+/* AT_EXECFN of pid's auxiliary vector, read from its memory. */
+static char *
+exec_execfn(pid_t pid)
+{
+	char		 path[64];
+	unsigned long	 aux[2 * 64];
+	char		*s = NULL;
+	ssize_t		 n;
+	size_t		 i;
+	bool		 cut;
+	int		 fd;
+
+	snprintf(path, sizeof path, "/proc/%d/auxv", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	n = read(fd, aux, sizeof aux);
+	close(fd);
+	for (i = 0; n > 0 && i + 1 < (size_t)n / sizeof aux[0]; i += 2) {
+		if (aux[i] != AT_EXECFN)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/mem", (int)pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+			s = exec_read_str(fd, aux[i + 1], PATH_MAX, &cut);
+			close(fd);
+		}
+		break;
+	}
+	return s;
+}
+
+/* Whether pid's /proc/PID/cmdline holds words (the first n of them). */
+static bool
+exec_cmdline_is(pid_t pid, char *const *words, bool prefix)
+{
+	char	 path[64], *buf;
+	size_t	 len = 0, i, off = 0, l;
+	bool	 same = true;
+	FILE	*f;
+
+	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return false;
+	buf = xmalloc(EXEC_MAX_BYTES + 2);
+	len = fread(buf, 1, EXEC_MAX_BYTES + 1, f);
+	fclose(f);
+	for (i = 0; words != NULL && words[i] != NULL && same; i++) {
+		l = strlen(words[i]);
+		same = off + l < len + (prefix ? 1 : 0) &&
+		    memcmp(buf + off, words[i], l) == 0 &&
+		    (off + l == len || buf[off + l] == '\0');
+		off += l + 1;
+	}
+	if (same && !prefix)
+		same = off == len;
+	free(buf);
+	return same;
+}
+
+enum sandbox_exec_verdict
+sandbox_exec_verify(const struct sandbox_exec_call *c)
+{
+	char			 path[64];
+	char			*fn;
+	unsigned long		 stack;
+	enum sandbox_exec_verdict v;
+
+	snprintf(path, sizeof path, "/proc/%d", (int)c->tgid);
+	if (access(path, F_OK) != 0)
+		return SANDBOX_EXEC_GONE;
+	stack = exec_stat_field(c->tgid, 28);
+	if (stack == 0 || stack == c->stack_before)
+		return SANDBOX_EXEC_NOT_YET;
+	fn = exec_execfn(c->tgid);
+	/* Words cut short are compared but for the last, itself cut. */
+	if (c->argv_cut && c->argv != NULL && c->argv[0] != NULL) {
+		char	**v2 = strv_dup(c->argv);
+		size_t	  n = strv_len(v2);
+
+		free(v2[n - 1]);
+		v2[n - 1] = NULL;
+		v = exec_cmdline_is(c->tgid, v2, true) ? SANDBOX_EXEC_SAME :
+		    SANDBOX_EXEC_DIFFERS;
+		strv_free(v2);
+	} else
+		v = exec_cmdline_is(c->tgid, c->argv, false) ?
+		    SANDBOX_EXEC_SAME : SANDBOX_EXEC_DIFFERS;
+	if (fn == NULL || c->execfn == NULL || strcmp(fn, c->execfn) != 0)
+		v = SANDBOX_EXEC_DIFFERS;
+	free(fn);
+	return v;
+}
+
 /* What stat(2) says of the file c execs, through its open path. */
 static void
 exec_stat(struct sandbox_exec_call *c)
@@ -428,6 +578,8 @@ exec_read(const struct seccomp_notif *req, struct sandbox_exec_call *c)
 		free(name);
 		return -1;
 	}
+	exec_shared(c, name, dirfd, at && name[0] == '\0' &&
+	    (flags & AT_EMPTY_PATH));
 	/* The file itself: an fd (AT_EMPTY_PATH), or a path from a dir. */
 	if (at && name[0] == '\0' && (flags & AT_EMPTY_PATH)) {
 		c->path = exec_readlink("/proc/%d/fd/%d", c->pid, dirfd);
@@ -526,6 +678,7 @@ sandbox_exec_call_free(struct sandbox_exec_call *c)
 	free(c->cwd);
 	free(c->error);
 	free(c->open_path);
+	free(c->execfn);
 	strv_free(c->argv);
 	memset(c, 0, sizeof *c);
 }

@@ -398,6 +398,25 @@ struct sandbox_exec_call {
 	dev_t		  dev;
 	ino_t		  ino;
 	off_t		  size;
+	/*
+	 * Whether another thread or process shares the caller's memory (a
+	 * second thread, a vfork child's parent): it could change the words
+	 * after they were read, so what ran is checked after the exec
+	 * (sandbox_exec_verify).  Then: the thread group, the file name as
+	 * the kernel will record it (AT_EXECFN), the stack's start before.
+	 */
+	bool		  shared;
+	pid_t		  tgid;
+	char		 *execfn;
+	unsigned long	  stack_before;
+};
+
+/* What sandbox_exec_verify found. */
+enum sandbox_exec_verdict {
+	SANDBOX_EXEC_NOT_YET,		/* still the image before the exec */
+	SANDBOX_EXEC_SAME,		/* it runs what was judged */
+	SANDBOX_EXEC_DIFFERS,		/* it runs something else */
+	SANDBOX_EXEC_GONE		/* the process has ended */
 };
 
 /* Whether exec checks can work here; false with why when not. */
@@ -424,6 +443,12 @@ bool	sandbox_exec_answerable(int fd, uint64_t id);
 /* Let exec id go on (err 0) or fail it with errno err.  0, or -1. */
 int	sandbox_exec_answer(int fd, uint64_t id, int err);
 void	sandbox_exec_call_free(struct sandbox_exec_call *c);
+/*
+ * After an exec of a shared caller was let go: whether its process now
+ * runs the file name and the words that were judged (AT_EXECFN and
+ * /proc/PID/cmdline), not yet, or is gone.
+ */
+enum sandbox_exec_verdict sandbox_exec_verify(const struct sandbox_exec_call *c);
 /* The parent of pid as /proc/PID/stat says; 0 when unknown. */
 pid_t	sandbox_exec_parent_of(pid_t pid);
 /* The ppid field of a /proc/PID/stat line; 0, or -1 when malformed. */

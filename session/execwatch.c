@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,97 @@ exec_refused(struct session *s, const struct sandbox_exec_call *c,
 	    by : "user");
 }
 
+/* Keep a line of the decided exec for the console's view. */
+static void
+exec_recent(struct session *s, const struct sandbox_exec_call *c,
+    bool allowed, bool asked, const char *by)
+{
+	uint64_t	 us = session_elapsed_us(s);
+	char		*words, **slot;
+
+	words = c->argv != NULL && c->argv[0] != NULL ? quote_argv(c->argv) :
+	    quote_text(c->path != NULL ? c->path : "?");
+	slot = &s->exec_recent[s->exec_recent_next++ % SESSION_EXEC_RECENT];
+	free(*slot);
+	*slot = xasprintf("%7.3fs %-5s%s pid %d  %s  (%s)",
+	    (double)us / 1e6, allowed ? "allow" : "deny", asked ? " asked" : "",
+	    (int)c->pid, words, by != NULL ? by : "");
+	free(words);
+	if (s->exec_recent_n < SESSION_EXEC_RECENT)
+		s->exec_recent_n++;
+}
+
+/* Checks of what a shared caller's exec runs: at most this many. */
+#define EXEC_VERIFY_TRIES	11
+
+static void	exec_verify_timer(struct loop *l, void *arg);
+
+/* Take v out of its session's list and free it. */
+static void
+exec_verify_drop(struct session_exec_verify *v)
+{
+	struct session_exec_verify	**pp;
+
+	for (pp = &v->s->exec_verify; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == v) {
+			*pp = v->next;
+			break;
+		}
+	loop_timer_cancel(v->s->set->loop, v->timer);
+	sandbox_exec_call_free(&v->call);
+	free(v);
+}
+
+/*
+ * Check what a shared caller's exec runs: the same as judged, or killed;
+ * not yet, then again after twice the wait (0, 1, 2 ... 512 ms).
+ */
+static void
+exec_verify_timer(struct loop *l, void *arg)
+{
+	struct session_exec_verify	*v = arg;
+	struct session			*s = v->s;
+	char				*why;
+
+	v->timer = NULL;
+	switch (sandbox_exec_verify(&v->call)) {
+	case SANDBOX_EXEC_NOT_YET:
+		if (++v->tries < EXEC_VERIFY_TRIES) {
+			v->timer = loop_timer_add(l, 1ULL << (v->tries - 1),
+			    exec_verify_timer, v);
+			return;
+		}
+		break;
+	case SANDBOX_EXEC_DIFFERS:
+		kill(v->call.tgid, SIGKILL);
+		s->execs_killed++;
+		why = xasprintf("killed: what ran is not what was judged (its "
+		    "memory changed after it was read)");
+		exec_log(s, &v->call, false, false, why);
+		exec_recent(s, &v->call, false, false, why);
+		free(why);
+		break;
+	case SANDBOX_EXEC_SAME:
+	case SANDBOX_EXEC_GONE:
+		break;
+	}
+	exec_verify_drop(v);
+}
+
+/* Check after the fact what a shared caller's exec runs; takes *c. */
+static void
+exec_verify_start(struct session *s, struct sandbox_exec_call *c)
+{
+	struct session_exec_verify	*v = xcalloc(1, sizeof *v);
+
+	v->s = s;
+	v->call = *c;
+	memset(c, 0, sizeof *c);
+	v->next = s->exec_verify;
+	s->exec_verify = v;
+	v->timer = loop_timer_add(s->set->loop, 0, exec_verify_timer, v);
+}
+
 /* Answer c and log it; frees c. */
 static void
 exec_settle(struct session *s, struct sandbox_exec_call *c, bool allow,
@@ -189,10 +281,13 @@ exec_settle(struct session *s, struct sandbox_exec_call *c, bool allow,
 	if (s->exec_fd >= 0)
 		sandbox_exec_answer(s->exec_fd, c->id, allow ? 0 : EACCES);
 	exec_log(s, c, allow, asked, by);
+	exec_recent(s, c, allow, asked, by);
 	if (allow)
 		exec_seen(s, c);
 	else if (asked)
 		exec_refused(s, c, by);
+	if (allow && c->shared)
+		exec_verify_start(s, c);
 	sandbox_exec_call_free(c);
 }
 
@@ -320,6 +415,8 @@ session_exec_free(struct session *s)
 	size_t	i;
 
 	session_exec_close(s);
+	while (s->exec_verify != NULL)
+		exec_verify_drop(s->exec_verify);
 	free(s->exec_wait);
 	s->exec_wait = NULL;
 	if (s->exec_log >= 0) {
@@ -341,6 +438,18 @@ session_exec_free(struct session *s)
 	free(s->refused_by);
 	s->refused_argv = NULL;
 	s->refused_by = NULL;
+}
+
+void
+session_exec_forget(struct session *s)
+{
+	size_t	i;
+
+	session_exec_free(s);
+	for (i = 0; i < SESSION_EXEC_RECENT; i++) {
+		free(s->exec_recent[i]);
+		s->exec_recent[i] = NULL;
+	}
 }
 
 /* What ancestor pid last exec'd, as words; NULL when not seen. */

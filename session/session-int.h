@@ -4,7 +4,7 @@
  * and one entry point per piece.  Not for use outside session/.
  *
  * Calls go one way: spawn.c -> session.c -> exit.c -> execwatch.c ->
- * stdio.c -> io.c, each file calling only files after it (spawn.c calls
+ * stdio.c -> io.c (execview.c only reads a session and calls none), each file calling only files after it (spawn.c calls
  * all five), with no call back up: the poll callbacks of the PTY and of
  * the pipes (session_io, session_stdio_io) live in exit.c, so the files
  * that read them never decide that a session ends; the exec listener's
@@ -121,12 +121,26 @@
 
 /* An exec log stops at this size (a last line says so). */
 #define SESSION_EXEC_LOG_MAX	(16 * 1024 * 1024)
+/* Execs decided last, kept as lines for the console's view. */
+#define SESSION_EXEC_RECENT	32
 /* Programs remembered per session for the chains of their children. */
 #define SESSION_EXEC_SEEN	64
 
 /* An exec asked about, its process waiting in the kernel. */
 struct session_exec_wait {
 	struct sandbox_exec_call	 call;
+};
+
+/*
+ * An exec of a caller whose memory another thread shares, let go: what
+ * runs is checked after the fact, a few times over about a second.
+ */
+struct session_exec_verify {
+	struct session			*s;
+	struct sandbox_exec_call	 call;
+	unsigned			 tries;
+	struct loop_timer		*timer;
+	struct session_exec_verify	*next;
 };
 
 /* What a process of the session exec'd last, for chains. */
@@ -242,6 +256,11 @@ struct session {
 	 * file with the same words again (a shell going on along PATH) is
 	 * refused without asking twice.
 	 */
+	struct session_exec_verify *exec_verify; /* checks after the exec */
+	unsigned long		 execs_killed;	/* ran something else */
+	char			*exec_recent[SESSION_EXEC_RECENT];
+	size_t			 exec_recent_next;
+	size_t			 exec_recent_n;	/* kept (at most the ring) */
 	pid_t			 refused_pid;
 	dev_t			 refused_dev;
 	ino_t			 refused_ino;
@@ -303,8 +322,10 @@ void	session_exec_judge(struct session *s, struct sandbox_exec_call *c);
 void	session_exec_io(struct loop *l, int fd, short revents, void *arg);
 /* execwatch.c: stop watching: waiting execs fail, the judge is told. */
 void	session_exec_close(struct session *s);
-/* execwatch.c: close the listener and the log, free what is kept. */
+/* execwatch.c: close the listener and the log, free what judging keeps. */
 void	session_exec_free(struct session *s);
+/* execwatch.c: that, and the lines the view shows (the session goes). */
+void	session_exec_forget(struct session *s);
 
 /* stdio.c: make the pipes o asks for; child ends in child_fds (-1: PTY). */
 int	session_stdio_open(struct session *s, const struct session_opts *o,

@@ -61,7 +61,7 @@ session_free(struct session *s)
 	free(s->kill_error);
 	free(s->views);
 	free(s->record_path);
-	session_exec_free(s);
+	session_exec_forget(s);
 	sandbox_free(s->sandbox);
 	screen_free(s->screen);
 	buf_free(&s->input);

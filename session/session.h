@@ -209,6 +209,12 @@ int		 session_exec_decide(struct session *s, uint64_t id,
 char		*session_exec_chain(const struct session *s,
 		    const struct sandbox_exec_call *c);
 
+/*
+ * What the console shows on a key: the live process tree under s (from
+ * /proc) and the execs decided last, as lines of text.  Allocated.
+ */
+char		*session_exec_view(const struct session *s);
+
 /* Execs judged so far, and how many of them were refused. */
 unsigned long	 session_execs(const struct session *s);
 unsigned long	 session_execs_denied(const struct session *s);

@@ -264,14 +264,14 @@ EXTRA_DIST += tests/render/differential.sh tests/render/cellcmp.py
 
 # End to end: the console in a private tmux server.
 TESTS += tests/e2e/tui-panes.sh tests/e2e/tui-robust.sh \
-	tests/e2e/tui-replay.sh tests/e2e/tui-approval.sh \
+	tests/e2e/tui-replay.sh tests/e2e/tui-approval.sh tests/e2e/tui-exec.sh \
 	tests/e2e/tui-typing.sh tests/e2e/tui-paste.sh tests/e2e/tui-mouse.sh \
 	tests/e2e/attach.sh tests/e2e/ssh.sh tests/e2e/tui-network.sh \
 	tests/e2e/tui-fidelity.sh
 EXTRA_DIST += tests/e2e/tui-lib.sh tests/e2e/tui-panes.sh tests/e2e/attach.sh \
 	tests/e2e/ssh.sh tests/e2e/tui-network.sh \
 	tests/e2e/tui-robust.sh tests/e2e/tui-replay.sh \
-	tests/e2e/tui-approval.sh tests/e2e/tui-typing.sh \
+	tests/e2e/tui-approval.sh tests/e2e/tui-exec.sh tests/e2e/tui-typing.sh \
 	tests/e2e/tui-paste.sh tests/e2e/tui-mouse.sh tests/e2e/tui-fidelity.sh
 # The approval queue.
 check_PROGRAMS += tests/unit/test-approval

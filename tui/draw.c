@@ -471,6 +471,33 @@ tui_place_cursor(struct tui *t)
  * the paced rate whatever the person types.  Returns false for such a
  * partial frame when it left a pane to draw.
  */
+/* The focused session's processes and last execs, in the help's box. */
+static void
+tui_draw_execs(struct tui *t, struct layout_rect area)
+{
+	struct session	*s = sessions_find(t->ss, t->execs_of);
+	char		*text, *p, **lines = NULL, name[64];
+	int		 n = 0;
+
+	if (s == NULL) {
+		t->mode = TUI_NORMAL;
+		return;
+	}
+	text = session_exec_view(s);
+	for (p = text; *p != '\0'; n++) {
+		lines = xreallocarray(lines, (size_t)n + 1, sizeof *lines);
+		lines[n] = p;
+		p += strcspn(p, "\n");
+		if (*p == '\n')
+			*p++ = '\0';
+	}
+	snprintf(name, sizeof name, "session %lu: processes and execs",
+	    session_id(s));
+	help_box(area, name, (const char *const *)lines, n, &t->help_top);
+	free(lines);
+	free(text);
+}
+
 static bool
 tui_draw(struct tui *t, bool urgent)
 {
@@ -534,6 +561,8 @@ tui_draw(struct tui *t, bool urgent)
 				skipped = true;
 		if (t->mode == TUI_HELP)
 			help_draw(area, t->prefix_name, &t->help_top);
+		else if (t->mode == TUI_EXECS)
+			tui_draw_execs(t, area);
 		break;
 	}
 	if (box)
@@ -541,7 +570,7 @@ tui_draw(struct tui *t, bool urgent)
 	if (prompt)
 		getyx(stdscr, cy, cx);
 	tui_draw_status(t);
-	t->redraw_all = t->mode == TUI_HELP;
+	t->redraw_all = t->mode == TUI_HELP || t->mode == TUI_EXECS;
 	if (prompt) {
 		move(cy, cx);
 		curs_set(1);

@@ -26,6 +26,7 @@ static const char *const help_text[] = {
 	"  h        history of sessions (Enter: output, r: replay)",
 	"  r        replay: the history, where r replays the selection",
 	"  a        answer agents' requests (they never take the keys)",
+	"  e        the focused session's processes and its last execs",
 	"  [        scroll mode over the pane's scrollback",
 	"  ?        this help",
 	"  d        detach: the terminal back, everything keeps running",
@@ -49,7 +50,8 @@ static const char *const help_text[] = {
 	"",
 	"approval prompt: y approve  a approve+remember (Tab: save rule)",
 	"  n deny (type a reason)  e edit  Esc later  Tab next; an edited",
-	"  command or rule is shown once more: y approves it, Enter never",
+	"  command or rule is shown once more: y approves it, Enter never;",
+	"  a program's exec inside a session waits in exec meanwhile",
 	"",
 	"any key closes this help",
 };
@@ -67,13 +69,14 @@ help_line(int i)
 }
 
 void
-help_draw(struct layout_rect area, const char *prefix, int *top)
+help_box(struct layout_rect area, const char *name, const char *const *lines,
+    int n, int *top)
 {
-	int	n = help_lines(), w = 0, h, x, y, i, len, rows;
-	char	title[80];
+	int	w = 0, h, x, y, i, len, rows;
+	char	title[160];
 
 	for (i = 0; i < n; i++) {
-		len = (int)strlen(help_text[i]);
+		len = (int)strlen(lines[i]);
 		if (len > w)
 			w = len;
 	}
@@ -88,11 +91,20 @@ help_draw(struct layout_rect area, const char *prefix, int *top)
 	if (*top < 0)
 		*top = 0;
 	if (rows < n)
-		snprintf(title, sizeof title, " keys (prefix %s) %d-%d of %d, "
-		    "j/k scroll ", prefix, *top + 1, *top + rows, n);
+		snprintf(title, sizeof title, " %s %d-%d of %d, j/k scroll ",
+		    name, *top + 1, *top + rows, n);
 	else
-		snprintf(title, sizeof title, " keys (prefix %s) ", prefix);
+		snprintf(title, sizeof title, " %s ", name);
 	render_frame(area.y, area.x, area.h, area.w, title, &y, &x, &h, &w);
 	for (i = 0; i < h - 2 && *top + i < n; i++)
-		mvaddnstr(y + 1 + i, x + 2, help_text[*top + i], w - 4);
+		mvaddnstr(y + 1 + i, x + 2, lines[*top + i], w - 4);
+}
+
+void
+help_draw(struct layout_rect area, const char *prefix, int *top)
+{
+	char	name[80];
+
+	snprintf(name, sizeof name, "keys (prefix %s)", prefix);
+	help_box(area, name, help_text, help_lines(), top);
 }

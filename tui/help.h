@@ -14,6 +14,13 @@
  */
 void	help_draw(struct layout_rect area, const char *prefix, int *top);
 
+/*
+ * The same box for other text: n lines under a title naming it, from line
+ * *top on (clamped), j/k scrolling as the help does.
+ */
+void	help_box(struct layout_rect area, const char *name,
+	    const char *const *lines, int n, int *top);
+
 /* Number of lines of help text (for tests). */
 int	help_lines(void);
 

@@ -60,6 +60,7 @@ tui_readonly_allows(uint32_t ch)
 {
 	return ch == 'd' || ch == 'q' || ch == 'z' || ch == 'n' ||
 	    ch == 'p' || ch == 'h' || ch == '[' || ch == '?' || ch == 'r' ||
+	    ch == 'e' ||
 	    (ch >= '0' && ch <= '9');
 }
 
@@ -133,6 +134,16 @@ tui_command(struct tui *t, const struct keys_event *ev)
 		return;
 	case '?':
 		t->mode = TUI_HELP;
+		t->help_top = 0;
+		t->redraw_all = true;
+		return;
+	case 'e':
+		if (s == NULL) {
+			tui_message(t, "no session to show");
+			return;
+		}
+		t->mode = TUI_EXECS;
+		t->execs_of = session_id(s);
 		t->help_top = 0;
 		t->redraw_all = true;
 		return;
@@ -278,6 +289,7 @@ tui_key(struct tui *t, const struct keys_event *ev)
 		return false;
 	switch (t->mode) {
 	case TUI_HELP:
+	case TUI_EXECS:
 		tui_help_key(t, ev);
 		return false;
 	case TUI_CONFIRM:

@@ -53,6 +53,7 @@ enum tui_mode {
 	TUI_PREFIX_WAIT,	/* the prefix key was pressed */
 	TUI_CONFIRM,		/* a y/n question on the status line */
 	TUI_HELP,
+	TUI_EXECS,		/* the focused session's processes, execs */
 	TUI_HISTORY,
 	TUI_SCROLL,		/* scroll mode or an output view */
 };
@@ -110,6 +111,7 @@ struct tui {
 	int			 focus;
 	bool			 zoom;
 	int			 help_top;	/* first help line shown */
+	unsigned long		 execs_of;	/* TUI_EXECS: the session */
 
 	enum tui_mode		 mode;
 	enum tui_confirm	 confirm;

@@ -4,7 +4,8 @@
 # and inside an agent's session whose rules deny that program (where each
 # must be refused): execve, a renamed argv[0], execveat on a descriptor, a
 # renamed copy, the dynamic loader, vfork, posix_spawn, a second thread,
-# the i386 entry; and a listener of the sandbox's own refused while a
+# the i386 entry, a second thread changing the path after it was read
+# (what ran is checked after the exec and killed); and a listener of the sandbox's own refused while a
 # plain filter (a browser's) still loads.  The server and its files are
 # the test's own, stopped by pid.
 
@@ -24,14 +25,17 @@ fi
 
 TARGET=$(command -v tac)
 OTHER=$(command -v cat)
+SLEEP=$(command -v sleep)
+TRUE=$(command -v true)
+case $TRUE in /*) ;; *) TRUE=/bin/true ;; esac
 LD=$(ldd "$TARGET" 2>/dev/null | awk '$1 ~ /^\/.*ld/ { print $1; exit }')
 [ -n "$LD" ] || LD=$(ldd "$TARGET" | awk '/ld-linux|ld64/ { print $3 }')
-printf 'deny tac **\nallow %s **\n' "$PROBE" >> "$T/config/rules"
+printf 'deny tac **\ndeny sleep **\nallow %s **\n' "$PROBE" >> "$T/config/rules"
 pv_serve
 
 DENIED="execve=$TARGET exec_a=$TARGET execveat=$TARGET copy=$TARGET
 loader=$LD,$TARGET vfork=$TARGET spawn=$TARGET thread=$TARGET
-int80=$TARGET listener"
+int80=$TARGET race=$SLEEP,$TRUE listener"
 ALLOWED="execve=$OTHER spawn=$OTHER filter"
 
 verdict() { awk -v s="$2" '$1 == s { print $2; exit }' "$1"; }

@@ -18,6 +18,10 @@
  *   spawn=P       posix_spawn (clone with CLONE_VM|CLONE_VFORK)
  *   thread=P      execve from a second thread while the first one runs
  *   int80=P       execve through the i386 entry (int 0x80)
+ *   race=P,Q      a second thread swaps the path between Q and P while the
+ *                 first execs it, until P runs (Q allowed, P denied):
+ *                 "allowed" when P ran to its end, "denied EKEYREJECTED"
+ *                 when every P that ran was killed; P runs "P 3"
  *   listener      a seccomp filter with a listener of its own
  *   filter        a seccomp filter without one (a browser's)
  */
@@ -38,6 +42,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
@@ -281,6 +286,97 @@ c_int80(const char *path, int fd)
 #endif
 }
 
+/* The path the two threads of c_race share, and the two it swaps. */
+static char		 race_path[256];
+static char		 race_p[256], race_q[256];
+static volatile unsigned long race_swaps;
+
+/* The swapping thread: Q, P, Q, P... as fast as it can. */
+static void *
+race_swap(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		/* The barriers keep either copy from being optimised away. */
+		memcpy(race_path, race_q, sizeof race_path);
+		__asm__ volatile ("" ::: "memory");
+		memcpy(race_path, race_p, sizeof race_path);
+		__asm__ volatile ("" ::: "memory");
+		race_swaps++;
+	}
+	return NULL;
+}
+
+/* One attempt: exec the shared path until something runs. */
+static void
+c_race_once(const char *arg, int fd)
+{
+	char		*argv[] = { race_path, (char *)"3", NULL };
+	pthread_t	 t;
+
+	(void)arg;
+	memcpy(race_path, race_q, sizeof race_path);
+	if (pthread_create(&t, NULL, race_swap, NULL) != 0)
+		report(fd, EAGAIN);
+	while (race_swaps < 1000)
+		;
+	for (;;)
+		execve(race_path, argv, environ);
+}
+
+/*
+ * Race until P has run (its status: 0 after its 3 s, or killed): P ran to
+ * its end is a way past the checks; P killed every time is the checks
+ * holding.  Q (an allowed program ending at once) running just means
+ * another try.
+ */
+static int
+p_race(const char *arg)
+{
+	char	*comma;
+	int	 tries, st, killed = 0;
+	pid_t	 pid;
+	int64_t	 t0;
+	struct timespec ts;
+
+	if ((comma = strchr(arg, ',')) == NULL || comma - arg >= 255 ||
+	    strlen(comma + 1) >= 255) {
+		errno = EINVAL;
+		return broken("race=P,Q");
+	}
+	memset(race_p, 0, sizeof race_p);
+	memset(race_q, 0, sizeof race_q);
+	memcpy(race_p, arg, (size_t)(comma - arg));
+	strcpy(race_q, comma + 1);
+	for (tries = 0; tries < 300; tries++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t0 = ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+		if ((pid = fork()) < 0)
+			return broken("fork");
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			dup2(null, 1);
+			dup2(null, 2);
+			c_race_once(NULL, -1);
+		}
+		waitpid(pid, &st, 0);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		/* Q ends at once; P sleeps 3 s unless killed. */
+		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+			killed++;
+		else if (ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - t0 >= 2500)
+			return 0;
+		if (killed >= 3)
+			return EKEYREJECTED;
+	}
+	if (killed > 0)
+		return EKEYREJECTED;
+	snprintf(probe_why, sizeof probe_why, "no race won in %d tries",
+	    tries);
+	return PROBE_ERROR;
+}
+
 /* Load a filter that allows everything, with or without a listener. */
 static int
 p_filter(bool listener)
@@ -343,6 +439,8 @@ main(int argc, char **argv)
 		probe_why[0] = '\0';
 		if (strcmp(name, "listener") == 0)
 			r = p_filter(true);
+		else if (strcmp(name, "race") == 0 && argv[a][len] == '=')
+			r = p_race(argv[a] + len + 1);
 		else if (strcmp(name, "filter") == 0)
 			r = p_filter(false);
 		else {
