@@ -125,6 +125,12 @@ tests_unit_test_proxy_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_proxy_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-proxy
 
+check_PROGRAMS += tests/unit/test-ownport
+tests_unit_test_ownport_SOURCES = tests/unit/test-ownport.c
+tests_unit_test_ownport_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_ownport_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-ownport
+
 check_PROGRAMS += tests/unit/test-proxy-request
 tests_unit_test_proxy_request_SOURCES = tests/unit/test-proxy-request.c
 tests_unit_test_proxy_request_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
