@@ -63,6 +63,9 @@ void	sandbox_set_stage(struct sandbox *sb, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* stage.c: write a short string to a file (/proc, cgroupfs); 0 or -1. */
 int	sandbox_write_file(const char *path, const char *s);
+/* stage.c: a tmpfs of the sandbox's own, mounted nowhere (mode 0755,
+ * nosuid, nodev, noexec): its fd, or -1. */
+int	sandbox_tmpfs(void);
 
 /* ns.c: enter the namespaces; returns 0 only in the process to exec. */
 int	sandbox_ns_enter(struct sandbox *sb, int report_fd);
