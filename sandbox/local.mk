@@ -6,4 +6,4 @@ libsandbox_a_SOURCES = sandbox/sandbox.h sandbox/sandbox-int.h \
 	sandbox/sandbox.c sandbox/child.c sandbox/ns.c sandbox/landlock.c \
 	sandbox/seccomp.c sandbox/limits.c sandbox/caps.c sandbox/stage.c \
 	sandbox/net.c sandbox/guard.h sandbox/guard.c sandbox/guard-mount.c \
-	sandbox/guard-write.c
+	sandbox/guard-write.c sandbox/hostsvc.c

@@ -572,6 +572,9 @@ sandbox_ns_mount(struct sandbox *sb)
 	/* What steers the supervision read-only, credentials hidden. */
 	if (sandbox_guard_mount(sb) != 0)
 		goto out;
+	/* The UNIX sockets of the host a filtered network relays. */
+	if (sb->unix_relays && sandbox_hostsvc_mount(sb) != 0)
+		goto out;
 	r = 0;
 out:
 	for (i = 0; i < n; i++)

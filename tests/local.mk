@@ -80,14 +80,16 @@ TESTS += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/network.sh \
 	tests/sandbox/network-nobody.sh tests/sandbox/cgroup2-vm.sh \
-	tests/sandbox/guard.sh tests/sandbox/guard-nobody.sh
+	tests/sandbox/guard.sh tests/sandbox/guard-nobody.sh \
+	tests/sandbox/hostsvc.sh tests/sandbox/hostsvc-nobody.sh
 EXTRA_DIST += tests/sandbox/cgroup2-vm.sh tests/sandbox/cgroup2-init.sh
 EXTRA_DIST += tests/sandbox/lib.sh tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/listeners.py \
 	tests/sandbox/ttyharness.py tests/sandbox/network.sh \
 	tests/sandbox/network-nobody.sh tests/sandbox/upstream.py \
-	tests/sandbox/netclient.py tests/sandbox/guard.sh tests/sandbox/guard-nobody.sh
+	tests/sandbox/netclient.py tests/sandbox/guard.sh tests/sandbox/guard-nobody.sh \
+	tests/sandbox/hostsvc.sh tests/sandbox/hostsvc-nobody.sh
 
 # Unit tests of the sandbox policy: parsing, defaults, environment, explain.
 check_PROGRAMS += tests/unit/test-sandbox
