@@ -5,7 +5,9 @@
  * no other terminal even for reading (no keystrokes read from the person's
  * terminals, no ioctl on them); no TCP unless network or a filtered
  * network (whose namespace holds only loopback, its way out the proxy);
- * abstract UNIX sockets and signals scoped to the sandbox.
+ * abstract UNIX sockets and signals scoped to the sandbox; where the
+ * host's UNIX sockets are relayed, connects by path to those relays and
+ * to the sandbox's own sockets only (ABI 9).
  *
  * Best effort across ABI versions: start from every right the newest ABI we
  * know handles and drop what the running kernel lacks (--explain says

@@ -1,8 +1,9 @@
 /*
  * seccomp.c - the seccomp layer: a deny-list on top of Landlock and the
  * namespaces, for what those do not cover (under a filtered network, no
- * socket but internet ones; without namespaces, a second filter for what
- * the missing read-only view no longer stops).
+ * socket but internet ones, and UNIX stream ones where the host's sockets
+ * are relayed; without namespaces, a second filter for what the missing
+ * read-only view no longer stops).
  *
  * The filter is built in the parent (libseccomp allocates) and loaded in
  * the child.  Only the native architecture is in it; a system call made

@@ -610,6 +610,34 @@ log_count(const char *log, ...)
 	return n;
 }
 
+/* The lines test_relays' proxy logged, each checked (path: relay two's). */
+static void
+relay_log_check(const char *log, const char *path)
+{
+	char	want[64];
+
+	snprintf(want, sizeof want, "\"port\":%u,", (unsigned)upstream_port);
+	ok(log_count(log, "\"proto\":\"tcp\",\"host\":\"127.0.0.1\"", want,
+	    "\"address\":\"127.0.0.1\",\"decision\":\"allow\","
+	    "\"why\":\"relay zero\",\"sent\":8,\"received\":13", NULL) == 1,
+	    "logged: proto tcp, the address, why, the bytes each way");
+	ok(log_count(log, "\"host\":\"localhost\"", want,
+	    "\"why\":\"relay one\",\"sent\":8,\"received\":13", NULL) == 1,
+	    "logged: localhost");
+	ok(log_count(log, "\"proto\":\"unix\"", path,
+	    "\"port\":0,\"address\":\"unix\",\"decision\":\"allow\","
+	    "\"why\":\"relay two\",\"sent\":8,\"received\":13", NULL) == 1,
+	    "logged: proto unix, the path");
+	ok(log_count(log, "\"decision\":\"error\",\"why\":\"connect "
+	    "127.0.0.1: Connection refused\"", NULL) == 1, "logged: the "
+	    "refused connect");
+	ok(log_count(log, "\"decision\":\"deny\",\"why\":\"a port of "
+	    "ptyvisor's own (claimed by its process): never relayed\"",
+	    NULL) == 1, "logged: the claimed port, never relayed");
+	ok(log_count(log, "\"proto\"", NULL) == 5, "one line per connection "
+	    "served");
+}
+
 /* Make r the relay of host:port (a path with port 0), logged with why. */
 static void
 relay_set(struct proxy_relay *r, const char *host, uint16_t port,
@@ -632,7 +660,7 @@ test_relays(const char *dir)
 	struct proxy_opts	 po;
 	struct sockaddr_un	 sun;
 	struct hostlist		*hl = hostlist_new();
-	char			 log[256], *got, want[64];
+	char			 log[256], *got;
 	uint16_t		 port[6], claimed;
 	pid_t			 up, px;
 	int			 lfd[6], sp[2], status, ufd, logfd, own, i;
@@ -703,26 +731,7 @@ test_relays(const char *dir)
 	close(sp[0]);
 	ok(waitpid(px, &status, 0) == px && WIFEXITED(status) &&
 	    WEXITSTATUS(status) == 0, "the relaying proxy ends");
-	snprintf(want, sizeof want, "\"port\":%u,", (unsigned)upstream_port);
-	ok(log_count(log, "\"proto\":\"tcp\",\"host\":\"127.0.0.1\"", want,
-	    "\"address\":\"127.0.0.1\",\"decision\":\"allow\","
-	    "\"why\":\"relay zero\",\"sent\":8,\"received\":13", NULL) == 1,
-	    "logged: proto tcp, the address, why, the bytes each way");
-	ok(log_count(log, "\"host\":\"localhost\"", want,
-	    "\"why\":\"relay one\",\"sent\":8,\"received\":13", NULL) == 1,
-	    "logged: localhost");
-	ok(log_count(log, "\"proto\":\"unix\"", sun.sun_path,
-	    "\"port\":0,\"address\":\"unix\",\"decision\":\"allow\","
-	    "\"why\":\"relay two\",\"sent\":8,\"received\":13", NULL) == 1,
-	    "logged: proto unix, the path");
-	ok(log_count(log, "\"decision\":\"error\",\"why\":\"connect "
-	    "127.0.0.1: Connection refused\"", NULL) == 1, "logged: the "
-	    "refused connect");
-	ok(log_count(log, "\"decision\":\"deny\",\"why\":\"a port of "
-	    "ptyvisor's own (claimed by its process): never relayed\"",
-	    NULL) == 1, "logged: the claimed port, never relayed");
-	ok(log_count(log, "\"proto\"", NULL) == 5, "one line per connection "
-	    "served");
+	relay_log_check(log, sun.sun_path);
 	kill(up, SIGKILL);
 	waitpid(up, NULL, 0);
 	close(own);
