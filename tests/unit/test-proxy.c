@@ -662,7 +662,7 @@ test_relays(const char *dir)
 	struct hostlist		*hl = hostlist_new();
 	char			 log[256], *got;
 	uint16_t		 port[6], claimed;
-	pid_t			 up, px;
+	pid_t			 up, up2, px;
 	int			 lfd[6], sp[2], status, ufd, logfd, own, i;
 
 	snprintf(log, sizeof log, "%s/relays", dir);
@@ -678,8 +678,11 @@ test_relays(const char *dir)
 	if ((up = fork()) == 0)
 		run_upstream(ufd);
 	close(ufd);
-	/* A port of ptyvisor's own: claimed, with somebody listening. */
-	close(listen_any(&claimed));
+	/* A port of ptyvisor's own: claimed, with an upstream listening. */
+	ufd = listen_any(&claimed);
+	if ((up2 = fork()) == 0)
+		run_upstream(ufd);
+	close(ufd);
 	own = ownport_claim(claimed);
 
 	relay_set(&r[0], "127.0.0.1", upstream_port, "relay zero");
@@ -734,6 +737,8 @@ test_relays(const char *dir)
 	relay_log_check(log, sun.sun_path);
 	kill(up, SIGKILL);
 	waitpid(up, NULL, 0);
+	kill(up2, SIGKILL);
+	waitpid(up2, NULL, 0);
 	close(own);
 	close(logfd);
 	unlink(log);
