@@ -23,6 +23,7 @@
 #include "base/quote.h"
 #include "control/client.h"
 #include "control/proto-client.h"
+#include "net/hostlist.h"
 #include "policy/policy.h"
 #include "base/util.h"
 
@@ -195,6 +196,8 @@ cmd_pending_print(const struct proto_pending *p)
 		qhosts = quote_text(hosts);
 		printf("\thosts: %s", qhosts);
 		free(qhosts);
+		if (hostlist_unix_warning(hosts) != NULL)
+			printf("\tWARNING: %s", hostlist_unix_warning(hosts));
 	}
 	/* Secret variables of the agent's environment, dropped: names. */
 	if (x->env_dropped != NULL) {

@@ -60,7 +60,9 @@
 	"\"Hosts the command needs, comma-separated " \
 	"(pypi.org, *.pythonhosted.org, github.com:443): it reaches only " \
 	"those (and the server's own list), through a proxy the proxy " \
-	"variables name (always asked).\"}," \
+	"variables name (always asked).  localhost:5432 is the person's " \
+	"own port, reached at that address by any client; " \
+	"unix:/run/x.sock a socket of theirs at its path.\"}," \
 	"\"rows\": {" TOOLS_NUMBER ", \"minimum\": 1, \"maximum\": 1000, " \
 	"\"description\": \"Terminal rows (default 50; null: the " \
 	"default)." TOOLS_WHOLE "\"}," \

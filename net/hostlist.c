@@ -4,7 +4,8 @@
  * Invariants: entries are checked whole before any is added; names are
  * kept lower case without a trailing dot; an address is compared as IPv4
  * when it is an IPv4-mapped or NAT64 IPv6 address, so no spelling of an
- * address escapes its range.
+ * address escapes its range; a unix: entry is matched by no name and no
+ * address.
  */
 #include "net/hostlist.h"
 
@@ -32,6 +33,7 @@ struct hl_entry {
 	struct hl_addr	 addr;		/* address entries */
 	int		 prefix;	/* bits of addr that must match */
 	uint16_t	 port;		/* 0: any port */
+	char		*unix_path;	/* a unix: entry's path; else NULL */
 	char		*text;		/* as written, for reasons */
 };
 
@@ -59,6 +61,7 @@ free_entries(struct hl_entry *e, size_t n)
 
 	for (i = 0; i < n; i++) {
 		free(e[i].name);
+		free(e[i].unix_path);
 		free(e[i].text);
 	}
 	free(e);
@@ -249,6 +252,34 @@ parse_port(const char *s)
 	return (uint16_t)v;
 }
 
+/*
+ * Parse a unix: entry's path (after the prefix) into e: absolute, no
+ * control character, short enough for a socket address; a trailing slash
+ * dropped.  -1 with *cause.
+ */
+static int
+parse_unix(const char *text, const char *path, struct hl_entry *e,
+    char **cause)
+{
+	size_t	len = strlen(path), i;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)path[i] < 0x20 || path[i] == 0x7f)
+			break;
+	if (path[0] != '/' || len < 2 || i < len ||
+	    len > HOSTLIST_UNIX_PATH_MAX) {
+		*cause = xasprintf("bad UNIX socket '%s' (unix: and an "
+		    "absolute path of at most %d bytes)", text,
+		    HOSTLIST_UNIX_PATH_MAX);
+		return -1;
+	}
+	e->unix_path = xstrndup(path, len);
+	e->text = xstrdup(text);
+	return 0;
+}
+
 /* Parse one entry (NUL-terminated, trimmed) into e; -1 with *cause. */
 static int
 parse_entry(const char *text, struct hl_entry *e, char **cause)
@@ -257,6 +288,11 @@ parse_entry(const char *text, struct hl_entry *e, char **cause)
 	long	 prefix;
 
 	memset(e, 0, sizeof *e);
+	/* A path keeps its case: looked at before anything is lowered. */
+	if (strncmp(text, HOSTLIST_UNIX_PREFIX,
+	    sizeof HOSTLIST_UNIX_PREFIX - 1) == 0)
+		return parse_unix(text, text + sizeof HOSTLIST_UNIX_PREFIX - 1,
+		    e, cause);
 	if (strlen(text) > HL_ENTRY_MAX)
 		goto bad;
 	snprintf(s, sizeof s, "%s", text);
@@ -469,12 +505,22 @@ match_addr(const struct hl_entry *v, size_t n, const struct hl_addr *a,
 	for (i = 0; i < n; i++) {
 		if (v[i].port != 0 && v[i].port != port)
 			continue;
-		if (v[i].name != NULL || v[i].any)
+		if (v[i].name != NULL || v[i].any || v[i].unix_path != NULL)
 			continue;
 		if (in_range(a, &v[i].addr, v[i].prefix))
 			return &v[i];
 	}
 	return NULL;
+}
+
+/*
+ * Whether a name stands for this machine's loopback: localhost and the
+ * names below it (RFC 6761), which resolvers answer with loopback.
+ */
+static bool
+is_loopback_name(const char *name)
+{
+	return strcmp(name, "localhost") == 0 || is_below(name, "localhost");
 }
 
 void
@@ -521,6 +567,11 @@ hostlist_judge(const struct hostlist *hl, const char *host, uint16_t port,
 		j->exact = !e->wildcard && !e->any;
 		snprintf(j->why, sizeof j->why, "on the allow list (%s)",
 		    e->text);
+	} else if (is_loopback_name(host)) {
+		/* Nothing to ask: its port is named, or it is not reached. */
+		j->verdict = HOSTLIST_DENY;
+		snprintf(j->why, sizeof j->why, "a loopback port not on the "
+		    "allow list");
 	} else {
 		j->verdict = HOSTLIST_ASK;
 		snprintf(j->why, sizeof j->why, "not on the allow list");
@@ -552,4 +603,138 @@ hostlist_address_ok(const struct hostlist *hl,
 	snprintf(why, len, "resolves to %s, a private, loopback or "
 	    "link-local address not on the allow list", text);
 	return false;
+}
+
+/* Which loopback addresses an entry names exactly, with a port. */
+#define HL_LO_V4	1	/* 127.0.0.1 */
+#define HL_LO_V6	2	/* ::1 */
+
+/* The HL_LO_* an entry names (both for localhost), or 0 for none. */
+static int
+entry_loopback(const struct hl_entry *e)
+{
+	static const uint8_t	v6[16] = { [15] = 1 };
+	static const uint8_t	v4[4] = { 127, 0, 0, 1 };
+
+	if (e->port == 0 || e->any || e->unix_path != NULL)
+		return 0;
+	if (e->name != NULL)
+		return !e->wildcard && strcmp(e->name, "localhost") == 0 ?
+		    HL_LO_V4 | HL_LO_V6 : 0;
+	if (e->addr.family == AF_INET && e->prefix == 32 &&
+	    memcmp(e->addr.bytes, v4, 4) == 0)
+		return HL_LO_V4;
+	if (e->addr.family == AF_INET6 && e->prefix == 128 &&
+	    memcmp(e->addr.bytes, v6, 16) == 0)
+		return HL_LO_V6;
+	return 0;
+}
+
+/* Whether the deny list covers an address of the loopback at port. */
+static bool
+loopback_denied(const struct hostlist *hl, int family, uint16_t port,
+    bool by_name)
+{
+	struct hl_addr	a;
+
+	memset(&a, 0, sizeof a);
+	a.family = family;
+	if (family == AF_INET)
+		inet_pton(AF_INET, "127.0.0.1", a.bytes);
+	else
+		inet_pton(AF_INET6, "::1", a.bytes);
+	return match_addr(hl->deny, hl->ndeny, &a, port) != NULL ||
+	    (by_name && match_name(hl->deny, hl->ndeny, "localhost",
+	    port) != NULL);
+}
+
+int
+hostlist_loopbacks(const struct hostlist *hl, struct hostlist_loopback *out,
+    int max)
+{
+	struct hostlist_loopback	 l;
+	size_t				 i;
+	int				 n = 0, k, which;
+
+	for (i = 0; i < hl->nallow; i++) {
+		if ((which = entry_loopback(&hl->allow[i])) == 0)
+			continue;
+		memset(&l, 0, sizeof l);
+		l.port = hl->allow[i].port;
+		l.by_name = which == (HL_LO_V4 | HL_LO_V6);
+		l.v4 = (which & HL_LO_V4) && !loopback_denied(hl, AF_INET,
+		    l.port, l.by_name);
+		l.v6 = (which & HL_LO_V6) && !loopback_denied(hl, AF_INET6,
+		    l.port, l.by_name);
+		l.entry = hl->allow[i].text;
+		if (!l.v4 && !l.v6)
+			continue;
+		/* One per port: a later entry adds its addresses. */
+		for (k = 0; k < n && k < max; k++)
+			if (out[k].port == l.port)
+				break;
+		if (k < n && k < max) {
+			out[k].v4 |= l.v4;
+			out[k].v6 |= l.v6;
+			out[k].by_name |= l.by_name;
+			continue;
+		}
+		if (n < max)
+			out[n] = l;
+		n++;
+	}
+	return n;
+}
+
+int
+hostlist_unix(const struct hostlist *hl, const char **out, int max)
+{
+	size_t	i;
+	int	n = 0;
+
+	for (i = 0; i < hl->nallow; i++)
+		if (hl->allow[i].unix_path != NULL) {
+			if (n < max)
+				out[n] = hl->allow[i].unix_path;
+			n++;
+		}
+	return n;
+}
+
+bool
+hostlist_unix_denied(const struct hostlist *hl, const char *path)
+{
+	const char	*d;
+	size_t		 i, len;
+
+	for (i = 0; i < hl->ndeny; i++) {
+		if ((d = hl->deny[i].unix_path) == NULL)
+			continue;
+		len = strlen(d);
+		if (strncmp(path, d, len) == 0 && (path[len] == '\0' ||
+		    path[len] == '/'))
+			return true;
+	}
+	return false;
+}
+
+const char *
+hostlist_unix_warning(const char *list)
+{
+	struct hl_entry	*v;
+	size_t		 n, i;
+	char		*cause = NULL;
+	bool		 named = false;
+
+	if (list == NULL || parse_list(list, &v, &n, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i].unix_path != NULL)
+			named = true;
+	free_entries(v, n);
+	return named ? "a UNIX socket lets the command do whatever the "
+	    "daemon behind it lets the person do (the Docker socket is root "
+	    "on the host)" : NULL;
 }

@@ -10,11 +10,19 @@
  *   github.com:443      that name, port 443 only
  *   203.0.113.7         that address (IPv4 or IPv6, [v6]:port with a port)
  *   10.0.0.0/8          an address range
+ *   unix:/run/x.sock    a UNIX socket of the host (or each socket of a
+ *                       directory), by its absolute path
  * Names match without case and without a trailing dot.  The deny list
  * wins.  IP literals, and names that resolve to private, loopback,
  * link-local, multicast or otherwise special addresses, are refused unless
  * an address entry covers them; a name listed exactly (no wildcard) may
  * resolve to such an address, since the person named that very host.
+ * Loopback names (localhost, *.localhost) on neither list are refused at
+ * once, never asked: the host's own services are reached only when an
+ * entry names them.  An allow entry naming a port of the loopback
+ * (localhost:PORT, 127.0.0.1:PORT, [::1]:PORT) and a unix: entry are
+ * what a sandbox relays to its own loopback or its own view of the path
+ * (hostlist_loopbacks, hostlist_unix); the judgement ignores unix: entries.
  */
 #ifndef PTYVISOR_HOSTLIST_H
 #define PTYVISOR_HOSTLIST_H
@@ -28,6 +36,15 @@ struct hostlist;
 
 /* Longest host name (RFC 1035, without the trailing dot). */
 #define HOSTLIST_NAME_MAX 253
+
+/* What starts an entry naming a UNIX socket by its path. */
+#define HOSTLIST_UNIX_PREFIX "unix:"
+
+/*
+ * Longest path of a unix: entry: what a socket address holds (sun_path,
+ * 108 bytes with its NUL).
+ */
+#define HOSTLIST_UNIX_PATH_MAX 107
 
 /* A verdict on a host before it is resolved. */
 enum hostlist_verdict {
@@ -93,5 +110,45 @@ typedef bool	(*hostlist_rules_fn)(void *arg, const char *host,
 
 /* Whether an address is private, loopback, link-local or special. */
 bool	hostlist_is_special(const struct sockaddr *sa);
+
+/*
+ * A port of the host's loopback that the allow list names with that port
+ * and the deny list leaves alone: the addresses it is named by (localhost
+ * is both), for a sandbox to listen on at its own loopback and relay.
+ */
+struct hostlist_loopback {
+	uint16_t	 port;
+	bool		 v4;		/* 127.0.0.1 */
+	bool		 v6;		/* ::1 */
+	bool		 by_name;	/* named localhost: either address of
+					   the host answers for it */
+	const char	*entry;		/* the first entry naming it, as
+					   written (the list's own string) */
+};
+
+/*
+ * The loopback ports hl's allow list names (localhost:PORT,
+ * 127.0.0.1:PORT, [::1]:PORT; one per port, in the order of the list; an
+ * address denied for it left out, a port with none left dropped), at most
+ * max of them into out.  Returns how many there are, which may be more.
+ */
+int	hostlist_loopbacks(const struct hostlist *hl,
+	    struct hostlist_loopback *out, int max);
+
+/*
+ * The paths of hl's unix: allow entries, as written without a trailing
+ * slash, at most max into out (the list's own strings).  Returns how many
+ * there are, which may be more.
+ */
+int	hostlist_unix(const struct hostlist *hl, const char **out, int max);
+
+/* Whether a unix: deny entry names path, or a directory above it. */
+bool	hostlist_unix_denied(const struct hostlist *hl, const char *path);
+
+/*
+ * What a list (as a request carries it) grants beyond hosts, for whoever
+ * approves it: a static sentence when it names a UNIX socket, else NULL.
+ */
+const char *hostlist_unix_warning(const char *list);
 
 #endif

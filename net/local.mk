@@ -5,4 +5,4 @@ libnet_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 libnet_a_SOURCES = net/hostlist.h net/hostlist.c net/resolve.h net/resolve.c \
 	net/proxy.h net/proxy-int.h net/proxy.c net/proxy-conn.c \
 	net/proxy-request.c net/proxy-serve.c net/relay.h net/relay.c \
-	net/steer.h net/steer.c net/ask.h
+	net/steer.h net/steer.c net/ask.h net/ownport.h net/ownport.c

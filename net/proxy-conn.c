@@ -2,7 +2,8 @@
  * proxy-conn.c - a proxy connection's bookkeeping and its ways to end (see
  * proxy-int.h): its JSON line in the log, freeing it (and its place in a
  * question being asked), answering the client in its own protocol (an
- * HTTP status with the reason, or a SOCKS5 reply code), the deadline of
+ * HTTP status with the reason, a SOCKS5 reply code, or for a relay's
+ * client a reset), the deadline of
  * each phase, and the listeners paused while PROXY_MAX_CONNS are open.
  * When the last connection is freed the proxy goes back to its home CPUs
  * (steer.h).  The phases that lead a connection here are in proxy.c.
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,7 +25,7 @@
 static void	proxy_question_leave(struct proxy_conn *c);
 
 static const char *const proxy_kind_names[] = {
-	"unknown", "http-connect", "http", "socks5"
+	"unknown", "http-connect", "http", "socks5", "tcp", "unix"
 };
 
 
@@ -154,7 +156,13 @@ proxy_conn_refuse(struct proxy_conn *c, int status, int socks_code,
 
 	if (c->req.kind == KIND_SOCKS)
 		proxy_socks_reply(c, socks_code);
-	else if (c->req.kind != KIND_UNKNOWN || c->headlen > 0) {
+	else if (c->req.kind == KIND_TCP) {
+		/* No protocol to say it in: a reset, as from a closed port. */
+		struct linger	lg = { 1, 0 };
+
+		(void)setsockopt(c->cfd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+	} else if ((c->req.kind != KIND_UNKNOWN && c->req.kind != KIND_UNIX) ||
+	    c->headlen > 0) {
 		switch (status) {
 		case 400:	text = "Bad Request"; break;
 		case 403:	text = "Forbidden"; break;

@@ -36,7 +36,9 @@ enum proxy_kind {
 	KIND_UNKNOWN,
 	KIND_CONNECT,	/* HTTP CONNECT */
 	KIND_HTTP,	/* plain HTTP, absolute form */
-	KIND_SOCKS	/* SOCKS5 CONNECT */
+	KIND_SOCKS,	/* SOCKS5 CONNECT */
+	KIND_TCP,	/* a relay of a loopback port: no request */
+	KIND_UNIX	/* a relay of a UNIX socket: no request */
 };
 
 /* What proxy_request_parse() found. */
@@ -83,8 +85,8 @@ struct loop_timer;
 /* Most connections at once; the listeners pause beyond (backlog waits). */
 #define PROXY_MAX_CONNS 128
 
-/* Most listening sockets. */
-#define PROXY_MAX_LISTENERS 4
+/* Most listening sockets: a few of the proxy's, two per relay (v4, v6). */
+#define PROXY_MAX_LISTENERS (4 + 2 * PROXY_MAX_RELAYS)
 
 /* Deadline for the request head, the lookup and the connect each, in ms. */
 #define PROXY_PHASE_MS 30000
@@ -116,7 +118,7 @@ struct proxy_conn {
 	bool			 asked;		/* a person was asked for it */
 	struct sockaddr_storage	 addrs[RESOLVE_MAX_ADDRS];
 	int			 naddrs, next_addr;
-	char			 addr_text[INET6_ADDRSTRLEN];
+	char			 addr_text[INET6_ADDRSTRLEN]; /* or "unix" */
 	char			 last_error[200];
 	struct loop_timer	*timer;
 	struct relay		 up;		/* client -> upstream */
@@ -129,6 +131,8 @@ struct proxy {
 	struct loop		*loop;
 	struct proxy_opts	 opts;
 	int			 listeners[PROXY_MAX_LISTENERS];
+	int			 relay_of[PROXY_MAX_LISTENERS]; /* opts.relays'
+						   index, or -1: requests */
 	int			 nlisteners;
 	bool			 paused;
 	struct proxy_conn	*conns;

@@ -1,7 +1,8 @@
 /*
  * proxy-serve.c - the proxy as a process of its own (see proxy.h): a loop
  * that takes listening sockets over a UNIX socket channel (SCM_RIGHTS, one
- * byte and one fd a message) and serves them until the channel ends or
+ * byte and one fd a message: the byte says whose the socket is, the
+ * proxy's port or a relay's) and serves them until the channel ends or
  * SIGTERM arrives; then every connection is closed and logged.
  */
 #include "net/proxy.h"
@@ -13,6 +14,15 @@
 #include <sys/socket.h>
 
 #include "base/loop.h"
+
+/*
+ * The byte a listening socket comes with: the proxy's own port, else the
+ * index of the relay it serves (below PROXY_MAX_RELAYS).
+ */
+#define PROXY_TAG_LISTENER	'L'
+
+_Static_assert(PROXY_MAX_RELAYS <= PROXY_TAG_LISTENER,
+    "a relay's index must not read as the proxy's listener");
 
 /* A message of one byte with room for one fd, to send or receive. */
 struct fd_message {
@@ -39,14 +49,16 @@ fd_message_init(struct fd_message *m)
 	m->msg.msg_controllen = sizeof m->u.buf;
 }
 
-int
-proxy_send_listener(int channel, int fd)
+/* Send a listening socket with its tag over channel; 0 or -1. */
+static int
+proxy_send_fd(int channel, int fd, char tag)
 {
 	struct fd_message	 m;
 	struct msghdr		 msg;
 	struct cmsghdr		*cmsg;
 
 	fd_message_init(&m);
+	m.byte = tag;
 	msg = m.msg;
 	cmsg = CMSG_FIRSTHDR(&msg);
 	cmsg->cmsg_level = SOL_SOCKET;
@@ -54,6 +66,20 @@ proxy_send_listener(int channel, int fd)
 	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(cmsg), &fd, sizeof fd);
 	return sendmsg(channel, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+int
+proxy_send_listener(int channel, int fd)
+{
+	return proxy_send_fd(channel, fd, PROXY_TAG_LISTENER);
+}
+
+int
+proxy_send_relay(int channel, int fd, int relay)
+{
+	if (relay < 0 || relay >= PROXY_MAX_RELAYS)
+		return -1;
+	return proxy_send_fd(channel, fd, (char)relay);
 }
 
 /* State of proxy_serve's loop. */
@@ -90,7 +116,11 @@ serve_on_channel(struct loop *l, int fd, short revents, void *arg)
 		    cmsg->cmsg_type == SCM_RIGHTS &&
 		    cmsg->cmsg_len == CMSG_LEN(sizeof(int))) {
 			memcpy(&lfd, CMSG_DATA(cmsg), sizeof lfd);
-			proxy_add_listener(s->proxy, lfd);
+			if (m.byte == PROXY_TAG_LISTENER)
+				proxy_add_listener(s->proxy, lfd);
+			else
+				proxy_add_relay(s->proxy, lfd,
+				    (unsigned char)m.byte);
 		}
 }
 

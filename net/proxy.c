@@ -13,7 +13,9 @@
  * bounds, half-closes passed on, the process steered to the reader's CPU
  * while bulk flows, steer.h).  A refusal or failure answers the client
  * with the reason and closes (how a connection ends, is logged and times
- * out: proxy-conn.c).
+ * out: proxy-conn.c).  A connection to a relay's listener has no HEAD:
+ * it starts at CONNECT, to the one service its relay names (a port of the
+ * host's loopback, never one of ptyvisor's own, or a UNIX socket).
  * Nothing here blocks: every fd is non-blocking, every wait is on the
  * loop, and each phase before RELAY has a deadline.
  */
@@ -29,12 +31,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "base/loop.h"
 #include "base/util.h"
 #include "net/ask.h"
 #include "net/hostlist.h"
+#include "net/ownport.h"
 #include "net/proxy-int.h"
 #include "net/relay.h"
 #include "net/resolve.h"
@@ -338,7 +342,9 @@ conn_try_next(struct proxy_conn *c)
 	}
 	while (c->next_addr < c->naddrs) {
 		ss = &c->addrs[c->next_addr++];
-		if (!hostlist_address_ok(c->p->opts.hosts, &c->j,
+		/* A UNIX socket's relay: its path is all there is to it. */
+		if (ss->ss_family != AF_UNIX &&
+		    !hostlist_address_ok(c->p->opts.hosts, &c->j,
 		    (struct sockaddr *)ss, c->req.port, why, sizeof why)) {
 			snprintf(c->last_error, sizeof c->last_error, "%s",
 			    why);
@@ -347,10 +353,12 @@ conn_try_next(struct proxy_conn *c)
 		if (ss->ss_family == AF_INET)
 			inet_ntop(AF_INET, &((struct sockaddr_in *)ss)->sin_addr,
 			    c->addr_text, sizeof c->addr_text);
-		else
+		else if (ss->ss_family == AF_INET6)
 			inet_ntop(AF_INET6,
 			    &((struct sockaddr_in6 *)ss)->sin6_addr,
 			    c->addr_text, sizeof c->addr_text);
+		else
+			snprintf(c->addr_text, sizeof c->addr_text, "unix");
 		fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK |
 		    SOCK_CLOEXEC, 0);
 		if (fd < 0) {
@@ -361,7 +369,8 @@ conn_try_next(struct proxy_conn *c)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 		relay_socket_tune(fd, (struct sockaddr *)ss);
 		len = ss->ss_family == AF_INET ? sizeof(struct sockaddr_in) :
-		    sizeof(struct sockaddr_in6);
+		    ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+		    sizeof(struct sockaddr_un);
 		if (connect(fd, (struct sockaddr *)ss, len) != 0 &&
 		    errno != EINPROGRESS) {
 			snprintf(c->last_error, sizeof c->last_error,
@@ -503,36 +512,143 @@ conn_on_client(struct loop *l, int fd, short revents, void *arg)
 	conn_judged(c);
 }
 
+/*
+ * The addresses of a loopback port's relay into addrs (room for two):
+ * the one it names, or for localhost the listener's family first, then
+ * the other (a host's service may listen on either).  How many.
+ */
+static int
+relay_addresses(const struct proxy_relay *r, int family,
+    struct sockaddr_storage *addrs)
+{
+	struct sockaddr_in	*in;
+	struct sockaddr_in6	*in6;
+	int			 n = 0, i, fam[2];
+
+	if (strcmp(r->host, "localhost") != 0) {
+		fam[0] = strchr(r->host, ':') != NULL ? AF_INET6 : AF_INET;
+		fam[1] = AF_UNSPEC;
+	} else {
+		fam[0] = family == AF_INET6 ? AF_INET6 : AF_INET;
+		fam[1] = fam[0] == AF_INET6 ? AF_INET : AF_INET6;
+	}
+	for (i = 0; i < 2 && fam[i] != AF_UNSPEC; i++) {
+		memset(&addrs[n], 0, sizeof addrs[n]);
+		if (fam[i] == AF_INET) {
+			in = (struct sockaddr_in *)&addrs[n];
+			in->sin_family = AF_INET;
+			in->sin_port = htons(r->port);
+			in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		} else {
+			in6 = (struct sockaddr_in6 *)&addrs[n];
+			in6->sin6_family = AF_INET6;
+			in6->sin6_port = htons(r->port);
+			in6->sin6_addr = in6addr_loopback;
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
+ * A connection to relay's listener (of family): allowed already (the
+ * sandbox listens for nothing else), so no request and nothing asked;
+ * straight to connecting to the service on the host.
+ */
+static void
+conn_relay_start(struct proxy_conn *c, int relay, int family)
+{
+	const struct proxy_relay	*r = &c->p->opts.relays[relay];
+	struct sockaddr_un		*sun;
+	size_t				 len;
+
+	c->req.kind = r->port == 0 ? KIND_UNIX : KIND_TCP;
+	snprintf(c->req.host, sizeof c->req.host, "%s", r->host);
+	c->req.port = r->port;
+	c->j.verdict = HOSTLIST_ALLOW;
+	c->j.exact = true;
+	snprintf(c->j.why, sizeof c->j.why, "%s", r->why);
+	c->state = CONN_CONNECT;
+	proxy_conn_deadline(c);
+	/* Its web front end, should one listen there now. */
+	if (r->port != 0 && ownport_is_claimed(r->port)) {
+		proxy_conn_refuse(c, 403, SOCKS_NOT_ALLOWED, "deny", "a port "
+		    "of ptyvisor's own (claimed by its process): never "
+		    "relayed");
+		return;
+	}
+	if (r->port == 0) {
+		sun = (struct sockaddr_un *)&c->addrs[0];
+		memset(&c->addrs[0], 0, sizeof c->addrs[0]);
+		sun->sun_family = AF_UNIX;
+		/* The lists take no longer path (HOSTLIST_UNIX_PATH_MAX). */
+		if ((len = strlen(r->host)) >= sizeof sun->sun_path) {
+			proxy_conn_refuse(c, 502, SOCKS_FAILURE, "error",
+			    "the socket's path is too long");
+			return;
+		}
+		memcpy(sun->sun_path, r->host, len + 1);
+		c->naddrs = 1;
+	} else
+		c->naddrs = relay_addresses(r, family, c->addrs);
+	c->next_addr = 0;
+	conn_try_next(c);
+}
+
+/* The index of listening socket fd in p's listeners, or -1. */
+static int
+proxy_listener_index(const struct proxy *p, int fd)
+{
+	int	i;
+
+	for (i = 0; i < p->nlisteners; i++)
+		if (p->listeners[i] == fd)
+			return i;
+	return -1;
+}
+
 /* A listener has a connection. */
 static void
 proxy_on_accept(struct loop *l, int fd, short revents, void *arg)
 {
 	struct proxy		*p = arg;
 	struct proxy_conn	*c;
-	int			 cfd, one = 1;
+	struct sockaddr_storage	 ss;
+	socklen_t		 sslen = sizeof ss;
+	int			 cfd, one = 1, i, relay;
 
 	(void)revents;
 	if (p->nconns >= PROXY_MAX_CONNS)
 		return;
-	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	cfd = accept4(fd, (struct sockaddr *)&ss, &sslen, SOCK_NONBLOCK |
+	    SOCK_CLOEXEC);
 	if (cfd < 0)
 		return;
+	i = proxy_listener_index(p, fd);
+	relay = i >= 0 ? p->relay_of[i] : -1;
 	setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	relay_socket_tune(cfd, NULL);
 	c = xcalloc(1, sizeof *c);
 	c->p = p;
 	c->cfd = cfd;
 	c->ufd = -1;
-	c->head = xmalloc(PROXY_HEAD_MAX);
+	/* A relay's client sends no request: nothing to hold. */
+	if (relay < 0)
+		c->head = xmalloc(PROXY_HEAD_MAX);
 	c->started = util_wall_us();
 	c->next = p->conns;
 	if (p->conns != NULL)
 		p->conns->prev = c;
 	p->conns = c;
 	p->nconns++;
-	loop_add_fd(l, cfd, POLLIN, LOOP_PRIO_NORMAL, conn_on_client, c);
-	proxy_conn_deadline(c);
+	/* A relay's client is read once the service answered (RELAY). */
+	loop_add_fd(l, cfd, relay < 0 ? POLLIN : 0, LOOP_PRIO_NORMAL,
+	    conn_on_client, c);
 	proxy_update_listeners(p);
+	if (relay < 0)
+		proxy_conn_deadline(c);
+	else
+		conn_relay_start(c, relay, ss.ss_family);
 }
 
 struct proxy *
@@ -546,17 +662,36 @@ proxy_new(struct loop *l, const struct proxy_opts *opts)
 	return p;
 }
 
-void
-proxy_add_listener(struct proxy *p, int fd)
+/* Serve a listening socket: requests (relay -1), or a relay's. */
+static void
+proxy_listen(struct proxy *p, int fd, int relay)
 {
 	if (p->nlisteners == PROXY_MAX_LISTENERS) {
 		close(fd);
 		return;
 	}
 	set_nonblock(fd);
+	p->relay_of[p->nlisteners] = relay;
 	p->listeners[p->nlisteners++] = fd;
 	loop_add_fd(p->loop, fd, p->paused ? 0 : POLLIN, LOOP_PRIO_NORMAL,
 	    proxy_on_accept, p);
+}
+
+void
+proxy_add_listener(struct proxy *p, int fd)
+{
+	proxy_listen(p, fd, -1);
+}
+
+void
+proxy_add_relay(struct proxy *p, int fd, int relay)
+{
+	/* A relay the proxy was not given: nothing to reach through it. */
+	if (relay < 0 || relay >= p->opts.nrelays) {
+		close(fd);
+		return;
+	}
+	proxy_listen(p, fd, relay);
 }
 
 unsigned int

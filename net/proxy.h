@@ -19,6 +19,13 @@
  * answers with the reason (an HTTP 403 whose body and X-Ptyvisor-Refused
  * header say why, or SOCKS5's "not allowed by ruleset").
  *
+ * Besides its own port, the proxy serves relays: a listening socket of
+ * the sandbox's at a service's own address (a port of its loopback, a
+ * UNIX socket's path), each connection made to it relayed to the same
+ * service of the host, with no request and nothing asked: the allow list
+ * named it when the sandbox was made.  A port a process of ptyvisor's
+ * claims (ownport.h) is never connected to.
+ *
  * Every connection ends as one JSON line on the log fd: time, protocol,
  * host, port, the address used, the decision and why, whether a person
  * was asked, bytes each way.
@@ -33,6 +40,21 @@
 struct asker;
 struct loop;
 struct proxy;
+
+/* Most services of the host one proxy relays (32 ports or sockets). */
+#define PROXY_MAX_RELAYS 32
+
+/*
+ * A service of the host a sandbox reaches at its own address: a port of
+ * the loopback (host "localhost", "127.0.0.1" or "::1", the address
+ * connected to; localhost's in the family of the listener it came in on
+ * first, then the other) or a UNIX socket (port 0, host its path).
+ */
+struct proxy_relay {
+	char		 host[HOSTLIST_NAME_MAX + 1];
+	uint16_t	 port;		/* 0: a UNIX socket */
+	char		 why[160];	/* what allows it, for the log */
+};
 
 /* What a proxy needs; the caller keeps hosts alive as long as the proxy. */
 struct proxy_opts {
@@ -51,6 +73,9 @@ struct proxy_opts {
 	const char		*rules_file;	/* where a rule for a refused
 						   host would go, for the
 						   reason's hint; NULL: none */
+	const struct proxy_relay *relays;	/* the services relayed,
+						   by index */
+	int			 nrelays;
 };
 
 /* A proxy on l.  Free with proxy_free(). */
@@ -58,6 +83,12 @@ struct proxy	*proxy_new(struct loop *l, const struct proxy_opts *opts);
 
 /* Serve connections accepted on a listening socket (the proxy owns it). */
 void		 proxy_add_listener(struct proxy *p, int fd);
+
+/*
+ * Relay the connections accepted on a listening socket (the proxy owns
+ * it) to opts.relays[relay].
+ */
+void		 proxy_add_relay(struct proxy *p, int fd, int relay);
 
 /* How many connections are open. */
 unsigned int	 proxy_connections(const struct proxy *p);
@@ -76,5 +107,11 @@ int		 proxy_serve(int channel, const struct proxy_opts *opts,
 
 /* Send a listening socket over channel to proxy_serve(); 0 or -1. */
 int		 proxy_send_listener(int channel, int fd);
+
+/*
+ * Send a relay's listening socket over channel to proxy_serve(), for
+ * opts.relays[relay] (below PROXY_MAX_RELAYS); 0 or -1.
+ */
+int		 proxy_send_relay(int channel, int fd, int relay);
 
 #endif

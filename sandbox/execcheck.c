@@ -425,39 +425,79 @@ exec_execfn(pid_t pid)
 	return s;
 }
 
-/* Whether pid's /proc/PID/cmdline holds words (the first n of them). */
-static bool
-exec_cmdline_is(pid_t pid, char *const *words, bool prefix)
+/* The words pid runs with, from /proc/PID/cmdline; NULL if unreadable. */
+static char **
+exec_cmdline(pid_t pid)
 {
-	char	 path[64], *buf;
-	size_t	 len = 0, i, off = 0, l;
-	bool	 same = true;
+	char	 path[64], *buf, **v;
+	size_t	 len, i = 0, n = 0;
 	FILE	*f;
 
 	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
-		return false;
-	buf = xmalloc(EXEC_MAX_BYTES + 2);
-	len = fread(buf, 1, EXEC_MAX_BYTES + 1, f);
+		return NULL;
+	buf = xmalloc(EXEC_MAX_BYTES + 1);
+	len = fread(buf, 1, EXEC_MAX_BYTES, f);
 	fclose(f);
-	for (i = 0; words != NULL && words[i] != NULL && same; i++) {
-		l = strlen(words[i]);
-		same = off + l < len + (prefix ? 1 : 0) &&
-		    memcmp(buf + off, words[i], l) == 0 &&
-		    (off + l == len || buf[off + l] == '\0');
-		off += l + 1;
+	buf[len] = '\0';
+	v = xcalloc(EXEC_MAX_ARGS + 3, sizeof *v);
+	while (i < len && n < EXEC_MAX_ARGS + 2) {
+		v[n++] = xstrdup(buf + i);
+		i += strlen(buf + i) + 1;
 	}
-	if (same && !prefix)
-		same = off == len;
 	free(buf);
-	return same;
+	return v;
+}
+
+/* got[from..] against want[wfrom..]: equal, the last one as a prefix when cut. */
+static bool
+exec_words_tail(char *const *got, size_t ngot, size_t from,
+    char *const *want, size_t nwant, size_t wfrom, bool cut)
+{
+	size_t	k, n = nwant - wfrom;
+
+	if (cut ? ngot - from < n : ngot - from != n)
+		return false;
+	for (k = 0; k < n; k++) {
+		if (cut && wfrom + k == nwant - 1) {
+			if (strncmp(got[from + k], want[wfrom + k],
+			    strlen(want[wfrom + k])) != 0)
+				return false;
+		} else if (strcmp(got[from + k], want[wfrom + k]) != 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Whether the words a process runs with are those judged: all of them (a
+ * program), or, for a script the kernel started its interpreter for (the
+ * interpreter, maybe its one option, the script's name as exec'd, then
+ * the words after the first), the script's name and those words.
+ */
+static bool
+exec_words_match(char *const *got, char *const *want, bool cut,
+    const char *execfn)
+{
+	size_t	ngot = strv_len(got), nwant = strv_len(want), shift;
+
+	if (nwant == 0)
+		return true;
+	if (exec_words_tail(got, ngot, 0, want, nwant, 0, cut))
+		return true;
+	for (shift = 1; shift <= 2; shift++)
+		if (ngot > shift && execfn != NULL &&
+		    strcmp(got[shift], execfn) == 0 &&
+		    exec_words_tail(got, ngot, shift + 1, want, nwant, 1, cut))
+			return true;
+	return false;
 }
 
 enum sandbox_exec_verdict
 sandbox_exec_verify(const struct sandbox_exec_call *c)
 {
 	char			 path[64];
-	char			*fn;
+	char			*fn, **got;
 	unsigned long		 stack;
 	enum sandbox_exec_verdict v;
 
@@ -468,19 +508,10 @@ sandbox_exec_verify(const struct sandbox_exec_call *c)
 	if (stack == 0 || stack == c->stack_before)
 		return SANDBOX_EXEC_NOT_YET;
 	fn = exec_execfn(c->tgid);
-	/* Words cut short are compared but for the last, itself cut. */
-	if (c->argv_cut && c->argv != NULL && c->argv[0] != NULL) {
-		char	**v2 = strv_dup(c->argv);
-		size_t	  n = strv_len(v2);
-
-		free(v2[n - 1]);
-		v2[n - 1] = NULL;
-		v = exec_cmdline_is(c->tgid, v2, true) ? SANDBOX_EXEC_SAME :
-		    SANDBOX_EXEC_DIFFERS;
-		strv_free(v2);
-	} else
-		v = exec_cmdline_is(c->tgid, c->argv, false) ?
-		    SANDBOX_EXEC_SAME : SANDBOX_EXEC_DIFFERS;
+	got = exec_cmdline(c->tgid);
+	v = got != NULL && exec_words_match(got, c->argv, c->argv_cut,
+	    c->execfn) ? SANDBOX_EXEC_SAME : SANDBOX_EXEC_DIFFERS;
+	strv_free(got);
 	if (fn == NULL || c->execfn == NULL || strcmp(fn, c->execfn) != 0)
 		v = SANDBOX_EXEC_DIFFERS;
 	free(fn);

@@ -43,21 +43,13 @@
 int
 sandbox_guard_source(struct sandbox *sb)
 {
-	int	fs, mnt, fd;
+	int	mnt, fd;
 
 	sb->guard_src = -1;
 	if (sb->guards.n == 0)
 		return 0;
-	if ((fs = fsopen("tmpfs", FSOPEN_CLOEXEC)) < 0)
+	if ((mnt = sandbox_tmpfs()) < 0)
 		goto fail;
-	if (fsconfig(fs, FSCONFIG_SET_STRING, "mode", "0755", 0) != 0 ||
-	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) != 0 ||
-	    (mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID |
-	    MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)) < 0) {
-		close(fs);
-		goto fail;
-	}
-	close(fs);
 	if ((fd = openat(mnt, EMPTY_FILE, O_WRONLY | O_CREAT | O_EXCL |
 	    O_CLOEXEC, 0)) < 0 || mkdirat(mnt, EMPTY_DIR, 0) != 0) {
 		if (fd >= 0)

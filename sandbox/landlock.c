@@ -5,7 +5,9 @@
  * no other terminal even for reading (no keystrokes read from the person's
  * terminals, no ioctl on them); no TCP unless network or a filtered
  * network (whose namespace holds only loopback, its way out the proxy);
- * abstract UNIX sockets and signals scoped to the sandbox.
+ * abstract UNIX sockets and signals scoped to the sandbox; where the
+ * host's UNIX sockets are relayed, connects by path to those relays and
+ * to the sandbox's own sockets only (ABI 9).
  *
  * Best effort across ABI versions: start from every right the newest ABI we
  * know handles and drop what the running kernel lacks (--explain says
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "net/proxy.h"
 
 /* Rights and attributes newer than the oldest supported headers. */
 #define LL_FS_TRUNCATE		(1ULL << 14)	/* ABI 3 */
@@ -36,6 +39,7 @@
 #define LL_NET_CONNECT_TCP	(1ULL << 1)	/* ABI 4 */
 #define LL_SCOPE_ABSTRACT_UNIX	(1ULL << 0)	/* ABI 6 */
 #define LL_SCOPE_SIGNAL		(1ULL << 1)	/* ABI 6 */
+#define LL_FS_RESOLVE_UNIX	(1ULL << 16)	/* ABI 9 */
 
 /* The ruleset attribute as of ABI 6; older kernels get a shorter size. */
 struct ll_ruleset_attr {
@@ -47,7 +51,7 @@ struct ll_ruleset_attr {
 /* Rights of a file (not directory) rule. */
 #define LL_FILE_RIGHTS (LANDLOCK_ACCESS_FS_EXECUTE | \
 	LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | \
-	LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
+	LL_FS_TRUNCATE | LL_FS_IOCTL_DEV | LL_FS_RESOLVE_UNIX)
 
 /* Read and execute: what the whole filesystem gets. */
 #define LL_READ_RIGHTS (LANDLOCK_ACCESS_FS_EXECUTE | \
@@ -233,6 +237,21 @@ allow_reading(struct sandbox *sb, int ruleset, uint64_t handled)
 	return allow_entries(sb, ruleset, "/", false, handled);
 }
 
+/* Connecting to the relays of the host's UNIX sockets, at their paths. */
+static int
+allow_relays(struct sandbox *sb, int ruleset, uint64_t handled)
+{
+	const char	*paths[PROXY_MAX_RELAYS];
+	int		 n, i;
+
+	n = sandbox_hostsvc_paths(sb, paths, PROXY_MAX_RELAYS);
+	for (i = 0; i < n; i++)
+		if (allow_path(sb, ruleset, paths[i], LL_FS_RESOLVE_UNIX,
+		    handled, false) != 0)
+			return -1;
+	return 0;
+}
+
 int
 sandbox_landlock_apply(struct sandbox *sb)
 {
@@ -263,11 +282,22 @@ sandbox_landlock_apply(struct sandbox *sb)
 		size = sizeof attr;
 		attr.scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL;
 	}
+	/*
+	 * UNIX sockets of the host relayed (hostsvc.c, which refuses them
+	 * below ABI 9): connecting by path only to the relays and to what
+	 * the command binds itself, never the host's other sockets.  Only
+	 * then: elsewhere the seccomp filter says which sockets there are.
+	 */
+	if (sb->unix_relays)
+		attr.handled_access_fs |= LL_FS_RESOLVE_UNIX;
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
 	if (ruleset < 0) {
 		sandbox_set_stage(sb, "landlock: create ruleset");
 		return -1;
 	}
+	if (sb->unix_relays && allow_relays(sb, ruleset,
+	    attr.handled_access_fs) != 0)
+		goto fail;
 
 	/* Everything is readable and executable, the device ioctls aside. */
 	rw = fs & ~LL_FS_IOCTL_DEV;

@@ -7,4 +7,4 @@ libsandbox_a_SOURCES = sandbox/sandbox.h sandbox/sandbox-int.h \
 	sandbox/seccomp.c sandbox/execcheck.c sandbox/limits.c \
 	sandbox/caps.c sandbox/stage.c \
 	sandbox/net.c sandbox/guard.h sandbox/guard.c sandbox/guard-mount.c \
-	sandbox/guard-write.c
+	sandbox/guard-write.c sandbox/hostsvc.c

@@ -12,6 +12,9 @@
  * over a socketpair (SCM_RIGHTS): the proxy accepts connections made inside
  * the namespace and connects out from outside.  No path of the host is
  * bridged in, no forwarder runs inside, and every byte crosses one process.
+ * The host's own services the lists name (a loopback port, a UNIX socket)
+ * are listened for at their own address inside and handed to the proxy
+ * the same way (hostsvc.c).
  * A host on neither list is judged by the rules the caller passes
  * (opts.net_rules: run's and sandbox's rules file), else asked by
  * opts.net_asker of the server on opts.net_ask (an agent's request's, or
@@ -78,7 +81,8 @@ sandbox_net_prepare(struct sandbox *sb, const struct sandbox_opts *opts,
 	if ((hosts_file = getenv("PTYVISOR_TEST_HOSTS")) != NULL &&
 	    *hosts_file != '\0')
 		sb->hosts_file = xstrdup(hosts_file);
-	return 0;
+	/* The host's own services it names, relayed (hostsvc.c). */
+	return sandbox_hostsvc_prepare(sb, cause);
 }
 
 void
@@ -86,6 +90,7 @@ sandbox_net_free(struct sandbox *sb)
 {
 	hostlist_free(sb->hosts);
 	sb->hosts = NULL;
+	sandbox_hostsvc_free(sb);
 	free(sb->hosts_file);
 	free(sb->net_log);
 	free(sb->net_ask);
@@ -160,7 +165,8 @@ sandbox_net_explain(const struct sandbox_opts *opts, struct buf *out)
 	buf_printf(out, "  IP addresses, and names that resolve to private, "
 	    "loopback or link-local addresses, are refused unless an "
 	    "address entry covers them (a name listed exactly may resolve "
-	    "to one)\n");
+	    "to one); localhost and the names below it are refused at "
+	    "once unless an entry names them, never asked\n");
 	buf_printf(out, "  a network namespace with only loopback; the proxy "
 	    "listens on 127.0.0.1:%d in it (HTTP CONNECT, plain http:// "
 	    "and SOCKS5 on one port) and connects from outside; names are "
@@ -168,9 +174,11 @@ sandbox_net_explain(const struct sandbox_opts *opts, struct buf *out)
 	    SANDBOX_PROXY_PORT);
 	buf_printf(out, "  HTTP_PROXY, HTTPS_PROXY, ALL_PROXY (socks5h) and "
 	    "their lower-case forms name it; NO_PROXY=localhost,127.0.0.1,"
-	    "::1\n");
-	buf_printf(out, "  a program that ignores them reaches nothing; "
-	    "UNIX sockets only as socketpairs\n");
+	    "::1 (the loopback is reached directly, below)\n");
+	buf_printf(out, "  a program that ignores them reaches nothing but "
+	    "the services below; UNIX sockets only as socketpairs, unless "
+	    "a unix: entry names one (below)\n");
+	sandbox_hostsvc_explain(opts, out);
 	buf_printf(out, "  connections logged: %s\n", opts->net_log != NULL ?
 	    opts->net_log : "next to the session's recording (none for "
 	    "`ptyvisor sandbox` without --network-log)");
@@ -210,6 +218,8 @@ run_proxy(struct sandbox *sb, int channel, pid_t parent)
 	po.rules = sb->opts.net_rules;
 	po.rules_arg = sb->opts.net_rules_arg;
 	po.rules_file = sb->net_rules_file;
+	po.relays = sb->relays;
+	po.nrelays = sb->nrelays;
 	if (proxy_serve(channel, &po, &cause) != 0)
 		_exit(125);
 	_exit(0);
@@ -381,5 +391,6 @@ sandbox_net_listen(struct sandbox *sb)
 		return -1;
 	}
 	close(fd);
-	return 0;
+	/* The host's own services it names, at their own addresses. */
+	return sandbox_hostsvc_listen(sb);
 }

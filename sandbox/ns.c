@@ -3,7 +3,8 @@
  * and network (unless allowed) namespaces, the read-only view of the
  * filesystem (the writable roots put back, .git dirs kept read-only, a
  * fresh /proc, a devpts of its own where the person's other terminals
- * have no name, a private /tmp when asked for), and the small init a PID
+ * have no name, a private /tmp when asked for, the relays of the host's
+ * UNIX sockets a filtered network names), and the small init a PID
  * namespace needs.
  *
  * Three processes after sandbox_ns_enter() (a filtered network's proxy,
@@ -571,6 +572,9 @@ sandbox_ns_mount(struct sandbox *sb)
 	}
 	/* What steers the supervision read-only, credentials hidden. */
 	if (sandbox_guard_mount(sb) != 0)
+		goto out;
+	/* The UNIX sockets of the host a filtered network relays. */
+	if (sb->unix_relays && sandbox_hostsvc_mount(sb) != 0)
 		goto out;
 	r = 0;
 out:

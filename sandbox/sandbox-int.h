@@ -15,6 +15,7 @@
 
 struct buf;
 struct hostlist;
+struct proxy_relay;
 
 /* A prepared sandbox: everything the child needs, resolved in the parent. */
 struct sandbox {
@@ -48,6 +49,13 @@ struct sandbox {
 	char			*net_log;	/* the proxy's log, or NULL */
 	char			*net_ask;	/* where to ask, or NULL */
 	char			*net_rules_file; /* the rules' file, or NULL */
+	struct proxy_relay	*relays;	/* the host's services relayed
+						   (hostsvc.c), or NULL */
+	unsigned char		*relay_at;	/* where each listens inside */
+	int			 nrelays;
+	bool			 unix_relays;	/* a UNIX socket among them */
+	int			 relay_src;	/* child: the sockets' relays'
+						   tmpfs, or -1 */
 	int			 proxy_channel;	/* child: to the proxy, or -1 */
 	pid_t			 proxy_pid;	/* child: the proxy, or 0 */
 	bool			 in_ns;		/* child: namespaces are on */
@@ -68,6 +76,9 @@ void	sandbox_set_stage(struct sandbox *sb, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* stage.c: write a short string to a file (/proc, cgroupfs); 0 or -1. */
 int	sandbox_write_file(const char *path, const char *s);
+/* stage.c: a tmpfs of the sandbox's own, mounted nowhere (mode 0755,
+ * nosuid, nodev, noexec): its fd, or -1. */
+int	sandbox_tmpfs(void);
 
 /* ns.c: enter the namespaces; returns 0 only in the process to exec. */
 int	sandbox_ns_enter(struct sandbox *sb, int report_fd);
@@ -103,9 +114,10 @@ int	sandbox_landlock_apply(struct sandbox *sb);
 void	sandbox_landlock_explain(int abi, bool network, struct buf *out);
 
 /* seccomp.c: build the filter (parent); NULL with *cause on failure.
- * filtered: internet sockets only (a filtered network's namespace);
+ * filtered: internet sockets only (a filtered network's namespace), and
+ * UNIX stream ones too with unix_relays (Landlock limits their connects);
  * no_namespaces adds what the missing read-only view no longer stops. */
-void	*sandbox_seccomp_build(bool network, bool filtered,
+void	*sandbox_seccomp_build(bool network, bool filtered, bool unix_relays,
 	    bool no_namespaces, char **cause);
 /* seccomp.c: load a built filter into this process. */
 int	sandbox_seccomp_apply(struct sandbox *sb);
@@ -165,6 +177,26 @@ void	sandbox_exec_free(struct sandbox *sb);
 int	sandbox_exec_apply(struct sandbox *sb, int report_fd);
 /* execcheck.c: the --explain line. */
 void	sandbox_exec_explain(const struct sandbox *sb, struct buf *out);
+
+/* hostsvc.c: the host's loopback ports and UNIX sockets a filtered
+ * network relays, each checked (parent, once the lists are made). */
+int	sandbox_hostsvc_prepare(struct sandbox *sb, char **cause);
+/* hostsvc.c: release what sandbox_hostsvc_prepare made. */
+void	sandbox_hostsvc_free(struct sandbox *sb);
+/* hostsvc.c: child, in the new network namespace: each relay's listening
+ * socket (the loopback's port, a socket in a tmpfs of its own) handed to
+ * the proxy. */
+int	sandbox_hostsvc_listen(struct sandbox *sb);
+/* hostsvc.c: command, once its view of the filesystem is made: each UNIX
+ * socket's relay mounted on the socket's path. */
+int	sandbox_hostsvc_mount(struct sandbox *sb);
+/* hostsvc.c: the paths of the UNIX sockets relayed, at most max; how
+ * many (for Landlock's rules). */
+int	sandbox_hostsvc_paths(const struct sandbox *sb, const char **out,
+	    int max);
+/* hostsvc.c: the host's services of opts' lists, for --explain. */
+void	sandbox_hostsvc_explain(const struct sandbox_opts *opts,
+	    struct buf *out);
 
 /* caps.c: parent-death signal and re-check, no_new_privs, no capability. */
 int	sandbox_caps_apply(struct sandbox *sb);

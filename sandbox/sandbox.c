@@ -483,12 +483,12 @@ sandbox_make(const struct sandbox_opts *opts, const char *cwd,
 	    sandbox_net_prepare(sb, opts, cause) != 0)
 		goto fail;
 	if ((sb->seccomp = sandbox_seccomp_build(opts->network,
-	    sb->hosts != NULL, false, cause)) == NULL)
+	    sb->hosts != NULL, sb->unix_relays, false, cause)) == NULL)
 		goto fail;
 	/* A filtered network has no fallback: it needs its namespace. */
 	if (opts->allow_no_namespaces && sb->hosts == NULL &&
 	    (sb->seccomp_no_ns = sandbox_seccomp_build(opts->network, false,
-	    true, cause)) == NULL)
+	    false, true, cause)) == NULL)
 		goto fail;
 	if (sandbox_exec_prepare(sb, cause) != 0)
 		goto fail;

@@ -1,8 +1,9 @@
 /*
  * seccomp.c - the seccomp layer: a deny-list on top of Landlock and the
  * namespaces, for what those do not cover (under a filtered network, no
- * socket but internet ones; without namespaces, a second filter for what
- * the missing read-only view no longer stops).
+ * socket but internet ones, and UNIX stream ones where the host's sockets
+ * are relayed; without namespaces, a second filter for what the missing
+ * read-only view no longer stops).
  *
  * The filter is built in the parent (libseccomp allocates) and loaded in
  * the child.  Only the native architecture is in it; a system call made
@@ -237,20 +238,24 @@ deny_metadata(scmp_filter_ctx ctx, char **cause)
 
 /*
  * A filtered network: sockets of the internet families only, reaching no
- * further than the namespace's loopback (the proxy, or what the command
- * serves itself).  No UNIX socket but socketpairs: with connect allowed,
- * a named one would reach any listener of the host (a daemon's socket,
- * ptyvisor's own control socket).  Netlink, packet and the other families
- * see or touch what the namespace does not hold.
+ * further than the namespace's loopback (the proxy, the relays of the
+ * host's ports, or what the command serves itself).  No UNIX socket but
+ * socketpairs: with connect allowed, a named one would reach any listener
+ * of the host (a daemon's socket, ptyvisor's own control socket) -- but
+ * where the person named UNIX sockets to relay (unix_ok), whose relays
+ * Landlock alone lets the command connect to by path (landlock.c, ABI 9).
+ * Netlink, packet and the other families see or touch what the namespace
+ * does not hold.
  */
 static int
-allow_inet_only(scmp_filter_ctx ctx, char **cause)
+allow_inet_only(scmp_filter_ctx ctx, bool unix_ok, char **cause)
 {
 	struct scmp_arg_cmp	cmp;
 	int			family;
 
 	for (family = 0; family < AF_MAX; family++) {
-		if (family == AF_INET || family == AF_INET6)
+		if (family == AF_INET || family == AF_INET6 ||
+		    (unix_ok && family == AF_UNIX))
 			continue;
 		cmp = SCMP_CMP(0, SCMP_CMP_EQ, (scmp_datum_t)family);
 		if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &cmp,
@@ -262,8 +267,8 @@ allow_inet_only(scmp_filter_ctx ctx, char **cause)
 }
 
 void *
-sandbox_seccomp_build(bool network, bool filtered, bool no_namespaces,
-    char **cause)
+sandbox_seccomp_build(bool network, bool filtered, bool unix_relays,
+    bool no_namespaces, char **cause)
 {
 	scmp_filter_ctx		ctx;
 	struct scmp_arg_cmp	cmp[2];
@@ -342,7 +347,7 @@ sandbox_seccomp_build(bool network, bool filtered, bool no_namespaces,
 		goto fail;
 
 	if (!network && filtered) {
-		if (allow_inet_only(ctx, cause) != 0 ||
+		if (allow_inet_only(ctx, unix_relays, cause) != 0 ||
 		    deny_unix_datagrams(ctx, cause) != 0)
 			goto fail;
 	} else if (!network) {

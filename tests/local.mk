@@ -86,14 +86,16 @@ TESTS += tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/network.sh \
 	tests/sandbox/network-nobody.sh tests/sandbox/cgroup2-vm.sh \
-	tests/sandbox/guard.sh tests/sandbox/guard-nobody.sh
+	tests/sandbox/guard.sh tests/sandbox/guard-nobody.sh \
+	tests/sandbox/hostsvc.sh tests/sandbox/hostsvc-nobody.sh
 EXTRA_DIST += tests/sandbox/cgroup2-vm.sh tests/sandbox/cgroup2-init.sh
 EXTRA_DIST += tests/sandbox/lib.sh tests/sandbox/escape.sh tests/sandbox/escape-nobody.sh \
 	tests/sandbox/terminal.sh tests/sandbox/limits.sh \
 	tests/sandbox/no-namespaces.sh tests/sandbox/listeners.py \
 	tests/sandbox/ttyharness.py tests/sandbox/network.sh \
 	tests/sandbox/network-nobody.sh tests/sandbox/upstream.py \
-	tests/sandbox/netclient.py tests/sandbox/guard.sh tests/sandbox/guard-nobody.sh
+	tests/sandbox/netclient.py tests/sandbox/guard.sh tests/sandbox/guard-nobody.sh \
+	tests/sandbox/hostsvc.sh tests/sandbox/hostsvc-nobody.sh
 
 # Exec checks: what a waiting exec asks, read from a real child.
 check_PROGRAMS += tests/unit/test-execcheck
@@ -137,6 +139,12 @@ tests_unit_test_proxy_SOURCES = tests/unit/test-proxy.c
 tests_unit_test_proxy_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_proxy_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-proxy
+
+check_PROGRAMS += tests/unit/test-ownport
+tests_unit_test_ownport_SOURCES = tests/unit/test-ownport.c
+tests_unit_test_ownport_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_ownport_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-ownport
 
 check_PROGRAMS += tests/unit/test-proxy-request
 tests_unit_test_proxy_request_SOURCES = tests/unit/test-proxy-request.c

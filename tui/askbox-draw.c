@@ -22,6 +22,7 @@
 #include "base/util.h"
 #include "sandbox/sandbox.h"
 #include "control/approval.h"
+#include "net/hostlist.h"
 #include "policy/policy.h"
 #include "policy/shsplit.h"
 #include "tui/render.h"
@@ -203,13 +204,17 @@ askbox_rows(struct askbox *b, struct approval_request *r,
 		v[n].text = xstrdup("YES (asked for)");
 	else if (r->exec.network_allow != NULL) {
 		/* The hosts asked for are approved with the command. */
-		char	*hosts = quote_text(r->exec.network_allow);
+		char		*hosts = quote_text(r->exec.network_allow);
+		const char	*warn;
 
-		v[n].text = xasprintf("only %s (asked for)", hosts);
+		warn = hostlist_unix_warning(r->exec.network_allow);
+		v[n].text = xasprintf("only %s (asked for)%s%s", hosts,
+		    warn != NULL ? "; WARNING: " : "", warn != NULL ? warn :
+		    "");
 		free(hosts);
 	} else
 		v[n].text = xstrdup("no");
-	v[n].max = r->exec.network_allow != NULL ? 2 : 1;
+	v[n].max = r->exec.network_allow != NULL ? 3 : 1;
 	v[n++].attr = r->exec.network || r->exec.network_allow != NULL ?
 	    A_BOLD | A_REVERSE : A_NORMAL;
 	if (r->exec.env != NULL && r->exec.env[0] != NULL) {

@@ -63,6 +63,20 @@ else
 	skip "npm: not installed"
 fi
 
+# A script started by a shell (dash starts programs with vfork, so what
+# runs is checked after the exec): the kernel's words for it (the
+# interpreter, the script) are what was judged, nothing is killed.
+printf '#!/bin/sh -e\necho "script got $*"\nsleep 0.3\necho script-done\n' \
+	> "$T/ws/scr"
+chmod 755 "$T/ws/scr"
+"$PTYVISOR" exec -- sh -c './scr one "two words"; echo rc=$?' \
+	> "$T/scr.out" 2>&1
+grep -q 'script got one two words' "$T/scr.out" &&
+	grep -q script-done "$T/scr.out" && grep -q 'rc=0' "$T/scr.out"
+ok $? "a script started by a shell runs to its end"
+! grep -q killed "$PTYVISOR_STATE_DIR"/sessions/*.exec.jsonl
+ok $? "no exec was killed as running other than judged"
+
 # ask: the script's git push waits in exec until a person answers.
 printf 'echo before\ngit push origin main\necho "push rc=$?"\n' > push.sh
 timeout 60 "$PTYVISOR" exec -- sh push.sh > "$T/push1.out" 2>&1 &

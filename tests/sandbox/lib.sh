@@ -34,10 +34,11 @@ nons() {
 		exec "$@"' sh "$@"
 }
 
-# net_upstream DIR: what a filtered network's tests need, or skip (and end
-# the test) with the reason: python3, and a network namespace for the
-# sandbox; then start upstream.py's servers on 127.0.0.1 (stopped at exit)
-# and set HP (HTTP), EP (echo) and DP (digest) to their ports.
+# net_upstream DIR [SOCKDIR]: what a filtered network's tests need, or
+# skip (and end the test) with the reason: python3, and a network namespace
+# for the sandbox; then start upstream.py's servers on 127.0.0.1 (and its
+# UNIX echo servers in SOCKDIR; stopped at exit) and set HP (HTTP), EP
+# (echo) and DP (digest) to their ports.
 net_upstream() {
 	if ! command -v python3 > /dev/null; then
 		skip "python3 is not installed"
@@ -47,7 +48,7 @@ net_upstream() {
 		skip "no network namespace for the sandbox here: $(cat "$1/why")"
 		done_testing
 	fi
-	python3 "$top_srcdir/tests/sandbox/upstream.py" "$1/ports" &
+	python3 "$top_srcdir/tests/sandbox/upstream.py" "$1/ports" ${2:+"$2"} &
 	cleanup_pid $!
 	wait_for "test -s '$1/ports'" 20 || { echo "Bail out! no upstream"; exit 1; }
 	read HP EP DP < "$1/ports"

@@ -10,7 +10,14 @@ verdict line per probe: "NAME ok DETAIL" or "NAME failed DETAIL".
                            DOWN bytes back, both compared
   socks HOST PORT          SOCKS5 through the proxy port, then echo a line
   direct ADDR PORT         a TCP connection ignoring the proxy
+  dbulk ADDR PORT SIZE     bulk, on a direct connection
+  dhalfclose ADDR PORT UP DOWN
+                           halfclose, on a direct connection
   unix PATH                a UNIX stream socket connected to PATH
+  unixecho PATH            the same, then echo a line
+  bind PORT                bind 127.0.0.1:PORT and listen
+  ownserver                a server of its own on 127.0.0.1 (any port),
+                           connected to, echoing a line
   urllib URL               urllib with the proxy variables
 """
 import hashlib
@@ -72,14 +79,24 @@ def recv_all(s):
         got += chunk
 
 
-def bulk(host, port, size):
-    """CONNECT, then size pseudo-random bytes out and the same back."""
-    import threading
+def tunnel(host, port):
+    """A socket to host:port through CONNECT, or None and why."""
     connect.raw = True
     good, detail = connect(host, port)
-    if not good:
-        return good, detail
-    s = connect.sock
+    return (connect.sock if good else None), detail
+
+
+def plain(addr, port):
+    """A socket to addr:port, ignoring the proxy."""
+    return socket.create_connection((addr, int(port)), timeout=10), ""
+
+
+def bulk(host, port, size, via=tunnel):
+    """size pseudo-random bytes out and the same back."""
+    import threading
+    s, detail = via(host, port)
+    if s is None:
+        return False, detail
     data = hashlib.sha256(b"seed").digest() * (int(size) // 32 + 1)
     data = data[:int(size)]
     sender = threading.Thread(target=lambda: (s.sendall(data),
@@ -91,14 +108,12 @@ def bulk(host, port, size):
         len(got), "equal" if got == data else "different")
 
 
-def halfclose(host, port, up, down):
+def halfclose(host, port, up, down, via=tunnel):
     """UP bytes out and shut; the way back carries their digest, then
     DOWN bytes: random streams, so a block lost, repeated or moved shows."""
-    connect.raw = True
-    good, detail = connect(host, port)
-    if not good:
-        return good, detail
-    s = connect.sock
+    s, detail = via(host, port)
+    if s is None:
+        return False, detail
     up, down = int(up), int(down)
     data = random.Random(up).randbytes(up)
     s.sendall(b"%d\n" % down + data)
@@ -136,6 +151,35 @@ def unix(path):
     return True, "connected"
 
 
+def unixecho(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    s.connect(path)
+    return True, echo(s)
+
+
+def bind(port):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", int(port)))
+    s.listen()
+    return True, "listening"
+
+
+def ownserver():
+    import threading
+    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+
+    def serve():
+        c, _ = srv.accept()
+        c.sendall(c.recv(100))
+        c.close()
+    threading.Thread(target=serve, daemon=True).start()
+    s = socket.create_connection(srv.getsockname(), timeout=5)
+    return True, echo(s)
+
+
 def fetch(url):
     return True, urllib.request.urlopen(url, timeout=10).read().decode().strip()
 
@@ -144,7 +188,10 @@ def main():
     probes = {"connect": connect, "bulk": bulk, "halfclose": halfclose,
               "socks": socks,
               "direct": direct,
-              "unix": unix, "urllib": fetch}
+              "dbulk": lambda *a: bulk(*a, via=plain),
+              "dhalfclose": lambda *a: halfclose(*a, via=plain),
+              "unix": unix, "unixecho": unixecho, "bind": bind,
+              "ownserver": ownserver, "urllib": fetch}
     name, args = sys.argv[1], sys.argv[2:]
     try:
         good, detail = probes[name](*args)

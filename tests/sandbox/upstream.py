@@ -5,7 +5,9 @@ proxy, on 127.0.0.1 only: an HTTP server (GET /hello answers
 and a digest server (a line "N", then bytes until EOF: answers their
 SHA-256 in hex on a line, then N bytes of random.Random(N), and closes).
 Writes "HTTP_PORT ECHO_PORT DIGEST_PORT" to the file named first, then
-serves until killed."""
+serves until killed.  The HTTP and echo servers answer on ::1 too, at
+the same ports, where those are free.  With a directory named second,
+UNIX stream echo servers too, at DIR/echo.sock and DIR/other.sock."""
 import hashlib
 import http.server
 import os
@@ -67,11 +69,31 @@ class Threaded(socketserver.ThreadingMixIn, socketserver.TCPServer):
     allow_reuse_address = True
 
 
+class Threaded6(Threaded):
+    address_family = socket.AF_INET6
+
+
+class UnixThreaded(socketserver.ThreadingMixIn,
+                   socketserver.UnixStreamServer):
+    daemon_threads = True
+
+
 def main():
     http_srv = Threaded(("127.0.0.1", 0), Handler)
     echo_srv = Threaded(("127.0.0.1", 0), Echo)
     digest_srv = Threaded(("127.0.0.1", 0), Digest)
-    for srv in (http_srv, echo_srv, digest_srv):
+    servers = [http_srv, echo_srv, digest_srv]
+    for srv, handler in ((http_srv, Handler), (echo_srv, Echo)):
+        try:
+            servers.append(Threaded6(("::1", srv.server_address[1]),
+                                     handler))
+        except OSError:
+            pass    # no IPv6 here, or someone else's port
+    if len(sys.argv) > 2:
+        for name in ("echo.sock", "other.sock"):
+            servers.append(UnixThreaded(os.path.join(sys.argv[2], name),
+                                        Echo))
+    for srv in servers:
         threading.Thread(target=srv.serve_forever, daemon=True).start()
     tmp = sys.argv[1] + ".tmp"
     with open(tmp, "w") as f:

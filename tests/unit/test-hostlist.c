@@ -1,7 +1,8 @@
 /*
  * test-hostlist.c - host pattern lists: parsing, names, wildcards, ports,
  * the deny list winning, IP literals in every spelling, special ranges,
- * resolved addresses, normalization.
+ * resolved addresses, normalization; loopback names refused unless named,
+ * the loopback ports a sandbox relays, unix: entries.
  */
 #include "net/hostlist.h"
 
@@ -230,6 +231,141 @@ test_normalize(void)
 	ok(hostlist_normalize("ok.example", out, 4) == -1, "too small an out");
 }
 
+/* The loopback ports of the lists allow and deny into lo (8); how many. */
+static int
+loopbacks_of(const char *allow, const char *deny,
+    struct hostlist_loopback *lo)
+{
+	struct hostlist	*hl = hostlist_new();
+	char		*cause = NULL;
+	int		 n = -1;
+
+	if (hostlist_add(hl, false, allow, &cause) == 0 &&
+	    hostlist_add(hl, true, deny, &cause) == 0)
+		n = hostlist_loopbacks(hl, lo, 8);
+	free(cause);
+	hostlist_free(hl);
+	return n;
+}
+
+static void
+test_loopback(void)
+{
+	struct hostlist_loopback	 lo[8];
+	struct hostlist			*hl = hostlist_new();
+	char				*cause = NULL;
+	int				 n;
+
+	ok(hostlist_add(hl, false, "localhost:5432,127.0.0.1:6379,"
+	    "[::1]:6380,[::ffff:127.0.0.1]:6381,127.0.0.1/32:6382,localhost,"
+	    "127.0.0.1,127.0.0.0/8:7000,*:8000,a.test:9000,127.0.0.1:5432,"
+	    "*.localhost:7001,127.0.0.2:7002", &cause) == 0, "allow list");
+	ok(hostlist_add(hl, true, "[::1]:5432", &cause) == 0, "deny list");
+	n = hostlist_loopbacks(hl, lo, 8);
+	is_int(n, 5, "five loopback ports named with their port");
+	ok(n == 5 && lo[0].port == 5432 && lo[0].v4 && !lo[0].v6 &&
+	    lo[0].by_name && strcmp(lo[0].entry, "localhost:5432") == 0,
+	    "localhost:5432: 127.0.0.1, ::1 denied, by name, its entry");
+	ok(n == 5 && lo[1].port == 6379 && lo[1].v4 && !lo[1].v6 &&
+	    !lo[1].by_name, "127.0.0.1:6379: v4 only");
+	ok(n == 5 && lo[2].port == 6380 && !lo[2].v4 && lo[2].v6,
+	    "[::1]:6380: v6 only");
+	ok(n == 5 && lo[3].port == 6381 && lo[3].v4 && !lo[3].v6,
+	    "a mapped spelling of 127.0.0.1 is 127.0.0.1");
+	ok(n == 5 && lo[4].port == 6382 && lo[4].v4, "127.0.0.1/32:PORT is "
+	    "127.0.0.1:PORT");
+	is_int(hostlist_loopbacks(hl, lo, 2), 5, "the count past max");
+	/* Loopback names: named with the port, or refused, never asked. */
+	is_int(verdict(hl, "localhost", 5432), 'a', "localhost:5432 allowed");
+	is_int(verdict(hl, "LocalHost.", 9999), 'a', "localhost (no port) "
+	    "listed: any port, through the proxy");
+	hostlist_free(hl);
+
+	hl = hostlist_new();
+	ok(hostlist_add(hl, false, "localhost:5432,a.test", &cause) == 0,
+	    "allow list");
+	is_int(verdict(hl, "localhost", 9999), 'd', "localhost on another "
+	    "port: refused, not asked");
+	is_int(verdict(hl, "db.localhost", 5432), 'd', "a name below "
+	    "localhost: refused, not asked");
+	is_int(verdict(hl, "notlocalhost", 5432), 'q', "a name merely ending "
+	    "so: asked");
+	is_int(verdict(hl, "localhost.test", 5432), 'q', "localhost.test is "
+	    "another name");
+	hostlist_free(hl);
+
+	is_int(loopbacks_of("localhost:5432,127.0.0.1:6379", "127.0.0.0/8",
+	    lo), 1, "loopback's IPv4 range denied: 127.0.0.1:6379 gone, and "
+	    "localhost:5432's 127.0.0.1");
+	ok(lo[0].port == 5432 && !lo[0].v4 && lo[0].v6, "... its ::1 left");
+	is_int(loopbacks_of("localhost:5432,[::1]:6380", "localhost", lo), 1,
+	    "localhost denied by name: both its addresses; an address entry "
+	    "stays");
+	ok(lo[0].port == 6380 && !lo[0].v4 && lo[0].v6, "... [::1]:6380");
+	is_int(loopbacks_of("127.0.0.1:6379", "127.0.0.1:6379", lo), 0,
+	    "allowed and denied: the deny list wins");
+}
+
+static void
+test_unix(void)
+{
+	static const char *const good[] = {
+		"unix:/run/docker.sock", "unix:/var/run/postgresql/",
+		"unix:/a/B-c_d.sock,a.test"
+	};
+	static const char *const bad[] = {
+		"unix:relative", "unix:", "unix:/", "unix://",
+		"unix:/a\x01b"
+	};
+	struct hostlist	*hl = hostlist_new();
+	const char	*paths[4];
+	char		*cause = NULL, longpath[200];
+	size_t		 i;
+
+	for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+		ok(hostlist_check(good[i], &cause) == 0, "accepted: '%s'",
+		    good[i]);
+		free(cause);
+		cause = NULL;
+	}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ok(hostlist_check(bad[i], &cause) == -1 && cause != NULL &&
+		    strstr(cause, "bad UNIX socket") != NULL, "refused: '%s' "
+		    "(%s)", bad[i], cause ? cause : "no cause");
+		free(cause);
+		cause = NULL;
+	}
+	snprintf(longpath, sizeof longpath, "unix:/%0150d", 0);
+	ok(hostlist_check(longpath, &cause) == -1, "a path longer than a "
+	    "socket address holds: refused");
+	free(cause);
+	cause = NULL;
+
+	ok(hostlist_add(hl, false, "a.test,unix:/Run/X.sock,"
+	    "unix:/var/run/postgresql/", &cause) == 0, "allow list");
+	ok(hostlist_add(hl, true, "unix:/var/run", &cause) == 0, "deny list");
+	is_int(hostlist_unix(hl, paths, 4), 2, "two unix: entries");
+	is_str(paths[0], "/Run/X.sock", "its path, case kept");
+	is_str(paths[1], "/var/run/postgresql", "no trailing slash");
+	is_int(hostlist_unix(hl, paths, 1), 2, "the count past max");
+	ok(hostlist_unix_denied(hl, "/var/run/postgresql/.s.PGSQL.5432"),
+	    "denied below a denied directory");
+	ok(hostlist_unix_denied(hl, "/var/run"), "denied: the path itself");
+	ok(!hostlist_unix_denied(hl, "/var/running/x"), "a longer name is "
+	    "another directory");
+	ok(!hostlist_unix_denied(hl, "/Run/X.sock"), "not denied");
+	is_int(verdict(hl, "unix", 80), 'q', "a unix: entry is no host name");
+	is_int(verdict(hl, "a.test", 80), 'a', "a name beside it");
+	hostlist_free(hl);
+
+	ok(hostlist_unix_warning("a.test,unix:/run/docker.sock") != NULL &&
+	    strstr(hostlist_unix_warning("unix:/x"), "root on the host") !=
+	    NULL, "a list naming a UNIX socket: what it grants");
+	ok(hostlist_unix_warning("a.test,localhost:5432") == NULL &&
+	    hostlist_unix_warning(NULL) == NULL &&
+	    hostlist_unix_warning("bad..host") == NULL, "none: nothing said");
+}
+
 int
 main(void)
 {
@@ -238,5 +374,7 @@ main(void)
 	test_literals();
 	test_addresses();
 	test_normalize();
+	test_loopback();
+	test_unix();
 	return tap_done();
 }

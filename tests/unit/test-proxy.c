@@ -6,7 +6,10 @@
  * with its status or reply code, refusals with the reason, failed lookups
  * and connects, the log; a host on neither list asked through the asker
  * the proxy is given (a stub here: net/ask.h), each answer and a question
- * withdrawn.  No namespace needed: the proxy's listener is the test's.
+ * withdrawn; relays (a loopback port, localhost, a UNIX socket) with no
+ * request, a port nobody listens on reset, a port ptyvisor's process
+ * claims never connected to, each logged.  No namespace needed: the
+ * proxy's listeners are the test's.
  */
 #include "net/proxy.h"
 
@@ -16,10 +19,13 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +33,7 @@
 #include "base/util.h"
 #include "net/ask.h"
 #include "net/hostlist.h"
+#include "net/ownport.h"
 #include "tests/tap.h"
 
 static uint16_t	 upstream_port;		/* echoes what it gets */
@@ -82,9 +89,9 @@ run_upstream(int lfd)
 	}
 }
 
-/* Connect to the proxy (blocking, 10 s timeouts). */
+/* Connect to 127.0.0.1:port (blocking, 10 s timeouts); -1 if refused. */
 static int
-connect_proxy(void)
+connect_port(uint16_t port)
 {
 	struct sockaddr_in	sin;
 	struct timeval		tv = { 10, 0 };
@@ -93,12 +100,43 @@ connect_proxy(void)
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	memset(&sin, 0, sizeof sin);
 	sin.sin_family = AF_INET;
-	sin.sin_port = htons(proxy_port);
+	sin.sin_port = htons(port);
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0)
-		exit(98);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0) {
+		close(fd);
+		return -1;
+	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	return fd;
+}
+
+/* Connect to the proxy. */
+static int
+connect_proxy(void)
+{
+	int	fd = connect_port(proxy_port);
+
+	if (fd < 0)
+		exit(98);
+	return fd;
+}
+
+/* A proxy of opts in a process of its own; its channel in *channel. */
+static pid_t
+proxy_start(const struct proxy_opts *opts, int *channel)
+{
+	char	*cause = NULL;
+	pid_t	 pid;
+	int	 sp[2];
+
+	socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp);
+	if ((pid = fork()) == 0) {
+		close(sp[0]);
+		_exit(proxy_serve(sp[1], opts, &cause) == 0 ? 0 : 1);
+	}
+	close(sp[1]);
+	*channel = sp[0];
+	return pid;
 }
 
 /* Send len bytes of data, read all until EOF into a new string. */
@@ -468,18 +506,13 @@ test_ask(const char *hosts_path, const char *dir)
 	/* The test's names resolve to loopback: let that address through. */
 	hostlist_add(hl, false, "allowed.test,127.0.0.1", &cause);
 	lfd = listen_any(&proxy_port);
-	socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp);
-	if ((px = fork()) == 0) {
-		close(sp[0]);
-		memset(&po, 0, sizeof po);
-		po.hosts = hl;
-		po.log_fd = -1;
-		po.hosts_file = hosts_path;
-		po.ask_socket = "stub";
-		po.asker = &stub_asker;
-		_exit(proxy_serve(sp[1], &po, &cause) == 0 ? 0 : 1);
-	}
-	close(sp[1]);
+	memset(&po, 0, sizeof po);
+	po.hosts = hl;
+	po.log_fd = -1;
+	po.hosts_file = hosts_path;
+	po.ask_socket = "stub";
+	po.asker = &stub_asker;
+	px = proxy_start(&po, &sp[0]);
 	proxy_send_listener(sp[0], lfd);
 	close(lfd);
 
@@ -527,6 +560,192 @@ test_ask(const char *hosts_path, const char *dir)
 	hostlist_free(hl);
 }
 
+/*
+ * Connect to 127.0.0.1:port, send s, read until EOF or an error: what
+ * came back ("" when nothing did, "refused" when the connect was).
+ */
+static char *
+relay_exchange(uint16_t port, const char *s)
+{
+	char	buf[4096];
+	size_t	got = 0;
+	ssize_t	n;
+	int	fd;
+
+	if ((fd = connect_port(port)) < 0)
+		return xstrdup("refused");
+	/* A reset may come before the write: what matters is what comes. */
+	(void)!send(fd, s, strlen(s), MSG_NOSIGNAL);
+	while (got < sizeof buf - 1 &&
+	    (n = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+	close(fd);
+	return xstrdup(buf);
+}
+
+/* The log's lines that hold every one of the NULL-ended pieces. */
+static int
+log_count(const char *log, ...)
+{
+	char		 line[1024];
+	const char	*piece;
+	va_list		 ap;
+	FILE		*f;
+	int		 n = 0;
+	bool		 all;
+
+	if ((f = fopen(log, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL) {
+		all = true;
+		va_start(ap, log);
+		while ((piece = va_arg(ap, const char *)) != NULL)
+			if (strstr(line, piece) == NULL)
+				all = false;
+		va_end(ap);
+		n += all;
+	}
+	fclose(f);
+	return n;
+}
+
+/* The lines test_relays' proxy logged, each checked (path: relay two's). */
+static void
+relay_log_check(const char *log, const char *path)
+{
+	char	want[64];
+
+	snprintf(want, sizeof want, "\"port\":%u,", (unsigned)upstream_port);
+	ok(log_count(log, "\"proto\":\"tcp\",\"host\":\"127.0.0.1\"", want,
+	    "\"address\":\"127.0.0.1\",\"decision\":\"allow\","
+	    "\"why\":\"relay zero\",\"sent\":8,\"received\":13", NULL) == 1,
+	    "logged: proto tcp, the address, why, the bytes each way");
+	ok(log_count(log, "\"host\":\"localhost\"", want,
+	    "\"why\":\"relay one\",\"sent\":8,\"received\":13", NULL) == 1,
+	    "logged: localhost");
+	ok(log_count(log, "\"proto\":\"unix\"", path,
+	    "\"port\":0,\"address\":\"unix\",\"decision\":\"allow\","
+	    "\"why\":\"relay two\",\"sent\":8,\"received\":13", NULL) == 1,
+	    "logged: proto unix, the path");
+	ok(log_count(log, "\"decision\":\"error\",\"why\":\"connect "
+	    "127.0.0.1: Connection refused\"", NULL) == 1, "logged: the "
+	    "refused connect");
+	ok(log_count(log, "\"decision\":\"deny\",\"why\":\"a port of "
+	    "ptyvisor's own (claimed by its process): never relayed\"",
+	    NULL) == 1, "logged: the claimed port, never relayed");
+	ok(log_count(log, "\"proto\"", NULL) == 5, "one line per connection "
+	    "served");
+}
+
+/* Make r the relay of host:port (a path with port 0), logged with why. */
+static void
+relay_set(struct proxy_relay *r, const char *host, uint16_t port,
+    const char *why)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->host, sizeof r->host, "%s", host);
+	r->port = port;
+	snprintf(r->why, sizeof r->why, "%s", why);
+}
+
+/*
+ * A third proxy with relays: each listener's connections go to the one
+ * service it names, the client's bytes first, with no request.
+ */
+static void
+test_relays(const char *dir)
+{
+	struct proxy_relay	 r[5];
+	struct proxy_opts	 po;
+	struct sockaddr_un	 sun;
+	struct hostlist		*hl = hostlist_new();
+	char			 log[256], *got;
+	uint16_t		 port[6], claimed;
+	pid_t			 up, up2, px;
+	int			 lfd[6], sp[2], status, ufd, logfd, own, i;
+
+	snprintf(log, sizeof log, "%s/relays", dir);
+	logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	/* A UNIX upstream, answering as the TCP one does. */
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s/up.sock", dir);
+	ufd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (bind(ufd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
+	    listen(ufd, 8) != 0)
+		exit(99);
+	if ((up = fork()) == 0)
+		run_upstream(ufd);
+	close(ufd);
+	/* A port of ptyvisor's own: claimed, with an upstream listening. */
+	ufd = listen_any(&claimed);
+	if ((up2 = fork()) == 0)
+		run_upstream(ufd);
+	close(ufd);
+	own = ownport_claim(claimed);
+
+	relay_set(&r[0], "127.0.0.1", upstream_port, "relay zero");
+	relay_set(&r[1], "localhost", upstream_port, "relay one");
+	relay_set(&r[2], sun.sun_path, 0, "relay two");
+	relay_set(&r[3], "127.0.0.1", closed_port, "relay three");
+	relay_set(&r[4], "127.0.0.1", claimed, "relay four");
+	for (i = 0; i < 6; i++)
+		lfd[i] = listen_any(&port[i]);
+	memset(&po, 0, sizeof po);
+	po.hosts = hl;
+	po.log_fd = logfd;
+	po.relays = r;
+	po.nrelays = 5;
+	px = proxy_start(&po, &sp[0]);
+	for (i = 0; i < 5; i++)
+		ok(proxy_send_relay(sp[0], lfd[i], i) == 0, "relay %d handed "
+		    "over", i);
+	/* One the proxy was not given: it keeps nothing of it. */
+	proxy_send_relay(sp[0], lfd[5], 7);
+	ok(proxy_send_relay(sp[0], lfd[5], PROXY_MAX_RELAYS) == -1,
+	    "a relay's index beyond PROXY_MAX_RELAYS is not sent");
+	for (i = 0; i < 6; i++)
+		close(lfd[i]);
+
+	got = relay_exchange(port[0], "PING\r\n\r\n");
+	is_str(got, "ECHO\nPING\r\n\r\n", "a loopback port's relay: the "
+	    "client's bytes reach the service, no request, no answer of ours");
+	free(got);
+	got = relay_exchange(port[1], "PING\r\n\r\n");
+	is_str(got, "ECHO\nPING\r\n\r\n", "localhost: the listener's "
+	    "family first (127.0.0.1 here)");
+	free(got);
+	got = relay_exchange(port[2], "PING\r\n\r\n");
+	is_str(got, "ECHO\nPING\r\n\r\n", "a UNIX socket's relay");
+	free(got);
+	got = relay_exchange(port[3], "PING\r\n\r\n");
+	is_str(got, "", "a port nobody listens on: nothing back (a reset)");
+	free(got);
+	got = relay_exchange(port[4], "PING\r\n\r\n");
+	is_str(got, "", "a port ptyvisor's process claims: nothing back");
+	free(got);
+	/* Refused, or reset if it came before the proxy closed it. */
+	got = relay_exchange(port[5], "PING\r\n\r\n");
+	ok(strcmp(got, "refused") == 0 || strcmp(got, "") == 0, "a relay the "
+	    "proxy was not given: closed, never served (%s)", got);
+	free(got);
+
+	close(sp[0]);
+	ok(waitpid(px, &status, 0) == px && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0, "the relaying proxy ends");
+	relay_log_check(log, sun.sun_path);
+	kill(up, SIGKILL);
+	waitpid(up, NULL, 0);
+	kill(up2, SIGKILL);
+	waitpid(up2, NULL, 0);
+	close(own);
+	close(logfd);
+	unlink(log);
+	unlink(sun.sun_path);
+	hostlist_free(hl);
+}
+
 int
 main(void)
 {
@@ -560,16 +779,11 @@ main(void)
 
 	lfd = listen_any(&proxy_port);
 	logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp);
-	if ((px = fork()) == 0) {
-		close(sp[0]);
-		memset(&po, 0, sizeof po);
-		po.hosts = hl;
-		po.log_fd = logfd;
-		po.hosts_file = path;
-		_exit(proxy_serve(sp[1], &po, &cause) == 0 ? 0 : 1);
-	}
-	close(sp[1]);
+	memset(&po, 0, sizeof po);
+	po.hosts = hl;
+	po.log_fd = logfd;
+	po.hosts_file = path;
+	px = proxy_start(&po, &sp[0]);
 	ok(proxy_send_listener(sp[0], lfd) == 0, "the listener handed over");
 	close(lfd);
 
@@ -584,6 +798,7 @@ main(void)
 	    WEXITSTATUS(status) == 0, "EOF on the channel: the proxy ends");
 	test_log(log);
 	test_ask(path, dir);
+	test_relays(dir);
 
 	kill(up, SIGKILL);
 	waitpid(up, NULL, 0);
