@@ -34,6 +34,8 @@
 #include <linux/filter.h>
 #include <linux/kcmp.h>
 #include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -386,6 +388,8 @@ exec_shared(struct sandbox_exec_call *c, const char *name, int dirfd,
 	}
 	if (!c->shared)
 		return;
+	/* Its pid may be reused once it ends: only its pidfd is trusted. */
+	c->pidfd = (int)syscall(SYS_pidfd_open, c->tgid, 0);
 	c->stack_before = exec_stat_field(c->tgid, 28);
 	if (c->at && empty)
 		c->execfn = xasprintf("/dev/fd/%d", dirfd);
@@ -493,6 +497,26 @@ exec_words_match(char *const *got, char *const *want, bool cut,
 	return false;
 }
 
+/* Whether c's process has ended (its pidfd readable), or cannot be told. */
+static bool
+exec_ended(const struct sandbox_exec_call *c)
+{
+	struct pollfd	pfd;
+
+	if (c->pidfd < 0)
+		return true;
+	pfd.fd = c->pidfd;
+	pfd.events = POLLIN;
+	return poll(&pfd, 1, 0) != 0;
+}
+
+void
+sandbox_exec_kill(const struct sandbox_exec_call *c)
+{
+	if (c->pidfd >= 0)
+		syscall(SYS_pidfd_send_signal, c->pidfd, SIGKILL, NULL, 0);
+}
+
 enum sandbox_exec_verdict
 sandbox_exec_verify(const struct sandbox_exec_call *c)
 {
@@ -501,19 +525,35 @@ sandbox_exec_verify(const struct sandbox_exec_call *c)
 	unsigned long		 stack;
 	enum sandbox_exec_verdict v;
 
-	snprintf(path, sizeof path, "/proc/%d", (int)c->tgid);
-	if (access(path, F_OK) != 0)
+	(void)path;
+	if (exec_ended(c))
 		return SANDBOX_EXEC_GONE;
 	stack = exec_stat_field(c->tgid, 28);
 	if (stack == 0 || stack == c->stack_before)
 		return SANDBOX_EXEC_NOT_YET;
 	fn = exec_execfn(c->tgid);
 	got = exec_cmdline(c->tgid);
+	/*
+	 * The new image is in place but the kernel has yet to write its
+	 * auxiliary vector and words (the exec is under way).
+	 */
+	if (fn == NULL && (got == NULL || got[0] == NULL)) {
+		strv_free(got);
+		return exec_ended(c) ? SANDBOX_EXEC_GONE :
+		    SANDBOX_EXEC_NOT_YET;
+	}
 	v = got != NULL && exec_words_match(got, c->argv, c->argv_cut,
 	    c->execfn) ? SANDBOX_EXEC_SAME : SANDBOX_EXEC_DIFFERS;
 	strv_free(got);
 	if (fn == NULL || c->execfn == NULL || strcmp(fn, c->execfn) != 0)
 		v = SANDBOX_EXEC_DIFFERS;
+	/*
+	 * Read from a process that ended or exec'd again meanwhile: that is
+	 * no verdict.  (Its next exec is judged anyway.)
+	 */
+	if (v == SANDBOX_EXEC_DIFFERS && (exec_ended(c) ||
+	    exec_stat_field(c->tgid, 28) != stack))
+		v = exec_ended(c) ? SANDBOX_EXEC_GONE : SANDBOX_EXEC_NOT_YET;
 	free(fn);
 	return v;
 }
@@ -658,7 +698,7 @@ sandbox_exec_receive(int fd, struct sandbox_exec_call *c)
 {
 	struct seccomp_notif	*req;
 
-	memset(c, 0, sizeof *c);
+	sandbox_exec_call_init(c);
 	if (exec_recv(fd, &req) != 0)
 		return -1;
 	c->id = req->id;
@@ -710,8 +750,17 @@ sandbox_exec_call_free(struct sandbox_exec_call *c)
 	free(c->error);
 	free(c->open_path);
 	free(c->execfn);
+	if (c->pidfd >= 0)
+		close(c->pidfd);
 	strv_free(c->argv);
+	sandbox_exec_call_init(c);
+}
+
+void
+sandbox_exec_call_init(struct sandbox_exec_call *c)
+{
 	memset(c, 0, sizeof *c);
+	c->pidfd = -1;
 }
 
 void
@@ -739,7 +788,7 @@ sandbox_exec_prestart(void *arg, int fd, int report_fd)
 		seccomp_notify_free(req, NULL);
 		return;
 	}
-	memset(&c, 0, sizeof c);
+	sandbox_exec_call_init(&c);
 	c.id = req->id;
 	exec_read(req, &c);
 	seccomp_notify_free(req, NULL);

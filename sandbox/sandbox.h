@@ -407,6 +407,7 @@ struct sandbox_exec_call {
 	 */
 	bool		  shared;
 	pid_t		  tgid;
+	int		  pidfd;	/* the thread group's, or -1 */
 	char		 *execfn;
 	unsigned long	  stack_before;
 };
@@ -443,12 +444,16 @@ bool	sandbox_exec_answerable(int fd, uint64_t id);
 /* Let exec id go on (err 0) or fail it with errno err.  0, or -1. */
 int	sandbox_exec_answer(int fd, uint64_t id, int err);
 void	sandbox_exec_call_free(struct sandbox_exec_call *c);
+/* An empty call (nothing to free; no pidfd). */
+void	sandbox_exec_call_init(struct sandbox_exec_call *c);
 /*
  * After an exec of a shared caller was let go: whether its process now
  * runs the file name and the words that were judged (AT_EXECFN and
  * /proc/PID/cmdline), not yet, or is gone.
  */
 enum sandbox_exec_verdict sandbox_exec_verify(const struct sandbox_exec_call *c);
+/* Kill the process of c (through its pidfd: never another one). */
+void	sandbox_exec_kill(const struct sandbox_exec_call *c);
 /* The parent of pid as /proc/PID/stat says; 0 when unknown. */
 pid_t	sandbox_exec_parent_of(pid_t pid);
 /* The ppid field of a /proc/PID/stat line; 0, or -1 when malformed. */

@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,7 +240,7 @@ exec_verify_timer(struct loop *l, void *arg)
 		}
 		break;
 	case SANDBOX_EXEC_DIFFERS:
-		kill(v->call.tgid, SIGKILL);
+		sandbox_exec_kill(&v->call);
 		s->execs_killed++;
 		why = xasprintf("killed: what ran is not what was judged (its "
 		    "memory changed after it was read)");
@@ -264,7 +263,7 @@ exec_verify_start(struct session *s, struct sandbox_exec_call *c)
 
 	v->s = s;
 	v->call = *c;
-	memset(c, 0, sizeof *c);
+	sandbox_exec_call_init(c);
 	v->next = s->exec_verify;
 	s->exec_verify = v;
 	v->timer = loop_timer_add(s->set->loop, 0, exec_verify_timer, v);
@@ -336,7 +335,7 @@ session_exec_judge(struct session *s, struct sandbox_exec_call *c)
 	    sizeof *s->exec_wait);
 	w = &s->exec_wait[s->nexec_wait++];
 	w->call = *c;
-	memset(c, 0, sizeof *c);
+	sandbox_exec_call_init(c);
 }
 
 int
