@@ -72,23 +72,110 @@ policy_loader_program(char *const *argv)
 	return 0;
 }
 
-/* The strongest rule matching argv with its first word as name. */
+/* Where rule r stands among p's rules. */
+static size_t
+exec_rank(const struct policy *p, const struct policy_rule *r)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nrules && p->rules[i] != r; i++)
+		;
+	return i;
+}
+
+/* Whether a rule's first pattern is a literal word (no glob, no quote). */
+static bool
+exec_literal(const struct policy_rule *r)
+{
+	return r->npats > 0 && strpbrk(r->pats[0], "*?[\\") == NULL;
+}
+
+static int
+exec_word_cmp(const void *a, const void *b)
+{
+	const struct policy_xword	*x = a, *y = b;
+	int				 c = strcmp(x->word, y->word);
+
+	if (c != 0)
+		return c;
+	return x->rule < y->rule ? -1 : x->rule > y->rule;
+}
+
+/* Index the rules by their first word, when they changed. */
+static struct policy_xindex *
+exec_index(const struct policy *p)
+{
+	struct policy_xindex	*x = p->xindex;
+	size_t			 i;
+
+	if (x->built && x->generation == p->generation)
+		return x;
+	free(x->words);
+	free(x->globbed);
+	x->words = xcalloc(p->nrules + 1, sizeof *x->words);
+	x->globbed = xcalloc(p->nrules + 1, sizeof *x->globbed);
+	x->nwords = x->nglobbed = 0;
+	for (i = 0; i < p->nrules; i++) {
+		if (p->rules[i]->retired)
+			continue;
+		if (exec_literal(p->rules[i])) {
+			x->words[x->nwords].word = p->rules[i]->pats[0];
+			x->words[x->nwords++].rule = i;
+		} else
+			x->globbed[x->nglobbed++] = i;
+	}
+	qsort(x->words, x->nwords, sizeof *x->words, exec_word_cmp);
+	x->generation = p->generation;
+	x->built = true;
+	return x;
+}
+
+/*
+ * Rule i against v (argc words): the strongest so far in *best, the
+ * first in the file winning a tie (as every other verdict does).
+ */
+static void
+exec_try(const struct policy *p, size_t i, char *const *v, size_t argc,
+    const struct policy_rule **best)
+{
+	const struct policy_rule	*r = p->rules[i];
+
+	if (!policy_rule_matches(r, v, argc))
+		return;
+	if (*best == NULL || r->action > (*best)->action ||
+	    (r->action == (*best)->action && exec_rank(p, r) <
+	    exec_rank(p, *best)))
+		*best = r;
+}
+
+/*
+ * The strongest rule matching argv with its first word as name: the
+ * rules whose first word is name (found in the index), and those whose
+ * first word is a pattern.
+ */
 static void
 exec_match(const struct policy *p, char *const *argv, size_t argc,
     const char *name, const struct policy_rule **best)
 {
-	char		**v;
-	size_t		  i;
+	struct policy_xindex	*x = exec_index(p);
+	char			**v;
+	size_t			  lo = 0, hi = x->nwords, mid, i;
 
 	v = xcalloc(argc + 1, sizeof *v);
 	memcpy(v, argv, argc * sizeof *v);
 	v[0] = (char *)name;
-	for (i = 0; i < p->nrules; i++) {
-		if (!policy_rule_matches(p->rules[i], v, argc))
-			continue;
-		if (*best == NULL || p->rules[i]->action > (*best)->action)
-			*best = p->rules[i];
+	/* The first entry whose word is not below name. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(x->words[mid].word, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	for (i = lo; i < x->nwords && strcmp(x->words[i].word, name) == 0; i++)
+		exec_try(p, x->words[i].rule, v, argc, best);
+	for (i = 0; i < x->nglobbed; i++)
+		exec_try(p, x->globbed[i], v, argc, best);
 	free(v);
 }
 

@@ -14,6 +14,7 @@
 
 #include "policy/policy.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One rule, from a file or remembered. */
@@ -40,6 +41,24 @@ struct policy_texts {
 	size_t	  n;
 };
 
+/*
+ * The rules by their first word, for judging execs quickly (policy/exec.c):
+ * made again when the rules change (generation).  Separate, like texts,
+ * so judging a const policy can make it.
+ */
+struct policy_xindex {
+	unsigned long	 generation;
+	bool		 built;
+	struct policy_xword {
+		const char	*word;		/* a literal first word */
+		size_t		 rule;		/* its rule's index */
+	}		*words;			/* sorted by word */
+	size_t		 nwords;
+	size_t		*globbed;		/* rules whose first word is a
+						   pattern */
+	size_t		 nglobbed;
+};
+
 /* The mode and the rules, in the order they were added. */
 struct policy {
 	enum policy_mode	  mode;
@@ -47,6 +66,7 @@ struct policy {
 	size_t			  nrules;
 	struct policy_texts	 *texts;
 	unsigned long		  generation;	/* bumped when rules change */
+	struct policy_xindex	 *xindex;
 };
 
 /* policy.c: does rule r (not retired) match argv, argc words? */

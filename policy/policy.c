@@ -62,6 +62,7 @@ policy_new(enum policy_mode mode)
 	p = xcalloc(1, sizeof *p);
 	p->mode = mode;
 	p->texts = xcalloc(1, sizeof *p->texts);
+	p->xindex = xcalloc(1, sizeof *p->xindex);
 	return p;
 }
 
@@ -79,6 +80,9 @@ policy_free(struct policy *p)
 		free(p->texts->v[i]);
 	free(p->texts->v);
 	free(p->texts);
+	free(p->xindex->words);
+	free(p->xindex->globbed);
+	free(p->xindex);
 	free(p);
 }
 

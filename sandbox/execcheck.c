@@ -44,6 +44,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -255,22 +256,34 @@ exec_nr_is(int nr, const char *name)
 	return nr == seccomp_syscall_resolve_name(name);
 }
 
+/*
+ * Read len bytes of pid's memory at addr, stopping at the end of a page
+ * (the next one may not be mapped): how many, or -1.
+ */
+static ssize_t
+exec_peek(pid_t pid, uint64_t addr, void *out, size_t len)
+{
+	struct iovec	local, remote;
+	size_t		room = 4096 - (size_t)(addr % 4096);
+
+	local.iov_base = out;
+	local.iov_len = len < room ? len : room;
+	remote.iov_base = (void *)(uintptr_t)addr;
+	remote.iov_len = local.iov_len;
+	return process_vm_readv(pid, &local, 1, &remote, 1, 0);
+}
+
 /* Read a NUL-terminated string of at most max bytes at addr; NULL else. */
 static char *
-exec_read_str(int mem, uint64_t addr, size_t max, bool *cut)
+exec_read_str(pid_t pid, uint64_t addr, size_t max, bool *cut)
 {
 	struct buf	 b = { 0 };
-	char		 chunk[256], *nul;
+	char		 chunk[512], *nul;
 	ssize_t		 n;
-	size_t		 want;
 
 	*cut = false;
 	while (b.len < max) {
-		/* Stop at page ends: the next page may not be mapped. */
-		want = 4096 - (size_t)(addr % 4096);
-		if (want > sizeof chunk)
-			want = sizeof chunk;
-		n = pread(mem, chunk, want, (off_t)addr);
+		n = exec_peek(pid, addr, chunk, sizeof chunk);
 		if (n <= 0) {
 			buf_free(&b);
 			return NULL;
@@ -362,30 +375,83 @@ exec_stat_field(pid_t pid, int n)
  * Whether c's caller shares its memory with another thread or process,
  * and what the check after the exec needs (see struct sandbox_exec_call).
  */
-static void
-exec_shared(struct sandbox_exec_call *c, const char *name, int dirfd,
-    bool empty)
+/*
+ * A process's thread group, parent and thread count from
+ * /proc/PID/status; false when it cannot be read.
+ */
+static bool
+exec_status_of(pid_t pid, pid_t *tgid, pid_t *ppid, int *threads)
 {
 	char	 path[64], buf[2048], *p;
-	long	 threads = 1;
 
-	snprintf(path, sizeof path, "/proc/%d/status", (int)c->pid);
-	if (util_read_text(path, buf, sizeof buf)) {
-		if ((p = strstr(buf, "\nTgid:")) != NULL)
-			c->tgid = (pid_t)strtol(p + 6, NULL, 10);
-		if ((p = strstr(buf, "\nThreads:")) != NULL)
-			threads = strtol(p + 9, NULL, 10);
-	}
+	*tgid = pid;
+	*ppid = 0;
+	*threads = 1;
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if (!util_read_text(path, buf, sizeof buf))
+		return false;
+	if ((p = strstr(buf, "\nTgid:")) != NULL)
+		*tgid = (pid_t)strtol(p + 6, NULL, 10);
+	if ((p = strstr(buf, "\nPPid:")) != NULL)
+		*ppid = (pid_t)strtol(p + 6, NULL, 10);
+	if ((p = strstr(buf, "\nThreads:")) != NULL)
+		*threads = (int)strtol(p + 9, NULL, 10);
+	return true;
+}
+
+/* The caller's thread group and parent; how many threads it has. */
+static int
+exec_status(struct sandbox_exec_call *c)
+{
+	int	threads;
+
+	exec_status_of(c->pid, &c->tgid, &c->ppid, &threads);
 	if (c->tgid <= 0)
 		c->tgid = c->pid;
-	/* A vfork or CLONE_VM child shares its parent's memory. */
-	if (threads > 1)
-		c->shared = true;
-	else if (c->ppid > 0) {
-		long	r = syscall(SYS_kcmp, c->pid, c->ppid, KCMP_VM, 0, 0);
+	return threads;
+}
 
-		c->shared = r == 0 || r < 0;	/* unknown: check after */
+/* The most vfork parents, one above the other, followed. */
+#define EXEC_VFORK_DEPTH	8
+
+/*
+ * Whether a thread or process other than the caller could write its
+ * memory while the exec waits.  Other threads of its group could.  A
+ * process sharing its memory is, under the sandbox's filter (no CLONE_VM
+ * without CLONE_THREAD or CLONE_VFORK), a vfork parent, which waits in
+ * vfork until the child's exec: it cannot, unless it has other threads;
+ * and so on up the vfork parents.  Unknown counts as shared.
+ */
+static bool
+exec_is_shared(pid_t pid, pid_t ppid, int threads)
+{
+	pid_t	tgid, up;
+	long	r;
+	int	depth;
+
+	for (depth = 0; depth < EXEC_VFORK_DEPTH; depth++) {
+		if (threads != 1)
+			return true;
+		if (ppid <= 0)
+			return false;
+		r = syscall(SYS_kcmp, pid, ppid, KCMP_VM, 0, 0);
+		if (r < 0)
+			return true;
+		if (r != 0)
+			return false;	/* its own memory */
+		if (!exec_status_of(ppid, &tgid, &up, &threads))
+			return true;
+		pid = ppid;
+		ppid = up;
 	}
+	return true;
+}
+
+static void
+exec_shared(struct sandbox_exec_call *c, int threads, const char *name,
+    int dirfd, bool empty)
+{
+	c->shared = exec_is_shared(c->pid, c->ppid, threads);
 	if (!c->shared)
 		return;
 	/* Its pid may be reused once it ends: only its pidfd is trusted. */
@@ -419,11 +485,7 @@ exec_execfn(pid_t pid)
 	for (i = 0; n > 0 && i + 1 < (size_t)n / sizeof aux[0]; i += 2) {
 		if (aux[i] != AT_EXECFN)
 			continue;
-		snprintf(path, sizeof path, "/proc/%d/mem", (int)pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-			s = exec_read_str(fd, aux[i + 1], PATH_MAX, &cut);
-			close(fd);
-		}
+		s = exec_read_str(pid, aux[i + 1], PATH_MAX, &cut);
 		break;
 	}
 	return s;
@@ -578,15 +640,16 @@ exec_stat(struct sandbox_exec_call *c)
 static int
 exec_read(const struct seccomp_notif *req, struct sandbox_exec_call *c)
 {
-	char		 memp[64], *name, *dir = NULL;
-	uint64_t	 path_at, argv_at, ptr;
-	size_t		 total = 0, n = 0;
+	char		 *name, *dir = NULL;
+	uint64_t	 path_at, argv_at, ptrs[64];
+	size_t		 total = 0, n = 0, have = 0, k = 0;
+	ssize_t		 got;
 	bool		 at, cut;
-	int		 mem, dirfd = AT_FDCWD;
+	int		 dirfd = AT_FDCWD, threads;
 	int		 flags = 0;
 
 	c->pid = (pid_t)req->pid;
-	c->ppid = sandbox_exec_parent_of(c->pid);
+	threads = exec_status(c);
 	at = exec_nr_is(req->data.nr, "execveat");
 	if (!at && !exec_nr_is(req->data.nr, "execve")) {
 		c->error = xasprintf("system call %d is no exec", req->data.nr);
@@ -600,36 +663,37 @@ exec_read(const struct seccomp_notif *req, struct sandbox_exec_call *c)
 		flags = (int)req->data.args[4];
 	}
 	c->cwd = exec_readlink("/proc/%d/cwd", c->pid, 0);
-	snprintf(memp, sizeof memp, "/proc/%d/mem", (int)c->pid);
-	if ((mem = open(memp, O_RDONLY | O_CLOEXEC)) < 0) {
-		c->error = xasprintf("cannot read the memory of process %d: "
-		    "%s", (int)c->pid, strerror(errno));
-		return -1;
-	}
-	name = exec_read_str(mem, path_at, PATH_MAX, &cut);
+	name = exec_read_str(c->pid, path_at, PATH_MAX, &cut);
 	if (name == NULL || cut) {
-		c->error = xasprintf("cannot read the path process %d execs",
-		    (int)c->pid);
+		c->error = xasprintf("cannot read the memory of process %d "
+		    "(the path it execs): %s", (int)c->pid, name == NULL ?
+		    strerror(errno) : "too long");
 		free(name);
-		close(mem);
 		return -1;
 	}
 	c->argv = xcalloc(EXEC_MAX_ARGS + 1, sizeof *c->argv);
 	while (argv_at != 0 && n < EXEC_MAX_ARGS) {
-		if (pread(mem, &ptr, sizeof ptr, (off_t)(argv_at +
-		    n * sizeof ptr)) != (ssize_t)sizeof ptr) {
-			c->error = xasprintf("cannot read the arguments "
-			    "process %d execs", (int)c->pid);
-			break;
+		/* The pointers, several at a time. */
+		if (k == have) {
+			got = exec_peek(c->pid, argv_at + n * sizeof ptrs[0],
+			    ptrs, sizeof ptrs);
+			if (got < (ssize_t)sizeof ptrs[0]) {
+				c->error = xasprintf("cannot read the "
+				    "arguments process %d execs",
+				    (int)c->pid);
+				break;
+			}
+			have = (size_t)got / sizeof ptrs[0];
+			k = 0;
 		}
-		if (ptr == 0)
+		if (ptrs[k] == 0)
 			break;
 		if (total >= EXEC_MAX_BYTES) {
 			c->argv_cut = true;
 			break;
 		}
-		c->argv[n] = exec_read_str(mem, ptr, EXEC_MAX_BYTES - total,
-		    &cut);
+		c->argv[n] = exec_read_str(c->pid, ptrs[k++],
+		    EXEC_MAX_BYTES - total, &cut);
 		if (c->argv[n] == NULL) {
 			c->error = xasprintf("cannot read the arguments "
 			    "process %d execs", (int)c->pid);
@@ -644,12 +708,11 @@ exec_read(const struct seccomp_notif *req, struct sandbox_exec_call *c)
 	}
 	if (n == EXEC_MAX_ARGS)
 		c->argv_cut = true;
-	close(mem);
 	if (c->error != NULL) {
 		free(name);
 		return -1;
 	}
-	exec_shared(c, name, dirfd, at && name[0] == '\0' &&
+	exec_shared(c, threads, name, dirfd, at && name[0] == '\0' &&
 	    (flags & AT_EMPTY_PATH));
 	/* The file itself: an fd (AT_EMPTY_PATH), or a path from a dir. */
 	if (at && name[0] == '\0' && (flags & AT_EMPTY_PATH)) {

@@ -310,6 +310,17 @@ sandbox_seccomp_build(bool network, bool filtered, bool unix_relays,
 	}
 
 	/*
+	 * Memory shared by two processes that both run: the exec checks read
+	 * what a program asks to exec from its memory, which such a twin
+	 * could change meanwhile.  Threads (CLONE_THREAD, counted) and vfork
+	 * children (CLONE_VFORK: the parent waits) stay.
+	 */
+	cmp[0] = SCMP_CMP(0, SCMP_CMP_MASKED_EQ,
+	    CLONE_VM | CLONE_THREAD | CLONE_VFORK, CLONE_VM);
+	if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "clone", 1, cmp, cause) != 0)
+		goto fail;
+
+	/*
 	 * A listener of the sandbox's own could answer for the execs of its
 	 * children (the exec checks' are ptyvisor's); filters without one,
 	 * a browser's say, still load.

@@ -131,4 +131,21 @@ ok $? "the denied push counts as denied"
 log=$(ls "$PTYVISOR_STATE_DIR"/sessions/*.exec.jsonl | xargs grep -l '"asked":true,"by":"user: no pushing')
 ok $? "the reason is in the exec log ($log)"
 
+# The server goes away while a program waits in exec: it never runs.
+printf 'ask touch **\nallow sh toucher.sh\n' >> "$T/config/rules"
+printf 'touch ran\necho touched\n' > toucher.sh
+kill "$SERVE"; wait "$SERVE" 2> /dev/null
+pv_serve
+timeout 60 "$PTYVISOR" exec -- sh toucher.sh > "$T/gone.out" 2>&1 &
+A=$!
+cleanup_pid $A
+wait_for "$PTYVISOR pending | grep -q 'touch ran.*exec in session'" 20
+ok $? "touch waits in exec"
+kill -9 "$SERVE"
+wait $A
+sleep 0.5
+[ ! -e "$T/ws/ran" ]; ok $? "the server killed: the waiting program never ran"
+grep -q touched "$T/gone.out"
+ok $(( ! $? )) "and the script did not go on"
+
 done_testing

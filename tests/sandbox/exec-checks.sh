@@ -6,7 +6,8 @@
 # renamed copy, the dynamic loader, vfork, posix_spawn, a second thread,
 # the i386 entry, a second thread changing the path after it was read
 # (what ran is checked after the exec and killed); and a listener of the sandbox's own refused while a
-# plain filter (a browser's) still loads.  The server and its files are
+# plain filter (a browser's) still loads; a process sharing the memory
+# without waiting (CLONE_VM alone) is refused, threads and vfork stay.  The server and its files are
 # the test's own, stopped by pid.
 
 . "$top_srcdir/tests/tap.sh"
@@ -35,8 +36,8 @@ pv_serve
 
 DENIED="execve=$TARGET exec_a=$TARGET execveat=$TARGET copy=$TARGET
 loader=$LD,$TARGET vfork=$TARGET spawn=$TARGET thread=$TARGET
-int80=$TARGET race=$SLEEP,$TRUE listener"
-ALLOWED="execve=$OTHER spawn=$OTHER filter"
+int80=$TARGET race=$SLEEP,$TRUE listener clone_vm"
+ALLOWED="execve=$OTHER spawn=$OTHER vfork=$OTHER thread=$OTHER filter"
 
 verdict() { awk -v s="$2" '$1 == s { print $2; exit }' "$1"; }
 

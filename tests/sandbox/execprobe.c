@@ -22,6 +22,8 @@
  *                 first execs it, until P runs (Q allowed, P denied):
  *                 "allowed" when P ran to its end, "denied EKEYREJECTED"
  *                 when every P that ran was killed; P runs "P 3"
+ *   clone_vm      a child sharing our memory that runs beside us
+ *                 (CLONE_VM without CLONE_VFORK or CLONE_THREAD)
  *   listener      a seccomp filter with a listener of its own
  *   filter        a seccomp filter without one (a browser's)
  */
@@ -30,6 +32,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <spawn.h>
@@ -377,6 +380,34 @@ p_race(const char *arg)
 	return PROBE_ERROR;
 }
 
+/* The child of p_clone_vm: it only ends. */
+static int
+clone_vm_child(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+/* A process sharing our memory without waiting for it (not a thread). */
+static int
+p_clone_vm(void)
+{
+	char	*stack = malloc(65536);
+	pid_t	 pid;
+	int	 st;
+
+	if (stack == NULL)
+		return broken("malloc");
+	pid = clone(clone_vm_child, stack + 65536, CLONE_VM | SIGCHLD, NULL);
+	if (pid < 0) {
+		free(stack);
+		return errno;
+	}
+	waitpid(pid, &st, 0);
+	free(stack);
+	return 0;
+}
+
 /* Load a filter that allows everything, with or without a listener. */
 static int
 p_filter(bool listener)
@@ -443,6 +474,8 @@ main(int argc, char **argv)
 			r = p_race(argv[a] + len + 1);
 		else if (strcmp(name, "filter") == 0)
 			r = p_filter(false);
+		else if (strcmp(name, "clone_vm") == 0)
+			r = p_clone_vm();
 		else {
 			for (i = 0; i < sizeof probes / sizeof probes[0]; i++)
 				if (strcmp(probes[i].name, name) == 0)

@@ -1,0 +1,95 @@
+#!/bin/sh
+# exec-checks.sh - what exec checks cost an exec-heavy command: a shell
+# loop of N /bin/true and `make -j2` of M one-line recipes, run in the same
+# sandbox three ways, side by side in one run: `ptyvisor sandbox` (no exec
+# checks), an agent's session under `serve` with no rule (every exec read
+# from /proc, judged and logged), and the same with a rules file of 1,000
+# deny and ask rules.  Each is timed R times; the median wall time and the
+# ratio to the first are printed.  Not part of `make check`.
+#
+# Usage: bench/exec-checks.sh [PTYVISOR] [N] [M] [R]
+
+PTYVISOR=$(cd "$(dirname "${1:-./ptyvisor}")" && pwd)/$(basename "${1:-./ptyvisor}")
+N=${2:-5000}
+M=${3:-500}
+R=${4:-3}
+T=$(mktemp -d "${TMPDIR:-/tmp}/pv-bench-exec.XXXXXX") || exit 1
+SERVE=
+cleanup() {
+	[ -n "$SERVE" ] && kill "$SERVE" 2> /dev/null && wait "$SERVE" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+cd "$T" || exit 1
+mkdir -p config rules0 rules1000
+LOOP="i=0; while [ \$i -lt $N ]; do /bin/true; i=\$((i + 1)); done"
+{
+	printf 'all:'
+	i=0; while [ $i -lt "$M" ]; do printf ' t%d' $i; i=$((i + 1)); done
+	printf '\n'
+	i=0; while [ $i -lt "$M" ]; do printf 't%d:\n\t@true\n' $i; i=$((i + 1)); done
+} > Makefile
+printf 'allow sh -c **\nallow make **\n' > rules0/rules
+cp rules0/rules rules1000/rules
+i=0
+while [ $i -lt 500 ]; do
+	printf 'deny tool%d **\nask other%d push **\n' $i $i >> rules1000/rules
+	i=$((i + 1))
+done
+
+# Median of R wall times (seconds) of a command line.
+median() {
+	k=0
+	: > times
+	while [ $k -lt "$R" ]; do
+		s=$(date +%s%N)
+		sh -c "$1" > /dev/null 2>&1
+		echo "$(( $(date +%s%N) - s ))" >> times
+		k=$((k + 1))
+	done
+	sort -n times | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] / 1e9 }'
+}
+
+serve() {
+	[ -n "$SERVE" ] && kill "$SERVE" && wait "$SERVE" 2> /dev/null
+	export PTYVISOR_SOCKET="$T/$1.sock" PTYVISOR_STATE_DIR="$T/state-$1"
+	PTYVISOR_CONFIG="$T/config" "$PTYVISOR" serve --rules "$T/$1/rules" \
+		--approval never 2> "$T/serve-$1.log" < /dev/null &
+	SERVE=$!
+	i=0
+	while ! "$PTYVISOR" pending > /dev/null 2>&1 && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+}
+
+row() {
+	printf '| %-44s | %8s s | %5s |\n' "$1" "$2" \
+		"$(echo "$2 $3" | awk '{ printf "%.2f", $1 / $2 }')"
+}
+
+echo "exec checks: $N /bin/true from a shell loop, make -j2 of $M recipes; median of $R"
+echo
+echo "| how | loop | x |"
+echo "|---|---|---|"
+base=$(median "'$PTYVISOR' sandbox -- sh -c '$LOOP'")
+row "sandbox, no exec checks" "$base" "$base"
+serve rules0
+a=$(median "'$PTYVISOR' exec -- sh -c '$LOOP'")
+row "session, exec checks, no rule" "$a" "$base"
+serve rules1000
+b=$(median "'$PTYVISOR' exec -- sh -c '$LOOP'")
+row "session, exec checks, 1,000 rules" "$b" "$base"
+n=$(grep -c '' "$T"/state-rules1000/sessions/*.exec.jsonl | awk -F: '{ s += $2 } END { print s }')
+echo
+echo "| how | make -j2 | x |"
+echo "|---|---|---|"
+mbase=$(median "'$PTYVISOR' sandbox -- make -s -j2")
+row "sandbox, no exec checks" "$mbase" "$mbase"
+serve rules0
+ma=$(median "'$PTYVISOR' exec -- make -s -j2")
+row "session, exec checks, no rule" "$ma" "$mbase"
+serve rules1000
+mb=$(median "'$PTYVISOR' exec -- make -s -j2")
+row "session, exec checks, 1,000 rules" "$mb" "$mbase"
+echo
+echo "execs logged by the 1,000-rule loop sessions: $n"
