@@ -490,10 +490,10 @@ explain_ports(const struct hostlist *hl, struct buf *out)
 
 /* The lines of --explain for the unix: entries of hl. */
 static void
-explain_sockets(const struct hostlist *hl, struct buf *out)
+explain_sockets(const struct hostlist *hl, int abi, struct buf *out)
 {
 	const char	*paths[PROXY_MAX_RELAYS];
-	int		 n, i, abi = sandbox_landlock_abi();
+	int		 n, i;
 
 	n = hostlist_unix(hl, paths, PROXY_MAX_RELAYS);
 	buf_adds(out, "  UNIX sockets of the host: reached only those a "
@@ -519,7 +519,8 @@ explain_sockets(const struct hostlist *hl, struct buf *out)
 }
 
 void
-sandbox_hostsvc_explain(const struct sandbox_opts *opts, struct buf *out)
+sandbox_hostsvc_explain(const struct sandbox_opts *opts, int landlock_abi,
+    struct buf *out)
 {
 	struct hostlist	*hl = hostlist_new();
 	char		*cause = NULL;
@@ -533,6 +534,6 @@ sandbox_hostsvc_explain(const struct sandbox_opts *opts, struct buf *out)
 		if (hostlist_add(hl, true, opts->net_deny[i], &cause) != 0)
 			free(cause);
 	explain_ports(hl, out);
-	explain_sockets(hl, out);
+	explain_sockets(hl, landlock_abi, out);
 	hostlist_free(hl);
 }

@@ -142,7 +142,8 @@ explain_lists(struct buf *out, const char *what, const char *const *v,
 }
 
 void
-sandbox_net_explain(const struct sandbox_opts *opts, struct buf *out)
+sandbox_net_explain(const struct sandbox_opts *opts, int landlock_abi,
+    struct buf *out)
 {
 	buf_printf(out, "network: filtered by host name, through ptyvisor's "
 	    "proxy only\n");
@@ -178,7 +179,7 @@ sandbox_net_explain(const struct sandbox_opts *opts, struct buf *out)
 	buf_printf(out, "  a program that ignores them reaches nothing but "
 	    "the services below; UNIX sockets only as socketpairs, unless "
 	    "a unix: entry names one (below)\n");
-	sandbox_hostsvc_explain(opts, out);
+	sandbox_hostsvc_explain(opts, landlock_abi, out);
 	buf_printf(out, "  connections logged: %s\n", opts->net_log != NULL ?
 	    opts->net_log : "next to the session's recording (none for "
 	    "`ptyvisor sandbox` without --network-log)");

@@ -162,7 +162,8 @@ void	sandbox_net_free(struct sandbox *sb);
 /* net.c: the proxy variables for the command, or NULL (unfiltered). */
 char	**sandbox_net_env(const struct sandbox *sb);
 /* net.c: the network plan, for --explain. */
-void	sandbox_net_explain(const struct sandbox_opts *opts, struct buf *out);
+void	sandbox_net_explain(const struct sandbox_opts *opts, int landlock_abi,
+	    struct buf *out);
 /* net.c: child, before the namespaces: fork the proxy, outside them. */
 int	sandbox_net_start_proxy(struct sandbox *sb, int report_fd);
 /* net.c: child, in the new network namespace: loopback up, the proxy's
@@ -196,7 +197,7 @@ int	sandbox_hostsvc_paths(const struct sandbox *sb, const char **out,
 	    int max);
 /* hostsvc.c: the host's services of opts' lists, for --explain. */
 void	sandbox_hostsvc_explain(const struct sandbox_opts *opts,
-	    struct buf *out);
+	    int landlock_abi, struct buf *out);
 
 /* caps.c: parent-death signal and re-check, no_new_privs, no capability. */
 int	sandbox_caps_apply(struct sandbox *sb);

@@ -710,10 +710,12 @@ sandbox_explain(const struct sandbox_opts *opts, struct buf *out)
 	if (opts->profile == SANDBOX_FULL_ACCESS) {
 		buf_printf(out, "no sandbox: the command runs with ptyvisor's "
 		    "own rights (only LD_* is dropped from its environment)\n");
+		buf_printf(out, "exec checks: off (they live in the sandbox): "
+		    "the programs it starts are neither seen nor judged\n");
 		return 0;
 	}
 	if (sandbox_opts_network_filtered(opts))
-		sandbox_net_explain(opts, out);
+		sandbox_net_explain(opts, sandbox_landlock_abi(), out);
 	else if (opts->network)
 		buf_printf(out, "network: allowed%s\n",
 		    opts->nnet_allow + opts->nnet_deny > 0 ? " (every host: "
