@@ -354,60 +354,85 @@ sandbox_exec_join(const char *dir, const char *path)
 	return xasprintf("%s/%s", dir, path);
 }
 
-/* Field n (1-based) of a /proc/PID/stat line, as a number; 0 if none. */
-static unsigned long
-exec_stat_field(pid_t pid, int n)
+/*
+ * Fields of a /proc/PID/stat line (1-based), as numbers, into out[] for
+ * each of the n field numbers in want[] (ascending); false when unread.
+ * Cheaper for the kernel to write than /proc/PID/status.
+ */
+static bool
+exec_stat_fields(pid_t pid, const int *want, unsigned long *out, int n)
 {
-	char		 path[64], buf[1024], *p;
-	int		 field;
+	char	 path[64], buf[1024], *p;
+	int	 field, k = 0;
 
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	if (!util_read_text(path, buf, sizeof buf) ||
 	    (p = strrchr(buf, ')')) == NULL)
-		return 0;
-	for (field = 2; *p != '\0' && field < n; p++)
-		if (*p == ' ')
-			field++;
-	return field == n ? strtoul(p, NULL, 10) : 0;
+		return false;
+	/* After ") " comes field 3. */
+	for (field = 2, p++; *p != '\0' && k < n; p++) {
+		if (*p != ' ')
+			continue;
+		field++;
+		if (field == want[k])
+			out[k++] = strtoul(p + 1, NULL, 10);
+	}
+	return k == n;
+}
+
+/* Field n (1-based) of a /proc/PID/stat line, as a number; 0 if none. */
+static unsigned long
+exec_stat_field(pid_t pid, int n)
+{
+	unsigned long	v = 0;
+
+	return exec_stat_fields(pid, &n, &v, 1) ? v : 0;
 }
 
 /*
  * Whether c's caller shares its memory with another thread or process,
  * and what the check after the exec needs (see struct sandbox_exec_call).
  */
-/*
- * A process's thread group, parent and thread count from
- * /proc/PID/status; false when it cannot be read.
- */
-static bool
-exec_status_of(pid_t pid, pid_t *tgid, pid_t *ppid, int *threads)
-{
-	char	 path[64], buf[2048], *p;
+/* The stat fields read of a caller: its parent, its threads. */
+#define EXEC_STAT_PPID		4
+#define EXEC_STAT_THREADS	20
 
-	*tgid = pid;
+/* A process's parent and thread count; false when it cannot be read. */
+static bool
+exec_status_of(pid_t pid, pid_t *ppid, int *threads)
+{
+	static const int	 want[] = { EXEC_STAT_PPID, EXEC_STAT_THREADS };
+	unsigned long		 v[2];
+
 	*ppid = 0;
 	*threads = 1;
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	if (!util_read_text(path, buf, sizeof buf))
+	if (!exec_stat_fields(pid, want, v, 2))
 		return false;
-	if ((p = strstr(buf, "\nTgid:")) != NULL)
-		*tgid = (pid_t)strtol(p + 6, NULL, 10);
-	if ((p = strstr(buf, "\nPPid:")) != NULL)
-		*ppid = (pid_t)strtol(p + 6, NULL, 10);
-	if ((p = strstr(buf, "\nThreads:")) != NULL)
-		*threads = (int)strtol(p + 9, NULL, 10);
+	*ppid = (pid_t)v[0];
+	*threads = (int)v[1];
 	return true;
 }
 
-/* The caller's thread group and parent; how many threads it has. */
+/*
+ * The caller's parent and how many threads it has; its thread group (its
+ * own pid unless it has other threads, then /proc/PID/status says).
+ */
 static int
 exec_status(struct sandbox_exec_call *c)
 {
-	int	threads;
+	char	 path[64], buf[2048], *p;
+	int	 threads;
 
-	exec_status_of(c->pid, &c->tgid, &c->ppid, &threads);
-	if (c->tgid <= 0)
-		c->tgid = c->pid;
+	exec_status_of(c->pid, &c->ppid, &threads);
+	c->tgid = c->pid;
+	if (threads != 1) {
+		snprintf(path, sizeof path, "/proc/%d/status", (int)c->pid);
+		if (util_read_text(path, buf, sizeof buf) &&
+		    (p = strstr(buf, "\nTgid:")) != NULL)
+			c->tgid = (pid_t)strtol(p + 6, NULL, 10);
+		if (c->tgid <= 0)
+			c->tgid = c->pid;
+	}
 	return threads;
 }
 
@@ -425,7 +450,7 @@ exec_status(struct sandbox_exec_call *c)
 static bool
 exec_is_shared(pid_t pid, pid_t ppid, int threads)
 {
-	pid_t	tgid, up;
+	pid_t	up;
 	long	r;
 	int	depth;
 
@@ -439,7 +464,7 @@ exec_is_shared(pid_t pid, pid_t ppid, int threads)
 			return true;
 		if (r != 0)
 			return false;	/* its own memory */
-		if (!exec_status_of(ppid, &tgid, &up, &threads))
+		if (!exec_status_of(ppid, &up, &threads))
 			return true;
 		pid = ppid;
 		ppid = up;

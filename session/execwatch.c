@@ -68,26 +68,60 @@ exec_log_open(struct session *s)
 	return s->exec_log >= 0;
 }
 
-/* Append one line to the log, within its bound. */
+/* Write what the log holds in memory to its file. */
+static void
+exec_log_flush(struct session *s)
+{
+	if (s->exec_logq.len == 0 || !exec_log_open(s))
+		return;
+	if (util_write_all(s->exec_log, s->exec_logq.data,
+	    s->exec_logq.len) == 0)
+		s->exec_log_bytes += s->exec_logq.len;
+	s->exec_logq.len = 0;
+	buf_trim(&s->exec_logq, SESSION_EXEC_LOG_BATCH);
+}
+
+/* Timer: the lines held reach the file within SESSION_FLUSH_MS. */
+static void
+exec_log_timer(struct loop *l, void *arg)
+{
+	struct session	*s = arg;
+
+	(void)l;
+	s->exec_log_timer = NULL;
+	exec_log_flush(s);
+}
+
+/*
+ * Append one line to the log, within its bound: held in memory and
+ * written in one go when SESSION_EXEC_LOG_BATCH bytes wait, or within
+ * SESSION_FLUSH_MS (as the recording is), or when the session ends.
+ */
 static void
 exec_log_write(struct session *s, struct buf *b)
 {
 	const char	*full = "{\"log_full\":true}\n";
 
-	if (!exec_log_open(s))
+	if (s->record_path == NULL || s->exec_log_failed)
 		return;
 	if (s->exec_log_full) {
 		s->execs_unlogged++;
 		return;
 	}
-	if (s->exec_log_bytes + b->len + strlen(full) > SESSION_EXEC_LOG_MAX) {
+	if (s->exec_log_bytes + s->exec_logq.len + b->len + strlen(full) >
+	    SESSION_EXEC_LOG_MAX) {
 		s->exec_log_full = true;
 		s->execs_unlogged++;
-		util_write_all(s->exec_log, full, strlen(full));
+		buf_adds(&s->exec_logq, full);
+		exec_log_flush(s);
 		return;
 	}
-	if (util_write_all(s->exec_log, b->data, b->len) == 0)
-		s->exec_log_bytes += b->len;
+	buf_add(&s->exec_logq, b->data, b->len);
+	if (s->exec_logq.len >= SESSION_EXEC_LOG_BATCH)
+		exec_log_flush(s);
+	else if (s->exec_log_timer == NULL)
+		s->exec_log_timer = loop_timer_add(s->set->loop,
+		    SESSION_FLUSH_MS, exec_log_timer, s);
 }
 
 /* Log one decided exec. */
@@ -418,6 +452,10 @@ session_exec_free(struct session *s)
 		exec_verify_drop(s->exec_verify);
 	free(s->exec_wait);
 	s->exec_wait = NULL;
+	loop_timer_cancel(s->set->loop, s->exec_log_timer);
+	s->exec_log_timer = NULL;
+	exec_log_flush(s);
+	buf_free(&s->exec_logq);
 	if (s->exec_log >= 0) {
 		if (s->execs_unlogged > 0) {
 			char	line[64];

@@ -121,6 +121,8 @@
 
 /* An exec log stops at this size (a last line says so). */
 #define SESSION_EXEC_LOG_MAX	(16 * 1024 * 1024)
+/* Exec log lines held before one write (not a write on every exec). */
+#define SESSION_EXEC_LOG_BATCH	(32 * 1024)
 /* Execs decided last, kept as lines for the console's view. */
 #define SESSION_EXEC_RECENT	32
 /* Programs remembered per session for the chains of their children. */
@@ -243,6 +245,8 @@ struct session {
 	struct session_exec_wait *exec_wait;	/* asked, not yet answered */
 	size_t			 nexec_wait;
 	int			 exec_log;	/* <id>.exec.jsonl, or -1 */
+	struct buf		 exec_logq;	/* lines not yet written */
+	struct loop_timer	*exec_log_timer;
 	bool			 exec_log_failed;
 	bool			 exec_log_full;
 	uint64_t		 exec_log_bytes;

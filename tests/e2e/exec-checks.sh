@@ -131,6 +131,26 @@ ok $? "the denied push counts as denied"
 log=$(ls "$PTYVISOR_STATE_DIR"/sessions/*.exec.jsonl | xargs grep -l '"asked":true,"by":"user: no pushing')
 ok $? "the reason is in the exec log ($log)"
 
+# Strict ([exec] strict = yes): an exec no rule allows is asked; one a
+# rule allows is not.
+printf '[exec]\nstrict = yes\n' > "$T/config/config"
+printf 'allow sh strict.sh\nallow echo **\n' >> "$T/config/rules"
+printf 'echo start\ncat f; echo "cat rc=$?"\n' > strict.sh
+kill "$SERVE"; wait "$SERVE" 2> /dev/null
+pv_serve
+timeout 60 "$PTYVISOR" exec -- sh strict.sh > "$T/strict.out" 2>&1 &
+A=$!
+cleanup_pid $A
+wait_for "$PTYVISOR pending | grep -q 'cat f.*exec in session'" 20
+ok $? "strict: cat, which no rule names, is asked"
+"$PTYVISOR" pending | grep -q 'asked by: strict exec checks'
+ok $? "... by strict mode, said so"
+id=$("$PTYVISOR" pending | cut -f 1)
+"$PTYVISOR" deny "$id"
+wait $A
+grep -q 'cat rc=126' "$T/strict.out"; ok $? "... and denied: 126"
+rm -f "$T/config/config"
+
 # The server goes away while a program waits in exec: it never runs.
 printf 'ask touch **\nallow sh toucher.sh\n' >> "$T/config/rules"
 printf 'touch ran\necho touched\n' > toucher.sh
