@@ -53,9 +53,11 @@ policy="policy/policy.c policy/exec.c policy/rules.c policy/shsplit.c policy/rea
 policy/gitrepo.c"
 sandbox="sandbox/sandbox.c sandbox/child.c sandbox/ns.c sandbox/landlock.c
 sandbox/seccomp.c sandbox/execcheck.c sandbox/limits.c sandbox/caps.c sandbox/stage.c
-sandbox/net.c sandbox/guard.c sandbox/guard-mount.c sandbox/guard-write.c"
+sandbox/net.c sandbox/hostsvc.c sandbox/guard.c sandbox/guard-mount.c
+sandbox/guard-write.c pty/pty.c"
 net="net/hostlist.c net/resolve.c net/proxy.c net/proxy-conn.c
-net/proxy-request.c net/proxy-serve.c net/relay.c net/steer.c base/loop.c"
+net/proxy-request.c net/proxy-serve.c net/relay.c net/steer.c net/ownport.c
+base/loop.c"
 
 # shellcheck disable=SC2086
 target fuzz-cast record/cast.c record/cast-header.c record/cast-input.c \
