@@ -110,4 +110,12 @@ bool		util_tty_foreground(void);
  */
 bool		util_find_program(const char *name);
 
+/*
+ * Whether a directory of $PATH (as util_find_program searches it) holds a
+ * regular file called name, runnable or not: where a shell would find the
+ * name.  A directory this process may not search holds nothing, as for
+ * bash and dash.  No allocation: safe between fork and exec.
+ */
+bool		util_path_has_file(const char *name);
+
 #endif
