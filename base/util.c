@@ -1,18 +1,19 @@
 /*
  * util.c - allocation, string vectors, byte buffers, fatal errors, clocks
- * and time formats, util_write_all, util_tty_foreground and
- * util_find_program (see util.h).
+ * and time formats, util_write_all, util_tty_foreground, and the $PATH
+ * searches util_find_program and util_path_has_file (see util.h).
  *
  * Invariants: no allocator returns NULL (fatal() instead); fatal() runs
  * the hook (util_set_fatal_hook, the one global here) at most once,
- * before it prints; util_tty_foreground allocates nothing, so it may run
- * between fork and exec.
+ * before it prints; util_tty_foreground and util_path_has_file allocate
+ * nothing, so they may run between fork and exec.
  */
 #include "base/util.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,39 +439,77 @@ util_read_text(const char *path, char *buf, size_t size)
 	return true;
 }
 
-char *
-util_program_path(const char *name)
+/* Whether path names a regular file, runnable or not (what a shell finds). */
+static bool
+util_is_file(const char *path)
+{
+	struct stat	st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * Whether is(DIR/name) holds for a directory of $PATH ("/bin:/usr/bin" when
+ * unset or empty; an empty entry is "."), in order; the first such path
+ * into found (len bytes; NULL: not wanted).  A directory this process may
+ * not search holds nothing.  No allocation (a name too long for PATH_MAX
+ * is in no directory): safe between fork and exec.
+ */
+static bool
+util_on_path(const char *name, bool (*is)(const char *), char *found,
+    size_t len)
 {
 	const char	*path = getenv("PATH"), *p, *end;
-	char		*full;
+	char		 full[PATH_MAX];
+	int		 n;
 
-	if (strchr(name, '/') != NULL)
-		return util_is_program(name) ? xstrdup(name) : NULL;
 	if (path == NULL || *path == '\0')
 		path = "/bin:/usr/bin";
 	for (p = path;; p = end + 1) {
 		end = strchr(p, ':');
 		if (end == NULL)
 			end = p + strlen(p);
-		full = xasprintf("%.*s/%s", (int)(end - p),
-		    end == p ? "." : p, name);
-		if (util_is_program(full))
-			return full;
-		free(full);
+		n = end == p ? snprintf(full, sizeof full, "./%s", name) :
+		    snprintf(full, sizeof full, "%.*s/%s", (int)(end - p), p,
+		    name);
+		if (n > 0 && (size_t)n < sizeof full && is(full)) {
+			if (found != NULL)
+				snprintf(found, len, "%s", full);
+			return true;
+		}
 		if (*end == '\0')
-			break;
+			return false;
 	}
-	errno = ENOENT;
-	return NULL;
 }
 
 bool
 util_find_program(const char *name)
 {
-	char	*full = util_program_path(name);
+	if (strchr(name, '/') != NULL)
+		return util_is_program(name);
+	if (util_on_path(name, util_is_program, NULL, 0))
+		return true;
+	errno = ENOENT;
+	return false;
+}
 
-	free(full);
-	return full != NULL;
+char *
+util_program_path(const char *name)
+{
+	char	full[PATH_MAX];
+
+	if (strchr(name, '/') != NULL)
+		return util_is_program(name) ? xstrdup(name) : NULL;
+	if (util_on_path(name, util_is_program, full, sizeof full))
+		return xstrdup(full);
+	errno = ENOENT;
+	return NULL;
+}
+
+bool
+util_path_has_file(const char *name)
+{
+	return util_on_path(name, util_is_file, NULL, 0);
 }
 
 int

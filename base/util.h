@@ -117,4 +117,12 @@ bool		util_read_text(const char *path, char *buf, size_t size);
 /* The same search: the path found (allocated), NULL with errno when none. */
 char		*util_program_path(const char *name);
 
+/*
+ * Whether a directory of $PATH (as util_find_program searches it) holds a
+ * regular file called name, runnable or not: where a shell would find the
+ * name.  A directory this process may not search holds nothing, as for
+ * bash and dash.  No allocation: safe between fork and exec.
+ */
+bool		util_path_has_file(const char *name);
+
 #endif

@@ -35,7 +35,7 @@ pv=${PTYVISOR:-$root/build/ptyvisor}
 for p in $peers; do
 	case $p in
 	tmux|screen|dvtm) command -v "$p" >/dev/null ||
-		{ echo "run.sh: $p is not installed (scripts/bootstrap)" >&2; exit 2; } ;;
+		{ echo "run.sh: $p is not installed (scripts/bootstrap deps)" >&2; exit 2; } ;;
 	ptyvisor) ;;
 	*) echo "run.sh: unknown peer $p" >&2; exit 2 ;;
 	esac

@@ -12,6 +12,8 @@
  */
 #include "pty/pty.h"
 
+#include "base/util.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -82,7 +84,7 @@ child_run(const struct pty_spec *spec, const char *slave_name, int report)
 	sigset_t		all;
 	const char		*stage = "pre-exec";
 	char			what[160];
-	int			sig, fd;
+	int			sig, fd, err;
 
 	/* Default dispositions and an empty mask: the parent blocks signals. */
 	memset(&sa, 0, sizeof sa);
@@ -140,9 +142,18 @@ hook:
 	if (spec->envp != NULL)
 		environ = (char **)spec->envp;
 	execvp(spec->argv[0], spec->argv);
+	err = errno;
+	/*
+	 * execvp says EACCES for a $PATH directory it may not search as for
+	 * a file it may not run; a shell skips the directory, so the name is
+	 * not found (127) unless some directory holds it as a file.
+	 */
+	if (err == EACCES && strchr(spec->argv[0], '/') == NULL &&
+	    !util_path_has_file(spec->argv[0]))
+		err = ENOENT;
 	snprintf(what, sizeof what, "exec: %s", spec->argv[0]);
-	child_fail(report, what, errno,
-	    errno == ENOENT || errno == ENOTDIR ? 127 : 126);
+	child_fail(report, what, err,
+	    err == ENOENT || err == ENOTDIR ? 127 : 126);
 }
 
 /* Fill a failure record from the parent side. */

@@ -40,7 +40,8 @@ typedef int (*pty_hook_fn)(void *arg, int report_fd, const char **stage);
 
 /* What to run.  Pointers are borrowed for the duration of pty_spawn(). */
 struct pty_spec {
-	char *const	*argv;		/* argv[0] looked up in the child's PATH */
+	char *const	*argv;		/* argv[0] looked up in the child's PATH,
+					   as a shell does (pty.c) */
 	char *const	*envp;		/* NULL: inherit the parent's environment */
 	const char	*cwd;		/* NULL: stay in the parent's directory */
 	struct pty_size	 size;

@@ -24,6 +24,10 @@ TESTS += tests/unit/test-paint-row
 # The README's examples, run as written.
 TESTS += tests/e2e/readme.sh
 EXTRA_DIST += tests/e2e/readme.sh
+# The README's first command as an ordinary user: packages through sudo,
+# everything else that user's.
+TESTS += tests/e2e/bootstrap-user.sh
+EXTRA_DIST += tests/e2e/bootstrap-user.sh
 
 # End-to-end tests of the real binary.
 TESTS += tests/e2e/run.sh tests/e2e/run-tty.sh

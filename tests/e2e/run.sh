@@ -55,6 +55,39 @@ is "$(hist_field state)" failed_to_start "history state is failed_to_start"
 $PTYVISOR run --cwd "$T" -- "$T/noexec" >/dev/null 2>&1 </dev/null
 is "$?" 126 "a non-executable file exits 126"
 
+# A directory of $PATH this user may not search is skipped, as bash and dash
+# skip it: a name in no other directory is not found (127, where execvp
+# says EACCES), one found further on runs, a file that may not run is 126.
+mkdir -p "$T/other" "$T/path/closed" "$T/path/empty" "$T/path/open"
+: > "$T/path/open/plain"; chmod 644 "$T/path/open/plain"
+chmod 0 "$T/path/closed"
+as_other=""
+if [ "$(id -u)" -eq 0 ]; then
+	# Root searches every directory: these run as nobody.
+	as_other="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	chmod 755 "$T" "$T/path" "$T/path/empty" "$T/path/open"
+	chown nobody "$T/other"
+fi
+path_run() {
+	PATH="$T/path/closed:$T/path/empty:$T/path/open:$PATH" \
+	    HOME="$T/other" PTYVISOR_STATE_DIR="$T/other/state" $as_other \
+	    $PTYVISOR run --sandbox none -- "$@" >/dev/null 2>"$T/path.err" \
+	    </dev/null
+}
+if [ "$(id -u)" -eq 0 ] && ! command -v setpriv >/dev/null; then
+	skip "root searches every directory, and no setpriv to be nobody"
+else
+	path_run no-such-cmd
+	is "$?" 127 "a \$PATH directory we may not search is skipped: 127"
+	grep -q 'no-such-cmd: command not found' "$T/path.err"
+	ok $? "and the command is not found"
+	path_run true
+	is "$?" 0 "a name found further on in \$PATH runs"
+	path_run plain
+	is "$?" 126 "a file in \$PATH that may not run exits 126"
+fi
+chmod 700 "$T/path/closed"
+
 # --- sandboxed by default ---------------------------------------------------
 $PTYVISOR run --timeout 1 -- sleep 30 >/dev/null </dev/null
 is "$?" 124 "a sandboxed command times out with 124"

@@ -73,8 +73,15 @@ if command -v strace >/dev/null 2>&1; then
 	pv_keys Enter
 	pv_see "rc4=0" 30
 	pid=$(head -1 "$pv_dir/writes" | awk '{print $1}')
-	grep "^$pid  *write(1," "$pv_dir/writes" | grep -q '25.*35.*40'
-	ok $? "a frame of 23 changed rows is one write to the terminal"
+	# ptyvisor makes itself not dumpable (sandbox_harden_self): only a
+	# tracer with CAP_SYS_PTRACE reads what it writes, others see where.
+	if [ "$(id -u)" -ne 0 ] &&
+	    ! grep -q "^$pid  *write(1, \"" "$pv_dir/writes"; then
+		skip "not root: strace cannot read the writes of a ptyvisor that is not dumpable"
+	else
+		grep "^$pid  *write(1," "$pv_dir/writes" | grep -q '25.*35.*40'
+		ok $? "a frame of 23 changed rows is one write to the terminal"
+	fi
 else
 	skip "strace is missing: cannot count the console's writes"
 fi

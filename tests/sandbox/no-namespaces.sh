@@ -67,6 +67,13 @@ is "$(verdict "$T/sb.txt" utimes=g)" allowed \
 agent_environ() {
 	nons sh -c '(API_KEY=sk-fake-ptyvisor-test exec sleep 60) &
 		v=$!
+		# Probed once sleep holds the secret: before its exec the
+		# subshell has none (up to 5 s).
+		i=0
+		until tr "\0" "\n" < /proc/$v/environ 2>/dev/null |
+		    grep -q "^API_KEY=" || [ $i -ge 500 ]; do
+			sleep 0.01; i=$((i + 1))
+		done
 		"$@" proc_environ=$v
 		kill $v' sh "$@"
 }

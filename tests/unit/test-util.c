@@ -126,6 +126,51 @@ find_program(void)
 	rmdir(dir);
 }
 
+/*
+ * util_path_has_file: a file of that name in a directory of $PATH, runnable
+ * or not, as a shell finds it; a directory we may not search holds nothing.
+ */
+static void
+path_has_file(void)
+{
+	char	 dir[] = "/tmp/ptyvisor-test-util.XXXXXX", *closed, *file, *old;
+	int	 fd;
+
+	ok(util_path_has_file("sh"), "sh is a file in $PATH");
+	ok(!util_path_has_file("ptyvisor-no-such-program"),
+	    "a name in no directory of $PATH is not");
+	if (mkdtemp(dir) == NULL) {
+		ok(false, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	closed = xasprintf("%s/closed", dir);
+	file = xasprintf("%s/plain", closed);
+	mkdir(closed, 0700);
+	fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	close(fd);
+	old = getenv("PATH") != NULL ? xstrdup(getenv("PATH")) : NULL;
+	setenv("PATH", closed, 1);
+	ok(util_path_has_file("plain"), "a file nobody may run is found");
+	setenv("PATH", dir, 1);
+	ok(!util_path_has_file("closed"), "a directory is not a file");
+	chmod(closed, 0);
+	setenv("PATH", closed, 1);
+	if (geteuid() == 0)
+		tap_skip(1, "root searches every directory");
+	else
+		ok(!util_path_has_file("plain"),
+		    "a directory we may not search holds nothing");
+	chmod(closed, 0700);
+	if (old != NULL)
+		setenv("PATH", old, 1);
+	free(old);
+	unlink(file);
+	rmdir(closed);
+	rmdir(dir);
+	free(file);
+	free(closed);
+}
+
 int
 main(void)
 {
@@ -159,6 +204,7 @@ main(void)
 	write_all();
 	strv_compare();
 	find_program();
+	path_has_file();
 	ok(util_is_shell("sh") && util_is_shell("bash") && util_is_shell("mksh"),
 	    "sh, bash, mksh are shells whose -c runs a string");
 	ok(!util_is_shell("python3") && !util_is_shell("/bin/sh") &&
