@@ -204,6 +204,43 @@ exec_want(void *user, const struct session_opts *o)
 	return SANDBOX_EXEC_BEST;
 }
 
+/* What exec_covered looks for among a command line's simple commands. */
+struct exec_cover {
+	char *const	*argv;
+	bool		 found;
+};
+
+/* policy_part_fn: whether this simple command is the exec's words. */
+static void
+exec_cover_part(void *user, char *const *argv, struct policy_verdict v)
+{
+	struct exec_cover	*k = user;
+
+	(void)v;
+	if (argv != NULL && argv[0] != NULL && strv_equal(argv, k->argv))
+		k->found = true;
+}
+
+/*
+ * Whether the exec is the session's own command line or one of the simple
+ * commands its shell string runs: judged, and asked, when the command was,
+ * so not asked again (a deny rule would have refused the command then).
+ */
+static bool
+exec_covered(struct exec_judge *j, struct session *s,
+    const struct sandbox_exec_call *c)
+{
+	struct exec_cover	 k = { c->argv, false };
+	char *const		*argv = session_argv(s);
+
+	if (c->argv == NULL || c->argv[0] == NULL || c->argv_cut)
+		return false;
+	if (strv_equal(argv, c->argv))
+		return true;
+	policy_check_parts(j->policy, argv, NULL, exec_cover_part, &k);
+	return k.found;
+}
+
 /* Judge one exec: the rules, else what was approved covers it. */
 static enum session_exec_verdict
 exec_judge(void *user, struct session *s, const struct sandbox_exec_call *c,
@@ -230,6 +267,10 @@ exec_judge(void *user, struct session *s, const struct sandbox_exec_call *c,
 		return SESSION_EXEC_ALLOW;
 	if (v.decision == POLICY_DENY)
 		return SESSION_EXEC_DENY;
+	if (exec_covered(j, s, c)) {
+		*by = "the command a person approved, as it was asked";
+		return SESSION_EXEC_ALLOW;
+	}
 
 	chain = session_exec_chain(s, c);
 	memset(&q, 0, sizeof q);

@@ -131,6 +131,22 @@ ok $? "the denied push counts as denied"
 log=$(ls "$PTYVISOR_STATE_DIR"/sessions/*.exec.jsonl | xargs grep -l '"asked":true,"by":"user: no pushing')
 ok $? "the reason is in the exec log ($log)"
 
+# A command a person approved is not asked again for its own programs: the
+# rule that asked about the command line judged what its shell runs.
+printf 'ask touch **\n' >> "$T/config/rules"
+sleep 0.3	# the server follows the rules file
+timeout 60 "$PTYVISOR" exec -- sh -c 'touch covered; echo covered-rc=$?' \
+	> "$T/covered.out" 2>&1 &
+A=$!
+cleanup_pid $A
+wait_for "$PTYVISOR pending | grep -q 'touch covered'" 20
+ok $? "ask: the command line is asked about"
+id=$("$PTYVISOR" pending | cut -f 1)
+"$PTYVISOR" approve "$id"
+wait $A
+grep -q 'covered-rc=0' "$T/covered.out" && [ -e covered ]
+ok $? "approved: its touch ran, not asked a second time"
+
 # Strict ([exec] strict = yes): an exec no rule allows is asked; one a
 # rule allows is not.
 printf '[exec]\nstrict = yes\n' > "$T/config/config"
@@ -152,7 +168,7 @@ grep -q 'cat rc=126' "$T/strict.out"; ok $? "... and denied: 126"
 rm -f "$T/config/config"
 
 # The server goes away while a program waits in exec: it never runs.
-printf 'ask touch **\nallow sh toucher.sh\n' >> "$T/config/rules"
+printf 'allow sh toucher.sh\n' >> "$T/config/rules"
 printf 'touch ran\necho touched\n' > toucher.sh
 kill "$SERVE"; wait "$SERVE" 2> /dev/null
 pv_serve

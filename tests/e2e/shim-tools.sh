@@ -38,7 +38,8 @@ cat > "$T/src/package.json" <<'JSON'
 JSON
 cd "$T/src" || exit 1
 
-sessions() { ls "$T/state/sessions" 2>/dev/null | wc -l; }
+# Recordings (a session's exec log lies beside its recording).
+sessions() { ls "$T/state/sessions" 2>/dev/null | grep -c '\.cast$'; }
 
 # make -j4: the same output as with sh, each recipe line a session.
 make -s clean
