@@ -18,6 +18,7 @@
  *
  * SIGINT, SIGTERM and SIGHUP become a kill of the session (a second one
  * gives up at once); before the session starts they withdraw the request.
+ * Giving up, the shim ends by that signal itself.
  *
  * exec reads its words by its entry (args.h), getopt's way up to the
  * first operand; ptyvisor-sh reads its own as sh does (-c STRING [NAME
@@ -370,7 +371,11 @@ cmd_exec_wants_stdin(const struct cmd_exec_run *x)
 	    x->stdin_sent - x->stdin_acked < CMD_EXEC_STDIN_WINDOW;
 }
 
-/* A signal to the shim: kill the session (or give up). */
+/*
+ * A signal to the shim: kill the session; or, before it has started, a
+ * second time, or with the server gone, give up and die of that signal
+ * (as a program left to its default would: its parent sees the signal).
+ */
 static bool
 cmd_exec_signal(struct cmd_exec_run *x, int sig, int *count)
 {
@@ -378,11 +383,13 @@ cmd_exec_signal(struct cmd_exec_run *x, int sig, int *count)
 
 	if (++*count > 1 || x->session == 0) {
 		x->rc = 128 + sig;
+		x->die_sig = sig;
 		return true;
 	}
 	if (cmd_exec_kill(x, &cause) != 0) {
 		free(cause);
 		x->rc = 128 + sig;
+		x->die_sig = sig;
 		return true;
 	}
 	return false;
