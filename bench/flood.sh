@@ -15,7 +15,10 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/pv-bench.XXXXXX")
 runs=0
 # The exec load: a shell loop of /bin/true, long enough to outlast the run.
 execs='i=0; while [ $i -lt 200000 ]; do /bin/true; i=$((i+1)); done'
-trap 'tmux -L $sock kill-server 2>/dev/null; tmux -L inner-$$ kill-server 2>/dev/null; rm -rf "$dir"' EXIT
+# Each run happens in a subshell ($(run_... | stats)), where runs starts
+# at 0 again: its outer server is always pvbench-$$-1, and its trap is not
+# ours, so that one is ended here too.
+trap 'tmux -L $sock kill-server 2>/dev/null; tmux -L pvbench-$$-1 kill-server 2>/dev/null; tmux -L inner-$$ kill-server 2>/dev/null; rm -rf "$dir"' EXIT
 
 now_us() { echo $(( $(date +%s%N) / 1000 )); }
 cap() { tmux -L $sock capture-pane -p; }
