@@ -176,6 +176,11 @@ int	sandbox_exec_prepare(struct sandbox *sb, char **cause);
 void	sandbox_exec_free(struct sandbox *sb);
 /* execcheck.c: child: load it, hand the listener to the parent. */
 int	sandbox_exec_apply(struct sandbox *sb, int report_fd);
+/* exec-read.c: read what the exec of req asks for into c (c->error set
+ * when it cannot be); -1 then. */
+struct seccomp_notif;
+int	sandbox_exec_read(const struct seccomp_notif *req,
+	    struct sandbox_exec_call *c);
 /* execcheck.c: the --explain line. */
 void	sandbox_exec_explain(const struct sandbox *sb, struct buf *out);
 

@@ -456,8 +456,13 @@ enum sandbox_exec_verdict sandbox_exec_verify(const struct sandbox_exec_call *c)
 void	sandbox_exec_kill(const struct sandbox_exec_call *c);
 /* The parent of pid as /proc/PID/stat says; 0 when unknown. */
 pid_t	sandbox_exec_parent_of(pid_t pid);
-/* The ppid field of a /proc/PID/stat line; 0, or -1 when malformed. */
-int	sandbox_exec_stat_ppid(const char *stat, int *ppid);
+/*
+ * Fields of a /proc/PID/stat line (1-based: 4 the parent, 20 the
+ * threads), as numbers, into out[] for each of the n field numbers of
+ * want[] (ascending); false when the line has not all of them.
+ */
+bool	sandbox_exec_stat_parse(const char *line, const int *want,
+	    unsigned long *out, int n);
 /* path made absolute against dir (NULL: as is), leading "./" dropped.
  * Allocated. */
 char	*sandbox_exec_join(const char *dir, const char *path);

@@ -1,7 +1,7 @@
 /*
  * test-execcheck.c - the supervisor's side of exec checks
- * (sandbox/execcheck.c): a /proc/PID/stat line's parent, paths made
- * absolute, and, with a real listener on a real child, what a waiting
+ * (sandbox/execcheck.c, sandbox/exec-read.c): /proc/PID/stat fields,
+ * paths made absolute, and, with a real listener on a real child, what a waiting
  * exec asks read from its memory (words with spaces, empty ones, long
  * ones across pages, too many of them), the file for a relative path and
  * for execveat on a descriptor, its directory and parent, and the answer:
@@ -183,14 +183,20 @@ test_live(void)
 int
 main(void)
 {
-	int	 ppid = -1;
-	char	*p;
+	static const int	 f4[] = { 4 }, f4_20[] = { 4, 20 };
+	unsigned long		 v[2] = { 0, 0 };
+	char			*p;
 
-	ok(sandbox_exec_stat_ppid("123 (sh) S 45 123 123 0", &ppid) == 0 &&
-	    ppid == 45, "stat: the parent");
-	ok(sandbox_exec_stat_ppid("7 (a) b) (c) R 9 1", &ppid) == 0 &&
-	    ppid == 9, "stat: a name with parentheses and spaces");
-	ok(sandbox_exec_stat_ppid("7 (a", &ppid) == -1, "stat: malformed");
+	ok(sandbox_exec_stat_parse("123 (sh) S 45 123 123 0", f4, v, 1) &&
+	    v[0] == 45, "stat: the parent");
+	ok(sandbox_exec_stat_parse("7 (a) b) (c) R 9 1", f4, v, 1) &&
+	    v[0] == 9, "stat: a name with parentheses and spaces");
+	ok(!sandbox_exec_stat_parse("7 (a", f4, v, 1), "stat: malformed");
+	ok(sandbox_exec_stat_parse("5 (x y) S 1 5 5 0 -1 4194560 0 0 0 0 0 0 "
+	    "0 0 20 0 3 0", f4_20, v, 2) && v[0] == 1 && v[1] == 3,
+	    "stat: the parent and the threads");
+	ok(!sandbox_exec_stat_parse("5 (x) S 1 5", f4_20, v, 2),
+	    "stat: a line short of a field");
 	p = sandbox_exec_join("/w", "x/y");
 	is_str(p, "/w/x/y", "join: relative");
 	free(p);
