@@ -162,24 +162,29 @@ exec_log(struct session *s, const struct sandbox_exec_call *c,
 	buf_free(&b);
 }
 
-/* Remember what pid runs now, for the chains of its children. */
+/* An exec's words, quoted for one line (its file when it has none). */
+static char *
+exec_words(const struct sandbox_exec_call *c)
+{
+	return c->argv != NULL && c->argv[0] != NULL ? quote_argv(c->argv) :
+	    quote_text(c->path != NULL ? c->path : "?");
+}
+
+/* Remember what pid runs now (words, taken), for its children's chains. */
 static void
-exec_seen(struct session *s, const struct sandbox_exec_call *c)
+exec_seen(struct session *s, pid_t pid, char *words)
 {
 	struct session_exec_seen	*e;
-	char				*words;
 	size_t				 i;
 
 	for (i = 0; i < SESSION_EXEC_SEEN; i++)
-		if (s->exec_seen[i].pid == c->pid)
+		if (s->exec_seen[i].pid == pid)
 			break;
 	if (i == SESSION_EXEC_SEEN)
 		i = s->exec_seen_next++ % SESSION_EXEC_SEEN;
 	e = &s->exec_seen[i];
 	free(e->argv);
-	words = c->argv != NULL && c->argv[0] != NULL ? quote_argv(c->argv) :
-	    xstrdup(c->path != NULL ? c->path : "?");
-	e->pid = c->pid;
+	e->pid = pid;
 	e->argv = words;
 }
 
@@ -215,19 +220,16 @@ exec_refused(struct session *s, const struct sandbox_exec_call *c,
 /* Keep a line of the decided exec for the console's view. */
 static void
 exec_recent(struct session *s, const struct sandbox_exec_call *c,
-    bool allowed, bool asked, const char *by)
+    const char *words, bool allowed, bool asked, const char *by)
 {
 	uint64_t	 us = session_elapsed_us(s);
-	char		*words, **slot;
+	char		**slot;
 
-	words = c->argv != NULL && c->argv[0] != NULL ? quote_argv(c->argv) :
-	    quote_text(c->path != NULL ? c->path : "?");
 	slot = &s->exec_recent[s->exec_recent_next++ % SESSION_EXEC_RECENT];
 	free(*slot);
 	*slot = xasprintf("%7.3fs %-5s%s pid %d  %s  (%s)",
 	    (double)us / 1e6, allowed ? "allow" : "deny", asked ? " asked" : "",
 	    (int)c->pid, words, by != NULL ? by : "");
-	free(words);
 	if (s->exec_recent_n < SESSION_EXEC_RECENT)
 		s->exec_recent_n++;
 }
@@ -262,7 +264,7 @@ exec_verify_timer(struct loop *l, void *arg)
 {
 	struct session_exec_verify	*v = arg;
 	struct session			*s = v->s;
-	char				*why;
+	char				*why, *words;
 
 	v->timer = NULL;
 	switch (sandbox_exec_verify(&v->call)) {
@@ -279,7 +281,9 @@ exec_verify_timer(struct loop *l, void *arg)
 		why = xasprintf("killed: what ran is not what was judged (its "
 		    "memory changed after it was read)");
 		exec_log(s, &v->call, false, false, why);
-		exec_recent(s, &v->call, false, false, why);
+		words = exec_words(&v->call);
+		exec_recent(s, &v->call, words, false, false, why);
+		free(words);
 		free(why);
 		break;
 	case SANDBOX_EXEC_SAME:
@@ -308,17 +312,24 @@ static void
 exec_settle(struct session *s, struct sandbox_exec_call *c, bool allow,
     bool asked, const char *by)
 {
+	char	*words;
+
 	s->execs++;
 	if (!allow)
 		s->execs_denied++;
 	if (s->exec_fd >= 0)
 		sandbox_exec_answer(s->exec_fd, c->id, allow ? 0 : EACCES);
 	exec_log(s, c, allow, asked, by);
-	exec_recent(s, c, allow, asked, by);
+	/* Quoted once, for the console's view and the chains. */
+	words = exec_words(c);
+	exec_recent(s, c, words, allow, asked, by);
 	if (allow)
-		exec_seen(s, c);
-	else if (asked)
-		exec_refused(s, c, by);
+		exec_seen(s, c->pid, words);
+	else {
+		free(words);
+		if (asked)
+			exec_refused(s, c, by);
+	}
 	if (allow && c->shared)
 		exec_verify_start(s, c);
 	sandbox_exec_call_free(c);
