@@ -69,27 +69,22 @@ row() {
 
 echo "exec checks: $N /bin/true from a shell loop, make -j2 of $M recipes; median of $R"
 echo
-echo "| how | loop | x |"
-echo "|---|---|---|"
-base=$(median "'$PTYVISOR' sandbox -- sh -c '$LOOP'")
-row "sandbox, no exec checks" "$base" "$base"
-serve rules0
-a=$(median "'$PTYVISOR' exec -- sh -c '$LOOP'")
-row "session, exec checks, no rule" "$a" "$base"
-serve rules1000
-b=$(median "'$PTYVISOR' exec -- sh -c '$LOOP'")
-row "session, exec checks, 1,000 rules" "$b" "$base"
-n=$(grep -c '' "$T"/state-rules1000/sessions/*.exec.jsonl | awk -F: '{ s += $2 } END { print s }')
-echo
-echo "| how | make -j2 | x |"
-echo "|---|---|---|"
-mbase=$(median "'$PTYVISOR' sandbox -- make -s -j2")
-row "sandbox, no exec checks" "$mbase" "$mbase"
-serve rules0
-ma=$(median "'$PTYVISOR' exec -- make -s -j2")
-row "session, exec checks, no rule" "$ma" "$mbase"
-serve rules1000
-mb=$(median "'$PTYVISOR' exec -- make -s -j2")
-row "session, exec checks, 1,000 rules" "$mb" "$mbase"
-echo
+# One table: WORKLOAD (a command line) the three ways, under TITLE.
+table() {
+	echo "| how | $1 | x |"
+	echo "|---|---|---|"
+	base=$(median "'$PTYVISOR' sandbox -- $2")
+	row "sandbox, no exec checks" "$base" "$base"
+	serve rules0
+	row "session, exec checks, no rule" \
+		"$(median "'$PTYVISOR' exec -- $2")" "$base"
+	serve rules1000
+	row "session, exec checks, 1,000 rules" \
+		"$(median "'$PTYVISOR' exec -- $2")" "$base"
+	echo
+}
+
+table loop "sh -c '$LOOP'"
+n=$(cat "$T"/state-rules1000/sessions/*.exec.jsonl | wc -l)
+table "make -j2" "make -s -j2"
 echo "execs logged by the 1,000-rule loop sessions: $n"
