@@ -33,6 +33,7 @@
 
 #include "base/loop.h"
 #include "base/util.h"
+#include "cli/recopts.h"
 #include "cli/sbopts.h"
 #include "conf/config.h"
 #include "control/client.h"
@@ -81,13 +82,14 @@ cmd_console_usage(FILE *f)
 	    "                    mouse; off by default, as the terminal's own\n"
 	    "                    selection then needs Shift)\n"
 	    "  --no-mouse        leave the mouse to the terminal\n"
+	    "%s"
 	    "  -h, --help        show this help\n"
 	    "Every session is sandboxed (agents' ones too, with the profile\n"
 	    "they ask for); the sandbox options:\n%s\n"
 	    "Sessions see TERM=xterm-256color.  Files: $PTYVISOR_STATE_DIR\n"
 	    "(default ~/.local/state/ptyvisor) holds recordings, history and\n"
 	    "ptyvisor.log (the server's log).\n",
-	    sbopts_help);
+	    recopts_help, sbopts_help);
 }
 
 /* The parsed command line: the console's options and a server's. */
@@ -95,6 +97,7 @@ struct cmd_console_args {
 	struct tui_opts		 o;
 	struct sandbox_opts	 sbo;
 	struct cli_server_opts	 so;
+	struct recopts		 rec;
 	char *const		*cmd;
 	const char		*name;		/* -L */
 	const char		*socket;	/* --socket */
@@ -161,7 +164,9 @@ cmd_console_parse(struct cmd_console_args *a, int argc, char **argv, int *mouse)
 	}
 	a->o.sandbox = &a->sbo;
 	while (i < argc && strcmp(argv[i], "--") != 0) {
-		if ((k = sbopts_parse(&a->sbo, argc, argv, &i, &cause)) < 0) {
+		if ((k = sbopts_parse(&a->sbo, argc, argv, &i, &cause)) < 0 ||
+		    (k == 0 && (k = recopts_parse(&a->rec, argc, argv, &i,
+		    &cause)) < 0)) {
 			cli_error(NULL, "%s", cause);
 			free(cause);
 			return CLI_EXIT_ERROR;
@@ -271,6 +276,7 @@ cmd_console_server_opts(struct cmd_console_args *a, char **state_dir,
 	if ((*state_dir = cli_state_dir(cli_config(), cause)) == NULL)
 		return -1;
 	o->state_dir = *state_dir;
+	recopts_bounds(&a->rec, cli_config(), *state_dir, &o->bounds);
 	own.settings = a->so.settings;
 	own.rules = o->rules;
 	own.socket = a->so.socket;

@@ -5,7 +5,10 @@
  * Both read history.jsonl line by line and keep each raw line next to its
  * decoded entry, so --json prints lines exactly as stored.  Lines that do
  * not decode are skipped, as history_load does.  Oldest first: the newest
- * session is the last line printed, as in a shell's history.
+ * session is the last line printed, as in a shell's history.  A session
+ * whose recording the state directory's budget removed (record/prune.h)
+ * is said to be: "recording pruned" in the table and in show, and
+ * "recording_pruned": true added to its line for --json.
  */
 #include "cli/commands.h"
 #include "cli/args.h"
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/quote.h"
 #include "record/cast.h"
@@ -33,6 +37,7 @@
 struct cmd_history_row {
 	struct history_entry	 e;
 	char			*line;
+	bool			 pruned;	/* its recording is gone */
 };
 
 /* All rows of the history file. */
@@ -61,7 +66,8 @@ cmd_history_rows_load(struct cmd_history_rows *rows, char **cause)
 {
 	const struct config *cfg;
 	char		*dir, *path, *line = NULL;
-	size_t		 cap = 0;
+	size_t		 cap = 0, npruned;
+	unsigned long	*pruned;
 	ssize_t		 n;
 	FILE		*f;
 	struct history_entry e;
@@ -71,14 +77,17 @@ cmd_history_rows_load(struct cmd_history_rows *rows, char **cause)
 	    (dir = cli_state_dir(cfg, cause)) == NULL)
 		return -1;
 	path = statedir_history_path(dir);
+	pruned = statedir_pruned(dir, &npruned);
 	free(dir);
 	if ((f = fopen(path, "re")) == NULL) {
 		if (errno == ENOENT) {
 			free(path);
+			free(pruned);
 			return 0;
 		}
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		free(path);
+		free(pruned);
 		return -1;
 	}
 	while ((n = getline(&line, &cap, f)) > 0) {
@@ -89,8 +98,13 @@ cmd_history_rows_load(struct cmd_history_rows *rows, char **cause)
 		rows->v = xreallocarray(rows->v, rows->n + 1, sizeof *rows->v);
 		rows->v[rows->n].e = e;
 		rows->v[rows->n].line = xstrdup(line);
+		/* Pruned, and not written again since (a path of its own). */
+		rows->v[rows->n].pruned = e.id != 0 && e.recording != NULL &&
+		    statedir_pruned_has(pruned, npruned, e.id) &&
+		    access(e.recording, F_OK) != 0;
 		rows->n++;
 	}
+	free(pruned);
 	if (ferror(f)) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		fclose(f);
@@ -103,6 +117,33 @@ cmd_history_rows_load(struct cmd_history_rows *rows, char **cause)
 	free(line);
 	free(path);
 	return 0;
+}
+
+/* What becomes of row's recording, for the table: "", pruned or capped. */
+static const char *
+cmd_history_recording_note(const struct cmd_history_row *row)
+{
+	if (row->pruned)
+		return "  (recording pruned)";
+	if (row->e.recording_dropped != 0)
+		return "  (recording capped)";
+	return "";
+}
+
+/* Print row's line for --json: as stored, plus "recording_pruned". */
+static void
+cmd_history_print_json(const struct cmd_history_row *row)
+{
+	json_t	*o;
+	char	*s = NULL;
+
+	if (row->pruned && (o = json_loads(row->line, 0, NULL)) != NULL) {
+		json_object_set_new(o, "recording_pruned", json_true());
+		s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		json_decref(o);
+	}
+	printf("%s\n", s != NULL ? s : row->line);
+	free(s);
 }
 
 /* The command of e, quoted; caller frees. */
@@ -246,11 +287,12 @@ cmd_history_option(void *state, int key, const char *value, char **cause)
 	return 0;
 }
 
-/* Print e as a line of the table. */
+/* Print row as a line of the table. */
 static void
-cmd_history_print_entry(const struct history_entry *e)
+cmd_history_print_entry(const struct cmd_history_row *row)
 {
-	char	 t[32], dur[32], st[64], dec[64], *cmd;
+	const struct history_entry	*e = &row->e;
+	char				 t[32], dur[32], st[64], dec[64], *cmd;
 
 	cmd_history_local_time(e->start_us, t, sizeof t);
 	util_format_duration(e->end_us - e->start_us, dur, sizeof dur);
@@ -262,8 +304,9 @@ cmd_history_print_entry(const struct history_entry *e)
 		printf("%5lu", e->id);
 	else
 		printf("%5s", "-");
-	printf("  %s  %7s  %-14s  %-17s  %-12s  %s\n", t,
-	    dur, st, e->profile != NULL ? e->profile : "-", dec, cmd);
+	printf("  %s  %7s  %-14s  %-17s  %-12s  %s%s\n", t,
+	    dur, st, e->profile != NULL ? e->profile : "-", dec, cmd,
+	    cmd_history_recording_note(row));
 	free(cmd);
 }
 
@@ -289,9 +332,9 @@ cmd_history_print(const struct cmd_history_rows *rows,
 			continue;
 		}
 		if (a->json)
-			printf("%s\n", rows->v[i].line);
+			cmd_history_print_json(&rows->v[i]);
 		else
-			cmd_history_print_entry(&rows->v[i].e);
+			cmd_history_print_entry(&rows->v[i]);
 	}
 	free(keep);
 }
@@ -492,9 +535,12 @@ cmd_show_network(const char *recording)
 	free(path);
 }
 
-/* Print what the history knows of session e, one field a line. */
+/*
+ * Print what the history knows of session e, one field a line (pruned:
+ * its recording is gone).
+ */
 static void
-cmd_show_fields(const struct history_entry *e)
+cmd_show_fields(const struct history_entry *e, bool pruned)
 {
 	char	 t[32], dur[32], st[64], *text;
 
@@ -539,8 +585,14 @@ cmd_show_fields(const struct history_entry *e)
 		    "environment)\n", text);
 		free(text);
 	}
-	printf("bytes:     %llu\nrecording: %s\n", (unsigned long long)e->bytes,
-	    e->recording != NULL ? e->recording : "-");
+	printf("bytes:     %llu\nrecording: %s%s\n",
+	    (unsigned long long)e->bytes,
+	    e->recording != NULL ? e->recording : "-",
+	    pruned ? " (recording pruned)" : "");
+	if (e->recording_dropped != 0)
+		printf("capped:    %llu bytes of output not recorded (the "
+		    "recording keeps its head and tail)\n",
+		    (unsigned long long)e->recording_dropped);
 	if (e->error != NULL) {
 		text = quote_text(e->error);
 		printf("error:     %s\n", text);
@@ -623,15 +675,21 @@ cmd_show_connections(const struct history_entry *e)
 	cmd_show_execs(e);
 }
 
-/* Print the output of session e as text; the exit status. */
+/*
+ * Print the output of session e as text (pruned: say that it is gone);
+ * the exit status.
+ */
 static int
-cmd_show_output(const struct history_entry *e)
+cmd_show_output(const struct history_entry *e, bool pruned)
 {
 	struct buf	 text = { 0 };
 	char		*cause = NULL, *warning = NULL;
 	int		 rc = 0;
 
-	if (e->recording == NULL) {
+	if (pruned)
+		printf("(recording pruned: the state directory's budget "
+		    "removed it)\n");
+	else if (e->recording == NULL) {
 		cli_error("show", "session %lu has no recording", e->id);
 		rc = CMD_HISTORY_EXIT_READ;
 	} else if (cli_cast_text(e->recording, -1, &text, &warning,
@@ -664,6 +722,7 @@ cmd_show_exec(int argc, char **argv)
 {
 	struct cmd_history_rows	 rows = { 0 };
 	struct history_entry	*e = NULL;
+	bool			 pruned = false;
 	struct args_end		 end;
 	char			*cause = NULL, *endp;
 	unsigned long		 id;
@@ -696,17 +755,19 @@ cmd_show_exec(int argc, char **argv)
 		goto out;
 	}
 	for (i = rows.n; i > 0 && e == NULL; i--)
-		if (rows.v[i - 1].e.id == id)
+		if (rows.v[i - 1].e.id == id) {
 			e = &rows.v[i - 1].e;
+			pruned = rows.v[i - 1].pruned;
+		}
 	if (e == NULL) {
 		rc = cmd_show_unfinished(argv[1], id);
 		goto out;
 	}
-	cmd_show_fields(e);
+	cmd_show_fields(e, pruned);
 	cmd_show_connections(e);
 	printf("--- output ---\n");
 	fflush(stdout);
-	rc = cmd_show_output(e);
+	rc = cmd_show_output(e, pruned);
 out:
 	free(cause);
 	cmd_history_rows_free(&rows);

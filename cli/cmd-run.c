@@ -27,6 +27,7 @@
 #include "session/session.h"
 #include "base/util.h"
 #include "cli/netrules.h"
+#include "cli/recopts.h"
 #include "cli/sbopts.h"
 #include "cli/term-raw.h"
 
@@ -51,6 +52,7 @@ struct cmd_run_args {
 	const char		*rules;	/* --rules */
 	long			 timeout;
 	bool			 verbose;
+	struct recopts		 rec;
 };
 
 static void
@@ -147,7 +149,7 @@ cmd_run_usage(FILE *f)
 	    "  --timeout S     kill the command after S seconds (exit 124)\n"
 	    "  -v, --verbose   say where the recording went\n"
 	    "  -h, --help      show this help\n"
-	    "%s%s\n"
+	    "%s%s%s\n"
 	    "Exit status: the command's own; 128+N if killed by signal N;\n"
 	    "124 timed out; 125 ptyvisor error; 126 not executable;\n"
 	    "127 command not found.\n"
@@ -156,7 +158,7 @@ cmd_run_usage(FILE *f)
 	    "v2) and history.jsonl.  The [sandbox] settings of the file\n"
 	    "($PTYVISOR_CONFIG/config, else $XDG_CONFIG_HOME/ptyvisor/config) are\n"
 	    "the defaults of the sandbox options.\n",
-	    sbopts_help, netrules_help);
+	    recopts_help, sbopts_help, netrules_help);
 }
 
 enum {
@@ -179,7 +181,7 @@ static const struct args_option cmd_run_options[] = {
 	ARGS_END
 };
 static const struct args_option *const cmd_run_tables[] = {
-	cmd_run_options, sbopts_options, NULL
+	cmd_run_options, recopts_options, sbopts_options, NULL
 };
 
 /* Parse a number in [lo, hi] for option name. */
@@ -233,19 +235,29 @@ cmd_run_option(void *state, int key, const char *value, char **cause)
 		a->rules = value;
 		break;
 	default:
+		if (key >= RECOPTS_KEY)
+			return recopts_apply(&a->rec, key, value, cause);
 		return sbopts_apply(&a->sbo, key, value, cause);
 	}
 	return 0;
 }
 
-/* r's loop, its sessions (recorded in state_dir) and the signals. */
+/*
+ * r's loop, its sessions (recorded in state_dir, within the bounds of a's
+ * options and cfg) and the signals.
+ */
 static int
-cmd_run_setup(struct cmd_run *r, const char *state_dir, char **cause)
+cmd_run_setup(struct cmd_run *r, const struct cmd_run_args *a,
+    const struct config *cfg, const char *state_dir, char **cause)
 {
+	struct session_bounds	b;
+
 	if ((r->loop = loop_new(cause)) == NULL)
 		return -1;
 	if ((r->sessions = sessions_new(r->loop, state_dir, cause)) == NULL)
 		return -1;
+	recopts_bounds(&a->rec, cfg, state_dir, &b);
+	sessions_set_bounds(r->sessions, &b);
 	sessions_subscribe(r->sessions, &cmd_run_events, r);
 	if (loop_add_signal(r->loop, SIGTERM, cmd_run_sigterm, r,
 	    cause) != 0 ||
@@ -321,7 +333,7 @@ cmd_run_session(struct cmd_run_args *a, const struct config *cfg, char **cmd)
 	if (r.tty && !a->size_given)
 		a->size = cmd_run_terminal_size();
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL ||
-	    cmd_run_setup(&r, state_dir, &cause) != 0)
+	    cmd_run_setup(&r, a, cfg, state_dir, &cause) != 0)
 		goto out;
 	if (!r.tty && getenv("TERM") == NULL)
 		setenv("TERM", "xterm-256color", 1);

@@ -23,6 +23,7 @@
 
 #include "base/loop.h"
 #include "base/util.h"
+#include "cli/recopts.h"
 #include "conf/config.h"
 #include "policy/policy.h"
 #include "sandbox/sandbox.h"
@@ -82,7 +83,8 @@ cmd_serve_usage(FILE *f)
 	    "                   waits ([approval] notify)\n"
 	    "  --keep           a client that disconnects leaves its sessions\n"
 	    "                   running and its requests pending\n"
-	    "  -h, --help       show this help\n");
+	    "%s"
+	    "  -h, --help       show this help\n", recopts_help);
 }
 
 /* What serve's command line says. */
@@ -90,6 +92,7 @@ struct cmd_serve {
 	struct cli_server_opts	 o;
 	const char		*sandbox;	/* --sandbox; NULL: the file's */
 	bool			 keep;
+	struct recopts		 rec;
 };
 
 enum {
@@ -112,7 +115,7 @@ static const struct args_option cmd_serve_options[] = {
 	ARGS_END
 };
 static const struct args_option *const cmd_serve_tables[] = {
-	cmd_serve_options, NULL
+	cmd_serve_options, recopts_options, NULL
 };
 
 /* Take one option into the command line's values (args_parse()). */
@@ -152,6 +155,8 @@ cmd_serve_option(void *state, int key, const char *value, char **cause)
 	case CMD_SERVE_KEEP:
 		c->keep = true;
 		break;
+	default:
+		return recopts_apply(&c->rec, key, value, cause);
 	}
 	return 0;
 }
@@ -212,6 +217,7 @@ cmd_serve_exec(int argc, char **argv)
 	if ((state_dir = cli_state_dir(cfg, &cause)) == NULL)
 		goto fail;
 	so->srv.state_dir = state_dir;
+	recopts_bounds(&c.rec, cfg, state_dir, &so->srv.bounds);
 	own.settings = so->settings;
 	own.rules = so->srv.rules;
 	own.socket = so->socket;

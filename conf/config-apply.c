@@ -144,3 +144,15 @@ config_socket(const struct config *cfg)
 {
 	return cfg->socket;
 }
+
+uint64_t
+config_max_recording(const struct config *cfg)
+{
+	return cfg->max_recording;
+}
+
+uint64_t
+config_state_budget(const struct config *cfg)
+{
+	return cfg->state_budget;
+}

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sandbox/sandbox.h"
 
@@ -42,6 +43,8 @@ enum config_key {
 	KEY_EXPOSE,
 	KEY_EXEC_STRICT,
 	KEY_EXEC_JUDGE_OWN,
+	KEY_MAX_RECORDING,
+	KEY_STATE_BUDGET,
 	CONFIG_NKEYS
 };
 
@@ -85,6 +88,9 @@ struct config {
 
 	bool			 exec_strict;
 	bool			 exec_judge_own;
+
+	uint64_t		 max_recording;
+	uint64_t		 state_budget;
 
 	char			*state_dir;
 	char			*socket;

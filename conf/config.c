@@ -42,6 +42,7 @@ enum config_type {
 	CONFIG_PREFIX,		/* char, 'a' to 'z' */
 	CONFIG_LINES,		/* size_t, 1 to CONFIG_SCROLLBACK_MAX */
 	CONFIG_CAP,		/* size_t, bytes with K/M, CONFIG_CAP_MIN..MAX */
+	CONFIG_RECORD_SIZE,	/* uint64_t, bytes with K/M/G/T, a minimum */
 	CONFIG_PROGRAM,		/* char *, a program name or path */
 	CONFIG_PATH,		/* char *, absolute after "~/" */
 	CONFIG_PATH_LIST,	/* writable: one more directory */
@@ -115,13 +116,17 @@ static const struct config_key_def config_keys[] = {
 	  CONFIG_FIELD(exec_strict) },
 	{ KEY_EXEC_JUDGE_OWN, "exec", "judge_own", CONFIG_BOOL,
 	  CONFIG_FIELD(exec_judge_own) },
+	{ KEY_MAX_RECORDING, "record", "max_recording", CONFIG_RECORD_SIZE,
+	  CONFIG_FIELD(max_recording) },
+	{ KEY_STATE_BUDGET, "record", "state_budget", CONFIG_RECORD_SIZE,
+	  CONFIG_FIELD(state_budget) },
 };
 #define CONFIG_NDEFS (sizeof config_keys / sizeof config_keys[0])
 
 /* Our sections; a bounded profile's own holds only the bounds' keys. */
 static const char *const config_sections[] = {
 	"approval", "sandbox", "sandbox.read-only", "sandbox.workspace-write",
-	"tui", "mcp", "paths", "exec"
+	"tui", "mcp", "paths", "exec", "record"
 };
 #define CONFIG_NSECTIONS \
 	(sizeof config_sections / sizeof config_sections[0])
@@ -221,7 +226,8 @@ config_check_section(struct config_parse *p, const char *start)
 	if (!config_is_section(start + 1, (size_t)(end - start - 1))) {
 		config_error(p, "unknown section [%.*s] (known: [approval], "
 		    "[sandbox], [sandbox.read-only], [sandbox.workspace-write], "
-		    "[tui], [mcp], [paths], [exec])", (int)(end - start - 1),
+		    "[tui], [mcp], [paths], [exec], [record])",
+		    (int)(end - start - 1),
 		    start + 1);
 		return -1;
 	}
@@ -433,6 +439,20 @@ config_set(struct config_parse *p, const struct config_key_def *d,
 		}
 		*(size_t *)field = (size_t)n;
 		break;
+	case CONFIG_RECORD_SIZE: {
+		uint64_t min = d->key == KEY_MAX_RECORDING ?
+		    CONFIG_RECORDING_MIN : CONFIG_BUDGET_MIN;
+
+		if (sandbox_parse_size(value, &n, &cause) != 0 || n < min) {
+			config_error(p, "%s: '%s' is not a size of at least "
+			    "%lluK", d->name, value,
+			    (unsigned long long)(min / 1024));
+			free(cause);
+			return -1;
+		}
+		*(uint64_t *)field = n;
+		break;
+	}
 	case CONFIG_PROGRAM:
 		if ((s = config_expand(p, d->name, value)) == NULL)
 			return -1;

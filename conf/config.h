@@ -31,6 +31,10 @@
  *                         that no rule allows is asked
  *               judge_own = yes | no: the rules judge the execs inside a
  *                         person's own sessions too (else only logged)
+ *   [record]    max_recording = SIZE: a recording's cap (at least
+ *                         CONFIG_RECORDING_MIN)
+ *               state_budget = SIZE: the state directory's budget (at
+ *                         least CONFIG_BUDGET_MIN)
  *
  * Lines starting with '#' or ';' are comments, and so is what follows a
  * ';' preceded by whitespace.  Paths are absolute or start with "~/" (the
@@ -52,6 +56,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sandbox/sandbox.h"
 #include "policy/policy.h"
@@ -70,6 +75,14 @@
  */
 #define CONFIG_CAP_MIN 1024
 #define CONFIG_CAP_MAX (1024 * 1024)
+
+/*
+ * The smallest [record] sizes: those of record.h (RECORD_CAP_MIN) and
+ * prune.h (PRUNE_BUDGET_MIN), which conf/ does not include; cli/ checks
+ * that they agree.
+ */
+#define CONFIG_RECORDING_MIN	(64ULL * 1024)
+#define CONFIG_BUDGET_MIN	(1024ULL * 1024)
 
 struct config;
 
@@ -130,6 +143,10 @@ size_t		 config_mcp_max_bytes(const struct config *cfg);
 /* [exec] strict, judge_own (off if not set). */
 bool		 config_exec_strict(const struct config *cfg);
 bool		 config_exec_judge_own(const struct config *cfg);
+
+/* [record] max_recording, state_budget in bytes, 0 if not set. */
+uint64_t	 config_max_recording(const struct config *cfg);
+uint64_t	 config_state_budget(const struct config *cfg);
 
 /* [paths] state_dir, socket: borrowed absolute paths, NULL when not set. */
 const char	*config_state_dir(const struct config *cfg);

@@ -76,6 +76,9 @@ history_encode(const struct history_entry *e)
 	set_str(o, "by", e->by);
 	set_str(o, "recording", e->recording);
 	json_object_set_new(o, "bytes", json_integer((json_int_t)e->bytes));
+	if (e->recording_dropped != 0)
+		json_object_set_new(o, "recording_dropped",
+		    json_integer((json_int_t)e->recording_dropped));
 	set_str(o, "error", e->error);
 	if (e->agent)
 		json_object_set_new(o, "agent", json_true());
@@ -242,6 +245,9 @@ history_decode(const char *line, struct history_entry *e)
 	e->recording = get_str(o, "recording");
 	v = json_object_get(o, "bytes");
 	e->bytes = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+	v = json_object_get(o, "recording_dropped");
+	e->recording_dropped = json_is_integer(v) && json_integer_value(v) > 0 ?
+	    (uint64_t)json_integer_value(v) : 0;
 	e->error = get_str(o, "error");
 	e->agent = json_is_true(json_object_get(o, "agent"));
 	history_decode_names(o, "env_dropped", &e->env_dropped);

@@ -45,6 +45,8 @@ struct history_entry {
 	char		 *by;		/* who decided, may be NULL */
 	char		 *recording;	/* path of the .cast, may be NULL */
 	uint64_t	  bytes;	/* output bytes */
+	/* Output bytes the recording's cap left out (record.h), or 0. */
+	uint64_t	  recording_dropped;
 	char		 *error;	/* why it failed to start, may be NULL */
 	bool		  agent;	/* submitted by an agent */
 	/*

@@ -10,6 +10,7 @@ librecord_a_SOURCES = \
 	record/history.c record/history.h \
 	record/lost.c record/lost.h \
 	record/player.c record/player.h \
+	record/prune.c record/prune.h \
 	record/record.c record/record.h \
 	record/replay.c record/replay.h \
 	record/statedir.c record/statedir.h

@@ -6,12 +6,30 @@
  * kept apart so a split sequence never mixes streams; the first write error
  * is kept and reported by the next flush or close, and no later write is
  * attempted after it (a partial event must not be followed by more).
+ *
+ * The cap (record.h).  Why a ring of segments on disk rather than the
+ * tail in memory: a session's tail is up to half the cap (128 MiB by
+ * default), and a hundred sessions may flood at once; on disk the memory
+ * per session stays the same as without a cap (its pending buffer).  Why
+ * segments rather than a byte ring: a segment starts on an event and is
+ * given up whole, so the file never holds half an event, and the raw
+ * bytes each segment holds are counted, so the gap's marker says exactly
+ * how many bytes of output are missing.  Once capped, output is cut into
+ * events of at most `piece` raw bytes (a UTF-8 sequence split between
+ * them is carried as between reads), so that every event fits a segment.
+ * Invariants, with a cap: the main file holds the header and the head
+ * (at most head_max bytes), then at close the gap marker, the segments
+ * and the exit marker, and never more than max_bytes; every event after
+ * the first that did not fit the head goes to the tail (times stay in
+ * order); the events not yet written belong to the current segment.
  */
 #include "record/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +41,25 @@
 #define RECORD_HIGH_WATER (64 * 1024)
 /* Room kept between flushes; more is given back (ten sessions' bursts). */
 #define RECORD_KEEP (16 * 1024)
+/*
+ * Segments of a capped recording's tail.  Why 8: the tail kept is then at
+ * least 7/8 of its share of the cap, and the bookkeeping stays tiny.
+ */
+#define RECORD_SEGMENTS 8
+/*
+ * Room left under the cap for the gap's and the exit's markers (two short
+ * lines of text and times).
+ */
+#define RECORD_MARK_ROOM 512
+/* Bytes copied at a time from the tail file at close (memory bound). */
+#define RECORD_COPY (64 * 1024)
+
+/* One segment of the tail's ring. */
+struct record_segment {
+	size_t		used;		/* bytes of events in it */
+	uint64_t	raw;		/* raw output bytes of those events */
+	uint64_t	t0_us;		/* time of its first event */
+};
 
 struct record {
 	int			fd;
@@ -35,33 +72,38 @@ struct record {
 	uint64_t		last_us;	/* time of the last event */
 	off_t			whole;		/* file size up to whole events */
 	int			error;		/* first errno, 0 if none */
+
+	/* The cap (record.h); all zero without one. */
+	uint64_t		cap;
+	off_t			head_max;	/* header and head, bytes */
+	size_t			seg_size;	/* bytes of one segment */
+	size_t			piece;		/* raw bytes per event */
+	bool			tailing;	/* the head is full */
+	int			tail_fd;	/* -1 until the head is full */
+	char			*tail_path;
+	struct record_segment	seg[RECORD_SEGMENTS];
+	int			cur;		/* the segment being filled */
+	struct buf		tpending;	/* its events not yet written */
+	struct buf		ev;		/* scratch: one encoded event */
+	uint64_t		raw;		/* raw bytes of the event added */
+	uint64_t		dropped;	/* raw bytes of given up segments */
 };
 
-/* Append one event line with already valid UTF-8 data. */
-static void
-add_event(struct record *r, uint64_t t_us, const char *type,
-    const char *data, size_t len)
-{
-	/* Keep time monotonic even if a caller's clock steps back. */
-	if (t_us < r->last_us)
-		t_us = r->last_us;
-	r->last_us = t_us;
-	buf_printf(&r->pending, "[%llu.%06llu, \"%s\", ",
-	    (unsigned long long)(t_us / 1000000),
-	    (unsigned long long)(t_us % 1000000), type);
-	buf_add_json_string(&r->pending, data, len);
-	buf_add(&r->pending, "]\n", 2);
-}
+static void	write_pending(struct record *r);
 
-/* Write the pending buffer, remembering the first error. */
-static void
-write_pending(struct record *r)
+/*
+ * Write b to fd (at offset at, or where the file is when at < 0) unless an
+ * error came first, remembering the first error; the bytes written.
+ */
+static size_t
+write_buf(struct record *r, int fd, const struct buf *b, off_t at)
 {
 	size_t	off = 0;
 	ssize_t	n;
 
-	while (r->error == 0 && off < r->pending.len) {
-		n = write(r->fd, r->pending.data + off, r->pending.len - off);
+	while (r->error == 0 && off < b->len) {
+		n = at < 0 ? write(fd, b->data + off, b->len - off) :
+		    pwrite(fd, b->data + off, b->len - off, at + (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -70,6 +112,113 @@ write_pending(struct record *r)
 		}
 		off += (size_t)n;
 	}
+	return off;
+}
+
+/* Encode one event line with already valid UTF-8 data into b. */
+static void
+encode_event(struct buf *b, uint64_t t_us, const char *type,
+    const char *data, size_t len)
+{
+	buf_printf(b, "[%llu.%06llu, \"%s\", ",
+	    (unsigned long long)(t_us / 1000000),
+	    (unsigned long long)(t_us % 1000000), type);
+	buf_add_json_string(b, data, len);
+	buf_add(b, "]\n", 2);
+}
+
+/* The time of the next event: t_us, kept monotonic if a clock steps back. */
+static uint64_t
+event_time(struct record *r, uint64_t t_us)
+{
+	if (t_us < r->last_us)
+		t_us = r->last_us;
+	r->last_us = t_us;
+	return t_us;
+}
+
+/* Write the current segment's pending events at their place in the tail. */
+static void
+write_tail(struct record *r)
+{
+	struct record_segment	*sg = &r->seg[r->cur];
+	off_t			 at;
+
+	at = (off_t)r->cur * (off_t)r->seg_size +
+	    (off_t)(sg->used - r->tpending.len);
+	(void)write_buf(r, r->tail_fd, &r->tpending, at);
+	r->tpending.len = 0;
+}
+
+/* The head is full: open the tail file; -1 (the error kept) if it fails. */
+static int
+start_tail(struct record *r)
+{
+	write_pending(r);
+	r->tailing = true;
+	r->tail_fd = open(r->tail_path, O_RDWR | O_CREAT | O_TRUNC |
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (r->tail_fd < 0 && r->error == 0)
+		r->error = errno;
+	return r->tail_fd < 0 ? -1 : 0;
+}
+
+/* Put the event in r->ev in the tail's current segment (or the next). */
+static void
+add_to_tail(struct record *r, uint64_t t_us)
+{
+	struct record_segment	*sg = &r->seg[r->cur];
+
+	if (sg->used + r->ev.len > r->seg_size) {
+		write_tail(r);
+		r->cur = (r->cur + 1) % RECORD_SEGMENTS;
+		sg = &r->seg[r->cur];
+		/* The ring is full: its oldest segment is given up whole. */
+		r->dropped += sg->raw;
+		sg->used = 0;
+		sg->raw = 0;
+	}
+	if (sg->used == 0)
+		sg->t0_us = t_us;
+	buf_add(&r->tpending, r->ev.data, r->ev.len);
+	sg->used += r->ev.len;
+	sg->raw += r->raw;
+	if (r->tpending.len >= RECORD_HIGH_WATER)
+		write_tail(r);
+}
+
+/*
+ * Append one event line with already valid UTF-8 data, carrying r->raw
+ * raw output bytes: to the file's pending events, or past a full head to
+ * the tail.
+ */
+static void
+add_event(struct record *r, uint64_t t_us, const char *type,
+    const char *data, size_t len)
+{
+	t_us = event_time(r, t_us);
+	if (r->cap == 0)
+		encode_event(&r->pending, t_us, type, data, len);
+	else {
+		r->ev.len = 0;
+		encode_event(&r->ev, t_us, type, data, len);
+		if (!r->tailing && r->whole +
+		    (off_t)(r->pending.len + r->ev.len) <= r->head_max)
+			buf_add(&r->pending, r->ev.data, r->ev.len);
+		else if (r->error != 0 || (!r->tailing && start_tail(r) != 0))
+			r->dropped += r->raw;	/* nothing reaches the disk */
+		else
+			add_to_tail(r, t_us);
+	}
+	r->raw = 0;
+}
+
+/* Write the pending buffer, remembering the first error. */
+static void
+write_pending(struct record *r)
+{
+	size_t	off = write_buf(r, r->fd, &r->pending, -1);
+
 	/*
 	 * A write cut short (a full disk) would leave half an event: cut the
 	 * file back to its last whole one, so the recording stays valid.
@@ -99,6 +248,21 @@ record_create(const char *path, const struct record_header *h, char **cause)
 	r = xcalloc(1, sizeof *r);
 	r->fd = fd;
 	r->path = xstrdup(path);
+	r->tail_fd = -1;
+	if (h->max_bytes != 0) {
+		r->cap = h->max_bytes < RECORD_CAP_MIN ? RECORD_CAP_MIN :
+		    h->max_bytes;
+		r->head_max = (off_t)(r->cap / 2);
+		r->seg_size = (size_t)((r->cap - (uint64_t)r->head_max -
+		    RECORD_MARK_ROOM) / RECORD_SEGMENTS);
+		/*
+		 * Why an eighth: an event's data grows at most six times in
+		 * JSON (\u001b), so an event of that many raw bytes (and a
+		 * carried sequence) always fits a segment.
+		 */
+		r->piece = r->seg_size / 8;
+		r->tail_path = record_tail_path(path);
+	}
 
 	buf_printf(&hdr, "{\"version\": 2, \"width\": %u, \"height\": %u, "
 	    "\"timestamp\": %lld", h->cols, h->rows, (long long)h->timestamp);
@@ -129,6 +293,7 @@ record_create(const char *path, const struct record_header *h, char **cause)
 		unlink(path);
 		close(fd);
 		buf_free(&r->pending);
+		free(r->tail_path);
 		free(r->path);
 		free(r);
 		return NULL;
@@ -136,30 +301,52 @@ record_create(const char *path, const struct record_header *h, char **cause)
 	return r;
 }
 
-/* Sanitize data through carry and append it as one event of type. */
+/*
+ * Sanitize data through carry and append it as one event of type; an
+ * output event carries the raw bytes its text came from (a sequence held
+ * in the carry counts with the event that holds it).
+ */
 static void
 add_stream(struct record *r, struct utf8_carry *carry, uint64_t t_us,
     const char *type, const void *data, size_t len)
 {
+	size_t	held = carry->len;
+
 	r->text.len = 0;
 	utf8_sanitize(carry, data, len, &r->text);
+	r->raw = carry == &r->out_carry ? held + len - carry->len : 0;
 	if (r->text.len > 0)
 		add_event(r, t_us, type, r->text.data, r->text.len);
 	if (r->pending.len >= RECORD_HIGH_WATER)
 		write_pending(r);
 }
 
+/* Add a stream's bytes; under a cap, in events of r->piece raw bytes. */
+static void
+add_pieces(struct record *r, struct utf8_carry *carry, uint64_t t_us,
+    const char *type, const char *data, size_t len)
+{
+	size_t	n;
+
+	do {
+		n = r->cap != 0 && len > r->piece ? r->piece : len;
+		add_stream(r, carry, t_us, type, data, n);
+		data += n;
+		len -= n;
+	} while (len > 0);
+}
+
 void
 record_output(struct record *r, uint64_t t_us, const void *data, size_t len)
 {
 	r->bytes += len;
-	add_stream(r, &r->out_carry, t_us, "o", data, len);
+	add_pieces(r, &r->out_carry, t_us, "o", data, len);
 }
 
 void
 record_input(struct record *r, uint64_t t_us, const void *data, size_t len)
 {
-	add_stream(r, &r->in_carry, t_us, "i", data, len);
+	add_pieces(r, &r->in_carry, t_us, "i", data, len);
 }
 
 void
@@ -176,15 +363,93 @@ int
 record_flush(struct record *r, char **cause)
 {
 	write_pending(r);
+	if (r->tail_fd >= 0)
+		write_tail(r);
 	/* A burst's room is not kept while the session idles. */
 	buf_trim(&r->pending, RECORD_KEEP);
 	r->text.len = 0;	/* scratch: each chunk starts it afresh */
 	buf_trim(&r->text, RECORD_KEEP);
+	buf_trim(&r->tpending, RECORD_KEEP);
+	r->ev.len = 0;
+	buf_trim(&r->ev, RECORD_KEEP);
 	if (r->error != 0) {
 		*cause = xasprintf("%s: %s", r->path, strerror(r->error));
 		return -1;
 	}
 	return 0;
+}
+
+/* Append an event to the main file's pending events, whatever the cap. */
+static void
+add_last(struct record *r, uint64_t t_us, const char *type,
+    const char *data, size_t len)
+{
+	encode_event(&r->pending, event_time(r, t_us), type, data, len);
+}
+
+/* Copy segment k of the tail file to the end of the main file. */
+static void
+copy_segment(struct record *r, int k)
+{
+	const struct record_segment	*sg = &r->seg[k];
+	off_t				 start = r->whole;
+	size_t				 off = 0, want;
+	ssize_t				 n;
+
+	while (r->error == 0 && off < sg->used) {
+		want = sg->used - off < RECORD_COPY ? sg->used - off :
+		    RECORD_COPY;
+		buf_reserve(&r->pending, want);
+		n = pread(r->tail_fd, r->pending.data + r->pending.len, want,
+		    (off_t)k * (off_t)r->seg_size + (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r->error = n < 0 ? errno : EIO;
+			/* A copy cut between its chunks: back to whole events. */
+			if (ftruncate(r->fd, start) == 0)
+				r->whole = start;
+			break;
+		}
+		r->pending.len += (size_t)n;
+		off += (size_t)n;
+		write_pending(r);
+	}
+}
+
+/*
+ * Close the tail: the gap's marker, at the time of the oldest segment
+ * kept, then the segments oldest first into the main file; the tail file
+ * removed.  After a write error the tail is given up whole.
+ */
+static void
+end_tail(struct record *r)
+{
+	char		 gap[160];
+	uint64_t	 t0 = r->last_us;
+	int		 i, k;
+
+	write_tail(r);
+	write_pending(r);
+	if (r->error != 0) {
+		r->dropped = record_dropped(r);
+		memset(r->seg, 0, sizeof r->seg);
+	}
+	for (i = RECORD_SEGMENTS; i >= 1; i--) {
+		k = (r->cur + i) % RECORD_SEGMENTS;
+		if (r->seg[k].used > 0)
+			t0 = r->seg[k].t0_us;
+	}
+	if (r->dropped > 0 && r->error == 0) {
+		record_gap_text(gap, sizeof gap, r->dropped, r->cap);
+		encode_event(&r->pending, t0, "m", gap, strlen(gap));
+		write_pending(r);
+	}
+	for (i = 1; i <= RECORD_SEGMENTS; i++)
+		copy_segment(r, (r->cur + i) % RECORD_SEGMENTS);
+	close(r->tail_fd);
+	r->tail_fd = -1;
+	unlink(r->tail_path);
 }
 
 int
@@ -194,21 +459,25 @@ record_close(struct record *r, uint64_t t_us, const char *marker,
 	int	rc = 0, error;
 
 	r->text.len = 0;
+	r->raw = r->out_carry.len;
 	utf8_finish(&r->out_carry, &r->text);
 	if (r->text.len > 0)
 		add_event(r, t_us, "o", r->text.data, r->text.len);
+	r->raw = 0;
 	r->text.len = 0;
 	utf8_finish(&r->in_carry, &r->text);
 	if (r->text.len > 0)
 		add_event(r, t_us, "i", r->text.data, r->text.len);
+	if (r->tailing && r->tail_fd >= 0)
+		end_tail(r);
 	if (marker != NULL)
-		add_event(r, t_us, "m", marker, strlen(marker));
+		add_last(r, t_us, "m", marker, strlen(marker));
 	write_pending(r);
 	if (r->error != 0 && marker != NULL) {
 		/* The disk filled: the end alone may still fit (else cut). */
 		error = r->error;
 		r->error = 0;
-		add_event(r, t_us, "m", marker, strlen(marker));
+		add_last(r, t_us, "m", marker, strlen(marker));
 		write_pending(r);
 		r->error = error;
 	}
@@ -222,6 +491,9 @@ record_close(struct record *r, uint64_t t_us, const char *marker,
 	}
 	buf_free(&r->pending);
 	buf_free(&r->text);
+	buf_free(&r->tpending);
+	buf_free(&r->ev);
+	free(r->tail_path);
 	free(r->path);
 	free(r);
 	return rc;
@@ -231,4 +503,30 @@ uint64_t
 record_bytes(const struct record *r)
 {
 	return r->bytes;
+}
+
+uint64_t
+record_dropped(const struct record *r)
+{
+	uint64_t	n = r->dropped;
+	int		i;
+
+	if (r->error != 0 && r->tailing)
+		for (i = 0; i < RECORD_SEGMENTS; i++)
+			n += r->seg[i].raw;
+	return n;
+}
+
+void
+record_gap_text(char *out, size_t size, uint64_t dropped, uint64_t cap)
+{
+	snprintf(out, size, "ptyvisor: %" PRIu64 " bytes of output not "
+	    "recorded (recording cap %" PRIu64 " KiB: its head and tail are "
+	    "kept)", dropped, cap / 1024);
+}
+
+char *
+record_tail_path(const char *path)
+{
+	return xasprintf("%s.tail", path);
 }

@@ -12,6 +12,15 @@
  * A write the disk cuts short is cut back to the last whole event, and
  * nothing more is written but the marker, if it fits: the file stays a
  * valid recording of what reached it.
+ *
+ * A recording may have a cap (struct record_header's max_bytes): the file
+ * then never grows past it.  Its first half keeps the head of the session;
+ * once that is full, later events go to a ring of segments in a file of
+ * its own beside the recording (<path>.tail, made only then), the oldest
+ * segment given up whole when the ring is full.  record_close() appends a
+ * marker event ("m") saying how many bytes of output were not recorded,
+ * then the ring's segments, oldest first, and removes the tail file.  The
+ * session's own output and screen are not touched by the cap.
  */
 #ifndef PTYVISOR_RECORD_H
 #define PTYVISOR_RECORD_H
@@ -28,7 +37,24 @@ struct record_header {
 	const char	*title;		/* may be NULL */
 	const char	*term;		/* the session's TERM, may be NULL */
 	const char	*shell;		/* may be NULL */
+	/*
+	 * The largest file (header and markers included): RECORD_CAP_MIN
+	 * and up, or 0 for no cap.
+	 */
+	uint64_t	 max_bytes;
 };
+
+/*
+ * The default cap.  Why 256 MiB: a runaway loop writes about 12 MB/s, so
+ * a day of them (one every few minutes) stays well under a free disk of
+ * a few hundred GB, and a build log of any normal size is far below it.
+ */
+#define RECORD_CAP_DEFAULT	(256ULL * 1024 * 1024)
+/*
+ * The smallest cap.  Why: half of it for the head and eight segments of
+ * the other half must each hold a few events of a few hundred bytes.
+ */
+#define RECORD_CAP_MIN		(64ULL * 1024)
 
 struct record;
 
@@ -64,5 +90,23 @@ int	record_close(struct record *r, uint64_t t_us, const char *marker,
 
 /* Raw bytes given to record_output() so far. */
 uint64_t	record_bytes(const struct record *r);
+
+/*
+ * Raw output bytes that the cap leaves out of the file: those of the
+ * segments given up so far, and all of the tail's when a write failed
+ * (record_close then drops it).  Read it before record_close().
+ */
+uint64_t	record_dropped(const struct record *r);
+
+/*
+ * The marker's text for a gap of dropped bytes under a cap of cap bytes
+ * ("ptyvisor: 4000000 bytes of output not recorded (cap 1 MiB: ...)"),
+ * NUL-terminated into out.
+ */
+void	record_gap_text(char *out, size_t size, uint64_t dropped,
+	    uint64_t cap);
+
+/* The tail file of the recording at path: "<path>.tail".  Caller frees. */
+char	*record_tail_path(const char *path);
 
 #endif

@@ -99,7 +99,8 @@ statedir_last_id(const char *dir)
 	char		*sessions = xasprintf("%s/sessions", dir), *end;
 	DIR		*d;
 	struct dirent	*de;
-	unsigned long	 id, last = 0;
+	unsigned long	 id, last = 0, *ids;
+	size_t		 n;
 
 	if ((d = opendir(sessions)) != NULL) {
 		while ((de = readdir(d)) != NULL) {
@@ -112,6 +113,10 @@ statedir_last_id(const char *dir)
 		closedir(d);
 	}
 	free(sessions);
+	ids = statedir_pruned(dir, &n);
+	if (n > 0 && ids[n - 1] > last)
+		last = ids[n - 1];
+	free(ids);
 	return last;
 }
 
@@ -148,4 +153,58 @@ char *
 statedir_history_path(const char *dir)
 {
 	return xasprintf("%s/history.jsonl", dir);
+}
+
+char *
+statedir_pruned_path(const char *dir)
+{
+	return xasprintf("%s/pruned", dir);
+}
+
+/* qsort's order of session ids. */
+static int
+statedir_id_cmp(const void *a, const void *b)
+{
+	unsigned long	x = *(const unsigned long *)a;
+	unsigned long	y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+unsigned long *
+statedir_pruned(const char *dir, size_t *n)
+{
+	char		*path = statedir_pruned_path(dir), *line = NULL, *end;
+	FILE		*f;
+	size_t		 cap = 0, have = 0;
+	unsigned long	*ids = NULL, id;
+
+	*n = 0;
+	f = fopen(path, "re");
+	free(path);
+	if (f == NULL)
+		return NULL;
+	while (getline(&line, &cap, f) > 0) {
+		errno = 0;
+		id = strtoul(line, &end, 10);
+		if (errno != 0 || end == line || (*end != '\n' && *end != '\0'))
+			continue;
+		if (*n == have) {
+			have = have == 0 ? 64 : have * 2;
+			ids = xreallocarray(ids, have, sizeof *ids);
+		}
+		ids[(*n)++] = id;
+	}
+	free(line);
+	fclose(f);
+	if (*n > 0)
+		qsort(ids, *n, sizeof *ids, statedir_id_cmp);
+	return ids;
+}
+
+bool
+statedir_pruned_has(const unsigned long *ids, size_t n, unsigned long id)
+{
+	return n > 0 && bsearch(&id, ids, n, sizeof *ids,
+	    statedir_id_cmp) != NULL;
 }

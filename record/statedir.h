@@ -5,10 +5,14 @@
  * else ~/.local/state/ptyvisor.  Directories are created 0700; recordings
  * live in sessions/<id>.cast, a filtered network's log beside its
  * recording (<id>.net.jsonl), a running session's marker in
- * sessions/<id>.running (lost.h), the index in history.jsonl.
+ * sessions/<id>.running (lost.h), the index in history.jsonl, the ids of
+ * sessions whose files the budget removed in pruned (prune.h).
  */
 #ifndef PTYVISOR_STATEDIR_H
 #define PTYVISOR_STATEDIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
 
 /* Resolve the state directory path (not created).  Caller frees. */
 char	*statedir_path(char **cause);
@@ -19,7 +23,10 @@ char	*statedir_path(char **cause);
  */
 int	 statedir_prepare(const char *dir, char **cause);
 
-/* The largest session id with a recording in dir/sessions, or 0. */
+/*
+ * The largest session id with a recording in dir/sessions or pruned from
+ * it (so an id is never given twice), or 0.
+ */
 unsigned long	statedir_last_id(const char *dir);
 
 /* dir/sessions/<id>.cast; caller frees. */
@@ -35,5 +42,18 @@ char	*statedir_exec_log_path(const char *cast_path);
 
 /* dir/history.jsonl; caller frees. */
 char	*statedir_history_path(const char *dir);
+
+/* dir/pruned: one session id a line, appended as its files go. */
+char	*statedir_pruned_path(const char *dir);
+
+/*
+ * The ids in dir/pruned, ascending, *n of them (NULL when none; a line
+ * that is not a number is skipped).  Caller frees.
+ */
+unsigned long	*statedir_pruned(const char *dir, size_t *n);
+
+/* Whether id is among ids (ascending, as statedir_pruned() gives them). */
+bool	statedir_pruned_has(const unsigned long *ids, size_t n,
+	    unsigned long id);
 
 #endif

@@ -252,6 +252,8 @@ server_new(const struct server_opts *o, char **cause)
 		goto fail;
 	if ((sv->ss = sessions_new(sv->loop, o->state_dir, cause)) == NULL)
 		goto fail;
+	if (o->bounds.max_recording != 0)
+		sessions_set_bounds(sv->ss, &o->bounds);
 	sv->approval = approval_new(sv->loop, sv->policy);
 	approval_set_history(sv->approval, sv->history);
 	approval_set_rules_path(sv->approval, o->rules);

@@ -30,6 +30,7 @@
 
 #include "policy/policy.h"
 #include "sandbox/sandbox.h"
+#include "session/session.h"
 
 struct approval;
 struct loop;
@@ -94,6 +95,11 @@ struct server_opts {
 	 */
 	bool			 exec_strict;
 	bool			 exec_judge_own;
+	/*
+	 * What bounds the files its sessions leave (session.h); a cap of 0:
+	 * the sessions' defaults.
+	 */
+	struct session_bounds	 bounds;
 };
 
 struct server;

@@ -24,11 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "record/ending.h"
 #include "record/history.h"
 #include "record/lost.h"
+#include "record/prune.h"
 #include "record/record.h"
 #include "record/statedir.h"
 
@@ -239,6 +241,53 @@ session_history_entry(const struct session *s, struct history_entry *e)
 	e->request = s->request;
 }
 
+/* The size of the regular file at path, or 0. */
+static uint64_t
+session_file_size(const char *path)
+{
+	struct stat	st;
+
+	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/*
+ * Keep the state directory within its budget once s has ended: the bytes
+ * it left are added to what the last scan counted, and past the budget
+ * (or every SESSION_PRUNE_RESCAN sessions, or at the first) a scan prunes
+ * the oldest finished sessions (record/prune.h).  A failure is left for
+ * the next scan and `ptyvisor gc`, which says what it is: it is no
+ * problem of this session's.
+ */
+static void
+session_keep_budget(struct session *s)
+{
+	struct sessions		*ss = s->set;
+	struct prune_result	 r;
+	char			*cause = NULL, *path;
+
+	if (ss->bounds.state_budget == 0)
+		return;
+	if (s->record_path != NULL) {
+		ss->state_usage += session_file_size(s->record_path);
+		path = statedir_exec_log_path(s->record_path);
+		ss->state_usage += session_file_size(path);
+		free(path);
+		path = statedir_net_log_path(s->record_path);
+		ss->state_usage += session_file_size(path);
+		free(path);
+	}
+	if (ss->state_scanned && ss->state_usage <= ss->bounds.state_budget &&
+	    ++ss->since_scan < SESSION_PRUNE_RESCAN)
+		return;
+	(void)prune_run(ss->state_dir, ss->bounds.state_budget, false, &r,
+	    &cause);
+	ss->state_usage = r.after;
+	ss->state_scanned = true;
+	ss->since_scan = 0;
+	prune_result_free(&r);
+	free(cause);
+}
+
 /* Everything is read: close the recording, write history, tell everyone. */
 void
 session_finish(struct session *s)
@@ -285,6 +334,8 @@ session_finish(struct session *s)
 	session_stdio_close(s);
 
 	marker = session_marker(s);
+	if (s->record != NULL)
+		s->record_dropped = record_dropped(s->record);
 	if (s->record != NULL &&
 	    record_close(s->record, session_elapsed_us(s), marker, &cause) != 0) {
 		if (s->error == NULL)
@@ -308,6 +359,7 @@ session_finish(struct session *s)
 		e.code = s->status.code;
 	}
 	e.bytes = s->bytes;
+	e.recording_dropped = s->record_dropped;
 	e.error = s->error;
 	if (s->kill_error != NULL && e.error == NULL)
 		e.error = s->kill_error;
@@ -331,6 +383,7 @@ session_finish(struct session *s)
 	}
 	if (s->marked)
 		lost_unmark(ss->state_dir, s->id);
+	session_keep_budget(s);
 	NOTIFY(ss, ended, s);
 }
 

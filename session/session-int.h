@@ -119,6 +119,15 @@
 #define SESSION_STDIO_TAIL	(2 * 1024)
 #define SESSION_STDIO_SHOW_MS	100
 
+/*
+ * The state directory is scanned again after this many sessions ended
+ * even while our own count stays under the budget.  Why: other ptyvisor
+ * processes write there too; a scan reads the directory and, past the
+ * budget, the history, too slow to do at every one of thousands of short
+ * commands.
+ */
+#define SESSION_PRUNE_RESCAN	64
+
 /* An exec log stops at this size (a last line says so). */
 #define SESSION_EXEC_LOG_MAX	(16 * 1024 * 1024)
 /* Exec log lines held before one write (not a write on every exec). */
@@ -205,6 +214,7 @@ struct session {
 	struct screen		*screen;
 	struct record		*record;
 	char			*record_path;
+	uint64_t		 record_dropped;	/* left out by its cap */
 	uint64_t		 bytes;
 	uint64_t		 start_mono_us;	/* monotonic */
 	int64_t			 start_us;	/* wall clock */
@@ -287,6 +297,11 @@ struct sessions {
 	bool			 input_held;
 	const struct session_exec_judge *exec_judge;	/* or NULL */
 	void			*exec_judge_user;
+	struct session_bounds	 bounds;
+	/* The state directory's bytes at the last scan, plus ours since. */
+	uint64_t		 state_usage;
+	bool			 state_scanned;
+	unsigned		 since_scan;	/* sessions ended since */
 	char			 readbuf[SESSION_READ_CHUNK];
 };
 

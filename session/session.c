@@ -23,6 +23,8 @@
 
 #include "record/ending.h"
 #include "record/lost.h"
+#include "record/prune.h"
+#include "record/record.h"
 #include "record/statedir.h"
 
 struct sessions *
@@ -36,6 +38,8 @@ sessions_new(struct loop *loop, const char *state_dir, char **cause)
 	ss->loop = loop;
 	ss->state_dir = xstrdup(state_dir);
 	ss->history_path = statedir_history_path(state_dir);
+	ss->bounds.max_recording = RECORD_CAP_DEFAULT;
+	ss->bounds.state_budget = prune_default_budget(state_dir);
 	/* Sessions a dead ptyvisor left behind get their history lines. */
 	lost_recover(state_dir);
 	if (loop_add_signal(loop, SIGCHLD, sessions_sigchld, ss, cause) != 0) {
@@ -45,6 +49,12 @@ sessions_new(struct loop *loop, const char *state_dir, char **cause)
 		return NULL;
 	}
 	return ss;
+}
+
+void
+sessions_set_bounds(struct sessions *ss, const struct session_bounds *b)
+{
+	ss->bounds = *b;
 }
 
 /* Free one session's memory (it must be done). */

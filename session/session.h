@@ -190,6 +190,20 @@ void	sessions_subscribe(struct sessions *ss, const struct session_events *ev,
 struct session	*sessions_start(struct sessions *ss,
 		    const struct session_opts *o, char **cause);
 
+/*
+ * What bounds the files the set's sessions leave: each recording's cap
+ * (record.h's max_bytes; 0: none) and the state directory's budget
+ * (prune.h; 0: none), kept as each session ends.  sessions_new() starts
+ * with RECORD_CAP_DEFAULT and prune_default_budget().
+ */
+struct session_bounds {
+	uint64_t	max_recording;
+	uint64_t	state_budget;
+};
+
+void		 sessions_set_bounds(struct sessions *ss,
+		    const struct session_bounds *b);
+
 /* Who judges the execs inside sessions (judge and user live as long). */
 void		 sessions_set_exec_judge(struct sessions *ss,
 		    const struct session_exec_judge *judge, void *user);

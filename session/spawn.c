@@ -66,6 +66,7 @@ session_open_record(struct session *s, const struct session_opts *o,
 	h.command = cmd;
 	h.term = o->term;
 	h.shell = getenv("SHELL");
+	h.max_bytes = ss->bounds.max_recording;
 	id = statedir_last_id(ss->state_dir);
 	if (id < ss->last_id)
 		id = ss->last_id;

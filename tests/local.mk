@@ -373,3 +373,9 @@ EXTRA_DIST += tests/agents/codex.sh tests/agents/responses-api.py
 # ptyvisor's MCP tools, as the model sees them.
 TESTS += tests/agents/gemini.sh
 EXTRA_DIST += tests/agents/gemini.sh tests/agents/gemini-api.py
+
+check_PROGRAMS += tests/unit/test-prune
+tests_unit_test_prune_SOURCES = tests/unit/test-prune.c
+tests_unit_test_prune_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_prune_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-prune

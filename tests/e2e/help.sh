@@ -10,7 +10,7 @@ cleanup_cmd "rm -rf '$T'"
 export PTYVISOR_STATE_DIR="$T/state" PTYVISOR_CONFIG="$T/config"
 export PTYVISOR_SOCKET="$T/none.sock"
 
-for c in run sandbox replay history show serve exec pending approve deny check \
+for c in run sandbox replay history show serve exec pending approve deny check gc \
     mcp hook console; do
 	if [ $c = console ]; then
 		run() { timeout 10 "$PTYVISOR" "$@"; }

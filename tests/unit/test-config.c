@@ -531,7 +531,7 @@ static const struct bad_row bad_rows[] = {
 	{ "[approval]\nmode = never\n\n[sandbx]\n", 4,
 	  "unknown section [sandbx] (known: [approval], [sandbox], "
 	  "[sandbox.read-only], [sandbox.workspace-write], [tui], [mcp], "
-	  "[paths], [exec])" },
+	  "[paths], [exec], [record])" },
 	{ "[exec]\nstrict = yes\nstrictly = no\n", 3,
 	  "unknown key 'strictly' in [exec] (known: strict, judge_own)" },
 	{ "[Approval]\nmode = never\n", 1, "unknown section [Approval]" },

@@ -70,6 +70,7 @@ test_round_trip(const char *path)
 	e.by = "user";
 	e.recording = "/tmp/sessions/42.cast";
 	e.bytes = 123456789012ULL;
+	e.recording_dropped = 98765432101ULL;
 	e.error = "an \"error\" text";
 	e.agent = true;
 	e.env_dropped = (char **)(char *const[]){ "OPENAI_API_KEY",
@@ -120,6 +121,9 @@ test_round_trip(const char *path)
 	is_str(l.v[0].by, e.by, "by");
 	is_str(l.v[0].recording, e.recording, "recording");
 	is_int(l.v[0].bytes, e.bytes, "bytes (beyond 32 bits)");
+	is_int(l.v[0].recording_dropped, e.recording_dropped,
+	    "bytes the recording's cap left out");
+	is_int(l.v[1].recording_dropped, 0, "none when the cap was not hit");
 	is_str(l.v[0].error, e.error, "error");
 	ok(l.v[0].agent, "agent flag");
 	ok(l.v[0].env_dropped != NULL &&

@@ -113,8 +113,9 @@ ev_data(const struct cast *c, size_t i)
 	return s ? s : "";
 }
 
+/* A recording at path whose file is capped at max bytes (0: none). */
 static struct record *
-create(const char *path)
+create_capped(const char *path, uint64_t max)
 {
 	struct record_header	 h;
 	struct record		*r;
@@ -128,12 +129,20 @@ create(const char *path)
 	h.title = "a title";
 	h.term = "xterm-256color";
 	h.shell = "/bin/sh";
+	h.max_bytes = max;
 	r = record_create(path, &h, &cause);
 	if (r == NULL) {
 		diag("record_create %s: %s", path, cause);
 		free(cause);
 	}
 	return r;
+}
+
+/* A recording at path without a cap. */
+static struct record *
+create(const char *path)
+{
+	return create_capped(path, 0);
 }
 
 static int
@@ -446,6 +455,158 @@ test_input_stream(void)
 	free(path);
 }
 
+/* The size of the file at path, or -1. */
+static long long
+file_size(const char *path)
+{
+	struct stat	st;
+
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/*
+ * Write len bytes of in to a recording capped at cap in random pieces and
+ * close it; c gets the file read back.  Returns the bytes it says were
+ * dropped, or -1 when a step failed.
+ */
+static long long
+capped_run(const char *path, uint64_t cap, const struct buf *in,
+    struct cast *c)
+{
+	struct record	*r = create_capped(path, cap);
+	size_t		 off = 0, n;
+	uint64_t	 t = 0;
+	long long	 dropped;
+	char		*tail = record_tail_path(path);
+	int		 tail_seen = 0;
+
+	if (r == NULL) {
+		free(tail);
+		return -1;
+	}
+	while (off < in->len) {
+		n = 1 + (size_t)rand() % 9000;
+		if (n > in->len - off)
+			n = in->len - off;
+		record_output(r, t, in->data + off, n);
+		t += 1000;
+		off += n;
+		if (off > in->len / 2 && !tail_seen) {
+			char *cause = NULL;
+
+			if (record_flush(r, &cause) != 0) {
+				diag("flush: %s", cause);
+				free(cause);
+			}
+			tail_seen = file_size(tail) >= 0 ? 1 : 2;
+		}
+	}
+	dropped = (long long)record_dropped(r);
+	if (!close_ok(r, t, "exit 0"))
+		dropped = -1;
+	if (tail_seen == 1 && file_size(tail) >= 0)
+		dropped = -1;	/* the tail file was left behind */
+	free(tail);
+	cast_load(path, c);
+	return dropped;
+}
+
+/* Whether the cast's output is a head of in, the gap, and a tail of in. */
+static int
+head_gap_tail(const struct cast *c, const struct buf *in, long long dropped)
+{
+	size_t		i, head = 0, gaps = 0, n;
+	struct buf	tail = { 0 };
+	const char	*t, *d;
+	char		want[160];
+	int		ok_ = 1;
+
+	record_gap_text(want, sizeof want, (uint64_t)dropped, 64 * 1024);
+	for (i = 0; i < json_array_size(c->events); i++) {
+		t = ev_type(c, i);
+		d = ev_data(c, i);
+		n = json_string_length(json_array_get(json_array_get(c->events,
+		    i), 2));
+		if (strcmp(t, "m") == 0 && strstr(d, "not recorded") != NULL) {
+			gaps++;
+			if (strcmp(d, want) != 0) {
+				diag("gap marker '%s', wanted '%s'", d, want);
+				ok_ = 0;
+			}
+		} else if (strcmp(t, "o") == 0 && gaps == 0) {
+			if (head + n > in->len ||
+			    memcmp(in->data + head, d, n) != 0)
+				ok_ = 0;
+			head += n;
+		} else if (strcmp(t, "o") == 0)
+			buf_add(&tail, d, n);
+	}
+	if (gaps != 1 || head + tail.len + (size_t)dropped != in->len ||
+	    memcmp(in->data + in->len - tail.len, tail.data, tail.len) != 0) {
+		diag("gaps %zu head %zu tail %zu dropped %lld of %zu", gaps,
+		    head, tail.len, dropped, in->len);
+		ok_ = 0;
+	}
+	buf_free(&tail);
+	return ok_;
+}
+
+/* A cap: the head and the tail kept, the gap counted exactly, a bound. */
+static void
+test_cap(void)
+{
+	char		*path = new_path(), *path2 = new_path();
+	char		*path3 = new_path();
+	struct buf	 in = { 0 }, esc = { 0 };
+	struct cast	 c;
+	long long	 dropped;
+	size_t		 i;
+
+	srand(11);
+	random_text(&in, 1000000);
+	dropped = capped_run(path, 64 * 1024, &in, &c);
+	ok(dropped > 0, "a 1 MB stream under a 64 KiB cap drops bytes "
+	    "(%lld), the tail file gone after close", dropped);
+	ok(file_size(path) > 48 * 1024 && file_size(path) <= 64 * 1024,
+	    "the file stays within the cap (%lld bytes)", file_size(path));
+	is_int(c.bad_lines, 0, "every line of it parses");
+	ok(c.times_ok, "times never decrease across the gap");
+	ok(head_gap_tail(&c, &in, dropped), "head, one gap marker with the "
+	    "exact count, tail: together the whole stream");
+	is_str(ev_type(&c, json_array_size(c.events) - 1), "m",
+	    "the exit marker is last");
+	is_str(ev_data(&c, json_array_size(c.events) - 1), "exit 0",
+	    "and says how it ended");
+	cast_free(&c);
+
+	/* Escapes grow sixfold in JSON: events still fit their segments. */
+	for (i = 0; i < 300000; i++)
+		buf_addc(&esc, (char)(i % 7 == 0 ? '\n' : 0x1b));
+	dropped = capped_run(path2, 64 * 1024, &esc, &c);
+	ok(dropped > 0 && file_size(path2) <= 64 * 1024 && c.bad_lines == 0,
+	    "control bytes (six bytes each in JSON) stay within the cap "
+	    "(%lld bytes)", file_size(path2));
+	ok(head_gap_tail(&c, &esc, dropped), "and keep head and tail exactly");
+	cast_free(&c);
+
+	/* Past the head but under the cap: nothing is lost, no marker. */
+	in.len = 0;
+	random_text(&in, 40000);
+	dropped = capped_run(path3, 64 * 1024, &in, &c);
+	is_int(dropped, 0, "under the cap nothing is dropped");
+	ok(c.out.len == in.len && memcmp(c.out.data, in.data, in.len) == 0,
+	    "the head and the tail file make the stream whole again");
+	is_int(json_array_size(c.events) > 0 ? strcmp(ev_data(&c,
+	    json_array_size(c.events) - 1), "exit 0") : 1, 0,
+	    "one marker, the exit");
+	cast_free(&c);
+	buf_free(&in);
+	buf_free(&esc);
+	free(path);
+	free(path2);
+	free(path3);
+}
+
 int
 main(void)
 {
@@ -463,6 +624,7 @@ main(void)
 	test_escapes();
 	test_large();
 	test_input_stream();
+	test_cap();
 	for (i = 0; i < nfiles; i++) {
 		p = xasprintf("%s/r%d.cast", tmpdir, i);
 		unlink(p);
