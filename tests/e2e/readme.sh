@@ -90,7 +90,7 @@ run_example() {
 		wait "$(cat "$T/four.pid")"
 		is "$?" 126 "... request 4's shim exits 126"
 		;;
-	"ptyvisor replay "*|"ptyvisor history"*|"ptyvisor show "*)
+	"ptyvisor replay "*|"ptyvisor history"*|"ptyvisor show "*|"ptyvisor gc"*)
 		sh -c "$1" > "$T/out" 2> "$T/err" < /dev/null
 		rc=$?
 		[ $rc -eq 0 ] && [ -s "$T/out" ]
