@@ -379,3 +379,6 @@ tests_unit_test_prune_SOURCES = tests/unit/test-prune.c
 tests_unit_test_prune_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_prune_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-prune
+
+TESTS += tests/e2e/bounds.sh
+EXTRA_DIST += tests/e2e/bounds.sh
