@@ -109,8 +109,8 @@ cmd_gc_exec(int argc, char **argv)
 		    argv[end.first]);
 	else if ((dir = cli_state_dir(cfg, &cause)) != NULL) {
 		recopts_bounds(NULL, cfg, dir, &b);
-		if (prune_run(dir, b.state_budget, a.dry_run, &r,
-		    &cause) == 0)
+		if (prune_run(dir, b.state_budget, b.state_budget, a.dry_run,
+		    &r, &cause) == 0)
 			rc = 0;
 		cmd_gc_print(&r, b.state_budget, a.dry_run);
 	}

@@ -237,7 +237,7 @@ prune_remove(const char *dir, unsigned long id, char **cause)
 }
 
 int
-prune_run(const char *dir, uint64_t budget, bool dry_run,
+prune_run(const char *dir, uint64_t budget, uint64_t target, bool dry_run,
     struct prune_result *out, char **cause)
 {
 	struct prune_session	*v;
@@ -250,7 +250,8 @@ prune_run(const char *dir, uint64_t budget, bool dry_run,
 	out->after = out->usage;
 	if (out->usage > budget && n > 0)
 		rc = prune_mark_finished(dir, v, n, cause);
-	for (i = 0; rc == 0 && i < n && out->after > budget; i++) {
+	for (i = 0; rc == 0 && out->usage > budget && i < n &&
+	    out->after > target; i++) {
 		if (!v[i].finished || v[i].live || v[i].bytes == 0)
 			continue;
 		if (!dry_run && prune_remove(dir, v[i].id, cause) != 0)

@@ -49,15 +49,23 @@ struct prune_result {
 uint64_t	prune_default_budget(const char *dir);
 
 /*
- * Bring the files of state directory dir under budget bytes: the oldest
- * finished sessions' files removed (with dry_run, only listed) until the
- * directory's regular files and those of dir/sessions take at most budget
- * bytes, or nothing more may go.  *out is filled either way (free it with
- * prune_result_free()).  -1 with *cause when a file could not be removed
- * or dir/pruned not written; *out then says what did go.
+ * When the files of state directory dir (its regular files and those of
+ * dir/sessions) take more than budget bytes, remove the oldest finished
+ * sessions' files (with dry_run, only list them) until they take at most
+ * target bytes (target <= budget), or nothing more may go.  *out is
+ * filled either way (free it with prune_result_free()).  -1 with *cause
+ * when a file could not be removed or dir/pruned not written; *out then
+ * says what did go.
  */
-int	prune_run(const char *dir, uint64_t budget, bool dry_run,
-	    struct prune_result *out, char **cause);
+int	prune_run(const char *dir, uint64_t budget, uint64_t target,
+	    bool dry_run, struct prune_result *out, char **cause);
+
+/*
+ * The target a session's end prunes down to: a tenth below the budget.
+ * Why not the budget itself: the directory would then sit just under it,
+ * and every next session's end would read the whole history again.
+ */
+#define PRUNE_TARGET(budget)	((budget) - (budget) / 10)
 
 /* Free what prune_run() put in r (not r itself). */
 void	prune_result_free(struct prune_result *r);

@@ -254,7 +254,7 @@ session_file_size(const char *path)
  * Keep the state directory within its budget once s has ended: the bytes
  * it left are added to what the last scan counted, and past the budget
  * (or every SESSION_PRUNE_RESCAN sessions, or at the first) a scan prunes
- * the oldest finished sessions (record/prune.h).  A failure is left for
+ * the oldest finished sessions down to PRUNE_TARGET (record/prune.h).  A failure is left for
  * the next scan and `ptyvisor gc`, which says what it is: it is no
  * problem of this session's.
  */
@@ -279,8 +279,8 @@ session_keep_budget(struct session *s)
 	if (ss->state_scanned && ss->state_usage <= ss->bounds.state_budget &&
 	    ++ss->since_scan < SESSION_PRUNE_RESCAN)
 		return;
-	(void)prune_run(ss->state_dir, ss->bounds.state_budget, false, &r,
-	    &cause);
+	(void)prune_run(ss->state_dir, ss->bounds.state_budget,
+	    PRUNE_TARGET(ss->bounds.state_budget), false, &r, &cause);
 	ss->state_usage = r.after;
 	ss->state_scanned = true;
 	ss->since_scan = 0;

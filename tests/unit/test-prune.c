@@ -3,8 +3,9 @@
  * (record/prune.h): the oldest finished sessions' recordings and logs go
  * first until the directory fits, never a history line, a running
  * session's files (marker, tail file) or a session with no history line;
- * --dry-run removes nothing; the ids that went are in pruned and are never
- * given again (statedir_last_id); the default budget.
+ * a dry run removes nothing; past the budget, down to the target; the ids
+ * that went are in pruned and are never given again (statedir_last_id);
+ * the default budget.
  */
 #include "record/prune.h"
 
@@ -21,6 +22,8 @@
 #include "tests/tap.h"
 
 static char	tmpdir[] = "/tmp/test-prune.XXXXXX";
+
+#define MIB	(1024 * 1024)
 
 /* Make dir/sessions/name of size bytes. */
 static void
@@ -126,14 +129,14 @@ main(void)
 	add_history(2);
 	add_history(4);
 
-	ok(prune_run(tmpdir, 10 * 1024 * 1024, false, &r, &cause) == 0 &&
+	ok(prune_run(tmpdir, 10 * MIB, 10 * MIB, false, &r, &cause) == 0 &&
 	    r.n == 0 && r.usage == r.after, "under the budget nothing goes");
 	ok(r.usage > 2115100 && r.usage < 2115100 + 4096,
 	    "usage counts every file, the history too (%llu)",
 	    (unsigned long long)r.usage);
 	prune_result_free(&r);
 
-	ok(prune_run(tmpdir, 1500000, true, &r, &cause) == 0,
+	ok(prune_run(tmpdir, 1500000, 1500000, true, &r, &cause) == 0,
 	    "a dry run past the budget");
 	ok(r.n == 2 && r.v[0].id == 1 && r.v[0].bytes == 410000 &&
 	    r.v[1].id == 2 && r.v[1].bytes == 405000,
@@ -144,7 +147,8 @@ main(void)
 	    "nor notes anything as pruned");
 	prune_result_free(&r);
 
-	ok(prune_run(tmpdir, 1500000, false, &r, &cause) == 0 && r.n == 2,
+	ok(prune_run(tmpdir, 1500000, 1500000, false, &r, &cause) == 0 &&
+	    r.n == 2,
 	    "the real run removes them");
 	ok(!has_file("1.cast") && !has_file("1.exec.jsonl") &&
 	    !has_file("2.cast") && !has_file("2.net.jsonl"),
@@ -153,7 +157,7 @@ main(void)
 	    "the directory fits its budget now");
 	prune_result_free(&r);
 
-	ok(prune_run(tmpdir, 1024 * 1024, false, &r, &cause) == 0 &&
+	ok(prune_run(tmpdir, MIB, MIB, false, &r, &cause) == 0 &&
 	    r.n == 0 && r.after > 1024 * 1024, "past the budget again, nothing "
 	    "else may go");
 	ok(has_file("3.cast") && has_file("4.cast") && has_file("5.cast"),
@@ -171,13 +175,26 @@ main(void)
 	rm_file("5.cast");
 	add_history(5);
 	make_file("5.cast", 400000);
-	ok(prune_run(tmpdir, 1024 * 1024, false, &r, &cause) == 0 &&
+	ok(prune_run(tmpdir, MIB, MIB, false, &r, &cause) == 0 &&
 	    r.n == 1 && r.v[0].id == 5, "a finished 5 goes");
 	prune_result_free(&r);
 	rm_file("3.cast");
 	rm_file("4.cast");
 	is_int(statedir_last_id(tmpdir), 5,
 	    "the last id counts the pruned ones");
+
+	/* Past the budget, down to the target; under it, nothing. */
+	make_file("6.cast", 300000);
+	make_file("7.cast", 300000);
+	add_history(6);
+	add_history(7);
+	ok(prune_run(tmpdir, 2 * MIB, 100000, false, &r, &cause) == 0 &&
+	    r.n == 0, "under the budget nothing goes, whatever the target");
+	prune_result_free(&r);
+	ok(prune_run(tmpdir, 650000, 450000, false, &r, &cause) == 0 &&
+	    r.n == 1 && r.v[0].id == 6 && r.after <= 450000,
+	    "past the budget, the oldest go until the target is reached");
+	prune_result_free(&r);
 
 	d = prune_default_budget(tmpdir);
 	ok(d > 0 && d <= PRUNE_BUDGET_MAX_DEFAULT,
