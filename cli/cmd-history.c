@@ -497,6 +497,26 @@ cmd_show_log(const char *path, const char *title,
 	return true;
 }
 
+/*
+ * Whether o is a capped log's last lines (its bound reached, how many of
+ * what went unlisted), printed as such.
+ */
+static bool
+cmd_show_log_end(json_t *o, const char *what)
+{
+	if (json_object_get(o, "log_full") != NULL) {
+		printf("  (the log is full: later %s are counted, not "
+		    "listed)\n", what);
+		return true;
+	}
+	if (json_object_get(o, "not_logged") != NULL) {
+		printf("  (%lld %s not listed)\n",
+		    cmd_show_net_number(o, "not_logged"), what);
+		return true;
+	}
+	return false;
+}
+
 /* One connection of a filtered network's log; counted in *arg. */
 static void
 cmd_show_connection(json_t *o, void *arg)
@@ -504,6 +524,8 @@ cmd_show_connection(json_t *o, void *arg)
 	unsigned	*n = arg;
 	char		*host, *addr, *why, *dec;
 
+	if (cmd_show_log_end(o, "connections"))
+		return;
 	dec = cmd_show_net_field(o, "decision");
 	host = cmd_show_net_field(o, "host");
 	addr = cmd_show_net_field(o, "address");
@@ -610,16 +632,8 @@ cmd_show_exec_line(json_t *o, void *arg)
 	size_t		 i;
 
 	(void)arg;
-	if (json_object_get(o, "log_full") != NULL) {
-		printf("  (the log is full: later execs are counted, not "
-		    "listed)\n");
+	if (cmd_show_log_end(o, "execs"))
 		return;
-	}
-	if (json_object_get(o, "not_logged") != NULL) {
-		printf("  (%lld execs not listed)\n",
-		    cmd_show_net_number(o, "not_logged"));
-		return;
-	}
 	v = xcalloc(json_array_size(argv) + 1, sizeof *v);
 	for (i = 0; i < json_array_size(argv); i++) {
 		w = json_string_value(json_array_get(argv, i));

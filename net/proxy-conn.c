@@ -29,6 +29,45 @@ static const char *const proxy_kind_names[] = {
 };
 
 
+/*
+ * Write line (len bytes) to p's log, within its bound: past it, a last
+ * line says the log is full and the connection is only counted.
+ */
+static void
+proxy_log_line(struct proxy *p, const char *line, size_t len)
+{
+	static const char	full[] = "{\"log_full\":true}\n";
+	uint64_t		max = p->opts.log_max != 0 ? p->opts.log_max :
+				    PROXY_LOG_MAX;
+
+	if (p->log_full) {
+		p->unlogged++;
+		return;
+	}
+	if (p->log_bytes + len + strlen(full) > max) {
+		p->log_full = true;
+		p->unlogged++;
+		line = full;
+		len = strlen(full);
+	}
+	if (util_write_all(p->opts.log_fd, line, len) == 0)
+		p->log_bytes += len;
+}
+
+void
+proxy_log_end(struct proxy *p)
+{
+	char	line[64];
+	int	n;
+
+	if (p->opts.log_fd < 0 || p->unlogged == 0)
+		return;
+	n = snprintf(line, sizeof line, "{\"not_logged\":%llu}\n",
+	    (unsigned long long)p->unlogged);
+	(void)util_write_all(p->opts.log_fd, line, (size_t)n);
+	p->unlogged = 0;
+}
+
 /* Write the connection's line to the log. */
 static void
 proxy_conn_log(struct proxy_conn *c, const char *decision, const char *why)
@@ -57,7 +96,7 @@ proxy_conn_log(struct proxy_conn *c, const char *decision, const char *why)
 	    (unsigned long long)c->up.bytes,
 	    (unsigned long long)c->down.bytes,
 	    (long long)((util_wall_us() - c->started) / 1000));
-	(void)util_write_all(c->p->opts.log_fd, b.data, b.len);
+	proxy_log_line(c->p, b.data, b.len);
 	buf_free(&b);
 }
 

@@ -144,6 +144,9 @@ struct proxy {
 	size_t			 napproved;
 	struct proxy_question	*questions;	/* being asked */
 	struct steer		 steer;		/* which CPU it runs on */
+	uint64_t		 log_bytes;	/* the log's size so far */
+	bool			 log_full;	/* at opts.log_max: no more */
+	uint64_t		 unlogged;	/* connections not listed */
 };
 
 /* A host being asked of a person, and who waits for the answer. */
@@ -157,6 +160,9 @@ struct proxy_question {
 
 /* Whether the listeners should take connections again. */
 void	proxy_update_listeners(struct proxy *p);
+
+/* The log's last line, when connections went unlisted (the log full). */
+void	proxy_log_end(struct proxy *p);
 
 /* Close and free a connection (logged by the caller). */
 void	proxy_conn_free(struct proxy_conn *c);

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -655,10 +656,14 @@ struct proxy *
 proxy_new(struct loop *l, const struct proxy_opts *opts)
 {
 	struct proxy	*p = xcalloc(1, sizeof *p);
+	struct stat	 st;
 
 	p->loop = l;
 	p->opts = *opts;
 	steer_init(&p->steer);
+	/* A log appended to (--network-log FILE) counts from its size. */
+	if (opts->log_fd >= 0 && fstat(opts->log_fd, &st) == 0)
+		p->log_bytes = (uint64_t)st.st_size;
 	return p;
 }
 
@@ -714,6 +719,7 @@ proxy_free(struct proxy *p)
 		loop_del_fd(p->loop, p->listeners[i]);
 		close(p->listeners[i]);
 	}
+	proxy_log_end(p);
 	free(p->approved);
 	free(p);
 }

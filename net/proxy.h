@@ -56,10 +56,21 @@ struct proxy_relay {
 	char		 why[160];	/* what allows it, for the log */
 };
 
+/*
+ * The log stops at this size: a last line {"log_full":true}, and when the
+ * proxy ends {"not_logged":N}, the connections it did not list.  Why 16
+ * MiB: as a session's exec log; a line is about 250 bytes, so some 65,000
+ * connections, far more than any build or test makes, and a loop that
+ * reconnects for ever no longer fills the disk.
+ */
+#define PROXY_LOG_MAX	(16 * 1024 * 1024)
+
 /* What a proxy needs; the caller keeps hosts alive as long as the proxy. */
 struct proxy_opts {
 	const struct hostlist	*hosts;
 	int			 log_fd;	/* -1: no log */
+	uint64_t		 log_max;	/* its bound; 0: PROXY_LOG_MAX
+						   (tests set less) */
 	const char		*hosts_file;	/* tests only: see resolve.h */
 	const char		*ask_socket;	/* a host on neither list is
 						   asked there, by asker;

@@ -245,9 +245,8 @@ history_decode(const char *line, struct history_entry *e)
 	e->recording = get_str(o, "recording");
 	v = json_object_get(o, "bytes");
 	e->bytes = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
-	v = json_object_get(o, "recording_dropped");
-	e->recording_dropped = json_is_integer(v) && json_integer_value(v) > 0 ?
-	    (uint64_t)json_integer_value(v) : 0;
+	e->recording_dropped = history_uint(json_object_get(o,
+	    "recording_dropped"));
 	e->error = get_str(o, "error");
 	e->agent = json_is_true(json_object_get(o, "agent"));
 	history_decode_names(o, "env_dropped", &e->env_dropped);
@@ -282,6 +281,14 @@ history_net_sum(const char *path, struct history_net *out)
 	while (getline(&line, &cap, f) > 0) {
 		if ((o = json_loads(line, 0, &err)) == NULL ||
 		    !json_is_object(o)) {
+			json_decref(o);
+			continue;
+		}
+		/* A capped log's last lines: none, or those not listed. */
+		if (json_object_get(o, "log_full") != NULL ||
+		    json_object_get(o, "not_logged") != NULL) {
+			out->connections += history_uint(json_object_get(o,
+			    "not_logged"));
 			json_decref(o);
 			continue;
 		}

@@ -282,6 +282,15 @@ test_net(void)
 	line = history_encode(&e);
 	ok(strstr(line, "network") == NULL, "no filtered network: no field");
 	free(line);
+	/* A capped log: its last lines count what it did not list. */
+	if ((f = fopen(log, "a")) == NULL)
+		fatal("%s", log);
+	fputs("{\"log_full\":true}\n{\"not_logged\":40}\n", f);
+	fclose(f);
+	ok(history_net_sum(log, &n) == 0 && n.connections == 45 &&
+	    n.allowed == 2 && n.denied == 2 && n.sent == 16,
+	    "a full log: the connections not listed counted (45), the rest "
+	    "as listed");
 	unlink(log);
 	free(log);
 }

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -376,6 +377,62 @@ test_log(const char *path)
 	    n);
 	is_int(allow, 5, "the log: five allowed");
 	is_int(deny, 6, "the log: six denied");
+}
+
+/*
+ * A log with a small bound: whole lines up to it, then {"log_full":true},
+ * and at the proxy's end how many connections were not listed.
+ */
+static void
+test_log_cap(const struct hostlist *hl, const char *hosts, const char *dir)
+{
+	struct proxy_opts	 po;
+	char			*log = xasprintf("%s/capped", dir), *r, line[2048];
+	int			 lfd, sp[2], fd, i, n = 0, full = 0, status;
+	long			 unlisted = -1;
+	struct stat		 st;
+	FILE			*f;
+	pid_t			 px;
+
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	lfd = listen_any(&proxy_port);
+	memset(&po, 0, sizeof po);
+	po.hosts = hl;
+	po.log_fd = fd;
+	po.log_max = 1500;
+	po.hosts_file = hosts;
+	px = proxy_start(&po, &sp[0]);
+	proxy_send_listener(sp[0], lfd);
+	close(lfd);
+	for (i = 0; i < 20; i++) {
+		r = ask("CONNECT denied.test:443 HTTP/1.1\r\n\r\n");
+		free(r);
+	}
+	close(sp[0]);
+	waitpid(px, &status, 0);
+	close(fd);
+	if ((f = fopen(log, "r")) != NULL) {
+		while (fgets(line, sizeof line, f) != NULL) {
+			if (strstr(line, "\"decision\":\"deny\"") != NULL)
+				n++;
+			else if (strcmp(line, "{\"log_full\":true}\n") == 0)
+				full++;
+			else if (sscanf(line, "{\"not_logged\":%ld}", &unlisted)
+			    != 1)
+				diag("unexpected line: %s", line);
+		}
+		fclose(f);
+	}
+	ok(n > 0 && n < 20 && full == 1, "a capped log: %d lines, then "
+	    "log_full once", n);
+	is_int(unlisted, 20 - n, "and at the end how many were not listed");
+	if (stat(log, &st) != 0)
+		st.st_size = -1;
+	ok(st.st_size > 0 && st.st_size <= 1500 + 32,
+	    "within its bound but for that last line (%lld bytes)",
+	    (long long)st.st_size);
+	unlink(log);
+	free(log);
 }
 
 /*
@@ -797,6 +854,7 @@ main(void)
 	ok(waitpid(px, &status, 0) == px && WIFEXITED(status) &&
 	    WEXITSTATUS(status) == 0, "EOF on the channel: the proxy ends");
 	test_log(log);
+	test_log_cap(hl, path, dir);
 	test_ask(path, dir);
 	test_relays(dir);
 
