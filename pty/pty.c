@@ -22,6 +22,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -129,6 +130,15 @@ child_run(const struct pty_spec *spec, const char *slave_name, int report)
 			child_fail(report, "dup2", errno, 125);
 hook:
 	close_from(3, report);
+	if (spec->open_files != 0) {
+		struct rlimit	rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+			child_fail(report, "getrlimit open files", errno, 125);
+		rl.rlim_cur = (rlim_t)spec->open_files;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			child_fail(report, "setrlimit open files", errno, 125);
+	}
 
 	if (spec->pre_exec != NULL &&
 	    spec->pre_exec(spec->pre_exec_arg, report, &stage) != 0)

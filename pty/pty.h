@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* A terminal size in character cells. */
@@ -58,6 +59,12 @@ struct pty_spec {
 	const int	*stdio;
 	bool		 has_umask;	/* set umask before exec */
 	mode_t		 umask;
+	/*
+	 * The soft limit on open files (RLIMIT_NOFILE) the child starts
+	 * with, set before the hook: the one a caller had before it raised
+	 * its own (so the command gets what it would without us); 0: ours.
+	 */
+	uint64_t	 open_files;
 	/*
 	 * A hook that passes the parent a descriptor (pty_pass_fd) has it
 	 * served by this function, in the parent, each time the descriptor

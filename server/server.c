@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,6 +35,19 @@
 #include "server/server-spawn.h"
 #include "session/session.h"
 #include "tui/tui.h"
+
+/*
+ * The soft limit on open files the server raises its own to (at most the
+ * hard limit).  Why 4096: a running agent's session holds about ten (the
+ * PTY master and the slave kept for pipes, three pipes for 0-2, the
+ * recording and its tail, the exec checks' listener, the agent's
+ * connection; seven were counted with ten sessions of `exec -- sleep`),
+ * so a hundred sessions need about a thousand, which is the usual soft
+ * limit (1024) itself; 4096 leaves room for consoles, followers and
+ * twice as many sessions.  The commands get the limit we had
+ * (sessions_set_child_open_files).
+ */
+#define SERVER_OPEN_FILES	4096
 
 struct server {
 	struct server_opts	 o;
@@ -239,6 +253,28 @@ static const struct session_events server_session_events = {
 	.trouble = server_trouble,
 };
 
+/*
+ * Raise our soft limit on open files to SERVER_OPEN_FILES (at most the
+ * hard limit); the soft limit we had, for the commands, or 0 when it
+ * stays as it was.
+ */
+static uint64_t
+server_raise_open_files(void)
+{
+	struct rlimit	rl;
+	rlim_t		had, want = SERVER_OPEN_FILES;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 0;
+	had = rl.rlim_cur;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want)
+		want = rl.rlim_max;
+	if (had == RLIM_INFINITY || had >= want)
+		return 0;
+	rl.rlim_cur = want;
+	return setrlimit(RLIMIT_NOFILE, &rl) == 0 ? (uint64_t)had : 0;
+}
+
 struct server *
 server_new(const struct server_opts *o, char **cause)
 {
@@ -254,6 +290,7 @@ server_new(const struct server_opts *o, char **cause)
 		goto fail;
 	if (o->bounds.max_recording != 0)
 		sessions_set_bounds(sv->ss, &o->bounds);
+	sessions_set_child_open_files(sv->ss, server_raise_open_files());
 	sv->approval = approval_new(sv->loop, sv->policy);
 	approval_set_history(sv->approval, sv->history);
 	approval_set_rules_path(sv->approval, o->rules);

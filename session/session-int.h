@@ -298,6 +298,7 @@ struct sessions {
 	const struct session_exec_judge *exec_judge;	/* or NULL */
 	void			*exec_judge_user;
 	struct session_bounds	 bounds;
+	uint64_t		 child_open_files;	/* pty.h; 0: ours */
 	/* The state directory's bytes at the last scan, plus ours since. */
 	uint64_t		 state_usage;
 	bool			 state_scanned;

@@ -57,6 +57,12 @@ sessions_set_bounds(struct sessions *ss, const struct session_bounds *b)
 	ss->bounds = *b;
 }
 
+void
+sessions_set_child_open_files(struct sessions *ss, uint64_t n)
+{
+	ss->child_open_files = n;
+}
+
 /* Free one session's memory (it must be done). */
 void
 session_free(struct session *s)

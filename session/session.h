@@ -204,6 +204,14 @@ struct session_bounds {
 void		 sessions_set_bounds(struct sessions *ss,
 		    const struct session_bounds *b);
 
+/*
+ * The soft limit on open files every command starts with (pty.h's
+ * open_files): the one the owner of the set had before it raised its own
+ * (server.c); 0 (the default): the process's own.
+ */
+void		 sessions_set_child_open_files(struct sessions *ss,
+		    uint64_t n);
+
 /* Who judges the execs inside sessions (judge and user live as long). */
 void		 sessions_set_exec_judge(struct sessions *ss,
 		    const struct session_exec_judge *judge, void *user);

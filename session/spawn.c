@@ -384,6 +384,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	}
 	strv_free(extra);
 	spec.envp = env;
+	spec.open_files = s->set->child_open_files;
 	if (session_stdio_open(s, o, child_fds, &sbcause) != 0) {
 		snprintf(what, sizeof what, "%s", sbcause);
 		free(sbcause);

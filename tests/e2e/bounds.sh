@@ -5,7 +5,8 @@
 # (asciinema cat, ptyvisor replay), while the command's output is not cut;
 # history and show say so; the state directory's budget ([record]
 # state_budget) prunes the oldest recordings as sessions end, never a
-# history line; gc --dry-run lists what would go and removes nothing.
+# history line; gc --dry-run lists what would go and removes nothing; the
+# server raises its open-file limit for many sessions, not its commands'.
 . "$top_srcdir/tests/tap.sh"
 
 T=$(mktemp -d)
@@ -137,4 +138,25 @@ is "$(hist_field 6 state)" exited "the next session gets a new id (6)"
 is "$?" 0 "gc --help exits 0"
 "$PTYVISOR" gc --bogus > /dev/null 2>&1
 is "$?" 125 "gc refuses an unknown option"
+
+# --- the server's open files --------------------------------------------
+if command -v prlimit > /dev/null && prlimit --nofile=1024:8192 true 2>/dev/null
+then
+	export PTYVISOR_SOCKET="$T/run/pv.sock"
+	printf 'allow sh -c **\n' > "$T/config/rules"
+	prlimit --nofile=1024:8192 "$PTYVISOR" serve --approval on-request \
+	    2>> "$T/serve.log" < /dev/null &
+	SERVE=$!
+	cleanup_pid $SERVE
+	wait_for "$PTYVISOR pending > /dev/null 2>&1" 20
+	is "$(awk '/^Max open files/ { print $4 }' /proc/$SERVE/limits)" 4096 \
+	    "serve raises its soft limit on open files to 4096 (hard 8192)"
+	is "$("$PTYVISOR" exec -- sh -c 'ulimit -Sn' < /dev/null)" 1024 \
+	    "an agent's command gets the limit the server had (1024)"
+	kill $SERVE
+	wait $SERVE
+else
+	skip "prlimit cannot set the open-file limit here"
+	skip "prlimit cannot set the open-file limit here"
+fi
 done_testing
