@@ -25,6 +25,7 @@
 #include "base/util.h"
 #include "record/ending.h"
 #include "record/history.h"
+#include "record/record.h"
 #include "record/statedir.h"
 
 /* A marker is one history line and a little: anything larger is not one. */
@@ -153,10 +154,11 @@ lost_read(const char *path)
 
 /*
  * End the recording: drop a last event cut by the kill, then a marker
- * event at the later of the last event's time and the file's last change.
+ * event at the later of the last event's time and end_us (the file's last
+ * change before its tail was merged).
  */
 static void
-lost_end_recording(const char *path, int64_t start_us)
+lost_end_recording(const char *path, int64_t start_us, int64_t end_us)
 {
 	struct stat	 st;
 	char		 tail[LOST_TAIL_MAX + 1], *nl, *prev, *ev;
@@ -193,8 +195,7 @@ lost_end_recording(const char *path, int64_t start_us)
 	ev = prev != NULL ? prev + 1 : tail;
 	if (*ev == '[')
 		last = strtod(ev + 1, NULL);
-	t_us = (int64_t)st.st_mtim.tv_sec * 1000000 +
-	    st.st_mtim.tv_nsec / 1000 - start_us;
+	t_us = end_us - start_us;
 	if (t_us < (int64_t)(last * 1e6))
 		t_us = (int64_t)(last * 1e6);
 	if (t_us < 0)
@@ -271,8 +272,14 @@ lost_recover_one(const char *dir, const char *path)
 		    st.st_mtim.tv_nsec / 1000;
 	if (end_us < e.start_us)
 		end_us = e.start_us;
-	if (e.recording != NULL)
-		lost_end_recording(e.recording, e.start_us);
+	/* Its tail first (a recording past half its cap), then the end. */
+	if (e.recording != NULL) {
+		(void)record_recover_tail(e.recording, &e.recording_dropped,
+		    &cause);
+		free(cause);
+		cause = NULL;
+		lost_end_recording(e.recording, e.start_us, end_us);
+	}
 	free(e.state);
 	e.state = xstrdup("lost");
 	free(e.error);

@@ -21,7 +21,9 @@
  * (at most head_max bytes), then at close the gap marker, the segments
  * and the exit marker, and never more than max_bytes; every event after
  * the first that did not fit the head goes to the tail (times stay in
- * order); the events not yet written belong to the current segment.
+ * order); the events not yet written belong to the current segment; the
+ * tail file's index never claims bytes not yet written there, nor bytes
+ * written over since (a segment taken again is said empty first).
  */
 #include "record/record.h"
 
@@ -32,6 +34,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/utf8.h"
@@ -53,6 +56,16 @@
 #define RECORD_MARK_ROOM 512
 /* Bytes copied at a time from the tail file at close (memory bound). */
 #define RECORD_COPY (64 * 1024)
+/*
+ * The tail file's first bytes: one line saying where the ring stands (its
+ * cap, the segments' size, the current one, the bytes given up, each
+ * segment's bytes, raw bytes and first time, and where the head ends in
+ * the recording), so that the next ptyvisor can finish a recording whose
+ * ptyvisor died (record_recover_tail).  Why 1 KiB: the line's 8 x 3 + 5
+ * numbers of at most 20 digits.
+ */
+#define RECORD_INDEX 1024
+#define RECORD_INDEX_MAGIC "ptyvisor-tail 1"
 
 /* One segment of the tail's ring. */
 struct record_segment {
@@ -76,6 +89,7 @@ struct record {
 	/* The cap (record.h); all zero without one. */
 	uint64_t		cap;
 	off_t			head_max;	/* header and head, bytes */
+	off_t			head_end;	/* where the head ended */
 	size_t			seg_size;	/* bytes of one segment */
 	size_t			piece;		/* raw bytes per event */
 	bool			tailing;	/* the head is full */
@@ -137,17 +151,47 @@ event_time(struct record *r, uint64_t t_us)
 	return t_us;
 }
 
-/* Write the current segment's pending events at their place in the tail. */
+/* Where segment k starts in the tail file. */
+static off_t
+seg_offset(const struct record *r, int k)
+{
+	return RECORD_INDEX + (off_t)k * (off_t)r->seg_size;
+}
+
+/* Write the ring's state at the start of the tail file. */
+static void
+write_index(struct record *r)
+{
+	struct buf	b = { 0 };
+	int		k;
+
+	buf_printf(&b, RECORD_INDEX_MAGIC " %" PRIu64 " %zu %d %" PRIu64
+	    " %lld", r->cap, r->seg_size, r->cur, r->dropped,
+	    (long long)r->head_end);
+	for (k = 0; k < RECORD_SEGMENTS; k++)
+		buf_printf(&b, " %zu %" PRIu64 " %" PRIu64, r->seg[k].used,
+		    r->seg[k].raw, r->seg[k].t0_us);
+	buf_addc(&b, '\n');
+	(void)write_buf(r, r->tail_fd, &b, 0);
+	buf_free(&b);
+}
+
+/*
+ * Write the current segment's pending events at their place in the tail,
+ * then the index that counts them.
+ */
 static void
 write_tail(struct record *r)
 {
 	struct record_segment	*sg = &r->seg[r->cur];
 	off_t			 at;
 
-	at = (off_t)r->cur * (off_t)r->seg_size +
-	    (off_t)(sg->used - r->tpending.len);
+	if (r->tpending.len == 0)
+		return;
+	at = seg_offset(r, r->cur) + (off_t)(sg->used - r->tpending.len);
 	(void)write_buf(r, r->tail_fd, &r->tpending, at);
 	r->tpending.len = 0;
+	write_index(r);
 }
 
 /* The head is full: open the tail file; -1 (the error kept) if it fails. */
@@ -155,6 +199,7 @@ static int
 start_tail(struct record *r)
 {
 	write_pending(r);
+	r->head_end = r->whole;
 	r->tailing = true;
 	r->tail_fd = open(r->tail_path, O_RDWR | O_CREAT | O_TRUNC |
 	    O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -177,6 +222,7 @@ add_to_tail(struct record *r, uint64_t t_us)
 		r->dropped += sg->raw;
 		sg->used = 0;
 		sg->raw = 0;
+		write_index(r);		/* before its bytes are written over */
 	}
 	if (sg->used == 0)
 		sg->t0_us = t_us;
@@ -401,7 +447,7 @@ copy_segment(struct record *r, int k)
 		    RECORD_COPY;
 		buf_reserve(&r->pending, want);
 		n = pread(r->tail_fd, r->pending.data + r->pending.len, want,
-		    (off_t)k * (off_t)r->seg_size + (off_t)off);
+		    seg_offset(r, k) + (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -529,4 +575,95 @@ char *
 record_tail_path(const char *path)
 {
 	return xasprintf("%s.tail", path);
+}
+
+/* Read the index of the tail file open in r into r; -1 when it is none. */
+static int
+read_index(struct record *r)
+{
+	char			 line[RECORD_INDEX + 1], *p, *end;
+	unsigned long long	 v[5 + 3 * RECORD_SEGMENTS];
+	size_t			 i;
+	ssize_t			 n;
+
+	n = pread(r->tail_fd, line, RECORD_INDEX, 0);
+	if (n <= 0)
+		return -1;
+	line[n] = '\0';
+	if (strncmp(line, RECORD_INDEX_MAGIC " ", strlen(RECORD_INDEX_MAGIC)
+	    + 1) != 0 || strchr(line, '\n') == NULL)
+		return -1;
+	p = line + strlen(RECORD_INDEX_MAGIC);
+	for (i = 0; i < sizeof v / sizeof v[0]; i++, p = end) {
+		errno = 0;
+		v[i] = strtoull(p, &end, 10);
+		if (errno != 0 || end == p || (*end != ' ' && *end != '\n'))
+			return -1;
+	}
+	r->cap = v[0];
+	r->seg_size = (size_t)v[1];
+	r->cur = (int)v[2];
+	r->dropped = v[3];
+	r->head_end = (off_t)v[4];
+	if (r->seg_size == 0 || v[2] >= RECORD_SEGMENTS)
+		return -1;
+	for (i = 0; i < RECORD_SEGMENTS; i++) {
+		r->seg[i].used = (size_t)v[5 + 3 * i];
+		r->seg[i].raw = v[6 + 3 * i];
+		r->seg[i].t0_us = v[7 + 3 * i];
+		if (r->seg[i].used > r->seg_size)
+			return -1;
+	}
+	return 0;
+}
+
+int
+record_recover_tail(const char *path, uint64_t *dropped, char **cause)
+{
+	struct record	r;
+	struct stat	st;
+	int		rc = 0;
+
+	*dropped = 0;
+	memset(&r, 0, sizeof r);
+	r.fd = -1;
+	r.path = (char *)path;
+	r.tail_path = record_tail_path(path);
+	r.tail_fd = open(r.tail_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (r.tail_fd < 0) {
+		free(r.tail_path);
+		return 0;
+	}
+	/* No index: nothing was written to it yet (written data has one). */
+	if (read_index(&r) != 0) {
+		close(r.tail_fd);
+		unlink(r.tail_path);
+		free(r.tail_path);
+		return 0;
+	}
+	r.fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (r.fd < 0 || fstat(r.fd, &st) != 0)
+		r.error = errno;
+	/* A merge the death cut short starts again after the head. */
+	else if (st.st_size > r.head_end && r.head_end > 0 &&
+	    ftruncate(r.fd, r.head_end) != 0)
+		r.error = errno;
+	else
+		r.whole = st.st_size < r.head_end ? st.st_size : r.head_end;
+	if (r.error == 0 && lseek(r.fd, r.whole, SEEK_SET) < 0)
+		r.error = errno;
+	r.tailing = true;
+	end_tail(&r);
+	if (r.error == 0 && fsync(r.fd) != 0)
+		r.error = errno;
+	if (r.error != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(r.error));
+		rc = -1;
+	}
+	*dropped = r.dropped;
+	if (r.fd >= 0)
+		close(r.fd);
+	buf_free(&r.pending);
+	free(r.tail_path);
+	return rc;
 }

@@ -109,4 +109,15 @@ void	record_gap_text(char *out, size_t size, uint64_t dropped,
 /* The tail file of the recording at path: "<path>.tail".  Caller frees. */
 char	*record_tail_path(const char *path);
 
+/*
+ * A recording whose writer died (its ptyvisor killed): append what its
+ * tail file holds, as record_close() would (the gap's marker, the tail's
+ * segments as last written), and remove the tail file; no exit marker.
+ * Nothing to do (0) without a tail file.  *dropped gets the bytes of
+ * output left out.  -1 with *cause when the recording could not be
+ * written; the tail file is gone either way.
+ */
+int	record_recover_tail(const char *path, uint64_t *dropped,
+	    char **cause);
+
 #endif

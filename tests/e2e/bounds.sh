@@ -139,6 +139,35 @@ is "$?" 0 "gc --help exits 0"
 "$PTYVISOR" gc --bogus > /dev/null 2>&1
 is "$?" 125 "gc refuses an unknown option"
 
+# --- a ptyvisor killed past half the cap: the next start finishes it -----
+"$PTYVISOR" run --max-recording 64K -- sh -c 'yes | head -c 400000; sleep 60' \
+    > /dev/null < /dev/null &
+RUN=$!
+cleanup_pid $RUN
+# Its tail file's index (the first line) counts bytes given up already.
+wait_for "head -n 1 '$S/7.cast.tail' 2>/dev/null |
+    awk '\$6 > 0 { found = 1 } END { exit !found }'" 20
+ok $? "a capped session past its head keeps its tail in 7.cast.tail"
+kill -9 $RUN
+wait $RUN 2> /dev/null
+"$PTYVISOR" run -- true > /dev/null < /dev/null
+is "$(hist_field 7 state)" lost "the next start records the killed one as lost"
+[ ! -e "$S/7.cast.tail" ]; ok $? "its tail file is merged and gone"
+marks=$(python3 -c '
+import json, sys
+f = open(sys.argv[1], encoding="utf-8"); f.readline()
+ev = [json.loads(l) for l in f]
+print("|".join(e[2].split(" bytes")[0] for e in ev if e[1] == "m"))' "$S/7.cast")
+dropped=$(hist_field 7 recording_dropped)
+case $dropped in ''|*[!0-9]*) dropped=0 ;; esac	# absent: counted as none
+is "$marks" "ptyvisor: $dropped|server died" \
+    "its recording: head, the gap marker ($dropped bytes, as its history line says), tail, server died"
+kept=$(cast "$S/7.cast" | wc -c | tr -d ' ')
+[ "$((kept + dropped))" -le 600000 ] && [ "$(size "$S/7.cast")" -le 65536 ]
+ok $? "within its cap, nothing counted twice ($kept kept, $dropped left out)"
+cast "$S/7.cast" | tail -c 30 | cmp -s - "$T/want"
+ok $? "its tail is the output's"
+
 # --- the server's open files --------------------------------------------
 if command -v prlimit > /dev/null && prlimit --nofile=1024:8192 true 2>/dev/null
 then

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -607,6 +608,66 @@ test_cap(void)
 	free(path3);
 }
 
+/*
+ * A writer that dies past its head (no record_close): the next one
+ * finishes the file from the tail file's index, also after a merge the
+ * death cut short.
+ */
+static void
+test_recover(void)
+{
+	char		*path = new_path(), *tail = record_tail_path(path);
+	char		*cause = NULL;
+	struct buf	 in = { 0 };
+	struct record	*r;
+	struct cast	 c;
+	uint64_t	 dropped = 0, again = 1;
+	size_t		 off, n;
+	pid_t		 pid;
+	FILE		*f;
+	int		 rc;
+
+	srand(13);
+	random_text(&in, 1000000);
+	if ((pid = fork()) == 0) {
+		if ((r = create_capped(path, 64 * 1024)) == NULL)
+			_exit(1);
+		for (off = 0; off < in.len; off += n) {
+			n = in.len - off < 5000 ? in.len - off : 5000;
+			record_output(r, off, in.data + off, n);
+		}
+		_exit(record_flush(r, &cause) == 0 ? 0 : 1);
+	}
+	ok(pid > 0 && waitpid(pid, &rc, 0) == pid && WIFEXITED(rc) &&
+	    WEXITSTATUS(rc) == 0, "a writer died past its head, flushed");
+	ok(file_size(tail) > 0, "its tail file is left beside the recording");
+	/* As if its merge had begun: half a line after the head. */
+	if ((f = fopen(path, "ae")) != NULL) {
+		fputs("[0.5, \"m\", \"ptyvisor: 12", f);
+		fclose(f);
+	}
+	rc = record_recover_tail(path, &dropped, &cause);
+	if (rc != 0) {
+		diag("%s", cause);
+		free(cause);
+	}
+	ok(rc == 0 && dropped > 0, "recovered: %llu bytes left out",
+	    (unsigned long long)dropped);
+	ok(file_size(tail) < 0, "the tail file is gone");
+	ok(file_size(path) <= 64 * 1024, "the file within the cap (%lld)",
+	    file_size(path));
+	cast_load(path, &c);
+	is_int(c.bad_lines, 0, "every line parses (the cut merge undone)");
+	ok(head_gap_tail(&c, &in, (long long)dropped), "head, gap and tail "
+	    "as the writer left them: the whole stream");
+	cast_free(&c);
+	ok(record_recover_tail(path, &again, &cause) == 0 && again == 0,
+	    "nothing more to do the second time");
+	buf_free(&in);
+	free(tail);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -625,6 +686,7 @@ main(void)
 	test_large();
 	test_input_stream();
 	test_cap();
+	test_recover();
 	for (i = 0; i < nfiles; i++) {
 		p = xasprintf("%s/r%d.cast", tmpdir, i);
 		unlink(p);
