@@ -259,6 +259,20 @@ add_event(struct record *r, uint64_t t_us, const char *type,
 	r->raw = 0;
 }
 
+/*
+ * Cut the main file back to its first len bytes, and write from there on
+ * (ftruncate leaves the offset where it was: a later write would leave a
+ * hole of NUL bytes).  -1 when it cannot.
+ */
+static int
+cut_back(struct record *r, off_t len)
+{
+	if (ftruncate(r->fd, len) != 0 || lseek(r->fd, len, SEEK_SET) < 0)
+		return -1;
+	r->whole = len;
+	return 0;
+}
+
 /* Write the pending buffer, remembering the first error. */
 static void
 write_pending(struct record *r)
@@ -271,7 +285,7 @@ write_pending(struct record *r)
 	 */
 	if (r->error == 0)
 		r->whole += (off_t)off;
-	else if (off > 0 && ftruncate(r->fd, r->whole) != 0)
+	else if (off > 0 && cut_back(r, r->whole) != 0)
 		r->error = EIO;		/* not even cut back: say it is broken */
 	r->pending.len = 0;
 }
@@ -433,6 +447,36 @@ add_last(struct record *r, uint64_t t_us, const char *type,
 	encode_event(&r->pending, event_time(r, t_us), type, data, len);
 }
 
+/*
+ * Copy what the kernel copies for us of segment k, from *off on, to the
+ * end of the main file (no copy through our memory: a tail is up to half
+ * the cap).  Leaves the rest, if any, to the caller: when the files do not
+ * allow it (another filesystem, an old kernel), or on an error (kept).
+ */
+static void
+copy_in_kernel(struct record *r, int k, size_t *off)
+{
+	const struct record_segment	*sg = &r->seg[k];
+	off_t				 in = seg_offset(r, k) + (off_t)*off;
+	ssize_t				 n;
+
+	while (r->error == 0 && *off < sg->used) {
+		n = copy_file_range(r->tail_fd, &in, r->fd, NULL,
+		    sg->used - *off, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EXDEV || errno == ENOSYS ||
+		    errno == EINVAL || errno == EOPNOTSUPP))
+			return;
+		if (n <= 0) {
+			r->error = n < 0 ? errno : EIO;
+			return;
+		}
+		*off += (size_t)n;
+		r->whole += n;
+	}
+}
+
 /* Copy segment k of the tail file to the end of the main file. */
 static void
 copy_segment(struct record *r, int k)
@@ -442,6 +486,7 @@ copy_segment(struct record *r, int k)
 	size_t				 off = 0, want;
 	ssize_t				 n;
 
+	copy_in_kernel(r, k, &off);
 	while (r->error == 0 && off < sg->used) {
 		want = sg->used - off < RECORD_COPY ? sg->used - off :
 		    RECORD_COPY;
@@ -452,15 +497,15 @@ copy_segment(struct record *r, int k)
 			continue;
 		if (n <= 0) {
 			r->error = n < 0 ? errno : EIO;
-			/* A copy cut between its chunks: back to whole events. */
-			if (ftruncate(r->fd, start) == 0)
-				r->whole = start;
 			break;
 		}
 		r->pending.len += (size_t)n;
 		off += (size_t)n;
 		write_pending(r);
 	}
+	/* A copy cut between its chunks: back to whole events. */
+	if (r->error != 0 && r->whole != start)
+		(void)cut_back(r, start);
 }
 
 /*

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -668,6 +670,56 @@ test_recover(void)
 	free(path);
 }
 
+/*
+ * A file that cannot grow past a size (RLIMIT_FSIZE, as a full disk): a
+ * write cut short is cut back to whole events and the exit marker goes
+ * right after them, with no hole; with a cap the same when the tail
+ * cannot be merged whole (what went stays: the head, the gap's marker,
+ * the oldest segments).  In a child, whose limit it is.
+ */
+static void
+test_file_limit(uint64_t cap, const char *what)
+{
+	char		*path = new_path();
+	struct buf	 in = { 0 };
+	struct cast	 c;
+	struct rlimit	 rl = { 100000, 100000 };
+	struct record	*r;
+	char		*cause = NULL;
+	size_t		 off;
+	pid_t		 pid;
+	int		 st;
+
+	srand(17);
+	random_text(&in, 200000);
+	if ((pid = fork()) == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0 ||
+		    (r = create_capped(path, cap)) == NULL)
+			_exit(2);
+		for (off = 0; off < in.len; off += 3000)
+			record_output(r, off, in.data + off,
+			    in.len - off < 3000 ? in.len - off : 3000);
+		_exit(record_close(r, in.len, "exit 0", &cause) == 0 ? 1 : 0);
+	}
+	ok(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	    WEXITSTATUS(st) == 0, "%s: the file cannot grow: close says so",
+	    what);
+	cast_load(path, &c);
+	ok(file_size(path) > 0 && file_size(path) <= 100000 &&
+	    c.bad_lines == 0, "%s: whole events only, no hole (%lld bytes)",
+	    what, file_size(path));
+	is_str(ev_data(&c, json_array_size(c.events) - 1), "exit 0",
+	    "%s: the exit marker right after them", what);
+	/* Without a cap a prefix; with one, the head is (then a gap). */
+	ok(c.out.len > 0 && c.out.len <= in.len &&
+	    memcmp(c.out.data, in.data, cap == 0 ? c.out.len : 1000) == 0,
+	    "%s: what is there starts as the output does", what);
+	cast_free(&c);
+	buf_free(&in);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -687,6 +739,8 @@ main(void)
 	test_input_stream();
 	test_cap();
 	test_recover();
+	test_file_limit(0, "no cap");
+	test_file_limit(128 * 1024, "a cap past the limit");
 	for (i = 0; i < nfiles; i++) {
 		p = xasprintf("%s/r%d.cast", tmpdir, i);
 		unlink(p);
