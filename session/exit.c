@@ -264,6 +264,7 @@ session_keep_budget(struct session *s)
 	struct sessions		*ss = s->set;
 	struct prune_result	 r;
 	char			*cause = NULL, *path;
+	bool			 over;
 
 	if (ss->bounds.state_budget == 0)
 		return;
@@ -276,12 +277,20 @@ session_keep_budget(struct session *s)
 		ss->state_usage += session_file_size(path);
 		free(path);
 	}
-	if (ss->state_scanned && ss->state_usage <= ss->bounds.state_budget &&
-	    ++ss->since_scan < SESSION_PRUNE_RESCAN)
+	/*
+	 * Past the budget, and grown by a tenth of it since a scan that could
+	 * not get under (what is left may not go: it runs, or it is history):
+	 * scanning again at every end would only read the history again.
+	 */
+	over = ss->state_usage > ss->bounds.state_budget &&
+	    ss->state_usage > ss->state_stuck + ss->bounds.state_budget / 10;
+	if (ss->state_scanned && !over && ++ss->since_scan < SESSION_PRUNE_RESCAN)
 		return;
 	(void)prune_run(ss->state_dir, ss->bounds.state_budget,
 	    PRUNE_TARGET(ss->bounds.state_budget), false, &r, &cause);
 	ss->state_usage = r.after;
+	ss->state_stuck = r.after > PRUNE_TARGET(ss->bounds.state_budget) ?
+	    r.after : 0;
 	ss->state_scanned = true;
 	ss->since_scan = 0;
 	prune_result_free(&r);

@@ -301,6 +301,8 @@ struct sessions {
 	uint64_t		 child_open_files;	/* pty.h; 0: ours */
 	/* The state directory's bytes at the last scan, plus ours since. */
 	uint64_t		 state_usage;
+	uint64_t		 state_stuck;	/* what a scan could not get
+						   under the target; or 0 */
 	bool			 state_scanned;
 	unsigned		 since_scan;	/* sessions ended since */
 	char			 readbuf[SESSION_READ_CHUNK];

@@ -182,10 +182,18 @@ then
 	    "serve raises its soft limit on open files to 4096 (hard 8192)"
 	is "$("$PTYVISOR" exec -- sh -c 'ulimit -Sn' < /dev/null)" 1024 \
 	    "an agent's command gets the limit the server had (1024)"
+	# The budget is 1M: an agent's session of about 1 MB that ends has
+	# the server prune the older ones (5 was the largest left).
+	[ -e "$S/5.cast" ]; ok $? "session 5's recording is still there"
+	"$PTYVISOR" exec -- sh -c 'yes | head -c 700000' > /dev/null < /dev/null
+	[ ! -e "$S/5.cast" ]; ok $? "the server prunes as its sessions end"
+	"$PTYVISOR" history | grep '^ *5 ' | grep -q '(recording pruned)$'
+	ok $? "and history says so"
 	kill $SERVE
 	wait $SERVE
 else
-	skip "prlimit cannot set the open-file limit here"
-	skip "prlimit cannot set the open-file limit here"
+	for i in 1 2 3 4 5; do
+		skip "prlimit cannot set the open-file limit here"
+	done
 fi
 done_testing
