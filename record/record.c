@@ -59,19 +59,23 @@
 /*
  * The tail file's first bytes: one line saying where the ring stands (its
  * cap, the segments' size, the current one, the bytes given up, each
- * segment's bytes, raw bytes and first time, and where the head ends in
- * the recording), so that the next ptyvisor can finish a recording whose
- * ptyvisor died (record_recover_tail).  Why 1 KiB: the line's 8 x 3 + 5
- * numbers of at most 20 digits.
+ * segment's bytes, raw bytes, first time and terminal size, and where the
+ * head ends in the recording and the size there), so that the next
+ * ptyvisor can finish a recording whose ptyvisor died
+ * (record_recover_tail).  Why 1 KiB: the line's 28 numbers of at most 20
+ * digits and 19 sizes of at most 5, about 720 bytes.
  */
 #define RECORD_INDEX 1024
-#define RECORD_INDEX_MAGIC "ptyvisor-tail 1"
+#define RECORD_INDEX_MAGIC "ptyvisor-tail 2"
+/* The index's numbers: 7 of the ring, then 5 per segment. */
+#define RECORD_INDEX_N (7 + 5 * RECORD_SEGMENTS)
 
 /* One segment of the tail's ring. */
 struct record_segment {
 	size_t		used;		/* bytes of events in it */
 	uint64_t	raw;		/* raw output bytes of those events */
 	uint64_t	t0_us;		/* time of its first event */
+	unsigned	cols, rows;	/* the terminal's size before it */
 };
 
 struct record {
@@ -90,6 +94,9 @@ struct record {
 	uint64_t		cap;
 	off_t			head_max;	/* header and head, bytes */
 	off_t			head_end;	/* where the head ended */
+	unsigned		cols, rows;	/* the terminal's size now */
+	unsigned		head_cols;	/* and where the head ended */
+	unsigned		head_rows;
 	size_t			seg_size;	/* bytes of one segment */
 	size_t			piece;		/* raw bytes per event */
 	bool			tailing;	/* the head is full */
@@ -166,11 +173,12 @@ write_index(struct record *r)
 	int		k;
 
 	buf_printf(&b, RECORD_INDEX_MAGIC " %" PRIu64 " %zu %d %" PRIu64
-	    " %lld", r->cap, r->seg_size, r->cur, r->dropped,
-	    (long long)r->head_end);
+	    " %lld %u %u", r->cap, r->seg_size, r->cur, r->dropped,
+	    (long long)r->head_end, r->head_cols, r->head_rows);
 	for (k = 0; k < RECORD_SEGMENTS; k++)
-		buf_printf(&b, " %zu %" PRIu64 " %" PRIu64, r->seg[k].used,
-		    r->seg[k].raw, r->seg[k].t0_us);
+		buf_printf(&b, " %zu %" PRIu64 " %" PRIu64 " %u %u",
+		    r->seg[k].used, r->seg[k].raw, r->seg[k].t0_us,
+		    r->seg[k].cols, r->seg[k].rows);
 	buf_addc(&b, '\n');
 	(void)write_buf(r, r->tail_fd, &b, 0);
 	buf_free(&b);
@@ -200,6 +208,8 @@ start_tail(struct record *r)
 {
 	write_pending(r);
 	r->head_end = r->whole;
+	r->head_cols = r->cols;
+	r->head_rows = r->rows;
 	r->tailing = true;
 	r->tail_fd = open(r->tail_path, O_RDWR | O_CREAT | O_TRUNC |
 	    O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -224,8 +234,11 @@ add_to_tail(struct record *r, uint64_t t_us)
 		sg->raw = 0;
 		write_index(r);		/* before its bytes are written over */
 	}
-	if (sg->used == 0)
+	if (sg->used == 0) {
 		sg->t0_us = t_us;
+		sg->cols = r->cols;
+		sg->rows = r->rows;
+	}
 	buf_add(&r->tpending, r->ev.data, r->ev.len);
 	sg->used += r->ev.len;
 	sg->raw += r->raw;
@@ -309,6 +322,8 @@ record_create(const char *path, const struct record_header *h, char **cause)
 	r->fd = fd;
 	r->path = xstrdup(path);
 	r->tail_fd = -1;
+	r->cols = h->cols;
+	r->rows = h->rows;
 	if (h->max_bytes != 0) {
 		r->cap = h->max_bytes < RECORD_CAP_MIN ? RECORD_CAP_MIN :
 		    h->max_bytes;
@@ -417,6 +432,9 @@ record_resize(struct record *r, uint64_t t_us, unsigned cols, unsigned rows)
 
 	n = snprintf(size, sizeof size, "%ux%u", cols, rows);
 	add_event(r, t_us, "r", size, (size_t)n);
+	/* After: a segment this event starts begins at the size before. */
+	r->cols = cols;
+	r->rows = rows;
 }
 
 int
@@ -516,9 +534,10 @@ copy_segment(struct record *r, int k)
 static void
 end_tail(struct record *r)
 {
-	char		 gap[160];
+	char		 gap[160], size[32];
 	uint64_t	 t0 = r->last_us;
-	int		 i, k;
+	unsigned	 cols = r->head_cols, rows = r->head_rows;
+	int		 i, k, n;
 
 	write_tail(r);
 	write_pending(r);
@@ -528,12 +547,20 @@ end_tail(struct record *r)
 	}
 	for (i = RECORD_SEGMENTS; i >= 1; i--) {
 		k = (r->cur + i) % RECORD_SEGMENTS;
-		if (r->seg[k].used > 0)
+		if (r->seg[k].used > 0) {
 			t0 = r->seg[k].t0_us;
+			cols = r->seg[k].cols;
+			rows = r->seg[k].rows;
+		}
 	}
 	if (r->dropped > 0 && r->error == 0) {
 		record_gap_text(gap, sizeof gap, r->dropped, r->cap);
 		encode_event(&r->pending, t0, "m", gap, strlen(gap));
+		/* A resize left out with the gap: the tail's size first. */
+		if (cols != r->head_cols || rows != r->head_rows) {
+			n = snprintf(size, sizeof size, "%ux%u", cols, rows);
+			encode_event(&r->pending, t0, "r", size, (size_t)n);
+		}
 		write_pending(r);
 	}
 	for (i = 1; i <= RECORD_SEGMENTS; i++)
@@ -627,7 +654,7 @@ static int
 read_index(struct record *r)
 {
 	char			 line[RECORD_INDEX + 1], *p, *end;
-	unsigned long long	 v[5 + 3 * RECORD_SEGMENTS];
+	unsigned long long	 v[RECORD_INDEX_N];
 	size_t			 i;
 	ssize_t			 n;
 
@@ -650,12 +677,16 @@ read_index(struct record *r)
 	r->cur = (int)v[2];
 	r->dropped = v[3];
 	r->head_end = (off_t)v[4];
+	r->head_cols = (unsigned)v[5];
+	r->head_rows = (unsigned)v[6];
 	if (r->seg_size == 0 || v[2] >= RECORD_SEGMENTS)
 		return -1;
 	for (i = 0; i < RECORD_SEGMENTS; i++) {
-		r->seg[i].used = (size_t)v[5 + 3 * i];
-		r->seg[i].raw = v[6 + 3 * i];
-		r->seg[i].t0_us = v[7 + 3 * i];
+		r->seg[i].used = (size_t)v[7 + 5 * i];
+		r->seg[i].raw = v[8 + 5 * i];
+		r->seg[i].t0_us = v[9 + 5 * i];
+		r->seg[i].cols = (unsigned)v[10 + 5 * i];
+		r->seg[i].rows = (unsigned)v[11 + 5 * i];
 		if (r->seg[i].used > r->seg_size)
 			return -1;
 	}

@@ -18,8 +18,9 @@
  * once that is full, later events go to a ring of segments in a file of
  * its own beside the recording (<path>.tail, made only then), the oldest
  * segment given up whole when the ring is full.  record_close() appends a
- * marker event ("m") saying how many bytes of output were not recorded,
- * then the ring's segments, oldest first, and removes the tail file.  The
+ * marker event ("m") saying how many bytes of output were not recorded
+ * (and a resize, "r", when the terminal's size changed in the gap), then
+ * the ring's segments, oldest first, and removes the tail file.  The
  * session's own output and screen are not touched by the cap.
  */
 #ifndef PTYVISOR_RECORD_H

@@ -481,7 +481,7 @@ capped_run(const char *path, uint64_t cap, const struct buf *in,
 	uint64_t	 t = 0;
 	long long	 dropped;
 	char		*tail = record_tail_path(path);
-	int		 tail_seen = 0;
+	int		 tail_seen = 0, resized = 0;
 
 	if (r == NULL) {
 		free(tail);
@@ -491,6 +491,9 @@ capped_run(const char *path, uint64_t cap, const struct buf *in,
 		n = 1 + (size_t)rand() % 9000;
 		if (n > in->len - off)
 			n = in->len - off;
+		/* A resize a third of the way: in the gap of a long stream. */
+		if (off > in->len / 3 && !resized++)
+			record_resize(r, t, 120, 40);
 		record_output(r, t, in->data + off, n);
 		t += 1000;
 		off += n;
@@ -512,6 +515,20 @@ capped_run(const char *path, uint64_t cap, const struct buf *in,
 	free(tail);
 	cast_load(path, c);
 	return dropped;
+}
+
+/* The type and data of the event after c's gap marker: "TYPE DATA". */
+static char *
+after_gap(const struct cast *c)
+{
+	size_t	i;
+
+	for (i = 0; i + 1 < json_array_size(c->events); i++)
+		if (strcmp(ev_type(c, i), "m") == 0 &&
+		    strstr(ev_data(c, i), "not recorded") != NULL)
+			return xasprintf("%s %s", ev_type(c, i + 1),
+			    ev_data(c, i + 1));
+	return xstrdup("");
 }
 
 /* Whether the cast's output is a head of in, the gap, and a tail of in. */
@@ -564,6 +581,7 @@ test_cap(void)
 	struct cast	 c;
 	long long	 dropped;
 	size_t		 i;
+	char		*s;
 
 	srand(11);
 	random_text(&in, 1000000);
@@ -576,6 +594,10 @@ test_cap(void)
 	ok(c.times_ok, "times never decrease across the gap");
 	ok(head_gap_tail(&c, &in, dropped), "head, one gap marker with the "
 	    "exact count, tail: together the whole stream");
+	s = after_gap(&c);
+	is_str(s, "r 120x40", "a resize left out with the gap: the size "
+	    "the tail starts with, after the marker");
+	free(s);
 	is_str(ev_type(&c, json_array_size(c.events) - 1), "m",
 	    "the exit marker is last");
 	is_str(ev_data(&c, json_array_size(c.events) - 1), "exit 0",
@@ -625,6 +647,7 @@ test_recover(void)
 	struct cast	 c;
 	uint64_t	 dropped = 0, again = 1;
 	size_t		 off, n;
+	char		*s;
 	pid_t		 pid;
 	FILE		*f;
 	int		 rc;
@@ -636,6 +659,8 @@ test_recover(void)
 			_exit(1);
 		for (off = 0; off < in.len; off += n) {
 			n = in.len - off < 5000 ? in.len - off : 5000;
+			if (off == 500000)
+				record_resize(r, off, 132, 43);
 			record_output(r, off, in.data + off, n);
 		}
 		_exit(record_flush(r, &cause) == 0 ? 0 : 1);
@@ -662,6 +687,9 @@ test_recover(void)
 	is_int(c.bad_lines, 0, "every line parses (the cut merge undone)");
 	ok(head_gap_tail(&c, &in, (long long)dropped), "head, gap and tail "
 	    "as the writer left them: the whole stream");
+	s = after_gap(&c);
+	is_str(s, "r 132x43", "the size the tail starts with, from the index");
+	free(s);
 	cast_free(&c);
 	ok(record_recover_tail(path, &again, &cause) == 0 && again == 0,
 	    "nothing more to do the second time");
