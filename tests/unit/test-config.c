@@ -87,7 +87,11 @@ static const char full[] =
     "\n"
     "[exec]\n"
     "strict = yes\n"
-    "judge_own = on\n";
+    "judge_own = on\n"
+    "\n"
+    "[record]\n"
+    "max_recording = 64M\n"
+    "state_budget = 2G\n";
 
 static void
 test_full(void)
@@ -115,6 +119,8 @@ test_full(void)
 	ok(config_mouse(cfg), "mouse = yes");
 	ok(config_exec_strict(cfg), "[exec] strict = yes");
 	ok(config_exec_judge_own(cfg), "[exec] judge_own = on");
+	is_int(config_max_recording(cfg), 64 << 20, "[record] max_recording");
+	is_int(config_state_budget(cfg), 2ULL << 30, "[record] state_budget");
 	is_str(config_state_dir(cfg), "/var/lib/pv", "state_dir");
 	is_str(config_socket(cfg), "/run/pv/pv.sock", "socket");
 
@@ -173,6 +179,8 @@ test_empty(void)
 	    !config_mouse(cfg), "empty: no prefix, no scrollback, no mouse");
 	ok(!config_exec_strict(cfg) && !config_exec_judge_own(cfg),
 	    "empty: exec checks neither strict nor judging a person's own");
+	ok(config_max_recording(cfg) == 0 && config_state_budget(cfg) == 0,
+	    "empty: no recording cap, no budget (the defaults apply)");
 
 	/* Options unlike the defaults, to see that none is touched. */
 	sandbox_opts_init(&o);
@@ -522,6 +530,18 @@ static const struct bad_row bad_rows[] = {
 	  "max_bytes: 'lots' is not a size from 1024 to 1048576 bytes" },
 	{ "[mcp]\nwait = 3\n", 2,
 	  "unknown key 'wait' in [mcp] (known: max_bytes)" },
+	/* [record] */
+	{ "[record]\nmax_recording = 63K\n", 2,
+	  "max_recording: '63K' is not a size of at least 64K" },
+	{ "[record]\nmax_recording = big\n", 2,
+	  "max_recording: 'big' is not a size of at least 64K" },
+	{ "[record]\nstate_budget = 512K\n", 2,
+	  "state_budget: '512K' is not a size of at least 1024K" },
+	{ "[record]\nmax_recording = 1M\nmax_recording = 2M\n", 3,
+	  "max_recording" },
+	{ "[record]\nbudget = 1G\n", 2,
+	  "unknown key 'budget' in [record] (known: max_recording, "
+	  "state_budget)" },
 	/* [paths] */
 	{ "[paths]\nstate_dir = state\n", 2,
 	  "state_dir: 'state' is not an absolute path" },
