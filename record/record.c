@@ -19,7 +19,8 @@
  * them is carried as between reads), so that every event fits a segment.
  * Invariants, with a cap: the main file holds the header and the head
  * (at most head_max bytes), then at close the gap marker, the segments
- * and the exit marker, and never more than max_bytes; every event after
+ * and the exit marker, and never more than max_bytes (but for a header,
+ * the command line, longer than half of it); every event after
  * the first that did not fit the head goes to the tail (times stay in
  * order); the events not yet written belong to the current segment; the
  * tail file's index never claims bytes not yet written there, nor bytes
