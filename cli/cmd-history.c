@@ -27,6 +27,7 @@
 #include "record/cast.h"
 #include "record/ending.h"
 #include "record/history.h"
+#include "record/record.h"
 #include "record/statedir.h"
 #include "base/util.h"
 
@@ -410,7 +411,7 @@ cmd_show_unfinished(const char *arg, unsigned long id)
 {
 	struct cast	*c;
 	struct buf	 text = { 0 };
-	char		*path, *cause = NULL, *warning = NULL, *cmd;
+	char		*path, *cause = NULL, *warning = NULL, *cmd, *tail;
 
 	if ((path = cli_recording_path(arg, &cause)) == NULL) {
 		free(cause);
@@ -427,8 +428,15 @@ cmd_show_unfinished(const char *arg, unsigned long id)
 	cmd = quote_text(cast_header(c)->command != NULL ?
 	    cast_header(c)->command : "-");
 	printf("id:        %lu\ncommand:   %s\nstate:     running (no end "
-	    "recorded yet; or its ptyvisor stopped first)\nrecording: %s\n"
-	    "--- output so far ---\n", id, cmd, path);
+	    "recorded yet; or its ptyvisor stopped first)\nrecording: %s\n",
+	    id, cmd, path);
+	/* Past half its cap, what came since is in the tail file for now. */
+	tail = record_tail_path(path);
+	if (access(tail, F_OK) == 0)
+		printf("capped:    past half its cap: the output since is in "
+		    "%s until it ends\n", tail);
+	free(tail);
+	printf("--- output so far ---\n");
 	fflush(stdout);
 	free(cmd);
 	cast_free(c);

@@ -148,6 +148,8 @@ cleanup_pid $RUN
 wait_for "head -n 1 '$S/7.cast.tail' 2>/dev/null |
     awk '\$6 > 0 { found = 1 } END { exit !found }'" 20
 ok $? "a capped session past its head keeps its tail in 7.cast.tail"
+"$PTYVISOR" show 7 2> /dev/null | grep -q '^capped: *past half its cap: the output since is in .*7.cast.tail'
+ok $? "show of the running session says where its tail is"
 kill -9 $RUN
 wait $RUN 2> /dev/null
 "$PTYVISOR" run -- true > /dev/null < /dev/null
