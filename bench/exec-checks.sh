@@ -5,11 +5,15 @@
 # checks), an agent's session under `serve` with no rule (every exec read
 # from /proc, judged and logged), and the same with a rules file of 1,000
 # deny and ask rules.  Each is timed R times; the median wall time and the
-# ratio to the first are printed.  Not part of `make check`.
+# ratio to the first are printed.  Then one exec's round trip alone
+# (bench/exec-rtt.c: execve of a file that cannot run, N times, no program
+# started), in the sandbox and in a session: what the notification, the
+# reading and judging and the answer cost.  Not part of `make check`.
 #
 # Usage: bench/exec-checks.sh [PTYVISOR] [N] [M] [R]
 
 PTYVISOR=$(cd "$(dirname "${1:-./ptyvisor}")" && pwd)/$(basename "${1:-./ptyvisor}")
+HERE=$(cd "$(dirname "$0")" && pwd)
 N=${2:-5000}
 M=${3:-500}
 R=${4:-3}
@@ -88,3 +92,16 @@ table loop "sh -c '$LOOP'"
 n=$(cat "$T"/state-rules1000/sessions/*.exec.jsonl | wc -l)
 table "make -j2" "make -s -j2"
 echo "execs logged by the 1,000-rule loop sessions: $n"
+echo
+
+# One exec's round trip (microseconds), 2,000 times in one program.
+RTT=$T/exec-rtt
+if ${CC:-cc} -O2 -o "$RTT" "$HERE/exec-rtt.c" 2> /dev/null; then
+	echo "| one exec's round trip, 2,000 of them | min | median | p90 | p99 (us) |"
+	echo "|---|---|---|---|---|"
+	printf '| sandbox, no exec checks | %s |\n' "$("$PTYVISOR" sandbox -- \
+		"$RTT" 2000 | awk '{ print $1 " | " $2 " | " $3 " | " $4 }')"
+	serve rules0
+	printf '| session, exec checks | %s |\n' "$("$PTYVISOR" exec -- "$RTT" \
+		2000 | awk '{ print $1 " | " $2 " | " $3 " | " $4 }')"
+fi

@@ -4,7 +4,7 @@
 # look, e.g. `make bench BENCH_FLAGS='-q -p "tmux ptyvisor"'`.
 EXTRA_DIST += bench/README.md bench/sandbox-spawn.sh bench/flood.sh \
 	bench/run.sh bench/net-proxy.sh bench/netcopy.py \
-	bench/work.sh bench/outerterm.c
+	bench/work.sh bench/outerterm.c bench/exec-checks.sh bench/exec-rtt.c
 
 .PHONY: bench
 bench: ptyvisor$(EXEEXT)

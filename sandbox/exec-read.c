@@ -8,6 +8,18 @@
  * such a shared caller, what its process runs once the exec is done
  * (AT_EXECFN and its words, read through a pidfd), compared with what was
  * judged.  Reads only; answers nothing.
+ *
+ * Speed: the program waits while it is read, so what a verdict needs is
+ * read first and in few calls: the path and the first pointers of argv in
+ * one process_vm_readv, the words in another; the file through the tree's
+ * root, opened once (openat2 RESOLVE_IN_ROOT), not through /proc/PID of a
+ * pid new at every exec (the kernel builds that entry on first use: about
+ * 40 us, more than the rest together); a path that is not there answered
+ * before its words are read (a shell trying each directory of PATH).
+ * Whether another thread could change the words is read from /proc only
+ * once the tree has a thread group that made threads; before, none can.
+ * The parent and (for an absolute path) the directory, only logged, are
+ * read after the answer (sandbox_exec_complete).
  */
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox-int.h"
@@ -34,17 +46,27 @@
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
 #endif
+#ifndef RESOLVE_IN_ROOT
+#define RESOLVE_IN_ROOT 0x10
+#endif
+
+/* openat2's argument (linux/openat2.h, which older headers lack). */
+struct exec_open_how {
+	uint64_t	flags;
+	uint64_t	mode;
+	uint64_t	resolve;
+};
 
 /* How much of an exec's arguments is read: words, and bytes in all. */
 #define EXEC_MAX_ARGS	256
 #define EXEC_MAX_BYTES	(64 * 1024)
-
-/* The native execve and execveat numbers. */
-static bool
-exec_nr_is(int nr, const char *name)
-{
-	return nr == seccomp_syscall_resolve_name(name);
-}
+/*
+ * Words read in one call, and the first bytes of each: most words are
+ * shorter (a longer one is read on, a page at a time).  64 x 256 bytes is
+ * one 16 KiB buffer.
+ */
+#define EXEC_BATCH	64
+#define EXEC_CHUNK	256
 
 /*
  * Read len bytes of pid's memory at addr, stopping at the end of a page
@@ -88,6 +110,74 @@ exec_read_str(pid_t pid, uint64_t addr, size_t max, bool *cut)
 	*cut = true;
 	b.len = max;
 	return buf_cstr(&b);
+}
+
+/* Bytes from addr to the end of its page, at most max. */
+static size_t
+exec_room(uint64_t addr, size_t max)
+{
+	size_t	room = 4096 - (size_t)(addr % 4096);
+
+	return room < max ? room : max;
+}
+
+/*
+ * Read n pieces of pid's memory in one call, each within its page (the
+ * kernel moves whole pieces only, in order, stopping at the first that
+ * fails): how many bytes of each arrived into got[].  false when none.
+ */
+static bool
+exec_peekv(pid_t pid, size_t n, const uint64_t *addr, const size_t *len,
+    char *const *out, size_t *got)
+{
+	struct iovec	local[EXEC_BATCH + 1], remote[EXEC_BATCH + 1];
+	ssize_t		r;
+	size_t		i, k;
+
+	if (n == 0 || n > EXEC_BATCH + 1)
+		return false;
+	for (i = 0; i < n; i++) {
+		local[i].iov_base = out[i];
+		local[i].iov_len = len[i];
+		remote[i].iov_base = (void *)(uintptr_t)addr[i];
+		remote[i].iov_len = len[i];
+	}
+	if ((r = process_vm_readv(pid, local, n, remote, n, 0)) <= 0)
+		return false;
+	for (i = 0; i < n; i++) {
+		k = (size_t)r < len[i] ? (size_t)r : len[i];
+		got[i] = k;
+		r -= (ssize_t)k;
+	}
+	return true;
+}
+
+/*
+ * The string at addr whose first got bytes are in chunk: ended there, or
+ * read on; at most max bytes (*cut then).  NULL when unreadable.
+ */
+static char *
+exec_finish_str(pid_t pid, uint64_t addr, const char *chunk, size_t got,
+    size_t max, bool *cut)
+{
+	const char	*nul;
+	char		*rest, *s;
+	size_t		 n = got < max ? got : max;
+
+	*cut = false;
+	if ((nul = memchr(chunk, '\0', n)) != NULL)
+		return xstrndup(chunk, (size_t)(nul - chunk));
+	if (n == max) {
+		*cut = true;
+		return xstrndup(chunk, n);
+	}
+	if (got == 0)
+		return exec_read_str(pid, addr, max, cut);
+	if ((rest = exec_read_str(pid, addr + n, max - n, cut)) == NULL)
+		return NULL;
+	s = xasprintf("%.*s%s", (int)n, chunk, rest);
+	free(rest);
+	return s;
 }
 
 /* readlink(2) of a /proc path, allocated; NULL when it cannot be read. */
@@ -442,21 +532,149 @@ exec_stat(struct sandbox_exec_call *c)
 	c->size = st.st_size;
 }
 
-int
-sandbox_exec_read(const struct seccomp_notif *req, struct sandbox_exec_call *c)
+/*
+ * Find c->path (absolute) as the tree sees it: from its root, ".." and
+ * absolute links kept inside it (RESOLVE_IN_ROOT), the file kept open
+ * (O_PATH) so a digest reads that very file.  Where openat2 cannot say,
+ * through /proc/PID/root as before.
+ */
+static void
+exec_find(struct sandbox_exec_tree *t, int fd, struct sandbox_exec_call *c)
 {
-	char		 *name, *dir = NULL;
-	uint64_t	 path_at, argv_at, ptrs[64];
-	size_t		 total = 0, n = 0, have = 0, k = 0;
-	ssize_t		 got;
-	bool		 at, cut;
-	int		 dirfd = AT_FDCWD, threads;
-	int		 flags = 0;
+	struct exec_open_how	how;
+	struct stat		st;
+	long			ffd = -1;
 
+	sandbox_exec_tree_root(t, fd, c->pid, c->id);
+	if (t->root >= 0) {
+		memset(&how, 0, sizeof how);
+		how.flags = O_PATH | O_CLOEXEC;
+		how.resolve = RESOLVE_IN_ROOT;
+		ffd = syscall(SYS_openat2, t->root, c->path, &how, sizeof how);
+		if (ffd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+			c->st_errno = errno;
+			return;
+		}
+	}
+	if (ffd >= 0 && fstat((int)ffd, &st) == 0) {
+		c->file_fd = (int)ffd;
+		c->open_path = xasprintf("/proc/self/fd/%d", c->file_fd);
+		c->has_st = true;
+		c->dev = st.st_dev;
+		c->ino = st.st_ino;
+		c->size = st.st_size;
+		return;
+	}
+	if (ffd >= 0)
+		close((int)ffd);
+	c->open_path = xasprintf("/proc/%d/root%s", (int)c->pid, c->path);
+	exec_stat(c);
+}
+
+/*
+ * Read the words at argv_at, whose first have pointers are in ptrs (read
+ * with the path), in batches of one call each.  -1 with c->error.
+ */
+static int
+exec_read_words(struct sandbox_exec_call *c, uint64_t argv_at,
+    uint64_t *ptrs, size_t have)
+{
+	char		*buf, *out[EXEC_BATCH];
+	uint64_t	 addr[EXEC_BATCH];
+	size_t		 len[EXEC_BATCH], got[EXEC_BATCH];
+	size_t		 total = 0, n = 0, k, m, i;
+	ssize_t		 r;
+	bool		 cut, done = false, ok;
+
+	c->argv = xcalloc(EXEC_MAX_ARGS + 1, sizeof *c->argv);
+	buf = xmalloc(EXEC_BATCH * EXEC_CHUNK);
+	for (i = 0; i < EXEC_BATCH; i++)
+		out[i] = buf + i * EXEC_CHUNK;
+	while (!done && argv_at != 0 && n < EXEC_MAX_ARGS) {
+		if (have == 0) {
+			r = exec_peek(c->pid, argv_at + n * sizeof ptrs[0],
+			    ptrs, EXEC_BATCH * sizeof ptrs[0]);
+			if (r < (ssize_t)sizeof ptrs[0])
+				break;
+			have = (size_t)r / sizeof ptrs[0];
+		}
+		/* This batch's words: up to the NULL, within the bound. */
+		for (m = 0; m < have && ptrs[m] != 0 &&
+		    n + m < EXEC_MAX_ARGS; m++) {
+			addr[m] = ptrs[m];
+			len[m] = exec_room(ptrs[m], EXEC_CHUNK);
+		}
+		done = m < have && ptrs[m] == 0;
+		ok = m > 0 && exec_peekv(c->pid, m, addr, len, out, got);
+		for (k = 0; k < m; k++) {
+			if (total >= EXEC_MAX_BYTES) {
+				c->argv_cut = true;
+				done = true;
+				break;
+			}
+			c->argv[n] = exec_finish_str(c->pid, addr[k], out[k],
+			    ok ? got[k] : 0, EXEC_MAX_BYTES - total, &cut);
+			if (c->argv[n] == NULL)
+				break;
+			total += strlen(c->argv[n]) + 1;
+			n++;
+			if (cut) {
+				c->argv_cut = true;
+				done = true;
+				break;
+			}
+		}
+		if (k < m && c->argv[n] == NULL && !done)
+			break;
+		have = 0;
+	}
+	free(buf);
+	if (argv_at != 0 && !done && n < EXEC_MAX_ARGS) {
+		c->error = xasprintf("cannot read the arguments process %d "
+		    "execs", (int)c->pid);
+		return -1;
+	}
+	if (n == EXEC_MAX_ARGS)
+		c->argv_cut = true;
+	return 0;
+}
+
+/* The tree's system call numbers, looked up once (not at every exec). */
+static void
+exec_tree_numbers(struct sandbox_exec_tree *t)
+{
+	if (t->nr_execve != 0)
+		return;
+	t->nr_execve = seccomp_syscall_resolve_name("execve");
+	t->nr_execveat = seccomp_syscall_resolve_name("execveat");
+}
+
+void
+sandbox_exec_complete(struct sandbox_exec_call *c)
+{
+	if (c->complete)
+		return;
+	if (c->ppid == 0)
+		c->ppid = sandbox_exec_parent_of(c->pid);
+	if (c->cwd == NULL)
+		c->cwd = exec_readlink("/proc/%d/cwd", c->pid, 0);
+	c->complete = true;
+}
+
+int
+sandbox_exec_read(struct sandbox_exec_tree *t, int fd,
+    const struct seccomp_notif *req, struct sandbox_exec_call *c)
+{
+	char		*name, *dir = NULL, *chunk[2], pbuf[EXEC_CHUNK];
+	uint64_t	 path_at, argv_at, ptrs[EXEC_BATCH], addr[2];
+	size_t		 len[2], got[2] = { 0, 0 }, have = 0;
+	bool		 at, cut, empty;
+	int		 dirfd = AT_FDCWD, threads, flags = 0;
+
+	exec_tree_numbers(t);
 	c->pid = (pid_t)req->pid;
-	threads = exec_status(c);
-	at = exec_nr_is(req->data.nr, "execveat");
-	if (!at && !exec_nr_is(req->data.nr, "execve")) {
+	at = req->data.nr == t->nr_execveat;
+	if (!at && req->data.nr != t->nr_execve) {
 		c->error = xasprintf("system call %d is no exec", req->data.nr);
 		return -1;
 	}
@@ -467,8 +685,17 @@ sandbox_exec_read(const struct seccomp_notif *req, struct sandbox_exec_call *c)
 		dirfd = (int)req->data.args[0];
 		flags = (int)req->data.args[4];
 	}
-	c->cwd = exec_readlink("/proc/%d/cwd", c->pid, 0);
-	name = exec_read_str(c->pid, path_at, PATH_MAX, &cut);
+	/* The path and the first pointers of argv: one call. */
+	addr[0] = path_at;
+	len[0] = exec_room(path_at, sizeof pbuf);
+	chunk[0] = pbuf;
+	addr[1] = argv_at;
+	len[1] = exec_room(argv_at, sizeof ptrs);
+	chunk[1] = (char *)ptrs;
+	if (!exec_peekv(c->pid, argv_at != 0 ? 2 : 1, addr, len, chunk, got))
+		got[0] = 0;
+	have = got[1] / sizeof ptrs[0];
+	name = exec_finish_str(c->pid, path_at, pbuf, got[0], PATH_MAX, &cut);
 	if (name == NULL || cut) {
 		c->error = xasprintf("cannot read the memory of process %d "
 		    "(the path it execs): %s", (int)c->pid, name == NULL ?
@@ -476,69 +703,51 @@ sandbox_exec_read(const struct seccomp_notif *req, struct sandbox_exec_call *c)
 		free(name);
 		return -1;
 	}
-	c->argv = xcalloc(EXEC_MAX_ARGS + 1, sizeof *c->argv);
-	while (argv_at != 0 && n < EXEC_MAX_ARGS) {
-		/* The pointers, several at a time. */
-		if (k == have) {
-			got = exec_peek(c->pid, argv_at + n * sizeof ptrs[0],
-			    ptrs, sizeof ptrs);
-			if (got < (ssize_t)sizeof ptrs[0]) {
-				c->error = xasprintf("cannot read the "
-				    "arguments process %d execs",
-				    (int)c->pid);
-				break;
-			}
-			have = (size_t)got / sizeof ptrs[0];
-			k = 0;
-		}
-		if (ptrs[k] == 0)
-			break;
-		if (total >= EXEC_MAX_BYTES) {
-			c->argv_cut = true;
-			break;
-		}
-		c->argv[n] = exec_read_str(c->pid, ptrs[k++],
-		    EXEC_MAX_BYTES - total, &cut);
-		if (c->argv[n] == NULL) {
-			c->error = xasprintf("cannot read the arguments "
-			    "process %d execs", (int)c->pid);
-			break;
-		}
-		total += strlen(c->argv[n]) + 1;
-		n++;
-		if (cut) {
-			c->argv_cut = true;
-			break;
-		}
-	}
-	if (n == EXEC_MAX_ARGS)
-		c->argv_cut = true;
-	if (c->error != NULL) {
-		free(name);
-		return -1;
-	}
-	exec_shared(c, threads, name, dirfd, at && name[0] == '\0' &&
-	    (flags & AT_EMPTY_PATH));
+	empty = at && name[0] == '\0' && (flags & AT_EMPTY_PATH);
 	/* The file itself: an fd (AT_EMPTY_PATH), or a path from a dir. */
-	if (at && name[0] == '\0' && (flags & AT_EMPTY_PATH)) {
+	if (empty) {
 		c->path = exec_readlink("/proc/%d/fd/%d", c->pid, dirfd);
 		c->open_path = xasprintf("/proc/%d/fd/%d", (int)c->pid, dirfd);
-	} else {
-		if (name[0] != '/' && at && dirfd != AT_FDCWD)
+	} else if (name[0] == '/')
+		c->path = xstrdup(name);
+	else {
+		if (at && dirfd != AT_FDCWD)
 			dir = exec_readlink("/proc/%d/fd/%d", c->pid, dirfd);
-		c->path = sandbox_exec_join(dir != NULL ? dir : c->cwd, name);
+		else
+			dir = c->cwd = exec_readlink("/proc/%d/cwd", c->pid, 0);
+		c->path = sandbox_exec_join(dir, name);
+		if (dir == c->cwd)
+			dir = NULL;
 	}
 	free(dir);
-	free(name);
 	if (c->path == NULL) {
 		c->error = xasprintf("cannot tell which file process %d "
 		    "execs", (int)c->pid);
+		free(name);
 		return -1;
 	}
-	if (c->open_path == NULL && c->path[0] == '/')
-		c->open_path = xasprintf("/proc/%d/root%s", (int)c->pid,
-		    c->path);
-	exec_stat(c);
+	if (c->open_path != NULL)
+		exec_stat(c);
+	else if (c->path[0] == '/')
+		exec_find(t, fd, c);
+	/* Not there: failed as the kernel will, its words not needed. */
+	if (!c->has_st && (c->st_errno == ENOENT || c->st_errno == ENOTDIR)) {
+		free(name);
+		return 0;
+	}
+	if (exec_read_words(c, argv_at, ptrs, have) != 0) {
+		free(name);
+		return -1;
+	}
+	if (sandbox_exec_tree_quiet(t)) {
+		/* No thread anywhere: nothing can change what was read. */
+		c->tgid = c->pid;
+	} else {
+		threads = exec_status(c);
+		exec_shared(c, threads, name, dirfd, empty);
+		c->complete = c->cwd != NULL;
+	}
+	free(name);
 	return 0;
 }
 
@@ -552,6 +761,8 @@ sandbox_exec_call_free(struct sandbox_exec_call *c)
 	free(c->execfn);
 	if (c->pidfd >= 0)
 		close(c->pidfd);
+	if (c->file_fd >= 0)
+		close(c->file_fd);
 	strv_free(c->argv);
 	sandbox_exec_call_init(c);
 }
@@ -561,4 +772,5 @@ sandbox_exec_call_init(struct sandbox_exec_call *c)
 {
 	memset(c, 0, sizeof *c);
 	c->pidfd = -1;
+	c->file_fd = -1;
 }

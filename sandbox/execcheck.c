@@ -12,7 +12,10 @@
  * parent over the pty's report channel and closes its own copy before
  * anything of the command runs: nothing inside can answer for itself.
  * Only the native ABI is in the filter; any other kills.  The main filter
- * (seccomp.c) refuses a listener of the sandbox's own.
+ * (seccomp.c) refuses a listener of the sandbox's own.  The filter also
+ * sends clone with CLONE_THREAD, answered at once: the tree then knows
+ * which of its processes have threads (exec-read.c reads less while none
+ * has); a thread costs one round trip, an exec no longer a /proc lookup.
  *
  * Until the command's own exec has happened the parent waits in
  * pty_spawn(), so it answers the execs of that wait itself
@@ -32,6 +35,7 @@
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +122,18 @@ exec_prog_build(struct exec_prog *p, char **cause)
 	if (r == 0)
 		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY,
 		    SCMP_SYS(execveat), 0);
+	/* A thread being made: the tree learns it has one (exec-read.c). */
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(clone), 1,
+		    SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
+	/*
+	 * clone3 hides its flags in memory, so a thread it made would go
+	 * untold: libc falls back to clone.  The main filter says the same;
+	 * said here too, what the tree knows does not hang on it.
+	 */
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+		    SCMP_SYS(clone3), 0);
 	if (r != 0) {
 		*cause = xasprintf("exec checks: filter: %s", strerror(-r));
 		goto fail;
@@ -190,6 +206,8 @@ void
 sandbox_exec_free(struct sandbox *sb)
 {
 	sb->exec_prog = NULL;	/* exec_built's, kept for the next one */
+	sandbox_exec_tree_free(sb->exec_tree);
+	sb->exec_tree = NULL;
 	if (sb->exec_deferred != NULL) {
 		sandbox_exec_call_free(sb->exec_deferred);
 		free(sb->exec_deferred);
@@ -242,6 +260,27 @@ sandbox_exec_apply(struct sandbox *sb, int report_fd)
 	return 0;
 }
 
+struct sandbox_exec_tree *
+sandbox_exec_tree(struct sandbox *sb)
+{
+	if (sb == NULL)
+		return NULL;
+	if (sb->exec_tree == NULL)
+		sb->exec_tree = sandbox_exec_tree_new();
+	return sb->exec_tree;
+}
+
+/* Whether req is a thread being made (else an exec). */
+static bool
+exec_is_thread(const struct seccomp_notif *req)
+{
+	static int	nr_clone = -1;
+
+	if (nr_clone < 0)
+		nr_clone = seccomp_syscall_resolve_name("clone");
+	return req->data.nr == nr_clone;
+}
+
 /* Receive one notification into *req (allocated by libseccomp). */
 static int
 exec_recv(int fd, struct seccomp_notif **req)
@@ -262,15 +301,22 @@ exec_recv(int fd, struct seccomp_notif **req)
 }
 
 int
-sandbox_exec_receive(int fd, struct sandbox_exec_call *c)
+sandbox_exec_receive(struct sandbox_exec_tree *t, int fd,
+    struct sandbox_exec_call *c)
 {
 	struct seccomp_notif	*req;
 
 	sandbox_exec_call_init(c);
 	if (exec_recv(fd, &req) != 0)
 		return -1;
+	if (exec_is_thread(req)) {
+		sandbox_exec_thread(t, req);
+		sandbox_exec_answer(fd, req->id, 0);
+		seccomp_notify_free(req, NULL);
+		return 1;
+	}
 	c->id = req->id;
-	sandbox_exec_read(req, c);
+	sandbox_exec_read(t, fd, req, c);
 	seccomp_notify_free(req, NULL);
 	/* Read from a pid that may have died and been reused meanwhile. */
 	if (seccomp_notify_id_valid(fd, c->id) != 0) {
@@ -314,11 +360,19 @@ void
 sandbox_exec_prestart(void *arg, int fd, int report_fd)
 {
 	struct sandbox		*sb = arg;
+	struct sandbox_exec_tree *t = sandbox_exec_tree(sb);
 	struct seccomp_notif	*req;
 	struct sandbox_exec_call c;
 
 	if (exec_recv(fd, &req) != 0)
 		return;
+	/* A thread: noted (the command itself makes none before its exec). */
+	if (exec_is_thread(req)) {
+		sandbox_exec_thread(t, req);
+		sandbox_exec_answer(fd, req->id, 0);
+		seccomp_notify_free(req, NULL);
+		return;
+	}
 	/*
 	 * Received before the command exec'd: the command itself, tried
 	 * along PATH, which was approved.  After: some program it runs,
@@ -337,7 +391,7 @@ sandbox_exec_prestart(void *arg, int fd, int report_fd)
 	}
 	sandbox_exec_call_init(&c);
 	c.id = req->id;
-	sandbox_exec_read(req, &c);
+	sandbox_exec_read(t, fd, req, &c);
 	seccomp_notify_free(req, NULL);
 	sb->exec_deferred = xmalloc(sizeof c);
 	*sb->exec_deferred = c;

@@ -69,6 +69,23 @@ struct sandbox {
 	char			 exec_why[256];	/* why none, when wanted */
 	struct sandbox_exec_call *exec_deferred; /* parent: see
 						   sandbox_exec_deferred */
+	struct sandbox_exec_tree *exec_tree;	/* parent: the listener's */
+};
+
+/*
+ * What exec-read.c and execcheck.c keep of the tree one listener watches
+ * (see sandbox.h): the root, the thread groups that made threads (their
+ * pidfds and pids), whether one could not be told, and the execs' system
+ * call numbers (looked up once, not per exec).
+ */
+struct sandbox_exec_tree {
+	int		 root;		/* O_PATH, or -1: not yet opened */
+	int		*threaded;	/* pidfds */
+	pid_t		*threaded_pid;
+	size_t		 nthreaded;
+	bool		 unknown;	/* a thread whose group is unknown */
+	int		 nr_execve;
+	int		 nr_execveat;
 };
 
 /* stage.c: fill sb->stage with "sandbox: " and a formatted stage name. */
@@ -176,11 +193,22 @@ int	sandbox_exec_prepare(struct sandbox *sb, char **cause);
 void	sandbox_exec_free(struct sandbox *sb);
 /* execcheck.c: child: load it, hand the listener to the parent. */
 int	sandbox_exec_apply(struct sandbox *sb, int report_fd);
-/* exec-read.c: read what the exec of req asks for into c (c->error set
- * when it cannot be); -1 then. */
+/* exec-read.c: read what the exec of req, taken from the listener fd of
+ * tree t, asks for into c (c->error set when it cannot be); -1 then. */
 struct seccomp_notif;
-int	sandbox_exec_read(const struct seccomp_notif *req,
-	    struct sandbox_exec_call *c);
+int	sandbox_exec_read(struct sandbox_exec_tree *t, int fd,
+	    const struct seccomp_notif *req, struct sandbox_exec_call *c);
+/* exec-tree.c: note that the caller of a clone(CLONE_THREAD) req, in the
+ * tree t, makes a thread (before it is let go). */
+void	sandbox_exec_thread(struct sandbox_exec_tree *t,
+	    const struct seccomp_notif *req);
+/* exec-tree.c: open t's root from the caller of notification id on the
+ * listener fd, once (kept only while id still waits). */
+void	sandbox_exec_tree_root(struct sandbox_exec_tree *t, int fd, pid_t pid,
+	    uint64_t id);
+/* exec-tree.c: whether no thread group of t has made a thread that lives
+ * (those that ended forgotten first). */
+bool	sandbox_exec_tree_quiet(struct sandbox_exec_tree *t);
 /* execcheck.c: the --explain line. */
 void	sandbox_exec_explain(const struct sandbox *sb, struct buf *out);
 

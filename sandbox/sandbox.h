@@ -371,11 +371,14 @@ void	sandbox_harden_self(void);
 
 /*
  * Exec checks (sandbox/execcheck.c).  An exec a sandboxed program waits
- * in, as read from /proc: the notification's id, the calling thread and
- * its parent (our pid namespace), the file (absolute where it can be
- * told: an execveat's fd as /proc names it), the arguments (at most 256
- * words and 64 KiB, argv_cut then), the directory.  error says why it
- * could not be read (then judge it denied: fail closed).
+ * in, as read from its memory and /proc: the notification's id, the
+ * calling thread and its parent (our pid namespace), the file (absolute
+ * where it can be told: an execveat's fd as /proc names it), the
+ * arguments (at most 256 words and 64 KiB, argv_cut then), the
+ * directory.  error says why it could not be read (then judge it denied:
+ * fail closed).  What a verdict needs is read before the answer; the
+ * parent and, for an absolute path, the directory only for the log may
+ * come after it (complete false until sandbox_exec_complete).
  */
 struct sandbox_exec_call {
 	uint64_t	  id;
@@ -393,6 +396,7 @@ struct sandbox_exec_call {
 	 * (has_st false when it could not be told: it may not exist).
 	 */
 	char		 *open_path;
+	int		  file_fd;	/* O_PATH of the file, or -1 */
 	int		  st_errno;	/* why stat(2) failed, or 0 */
 	bool		  has_st;
 	dev_t		  dev;
@@ -410,7 +414,18 @@ struct sandbox_exec_call {
 	int		  pidfd;	/* the thread group's, or -1 */
 	char		 *execfn;
 	unsigned long	  stack_before;
+	bool		  complete;	/* parent and directory read */
 };
+
+/*
+ * The process tree one listener watches: its root (opened once, so a
+ * file is found as the tree sees it without a /proc lookup of every new
+ * pid) and the thread groups in it that made threads (told by the filter:
+ * clone with CLONE_THREAD).  While it has none, no exec's words can be
+ * changed by another thread (a vfork parent waits, single-threaded), so
+ * that is not read from /proc for every exec.
+ */
+struct sandbox_exec_tree;
 
 /* What sandbox_exec_verify found. */
 enum sandbox_exec_verdict {
@@ -433,12 +448,21 @@ void	sandbox_exec_prestart(void *arg, int fd, int report_fd);
 /* The exec kept while starting, into *c (the caller frees it); false: none. */
 bool	sandbox_exec_deferred(struct sandbox *sb, struct sandbox_exec_call *c);
 /*
- * Take the next waiting exec from the listener fd and read it into *c (the
- * caller frees it with sandbox_exec_call_free; c->error set when it could
- * not be read).  -1 with errno when none could be taken (ENOENT: it went
- * away).
+ * Take the next waiting notification from the listener fd of tree t: an
+ * exec, read into *c (the caller frees it with sandbox_exec_call_free;
+ * c->error set when it could not be read), 0; a thread being made, noted
+ * in t and let go, 1.  -1 with errno when none could be taken (ENOENT: it
+ * went away).
  */
-int	sandbox_exec_receive(int fd, struct sandbox_exec_call *c);
+int	sandbox_exec_receive(struct sandbox_exec_tree *t, int fd,
+	    struct sandbox_exec_call *c);
+/* A tree of its own (tests: a listener without a sandbox); free below. */
+struct sandbox_exec_tree *sandbox_exec_tree_new(void);
+void	sandbox_exec_tree_free(struct sandbox_exec_tree *t);
+/* sb's tree (made on first use); NULL without a sandbox. */
+struct sandbox_exec_tree *sandbox_exec_tree(struct sandbox *sb);
+/* Read what c's verdict did not need (its parent, its directory). */
+void	sandbox_exec_complete(struct sandbox_exec_call *c);
 /* Whether exec id still waits for an answer on fd. */
 bool	sandbox_exec_answerable(int fd, uint64_t id);
 /* Let exec id go on (err 0) or fail it with errno err.  0, or -1. */

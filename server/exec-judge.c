@@ -243,7 +243,7 @@ exec_covered(struct exec_judge *j, struct session *s,
 
 /* Judge one exec: the rules, else what was approved covers it. */
 static enum session_exec_verdict
-exec_judge(void *user, struct session *s, const struct sandbox_exec_call *c,
+exec_judge(void *user, struct session *s, struct sandbox_exec_call *c,
     const char **by)
 {
 	struct exec_judge		*j = user;
@@ -272,6 +272,8 @@ exec_judge(void *user, struct session *s, const struct sandbox_exec_call *c,
 		return SESSION_EXEC_ALLOW;
 	}
 
+	/* The question shows where it came from: read it now. */
+	sandbox_exec_complete(c);
 	chain = session_exec_chain(s, c);
 	memset(&q, 0, sizeof q);
 	q.session = session_id(s);

@@ -319,6 +319,8 @@ exec_settle(struct session *s, struct sandbox_exec_call *c, bool allow,
 		s->execs_denied++;
 	if (s->exec_fd >= 0)
 		sandbox_exec_answer(s->exec_fd, c->id, allow ? 0 : EACCES);
+	/* What only the log needs, read once the program goes on. */
+	sandbox_exec_complete(c);
 	exec_log(s, c, allow, asked, by);
 	/* Quoted once, for the console's view and the chains. */
 	words = exec_words(c);
@@ -434,7 +436,8 @@ session_exec_io(struct loop *l, int fd, short revents, void *arg)
 
 	(void)l;
 	if (revents & POLLIN) {
-		if (sandbox_exec_receive(fd, &c) == 0)
+		if (sandbox_exec_receive(sandbox_exec_tree(s->sandbox), fd,
+		    &c) == 0)
 			session_exec_judge(s, &c);
 		return;
 	}

@@ -142,8 +142,9 @@ struct session_events {
  * Exec checks (session/execwatch.c): what the owner of the set says of an
  * exec inside a session.  ALLOW and DENY settle it now, *by saying what
  * decided (a string that lives as long as the judge); ASK means the owner
- * asks someone and answers later with session_exec_decide(s, c->id, ...).
- * gone: an exec it asks about can no longer be answered (its process or
+ * asks someone and answers later with session_exec_decide(s, c->id, ...);
+ * it reads the rest of c first (sandbox_exec_complete: the parent and the
+ * directory the question shows; the judge may read it in any case).  gone: an exec it asks about can no longer be answered (its process or
  * its session ended): the question is moot.
  */
 enum session_exec_verdict {
@@ -154,7 +155,7 @@ enum session_exec_verdict {
 
 struct session_exec_judge {
 	enum session_exec_verdict (*judge)(void *user, struct session *s,
-		    const struct sandbox_exec_call *c, const char **by);
+		    struct sandbox_exec_call *c, const char **by);
 	void	(*gone)(void *user, struct session *s, uint64_t id);
 	/* How much exec checking a session of o needs (NULL: best effort). */
 	enum sandbox_exec_checks (*want)(void *user,

@@ -4,13 +4,16 @@
  * paths made absolute, and, with a real listener on a real child, what a waiting
  * exec asks read from its memory (words with spaces, empty ones, long
  * ones across pages, too many of them), the file for a relative path and
- * for execveat on a descriptor, its directory and parent, and the answer:
- * refused with an errno, or let go.
+ * for execveat on a descriptor, a file that is not there (its words not
+ * read), its directory and parent (for an absolute path, read after the
+ * answer), a thread being made (noted, let go; the next exec of its
+ * process then shared), and the answer: refused with an errno, or let go.
  */
 #include "sandbox/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,26 +33,40 @@
 
 extern char **environ;
 
-/* The child: a listener handed over on fd, then three execs. */
+/* A thread that waits until its process execs (or ends). */
+static void *
+idle_thread(void *arg)
+{
+	char	c;
+
+	(void)read(*(int *)arg, &c, 1);
+	return NULL;
+}
+
+/* The child: a listener handed over on fd, then six execs. */
 static void __attribute__((noreturn))
 child(int fd, const char *dir)
 {
 	scmp_filter_ctx	 ctx;
+	pthread_t	 th;
 	char		*many[300], *big, *one[] = { "one", "", "with space",
 			    NULL, NULL };
-	int		 lfd, refused = 0, i, tfd;
+	int		 lfd, refused = 0, i, tfd, p[2];
 
 	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 	if ((ctx = seccomp_init(SCMP_ACT_ALLOW)) == NULL ||
 	    seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(execve), 0) != 0 ||
 	    seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(execveat), 0) != 0
-	    || seccomp_load(ctx) != 0 || (lfd = seccomp_notify_fd(ctx)) < 0)
+	    || seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(clone), 1,
+	    SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD)) != 0
+	    || seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3),
+	    0) != 0 || seccomp_load(ctx) != 0 || (lfd = seccomp_notify_fd(ctx)) < 0)
 		_exit(100);
 	if (pty_pass_fd(fd, lfd) != 0)
 		_exit(101);
 	close(lfd);
 	close(fd);
-	if (chdir(dir) != 0)
+	if (chdir(dir) != 0 || pipe(p) != 0)
 		_exit(102);
 	/* A long word: across a page boundary, read in pieces. */
 	big = xmalloc(9000);
@@ -57,6 +74,8 @@ child(int fd, const char *dir)
 	big[8999] = '\0';
 	one[3] = big;
 	execve("./nothere", one, environ);
+	refused += errno == ENOENT;
+	execve("./there", one, environ);
 	refused += errno == EACCES;
 	for (i = 0; i < 299; i++)
 		many[i] = (char *)"w";
@@ -66,9 +85,13 @@ child(int fd, const char *dir)
 	tfd = open("/bin/true", O_RDONLY | O_CLOEXEC);
 	syscall(SYS_execveat, tfd, "", one, environ, AT_EMPTY_PATH);
 	refused += errno == EACCES;
+	if (pthread_create(&th, NULL, idle_thread, &p[0]) != 0)
+		_exit(103);
+	execve("/bin/true", one, environ);
+	refused += errno == EACCES;
 	/* Let go: true runs, its status is 0 and says nothing; refused
 	 * counts show in the exit status only when the exec fails. */
-	if (refused != 3)
+	if (refused != 5)
 		_exit(110 + refused);
 	execve("/bin/true", one, environ);
 	_exit(120);
@@ -107,22 +130,28 @@ static void
 test_live(void)
 {
 	struct sandbox_exec_call	 c;
+	struct sandbox_exec_tree	*t;
 	char				 dir[] = "/tmp/pv-execchk.XXXXXX";
-	char				 why[256], *want;
-	int				 sv[2], lfd, st;
+	char				 why[256], *want, *there;
+	int				 sv[2], lfd, st, fd;
 	pid_t				 pid;
 
 	if (!sandbox_exec_available(why, sizeof why)) {
 		char	*msg = xasprintf("exec checks unavailable here: %s",
 			    why);
 
-		tap_skip(17, msg);
+		tap_skip(26, msg);
 		free(msg);
 		return;
 	}
 	if (mkdtemp(dir) == NULL ||
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
 		fatal("test setup");
+	there = xasprintf("%s/there", dir);
+	if ((fd = open(there, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) < 0)
+		fatal("test setup: %s", there);
+	close(fd);
+	t = sandbox_exec_tree_new();
 	if ((pid = fork()) == 0) {
 		close(sv[0]);
 		child(sv[1], dir);
@@ -131,35 +160,51 @@ test_live(void)
 	lfd = take_fd(sv[0]);
 	ok(lfd >= 0, "the child handed over its listener");
 
-	/* 1: a relative path, odd words, a long one. */
-	ok(sandbox_exec_receive(lfd, &c) == 0, "first exec received");
+	/* 1: a relative path, not there: its words not even read. */
+	ok(sandbox_exec_receive(t, lfd, &c) == 0, "first exec received");
 	is_int(c.pid, pid, "its pid, in our namespace");
-	is_int(c.ppid, getpid(), "its parent");
-	is_str(c.cwd, dir, "its directory");
+	is_str(c.cwd, dir, "its directory, read for a relative path");
 	want = xasprintf("%s/nothere", dir);
 	is_str(c.path, want, "a relative path made absolute");
 	free(want);
-	ok(!c.has_st && c.st_errno == ENOENT, "a file that is not there");
+	ok(!c.has_st && c.st_errno == ENOENT && c.argv == NULL &&
+	    c.error == NULL, "a file that is not there, its words not read");
+	ok(sandbox_exec_answer(lfd, c.id, ENOENT) == 0, "answered ENOENT");
+	sandbox_exec_call_free(&c);
+
+	/* 2: odd words, a long one. */
+	ok(sandbox_exec_receive(t, lfd, &c) == 0, "second exec received");
+	ok(c.has_st && c.size == 0, "./there is there");
 	ok(c.argv != NULL && strv_len(c.argv) == 4 &&
 	    strcmp(c.argv[0], "one") == 0 && strcmp(c.argv[1], "") == 0 &&
 	    strcmp(c.argv[2], "with space") == 0 &&
 	    strlen(c.argv[3]) == 8999 && c.error == NULL && !c.argv_cut,
 	    "its words, empty, spaced and long, exactly");
+	ok(!c.shared, "no thread in the tree: not shared");
+	sandbox_exec_complete(&c);
+	is_int(c.ppid, getpid(), "its parent");
 	ok(sandbox_exec_answerable(lfd, c.id), "it waits for an answer");
 	ok(sandbox_exec_answer(lfd, c.id, EACCES) == 0, "refused");
 	ok(!sandbox_exec_answerable(lfd, c.id), "and waits no more");
 	sandbox_exec_call_free(&c);
 
-	/* 2: too many words. */
-	ok(sandbox_exec_receive(lfd, &c) == 0, "second exec received");
+	/* 3: too many words; an absolute path. */
+	ok(sandbox_exec_receive(t, lfd, &c) == 0, "third exec received");
 	ok(c.argv_cut && strv_len(c.argv) == 256,
 	    "299 words: the first 256 read, and said to be cut");
-	ok(c.has_st && c.size > 0, "/bin/true is there");
+	ok(c.has_st && c.size > 0 && c.file_fd >= 0,
+	    "/bin/true is there, found from the tree's root");
+	ok(c.cwd == NULL && c.ppid == 0 && !c.complete,
+	    "an absolute path: directory and parent not read before the "
+	    "answer");
 	sandbox_exec_answer(lfd, c.id, EACCES);
+	sandbox_exec_complete(&c);
+	ok(c.complete && c.ppid == getpid() && c.cwd != NULL &&
+	    strcmp(c.cwd, dir) == 0, "and read after it");
 	sandbox_exec_call_free(&c);
 
-	/* 3: execveat on a descriptor. */
-	ok(sandbox_exec_receive(lfd, &c) == 0 && c.at,
+	/* 4: execveat on a descriptor. */
+	ok(sandbox_exec_receive(t, lfd, &c) == 0 && c.at,
 	    "execveat received");
 	want = realpath("/bin/true", NULL);
 	is_str(c.path, want, "the descriptor's file");
@@ -167,8 +212,17 @@ test_live(void)
 	sandbox_exec_answer(lfd, c.id, EACCES);
 	sandbox_exec_call_free(&c);
 
-	/* 4: let go. */
-	ok(sandbox_exec_receive(lfd, &c) == 0, "last exec received");
+	/* 5: a thread, then an exec its memory is shared with. */
+	is_int(sandbox_exec_receive(t, lfd, &c), 1,
+	    "a thread being made: noted and let go");
+	ok(sandbox_exec_receive(t, lfd, &c) == 0 && c.shared &&
+	    c.pidfd >= 0 && c.ppid == getpid(),
+	    "the next exec of its process: shared, read in full");
+	sandbox_exec_answer(lfd, c.id, EACCES);
+	sandbox_exec_call_free(&c);
+
+	/* 6: let go. */
+	ok(sandbox_exec_receive(t, lfd, &c) == 0, "last exec received");
 	sandbox_exec_answer(lfd, c.id, 0);
 	sandbox_exec_call_free(&c);
 	waitpid(pid, &st, 0);
@@ -177,6 +231,9 @@ test_live(void)
 	    "(status %d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	close(lfd);
 	close(sv[0]);
+	sandbox_exec_tree_free(t);
+	unlink(there);
+	free(there);
 	rmdir(dir);
 }
 
