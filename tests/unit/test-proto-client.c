@@ -345,7 +345,8 @@ same_pending(const struct proto_pending *a, const struct proto_pending *b)
 	    SAME_STR(x->why, y->why) && SAME_STR(a->verdict, b->verdict) &&
 	    SAME_STR(a->by, b->by) && a->client_pid == b->client_pid &&
 	    strv_equal(a->environ_differs, b->environ_differs) &&
-	    SAME_STR(a->detail, b->detail) && a->connect == b->connect;
+	    SAME_STR(a->detail, b->detail) && a->connect == b->connect &&
+	    strv_equal(x->env, y->env) && SAME_STR(a->client_exe, b->client_exe);
 #undef SAME_STR
 }
 
@@ -355,7 +356,9 @@ test_decode_run(void)
 {
 	char			*argv[] = { "make", "caf\xc3\xa9", NULL };
 	char			*differs[] = { "PATH=/tmp/bin:/bin", NULL };
+	char			*env[] = { "CI=1", "A=b c", NULL };
 	struct proto_exec	 fullx = { .argv = argv, .cwd = "/src",
+				    .env = env,
 				    .has_sandbox = true,
 				    .sandbox = SANDBOX_WORKSPACE_WRITE,
 				    .network = true, .network_allow = "pypi.org",
@@ -364,6 +367,7 @@ test_decode_run(void)
 	struct proto_pending	 full = { .request = 12, .exec = &fullx,
 				    .verdict = "ask", .by = "mode untrusted",
 				    .client_pid = 42, .environ_differs = differs,
+				    .client_exe = "/usr/bin/agent",
 				    .detail = "mode untrusted: make may run a "
 				    "program", .connect = true };
 	struct proto_pending	 bare = { .request = 13, .exec = &barex,
