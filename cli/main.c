@@ -31,6 +31,7 @@ static const struct cmd_entry *const cmd_table[] = {
 	&cmd_ls_entry,
 	&cmd_kill_server_entry,
 	&cmd_check_entry,
+	&cmd_web_entry,
 };
 
 /* The top-level usage text. */

@@ -373,3 +373,9 @@ EXTRA_DIST += tests/agents/codex.sh tests/agents/responses-api.py
 # ptyvisor's MCP tools, as the model sees them.
 TESTS += tests/agents/gemini.sh
 EXTRA_DIST += tests/agents/gemini.sh tests/agents/gemini-api.py
+# ptyvisor web: the approval page in a real headless Chromium
+# (tests/web, npm), the HTTP checks with curl.
+TESTS += tests/web/web.sh
+EXTRA_DIST += tests/web/web.sh tests/web/page.mjs tests/web/package.json \
+	tests/web/package-lock.json
+CLEANFILES += tests/web/approval-390x844.png

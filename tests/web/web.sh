@@ -1,0 +1,117 @@
+#!/bin/sh
+# web.sh - `ptyvisor web` against a `ptyvisor serve` of the test's own:
+# the HTTP checks with curl (Host, tokens, Origin, bounds, beyond
+# loopback), then the approval page in a real headless Chromium
+# (page.mjs), then what the server recorded of the page's decisions.
+# Skipped, saying why, without chromium, curl or tests/web/node_modules
+# (scripts/bootstrap deps installs them).
+. "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/e2e/serve-lib.sh"
+
+W="$top_srcdir/tests/web"
+if ! command -v chromium > /dev/null || ! command -v curl > /dev/null ||
+    ! command -v node > /dev/null; then
+	skip "chromium, curl or node missing (scripts/bootstrap deps)"
+	done_testing
+fi
+if [ ! -d "$W/node_modules/puppeteer-core" ]; then
+	skip "no tests/web/node_modules (scripts/bootstrap deps: npm ci)"
+	done_testing
+fi
+
+T=$(mktemp -d)
+cleanup_cmd "rm -rf '$T'"
+pv_serve_setup
+pv_serve
+
+# Beyond loopback without TLS: refused, saying how instead.
+timeout 10 $PTYVISOR web --listen 0.0.0.0:0 > "$T/any.out" 2> "$T/any.err"
+rc=$?
+[ "$rc" -eq 125 ] && grep -q "beyond loopback without TLS" "$T/any.err" &&
+    grep -q "ssh -L" "$T/any.err" && [ ! -s "$T/any.out" ]
+ok $? "beyond loopback without TLS: refused, ssh -L said ($rc)"
+
+$PTYVISOR web --listen 127.0.0.1:0 > "$T/web.out" 2> "$T/web.err" &
+WEB=$!
+cleanup_pid $WEB
+wait_for "grep -q '^watch-only:' '$T/web.out'" 20
+ok $? "it prints its address and two links"
+URL=$(sed -n 's/^ptyvisor web: \(http[^ ]*\) .*/\1/p' "$T/web.out")
+APPROVER=$(sed -n 's/^approver: .*#token=//p' "$T/web.out")
+WATCH=$(sed -n 's/^watch-only: .*#token=//p' "$T/web.out")
+PORT=${URL##*:}
+PORT=${PORT%/}
+[ ${#APPROVER} -eq 64 ] && [ ${#WATCH} -eq 64 ] && [ "$APPROVER" != "$WATCH" ]
+ok $? "two tokens of 256 bits, one each"
+
+code() {
+	curl -s -o /dev/null -w '%{http_code}' "$@"
+}
+is "$(code "$URL")" 200 "the page itself needs no token (it holds nothing)"
+is "$(code "${URL}api/state")" 401 "the API without a token: 401"
+is "$(code -H "Authorization: Bearer $WATCH" "${URL}api/state")" 200 \
+    "the API with a token: 200"
+is "$(code -H "Host: attacker.example:$PORT" "$URL")" 421 \
+    "another Host (DNS rebinding): refused"
+is "$(code -H "Host: localhost:$PORT" "$URL")" 200 "localhost:PORT is its name"
+
+# The WebSocket's handshake: the token in its subprotocols, its Origin.
+upgrade() {
+	curl -s -o /dev/null -w '%{http_code}' -m 5 --http1.1 \
+	    -H "Connection: Upgrade" -H "Upgrade: websocket" \
+	    -H "Sec-WebSocket-Version: 13" \
+	    -H "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==" "$@" "${URL}ws"
+}
+is "$(upgrade -H "Origin: http://127.0.0.1:$PORT" \
+    -H "Sec-WebSocket-Protocol: ptyvisor, token.$APPROVER")" 101 \
+    "a WebSocket from the page's origin with a token opens"
+[ "$(upgrade -H "Origin: http://localhost:3000" \
+    -H "Sec-WebSocket-Protocol: ptyvisor, token.$APPROVER")" != 101 ]
+ok $? "a WebSocket from another origin is refused, token or not"
+[ "$(upgrade -H "Origin: http://127.0.0.1:$PORT" \
+    -H "Sec-WebSocket-Protocol: ptyvisor")" != 101 ]
+ok $? "a WebSocket without a token is refused"
+
+# The page in a real browser.
+timeout 180 node "$W/page.mjs" "$URL" "$APPROVER" "$WATCH" "$PTYVISOR" \
+    "$top_builddir/tests/web/approval-390x844.png" "$T/ws" \
+    > "$T/page.out" 2>&1
+rc=$?
+while read -r verdict what; do
+	case $verdict in
+	PASS) ok 0 "$what" ;;
+	FAIL) ok 1 "$what" ;;
+	*) diag "$verdict $what" ;;
+	esac
+done < "$T/page.out"
+is "$rc" 0 "the browser's checks ran to their end"
+[ -s "$top_builddir/tests/web/approval-390x844.png" ]
+ok $? "the screenshot is kept: tests/web/approval-390x844.png"
+
+# What the server recorded: the decider, by address and token name.
+grep -q "approved by web (127.0.0.1, token approver): printf 'approved-run" \
+    "$T/serve.log"
+rc=$?
+ok $rc "the log says who approved: web (127.0.0.1, token approver)"
+[ $rc -eq 0 ] || diag "$(grep -E 'approved|denied' "$T/serve.log")"
+grep -q '"by":"web (127.0.0.1, token approver)"' "$T/state/history.jsonl" &&
+    grep '"denied"' "$T/state/history.jsonl" | grep -q 'not from a phone'
+rc=$?
+ok $rc "the history too, and the denial's reason"
+[ $rc -eq 0 ] || diag "$(cat "$T/state/history.jsonl")"
+grep -q "approved by web (127.0.0.1, token approver) (edited)" \
+    "$T/serve.log"
+ok $? "an edit is recorded as edited by the web"
+
+# Bounds: failed logins are limited, then refused outright (429).
+for i in 1 2 3 4 5 6 7 8 9 10 11; do
+	code -H "Authorization: Bearer $(printf '%064d' "$i")" \
+	    "${URL}api/state" > /dev/null
+done
+is "$(code -H "Authorization: Bearer $APPROVER" "${URL}api/state")" 429 \
+    "after too many failed logins, every login waits (429)"
+
+kill -TERM $WEB
+wait_for "! kill -0 $WEB" 10
+ok $? "SIGTERM ends it"
+done_testing
