@@ -373,6 +373,13 @@ EXTRA_DIST += tests/agents/codex.sh tests/agents/responses-api.py
 # ptyvisor's MCP tools, as the model sees them.
 TESTS += tests/agents/gemini.sh
 EXTRA_DIST += tests/agents/gemini.sh tests/agents/gemini-api.py
+# The web front end's tokens, names, origins, the page's state and
+# decisions.
+check_PROGRAMS += tests/unit/test-web
+tests_unit_test_web_SOURCES = tests/unit/test-web.c
+tests_unit_test_web_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_web_LDADD = libweb.a $(PV_TEST_LIBS)
+TESTS += tests/unit/test-web
 # ptyvisor web: the approval page in a real headless Chromium
 # (tests/web, npm), the HTTP checks with curl.
 TESTS += tests/web/web.sh

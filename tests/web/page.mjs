@@ -169,7 +169,7 @@ try {
 	// Markup and bidi controls in a command: shown escaped, never run.
 	a = agent(['printf', '<img src=x onerror=window.__pwned=1>\u202egnp.exe']);
 	agents.push(a);
-	c = await card(page, 'onerror');
+	c = await card(page, 'gnp.exe');
 	const shown = await c.evaluate((n) => ({
 		cmd: n.querySelector('pre.cmd').textContent,
 		imgs: document.querySelectorAll('#pending img').length,
@@ -192,7 +192,7 @@ try {
 	const wpage = await ctx.newPage();
 	await wpage.setViewport({ width: 390, height: 844 });
 	await wpage.goto(url + '#token=' + watch);
-	const wc = await card(wpage, 'onerror');
+	const wc = await card(wpage, 'gnp.exe');
 	check(await wc.$('button') === null &&
 	    await wpage.$eval('#watch-note', (n) => !n.hidden),
 	    'watch-only: the request shown, no button to decide it');
