@@ -365,22 +365,25 @@ main(void)
 	is_str(take(), "approved 9 by user (edited);", "approved (edited)");
 	/* Who decided, as a front end names them: kept, "(edited)" after. */
 	{
-		char	*w = "web (127.0.0.1, token phone)";
-		char	 want[128];
+		char		*w = "web (127.0.0.1, token phone)";
+		char		 want[128];
+		uint64_t	 id;
 
 		r = submit(a, "echo by", &owner1);
 		approval_dispatch(a, r);
 		take();
-		approval_edit(a, r->id, edited, w, &cause);
+		id = r->id;	/* deciding frees r */
+		approval_edit(a, id, edited, w, &cause);
 		snprintf(want, sizeof want, "approved %llu by %s (edited);",
-		    (unsigned long long)r->id, w);
+		    (unsigned long long)id, w);
 		is_str(take(), want, "an edit's decider named by its client");
 		r = submit(a, "echo by", &owner1);
 		approval_dispatch(a, r);
 		take();
-		approval_remember(a, r->id, "allow echo by", false, w, &cause);
+		id = r->id;
+		approval_remember(a, id, "allow echo by", false, w, &cause);
 		snprintf(want, sizeof want, "approved %llu by %s;",
-		    (unsigned long long)r->id, w);
+		    (unsigned long long)id, w);
 		is_str(take(), want, "a remembered rule's decider too");
 	}
 

@@ -112,6 +112,18 @@ is "$(code -H "Authorization: Bearer $APPROVER" "${URL}api/state")" 429 \
     "after too many failed logins, every login waits (429)"
 
 kill -TERM $WEB
-wait_for "! kill -0 $WEB" 10
-ok $? "SIGTERM ends it"
+wait $WEB
+is "$?" 0 "SIGTERM ends it, status 0"
+is "$(cat "$T/web.err")" "" "nothing on its stderr (a sanitizer's report neither)"
+
+# The server going away ends it too, saying so.
+$PTYVISOR web --listen 127.0.0.1:0 > "$T/web2.out" 2> "$T/web2.err" &
+WEB=$!
+cleanup_pid $WEB
+wait_for "grep -q '^watch-only:' '$T/web2.out'" 20
+kill -TERM $SERVE
+wait $WEB
+is "$?" 125 "the server gone: it ends with status 125"
+grep -q "ptyvisor web: the ptyvisor server closed the connection" "$T/web2.err"
+ok $? "... saying why ($(head -c 200 "$T/web2.err"))"
 done_testing
