@@ -11,10 +11,22 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 #include "conf/config.h"
 #include "web/web.h"
+
+/*
+ * Where xterm.js is, for the console on the page: installed under the
+ * data directory by `make install`, or beside a build in the source tree
+ * (web/vendor/node_modules, from `npm ci` there).
+ */
+#ifndef PV_PKGDATADIR
+#define PV_PKGDATADIR	"/usr/local/share/ptyvisor"
+#endif
+#define CMD_WEB_XTERM	"/web/xterm"
+#define CMD_WEB_XTERM_TREE "/../web/vendor/node_modules/@xterm/xterm"
 
 /* Where it listens unless told: loopback, a port of its own. */
 #define CMD_WEB_LISTEN	"127.0.0.1:8461"
@@ -96,8 +108,9 @@ cmd_web_exec(int argc, char **argv)
 	struct cmd_web		 c = { NULL, NULL };
 	struct web_opts		 o = { 0 };
 	struct args_end		 end;
-	const char		*listen;
+	const char		*listen, *dirs[3];
 	char			*path = NULL, *addr = NULL, *cause = NULL;
+	char			*self, *tree;
 	int			 rc;
 
 	if ((rc = args_parse(&cmd_web_entry, argc, argv, &c,
@@ -120,8 +133,18 @@ cmd_web_exec(int argc, char **argv)
 	o.cert = config_web_cert(cfg);
 	o.key = config_web_key(cfg);
 	o.host = config_web_host(cfg);
+	self = cli_self_path();
+	if (strrchr(self, '/') != NULL)
+		*strrchr(self, '/') = '\0';
+	tree = xasprintf("%s" CMD_WEB_XTERM_TREE, self);
+	dirs[0] = PV_PKGDATADIR CMD_WEB_XTERM;
+	dirs[1] = tree;
+	dirs[2] = NULL;
+	o.xterm_dirs = dirs;
 	if (web_run(&o, stdout, &cause) == 0)
 		rc = 0;
+	free(tree);
+	free(self);
 out:
 	if (cause != NULL)
 		cli_error("web", "%s", cause);

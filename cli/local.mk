@@ -10,6 +10,8 @@ libcli_a_SOURCES += cli/cli-paths.c cli/commands.h cli/args.c cli/args.h cli/err
 	cli/paint-row.c cli/paint-row.h \
 	cli/recording-arg.c
 libcli_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+# Where `make install` puts xterm.js for `ptyvisor web` (web/local.mk).
+libcli_a_CPPFLAGS = $(AM_CPPFLAGS) -DPV_PKGDATADIR='"$(pkgdatadir)"'
 
 bin_PROGRAMS += ptyvisor
 ptyvisor_SOURCES = cli/main.c

@@ -30,76 +30,19 @@
 #include "control/proto-client.h"
 #include "net/ownport.h"
 #include "web/assets.h"
+#include "web/web-int.h"
 #include "web/web-auth.h"
 #include "web/web-page.h"
 
-/*
- * Pages connected at once: a person has a phone and a laptop or two; more
- * is someone else, and each costs the state sent on every change.
- */
-#define WEB_WS_MAX		16
-/*
- * Descriptors the loop may hold: the WebSockets, HTTP requests beside
- * them, the listener, the control socket and the signalfd.  A flood of
- * connections is refused by libwebsockets past this, the rest unharmed.
- */
-#define WEB_FDS_MAX		64
-/*
- * Messages waiting for one page besides its state (decisions' answers): a
- * page that does not read them is closed rather than grown without end.
- */
-#define WEB_CONN_QUEUE		16
-/* Decisions sent to the server and not yet answered, all pages together. */
-#define WEB_DECIDES_MAX		64
-/* How long the server may take to answer the hello. */
-#define WEB_CONNECT_MS		10000
-/* Longest header read (Host, Origin, Authorization, the subprotocols). */
-#define WEB_HEADER_MAX		512
-
-/* One page's WebSocket (libwebsockets' per-session data, zeroed). */
-struct web_conn {
-	struct web		*w;
-	struct lws		*wsi;
-	const struct web_token	*token;
-	char			 peer[64];
-	struct buf		 in;		/* a message being received */
-	bool			 state_due;	/* the state is to be sent */
-	char			*queue[WEB_CONN_QUEUE];
-	int			 nqueue;
-	struct web_conn		*next;
-};
-
-/* A decision in flight: the request's id, the page and its tag. */
-struct web_decide {
-	char			 id[32];
-	struct web_conn		*conn;		/* NULL: the page left */
-	char			*tag;
-};
-
-struct web {
-	struct lws_context	*ctx;
-	struct client		*cl;
-	struct web_auth		*wa;
-	char			*state;		/* the page's state, JSON */
-	bool			 list_asked;	/* a list is awaited */
-	bool			 list_again;	/* and another after it */
-	unsigned long		 serial;	/* request ids */
-	struct web_decide	 decides[WEB_DECIDES_MAX];
-	struct web_conn		*conns;
-	int			 nconns;
-	bool			 stop;
-	char			*cause;		/* why it stopped; NULL: asked */
-};
-
 /* The web front end of a wsi's context. */
-static struct web *
+struct web *
 web_of(struct lws *wsi)
 {
 	return lws_context_user(lws_get_context(wsi));
 }
 
 /* Stop the loop, keeping the first cause (NULL: a signal asked). */
-static void
+void
 web_stop(struct web *w, const char *cause)
 {
 	if (!w->stop && cause != NULL)
@@ -108,7 +51,7 @@ web_stop(struct web *w, const char *cause)
 }
 
 /* Header h of wsi into buf (size WEB_HEADER_MAX): buf, or NULL. */
-static const char *
+const char *
 web_header(struct lws *wsi, enum lws_token_indexes h,
     char buf[WEB_HEADER_MAX])
 {
@@ -270,8 +213,13 @@ web_http_reply(struct lws *wsi, unsigned int status, const char *type,
     const void *body, size_t len)
 {
 	static const char *const hdrs[][2] = {
+		/*
+		 * xterm.js writes its colours into a <style> of its own:
+		 * styles may be inline, scripts never.
+		 */
 		{ "content-security-policy:", "default-src 'none'; "
-		  "script-src 'self'; style-src 'self'; img-src 'self'; "
+		  "script-src 'self'; style-src 'self' 'unsafe-inline'; "
+		  "img-src 'self'; "
 		  "connect-src 'self'; base-uri 'none'; form-action 'none'; "
 		  "frame-ancestors 'none'" },
 		{ "x-content-type-options:", "nosniff" },
@@ -318,7 +266,7 @@ web_http_text(struct lws *wsi, unsigned int status, const char *text)
  * The token an HTTP request or WebSocket presents in header h, checked:
  * 0 with *t, or the HTTP status that refuses it (401, 429).
  */
-static unsigned int
+unsigned int
 web_login(struct web *w, struct lws *wsi, enum lws_token_indexes h,
     const struct web_token **t)
 {
@@ -346,7 +294,7 @@ web_http(struct web *w, struct lws *wsi, const char *path)
 	const struct web_token	*t;
 	char			 buf[WEB_HEADER_MAX], *s;
 	unsigned int		 status;
-	int			 rc;
+	int			 rc, i;
 
 	if (!web_auth_host_ok(w->wa, web_header(wsi, WSI_TOKEN_HOST, buf)))
 		return web_http_text(wsi, 421, "unknown host: this page "
@@ -357,6 +305,12 @@ web_http(struct web *w, struct lws *wsi, const char *path)
 		if (strcmp(a->path, path) == 0)
 			return web_http_reply(wsi, HTTP_STATUS_OK, a->type,
 			    a->data, a->len);
+	for (i = 0; i < 2; i++)
+		if (w->files[i].data.len > 0 && strcmp(w->files[i].path,
+		    path) == 0)
+			return web_http_reply(wsi, HTTP_STATUS_OK,
+			    w->files[i].type, w->files[i].data.data,
+			    w->files[i].data.len);
 	if (strcmp(path, "/api/whoami") != 0 && strcmp(path,
 	    "/api/state") != 0)
 		return web_http_text(wsi, HTTP_STATUS_NOT_FOUND,
@@ -392,28 +346,23 @@ web_http_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 	}
 }
 
-/*
- * Whether a WebSocket may open: the page's own host and origin, a token in
- * its subprotocols, room for one more page.  c gets the token and peer.
- */
-static bool
-web_ws_allowed(struct web *w, struct lws *wsi, struct web_conn *c)
+bool
+web_ws_allowed(struct web *w, struct lws *wsi, const struct web_token **t,
+    char peer[64])
 {
 	char		 host[WEB_HEADER_MAX], origin[WEB_HEADER_MAX];
 	const char	*h = web_header(wsi, WSI_TOKEN_HOST, host);
-	const struct web_token	*t;
 
-	if (c == NULL || !web_auth_origin_ok(w->wa, web_header(wsi,
-	    WSI_TOKEN_ORIGIN, origin), h) || w->nconns >= WEB_WS_MAX)
+	*t = NULL;
+	if (!web_auth_origin_ok(w->wa, web_header(wsi, WSI_TOKEN_ORIGIN,
+	    origin), h) || w->nconns >= WEB_WS_MAX)
 		return false;
-	if (web_login(w, wsi, WSI_TOKEN_PROTOCOL, &t) != 0)
+	if (web_login(w, wsi, WSI_TOKEN_PROTOCOL, t) != 0)
 		return false;
-	c->token = t;
-	lws_get_peer_simple(wsi, c->peer, sizeof c->peer);
+	lws_get_peer_simple(wsi, peer, 64);
 	/* An IPv4 peer of a dual-stack socket, said as IPv4. */
-	if (strncmp(c->peer, "::ffff:", 7) == 0 && strchr(c->peer + 7,
-	    ':') == NULL)
-		memmove(c->peer, c->peer + 7, strlen(c->peer + 7) + 1);
+	if (strncmp(peer, "::ffff:", 7) == 0 && strchr(peer + 7, ':') == NULL)
+		memmove(peer, peer + 7, strlen(peer + 7) + 1);
 	return true;
 }
 
@@ -519,7 +468,8 @@ web_ws_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-		return web_ws_allowed(w, wsi, c) ? 0 : -1;
+		return c != NULL && web_ws_allowed(w, wsi, &c->token,
+		    c->peer) ? 0 : -1;
 	case LWS_CALLBACK_ESTABLISHED:
 		if (c->token == NULL)
 			return -1;
@@ -559,6 +509,11 @@ static const struct lws_protocols web_protocols[] = {
 	{ .name = "ptyvisor", .callback = web_ws_cb,
 	  .per_session_data_size = sizeof(struct web_conn),
 	  .rx_buffer_size = 4096 },
+	/* Keys and sizes from a browser console, in pieces this big. */
+	{ .name = "ptyvisor-console", .callback = web_console_cb,
+	  .per_session_data_size = sizeof(struct web_console),
+	  .rx_buffer_size = 4096 },
+	{ .name = "ptyvisor-frames", .callback = web_frames_cb },
 	{ .name = "ptyvisor-control", .callback = web_control_cb },
 	{ .name = "ptyvisor-signal", .callback = web_signal_cb },
 	{ .name = NULL }
@@ -657,6 +612,7 @@ web_run(const struct web_opts *o, FILE *out, char **cause)
 	int					 rc = -1, i;
 
 	memset(&w, 0, sizeof w);
+	w.socket = o->socket;
 	if (!web_is_loopback(o->addr) && (o->cert == NULL || o->key == NULL)) {
 		*cause = xasprintf("refusing to listen on %s beyond loopback "
 		    "without TLS ([web] cert and key); to reach the page from "
@@ -696,6 +652,7 @@ web_run(const struct web_opts *o, FILE *out, char **cause)
 		goto out;
 	}
 	vh = lws_get_vhost_by_name(w.ctx, "default");
+	w.vh = vh;
 	if (vh == NULL || (port = (uint16_t)lws_get_vhost_listen_port(vh)) ==
 	    0) {
 		*cause = xasprintf("cannot listen on %s:%u", o->addr, o->port);
@@ -705,6 +662,8 @@ web_run(const struct web_opts *o, FILE *out, char **cause)
 		*cause = xasprintf("port %u: %s", port, strerror(errno));
 		goto out;
 	}
+	if (o->xterm_dirs != NULL)
+		web_console_files(&w, o->xterm_dirs);
 	if ((w.wa = web_auth_new(o->addr, port, o->host, o->cert != NULL,
 	    cause)) == NULL)
 		goto out;
@@ -734,6 +693,7 @@ out:
 	if (claim >= 0)
 		close(claim);
 	web_auth_free(w.wa);
+	web_console_files_free(&w);
 	client_free(w.cl);
 	free(w.state);
 	free(w.cause);

@@ -22,6 +22,12 @@ struct web_opts {
 	const char	*cert;		/* TLS, both or neither; NULL: none */
 	const char	*key;
 	const char	*host;		/* a name it is reached by; NULL */
+	/*
+	 * Where xterm.js may be (its package's directory: lib/xterm.js,
+	 * css/xterm.css), the first that has it; NULL after the last.  None:
+	 * the page has no console, the rest works.
+	 */
+	const char *const *xterm_dirs;
 };
 
 /*

@@ -7,20 +7,10 @@
 //   node page.mjs URL APPROVER WATCH PTYVISOR SCREENSHOT DIR
 import { spawn, execFileSync } from 'node:child_process';
 import http from 'node:http';
-import puppeteer from 'puppeteer-core';
+import { check, failed, launch } from './lib.mjs';
 
 const [url, approver, watch, ptyvisor, screenshot, dir] = process.argv.slice(2);
 const WAIT = 15000;
-let failed = 0;
-
-function check(cond, what, why) {
-	if (cond)
-		console.log('PASS ' + what);
-	else {
-		failed++;
-		console.log('FAIL ' + what + (why ? ': ' + why : ''));
-	}
-}
 
 // An agent's command through the shim: its output, errors and status.
 function agent(argv) {
@@ -72,14 +62,7 @@ function pending() {
 	return execFileSync(ptyvisor, ['pending']).toString();
 }
 
-const browser = await puppeteer.launch({
-	executablePath: '/usr/bin/chromium',
-	headless: true,
-	userDataDir: dir + '/chromium',
-	args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-	    '--no-first-run', '--disable-background-networking',
-	    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch(dir);
 const agents = [];
 
 try {
@@ -186,6 +169,18 @@ try {
 	await c.waitForSelector('button[data-act="approve"]:not([disabled])');
 	await page.screenshot({ path: screenshot });
 	check(true, 'screenshot at 390x844: ' + screenshot);
+
+	// The console on the phone's page too: what the server draws.
+	await page.click('#console-open');
+	const drawn = await page.waitForFunction(() => {
+		const rows = document.querySelector('.xterm-rows');
+		return rows && rows.textContent.includes('1 PENDING: #');
+	}, { timeout: WAIT }).then(() => '', async () => page.evaluate(() =>
+	    document.getElementById('console-note').textContent + ' | ' +
+	    (document.querySelector('.xterm-rows') || { textContent: 'no rows' })
+	    .textContent));
+	check(drawn === '', 'the console opens on the page, drawn by the ' +
+	    'server (its status line names the waiting request)', drawn);
 
 	// Watch-only: sees the request, cannot decide it.
 	const ctx = await browser.createBrowserContext();

@@ -8,16 +8,9 @@
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/e2e/serve-lib.sh"
 
+. "$top_srcdir/tests/web/web-lib.sh"
 W="$top_srcdir/tests/web"
-if ! command -v chromium > /dev/null || ! command -v curl > /dev/null ||
-    ! command -v node > /dev/null; then
-	skip "chromium, curl or node missing (scripts/bootstrap deps)"
-	done_testing
-fi
-if [ ! -d "$W/node_modules/puppeteer-core" ]; then
-	skip "no tests/web/node_modules (scripts/bootstrap deps: npm ci)"
-	done_testing
-fi
+pv_web_need
 
 T=$(mktemp -d)
 cleanup_cmd "rm -rf '$T'"
@@ -31,16 +24,7 @@ rc=$?
     grep -q "ssh -L" "$T/any.err" && [ ! -s "$T/any.out" ]
 ok $? "beyond loopback without TLS: refused, ssh -L said ($rc)"
 
-$PTYVISOR web --listen 127.0.0.1:0 > "$T/web.out" 2> "$T/web.err" &
-WEB=$!
-cleanup_pid $WEB
-wait_for "grep -q '^watch-only:' '$T/web.out'" 20
-ok $? "it prints its address and two links"
-URL=$(sed -n 's/^ptyvisor web: \(http[^ ]*\) .*/\1/p' "$T/web.out")
-APPROVER=$(sed -n 's/^approver: .*#token=//p' "$T/web.out")
-WATCH=$(sed -n 's/^watch-only: .*#token=//p' "$T/web.out")
-PORT=${URL##*:}
-PORT=${PORT%/}
+pv_web "$T"
 [ ${#APPROVER} -eq 64 ] && [ ${#WATCH} -eq 64 ] && [ "$APPROVER" != "$WATCH" ]
 ok $? "two tokens of 256 bits, one each"
 
@@ -76,15 +60,7 @@ ok $? "a WebSocket without a token is refused"
 timeout 180 node "$W/page.mjs" "$URL" "$APPROVER" "$WATCH" "$PTYVISOR" \
     "$top_builddir/tests/web/approval-390x844.png" "$T/ws" \
     > "$T/page.out" 2>&1
-rc=$?
-while read -r verdict what; do
-	case $verdict in
-	PASS) ok 0 "$what" ;;
-	FAIL) ok 1 "$what" ;;
-	*) diag "$verdict $what" ;;
-	esac
-done < "$T/page.out"
-is "$rc" 0 "the browser's checks ran to their end"
+pv_web_checks "$T/page.out" $?
 [ -s "$top_builddir/tests/web/approval-390x844.png" ]
 ok $? "the screenshot is kept: tests/web/approval-390x844.png"
 

@@ -326,6 +326,107 @@
 		connect();
 	}
 
+	/* Load xterm.js from the front end: 0 when it is not installed. */
+	function loadXterm() {
+		return new Promise(function (resolve, reject) {
+			const css = el('link');
+			const js = el('script');
+
+			css.rel = 'stylesheet';
+			css.href = '/xterm/xterm.css';
+			document.head.append(css);
+			js.src = '/xterm/xterm.js';
+			js.onload = resolve;
+			js.onerror = reject;
+			document.head.append(js);
+		});
+	}
+
+	/* Columns and rows of the font that fit in box. */
+	function fit(box, font) {
+		const probe = el('span', null, 'W'.repeat(50));
+		let w, h;
+
+		probe.style.font = font;
+		probe.style.position = 'absolute';
+		probe.style.visibility = 'hidden';
+		document.body.append(probe);
+		w = probe.getBoundingClientRect().width / 50;
+		h = probe.getBoundingClientRect().height;
+		probe.remove();
+		return {
+			cols: Math.max(20, Math.floor((box.clientWidth - 4) / w)),
+			rows: Math.max(5, Math.floor((box.clientHeight - 4) / h))
+		};
+	}
+
+	/*
+	 * The console: one more console of the server, drawn by it for
+	 * xterm-256color; xterm.js shows its frames and sends keys and size.
+	 */
+	async function openConsole() {
+		const box = $('term');
+		const scheme = location.protocol === 'https:' ? 'wss://' :
+		    'ws://';
+		let term, size, cws;
+
+		$('console-open').hidden = true;
+		try {
+			await loadXterm();
+		} catch (err) {
+			$('console-note').textContent = 'The console needs ' +
+			    'xterm.js, which is not installed beside ptyvisor ' +
+			    '(doc/web.md); the rest of this page works ' +
+			    'without it.';
+			return;
+		}
+		box.hidden = false;
+		size = fit(box, '14px monospace');
+		term = new window.Terminal({ fontFamily: 'monospace',
+		    fontSize: 14, cols: size.cols, rows: size.rows });
+		term.open(box);
+		cws = new WebSocket(scheme + location.host + '/console',
+		    ['ptyvisor-console', 'token.' + token]);
+		cws.binaryType = 'arraybuffer';
+		cws.onopen = function () {
+			cws.send(JSON.stringify({ cols: term.cols,
+			    rows: term.rows }));
+			term.focus();
+		};
+		cws.onmessage = function (e) {
+			if (typeof e.data === 'string')
+				$('console-note').textContent = e.data;
+			else
+				term.write(new Uint8Array(e.data));
+		};
+		cws.onclose = function () {
+			$('console-note').textContent += ' (the console is ' +
+			    'closed)';
+			$('console-open').hidden = false;
+			$('console-open').onclick = function () {
+				term.dispose();
+				box.replaceChildren();
+				$('console-note').textContent = '';
+				openConsole();
+			};
+		};
+		term.onData(function (d) {
+			if (cws.readyState === WebSocket.OPEN)
+				cws.send(new TextEncoder().encode(d));
+		});
+		term.onResize(function (s) {
+			if (cws.readyState === WebSocket.OPEN)
+				cws.send(JSON.stringify({ cols: s.cols,
+				    rows: s.rows }));
+		});
+		window.addEventListener('resize', function () {
+			const s = fit(box, '14px monospace');
+
+			term.resize(s.cols, s.rows);
+		});
+	}
+
+	$('console-open').onclick = openConsole;
 	$('login-form').addEventListener('submit', function (e) {
 		const t = $('login-token').value.trim();
 
