@@ -87,17 +87,20 @@ web_auth_new(const char *addr, uint16_t port, const char *host, bool tls,
 		web_auth_free(wa);
 		return NULL;
 	}
-	if (strchr(addr, ':') != NULL) {
+	if (strcmp(addr, "0.0.0.0") == 0 || strcmp(addr, "::") == 0)
+		;	/* no name of its own: loopback's and the host's */
+	else if (strchr(addr, ':') != NULL) {
 		bracketed = xasprintf("[%s]", addr);
 		web_auth_add_host(wa, bracketed, port);
 		free(bracketed);
 	} else
 		web_auth_add_host(wa, addr, port);
-	/* Loopback's names, when that is where it listens. */
-	if (strcmp(addr, "127.0.0.1") == 0 || strcmp(addr, "::1") == 0) {
+	/* Loopback's names, when it listens there (or everywhere). */
+	if (strcmp(addr, "127.0.0.1") == 0 || strcmp(addr, "::1") == 0 ||
+	    strcmp(addr, "0.0.0.0") == 0 || strcmp(addr, "::") == 0) {
 		web_auth_add_host(wa, "localhost", port);
-		web_auth_add_host(wa, strcmp(addr, "::1") == 0 ? "127.0.0.1" :
-		    "[::1]", port);
+		web_auth_add_host(wa, "127.0.0.1", port);
+		web_auth_add_host(wa, "[::1]", port);
 	}
 	if (host != NULL)
 		web_auth_add_host(wa, host, port);

@@ -30,8 +30,11 @@
 #define WEB_AUTH_FAILS_MAX	10
 #define WEB_AUTH_WINDOW_MS	60000
 
-/* Names a page is reached by: loopback's three, the address, the host. */
-#define WEB_AUTH_HOSTS_MAX	8
+/*
+ * Names a page is reached by: loopback's three, the address, the host,
+ * each also bare where the port is the scheme's default.
+ */
+#define WEB_AUTH_HOSTS_MAX	12
 
 enum web_role {
 	WEB_ROLE_NONE,

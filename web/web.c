@@ -526,6 +526,13 @@ web_is_loopback(const char *addr)
 	return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "::1") == 0;
 }
 
+/* Whether addr is every address of the host (0.0.0.0 or ::). */
+static bool
+web_is_any(const char *addr)
+{
+	return strcmp(addr, "0.0.0.0") == 0 || strcmp(addr, "::") == 0;
+}
+
 /* Adopt fd into the loop as a raw descriptor served by protocol. */
 static int
 web_adopt(struct lws_vhost *vh, int fd, const char *protocol, char **cause)
@@ -624,6 +631,13 @@ web_run(const struct web_opts *o, FILE *out, char **cause)
 		*cause = xstrdup("[web] cert and key go together");
 		return -1;
 	}
+	/* Every address: the page needs the name it is reached by. */
+	if (web_is_any(o->addr) && o->host == NULL) {
+		*cause = xasprintf("listening on %s needs [web] host: the name "
+		    "the page is reached by (its certificate's), which it "
+		    "answers to", o->addr);
+		return -1;
+	}
 	/* Claimed before it listens, so no sandbox's relay ever reaches it. */
 	if (port != 0 && (claim = ownport_claim(port)) < 0) {
 		*cause = xasprintf("port %u: %s", port, strerror(errno));
@@ -643,6 +657,12 @@ web_run(const struct web_opts *o, FILE *out, char **cause)
 	info.fd_limit_per_thread = WEB_FDS_MAX;
 	info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
 	if (o->cert != NULL) {
+		/*
+		 * HTTP/1.1 only: HTTP/2 has no Host header (:authority
+		 * instead) and carries WebSockets otherwise; one way to
+		 * check them is one way to get them right.
+		 */
+		info.alpn = "http/1.1";
 		info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 		info.ssl_cert_filepath = o->cert;
 		info.ssl_private_key_filepath = o->key;

@@ -88,6 +88,19 @@ test_auth(void)
 	    "localhost:8461"), "another origin, scheme or none: refused");
 	web_auth_free(wa);
 	web_auth_free(NULL);
+
+	/* Every address: loopback's names and the host's, over https. */
+	wa = web_auth_new("0.0.0.0", 443, "pv.example.org", true, &cause);
+	ok(web_auth_host_ok(wa, "pv.example.org") &&
+	    web_auth_host_ok(wa, "pv.example.org:443") &&
+	    web_auth_host_ok(wa, "localhost:443") &&
+	    !web_auth_host_ok(wa, "0.0.0.0:443"),
+	    "every address: the host's name (bare at 443), loopback's, not "
+	    "0.0.0.0");
+	ok(web_auth_origin_ok(wa, "https://pv.example.org", "pv.example.org") &&
+	    !web_auth_origin_ok(wa, "http://pv.example.org", "pv.example.org"),
+	    "its origin is https");
+	web_auth_free(wa);
 }
 
 /* A list with one waiting request of an agent's, and a session. */

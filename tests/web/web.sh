@@ -87,6 +87,45 @@ done
 is "$(code -H "Authorization: Bearer $APPROVER" "${URL}api/state")" 429 \
     "after too many failed logins, every login waits (429)"
 
+# TLS: https only, HTTP/1.1, Host still checked; everywhere needs a name.
+if command -v openssl > /dev/null; then
+	mkdir -p "$T/tls"
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/tls/key.pem" \
+	    -out "$T/tls/cert.pem" -days 1 -subj /CN=localhost \
+	    > /dev/null 2>&1
+	printf '[web]\ncert = %s\nkey = %s\nhost = localhost\n' \
+	    "$T/tls/cert.pem" "$T/tls/key.pem" > "$T/tls/config"
+	PTYVISOR_CONFIG="$T/tls" $PTYVISOR web --listen 127.0.0.1:0 \
+	    > "$T/tls/web.out" 2> "$T/tls/web.err" &
+	TLS=$!
+	cleanup_pid $TLS
+	wait_for "grep -q '^watch-only:' '$T/tls/web.out'" 20
+	TURL=$(sed -n 's/^ptyvisor web: \(http[^ ]*\) .*/\1/p' \
+	    "$T/tls/web.out")
+	TPORT=${TURL##*:}
+	TPORT=${TPORT%/}
+	case $TURL in https://localhost:*) r=0 ;; *) r=1 ;; esac
+	ok $r "with cert and key: an https link by the host's name ($TURL)"
+	is "$(code -k "https://127.0.0.1:$TPORT/api/state" -H \
+	    "Authorization: Bearer $(sed -n 's/^watch-only: .*#token=//p' \
+	    "$T/tls/web.out")")" 200 "the API over TLS"
+	is "$(code -k -H "Host: attacker.example:$TPORT" \
+	    "https://127.0.0.1:$TPORT/")" 421 "Host is checked over TLS too"
+	[ "$(code "http://127.0.0.1:$TPORT/")" != 200 ]
+	ok $? "no plain HTTP beside it"
+	kill -TERM $TLS
+	wait $TLS
+	mkdir -p "$T/tls-any"
+	grep -v '^host' "$T/tls/config" > "$T/tls-any/config"
+	timeout 10 env PTYVISOR_CONFIG="$T/tls-any" $PTYVISOR web \
+	    --listen 0.0.0.0:0 > /dev/null 2> "$T/any.err" < /dev/null
+	rc=$?
+	[ "$rc" -eq 125 ] && grep -q "needs \[web\] host" "$T/any.err"
+	ok $? "every address with TLS but no name: refused, saying so ($rc)"
+else
+	skip "no openssl to make a certificate"
+fi
+
 kill -TERM $WEB
 wait $WEB
 is "$?" 0 "SIGTERM ends it, status 0"
