@@ -167,8 +167,10 @@ web_console_frames(struct web_console *c)
 			return -1;
 		off += len;
 	}
-	memmove(c->in.data, c->in.data + off, c->in.len - off);
-	c->in.len -= off;
+	if (off > 0) {
+		memmove(c->in.data, c->in.data + off, c->in.len - off);
+		c->in.len -= off;
+	}
 	if (c->out.len > 0 || c->end != NULL)
 		lws_callback_on_writable(c->wsi);
 	if (c->out.len > WEB_CONSOLE_BEHIND && !c->paused) {

@@ -20,6 +20,7 @@ pv_web_need() {
 # its output in DIR/web.out and DIR/web.err), wait for its links, and set
 # $URL, $PORT, $APPROVER and $WATCH.
 pv_web() {
+	WEB_DIR=$1
 	$PTYVISOR web --listen 127.0.0.1:0 > "$1/web.out" 2> "$1/web.err" &
 	WEB=$!
 	cleanup_pid $WEB
@@ -43,4 +44,6 @@ pv_web_checks() {
 		esac
 	done < "$1"
 	is "$2" 0 "the browser's checks ran to their end"
+	[ ! -s "$WEB_DIR/web.err" ] ||
+	    diag "ptyvisor web's stderr: $(head -c 2000 "$WEB_DIR/web.err")"
 }
