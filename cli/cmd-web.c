@@ -31,6 +31,7 @@
 /* Where it listens unless told: loopback, a port of its own. */
 #define CMD_WEB_LISTEN	"127.0.0.1:8461"
 
+/* The --help text. */
 static void
 cmd_web_usage(FILE *f)
 {
@@ -101,6 +102,7 @@ cmd_web_option(void *state, int key, const char *value, char **cause)
 	return 0;
 }
 
+/* `ptyvisor web`: the options, the settings, then the front end. */
 static int
 cmd_web_exec(int argc, char **argv)
 {

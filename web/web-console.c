@@ -29,6 +29,13 @@
 
 /* How long the server may take to answer the attach. */
 #define WEB_CONSOLE_ATTACH_MS	5000
+/*
+ * What is read or sent at once: a console's frames to the page in
+ * messages this big (a page gets the screen as it comes, not in one
+ * lump), and the page's reading resumed once its backlog is below it
+ * (the server's own resume mark for a console, doc/protocol.md §5b).
+ */
+#define WEB_CONSOLE_CHUNK	(64 * 1024)
 
 /* Read xterm.js's two files from dir: 0 when both are there. */
 static int
@@ -41,7 +48,7 @@ web_console_dir(struct web *w, const char *dir)
 		  "text/css; charset=utf-8" },
 	};
 	struct web_file	*f;
-	char		*path, chunk[65536];
+	char		*path, chunk[WEB_CONSOLE_CHUNK];
 	ssize_t		 n;
 	int		 i, fd;
 
@@ -189,9 +196,8 @@ web_console_write(struct web_console *c)
 	int		 rc;
 
 	if (n > 0) {
-		/* One message a turn: a page gets frames as they come. */
-		if (n > 65536)
-			n = 65536;
+		if (n > WEB_CONSOLE_CHUNK)
+			n = WEB_CONSOLE_CHUNK;
 		p = xmalloc(LWS_PRE + n);
 		memcpy(p + LWS_PRE, c->out.data, n);
 		rc = lws_write(c->wsi, p + LWS_PRE, n, LWS_WRITE_BINARY);
@@ -200,7 +206,8 @@ web_console_write(struct web_console *c)
 			return -1;
 		memmove(c->out.data, c->out.data + n, c->out.len - n);
 		c->out.len -= n;
-		if (c->paused && c->out.len < 65536 && c->raw != NULL) {
+		if (c->paused && c->out.len < WEB_CONSOLE_CHUNK &&
+		    c->raw != NULL) {
 			c->paused = false;
 			lws_rx_flow_control(c->raw, 1);
 		}
@@ -325,7 +332,7 @@ web_frames_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user,
     void *in, size_t len)
 {
 	struct web_console	*c = lws_get_opaque_user_data(wsi);
-	char			 chunk[65536];
+	char			 chunk[WEB_CONSOLE_CHUNK];
 	ssize_t			 n;
 
 	switch (reason) {

@@ -213,6 +213,18 @@ try {
 	check(a.code === 126, 'the markup command never ran', String(a.code));
 	await ctx.close();
 
+	// A message past the bound (16 KiB) closes the page's connection.
+	const big = await page.evaluate((t) => new Promise((resolve) => {
+		const ws = new WebSocket('ws://' + location.host + '/ws',
+		    ['ptyvisor', 'token.' + t]);
+		ws.onopen = () => ws.send(JSON.stringify({ op: 'decide',
+		    request: 1, decision: 'deny', reason: 'x'.repeat(20000) }));
+		ws.onclose = () => resolve('closed');
+		setTimeout(() => resolve('open'), 5000);
+	}), approver);
+	check(big === 'closed', 'a message over 16 KiB closes its connection',
+	    big);
+
 	// No token: the login form, and 401 from the API.
 	const nctx = await browser.createBrowserContext();
 	const npage = await nctx.newPage();
