@@ -160,6 +160,51 @@ test_state(void)
 	free(st);
 }
 
+/* A host a proxy asks for, and a program waiting in exec. */
+static void
+test_state_kinds(void)
+{
+	char			*host[] = { "connect", "pypi.org:443", NULL };
+	char			*prog[] = { "curl", "-s", "x", NULL };
+	struct proto_exec	 hx = { .argv = host, .network = true };
+	struct proto_exec	 px = { .argv = prog, .cwd = "/src" };
+	struct proto_pending	 p[2] = {
+		{ .request = 4, .exec = &hx, .verdict = "ask",
+		  .by = "a host on neither list", .connect = true },
+		{ .request = 5, .exec = &px, .verdict = "ask",
+		  .by = "rule 'ask curl **'", .check_session = 2,
+		  .check_pid = 77, .check_path = "/usr/bin/curl",
+		  .check_chain = "#2 make \xe2\x86\x90 sh -c curl" },
+	};
+	struct proto_event	 ev;
+	json_t			*o, *h, *x;
+	char			*st;
+
+	memset(&ev, 0, sizeof ev);
+	ev.kind = PROTO_EV_LIST;
+	ev.pending = p;
+	ev.npending = 2;
+	st = web_page_state(&ev);
+	o = json_loads(st, 0, NULL);
+	h = json_array_get(json_object_get(o, "pending"), 0);
+	x = json_array_get(json_object_get(o, "pending"), 1);
+	ok(json_is_true(json_object_get(h, "connect")) &&
+	    !json_is_true(json_object_get(h, "editable")),
+	    "a host: its own answers, not edited");
+	is_str(json_string_value(json_object_get(h, "rule")),
+	    "allow connect pypi.org:443", "a host's rule, exactly");
+	is_str(json_string_value(json_object_get(json_object_get(x,
+	    "exec_check"), "file")), "/usr/bin/curl", "an exec: its file");
+	ok(json_integer_value(json_object_get(json_object_get(x,
+	    "exec_check"), "session")) == 2 && !json_is_true(json_object_get(
+	    x, "editable")) && json_object_get(x, "why") == NULL,
+	    "an exec: its session, no edit, no agent's reason");
+	is_str(json_string_value(json_object_get(x, "agent")),
+	    "pid 77 inside session 2, waiting in exec", "an exec: its process");
+	json_decref(o);
+	free(st);
+}
+
 /* A page's decisions read into decide requests. */
 static void
 test_decide(void)
@@ -214,6 +259,7 @@ main(void)
 {
 	test_auth();
 	test_state();
+	test_state_kinds();
 	test_decide();
 	return tap_done();
 }
