@@ -56,6 +56,20 @@ ok $? "a WebSocket from another origin is refused, token or not"
     -H "Sec-WebSocket-Protocol: ptyvisor")" != 101 ]
 ok $? "a WebSocket without a token is refused"
 
+# Its port is claimed: no sandbox's relay of the host's loopback reaches
+# it, whatever the sandbox allows.
+timeout 20 $PTYVISOR sandbox --network-allow "localhost:$PORT" -- true \
+    > /dev/null 2> "$T/relay.err"
+rc=$?
+if grep -q "namespace\|Landlock\|not supported" "$T/relay.err" &&
+    ! grep -q "ptyvisor's own" "$T/relay.err"; then
+	skip "no sandbox with a filtered network here: $(head -c 100 "$T/relay.err")"
+else
+	[ "$rc" -ne 0 ] && grep -q "localhost:$PORT: a port of ptyvisor's own" \
+	    "$T/relay.err"
+	ok $? "a sandbox allowed localhost:$PORT is refused it: ptyvisor's own ($rc)"
+fi
+
 # The page in a real browser.
 timeout 180 node "$W/page.mjs" "$URL" "$APPROVER" "$WATCH" "$PTYVISOR" \
     "$top_builddir/tests/web/approval-390x844.png" "$T/ws" \
