@@ -15,6 +15,7 @@
 
 #include "base/util.h"
 #include "conf/config.h"
+#include "record/statedir.h"
 #include "web/web.h"
 
 /*
@@ -112,7 +113,7 @@ cmd_web_exec(int argc, char **argv)
 	struct args_end		 end;
 	const char		*listen, *dirs[3];
 	char			*path = NULL, *addr = NULL, *cause = NULL;
-	char			*self, *tree;
+	char			*self, *tree, *state, *history = NULL;
 	int			 rc;
 
 	if ((rc = args_parse(&cmd_web_entry, argc, argv, &c,
@@ -135,6 +136,13 @@ cmd_web_exec(int argc, char **argv)
 	o.cert = config_web_cert(cfg);
 	o.key = config_web_key(cfg);
 	o.host = config_web_host(cfg);
+	/* The history the page shows; none when there is no state dir. */
+	if ((state = cli_state_dir(cfg, &cause)) != NULL) {
+		history = statedir_history_path(state);
+		o.history = history;
+	}
+	free(cause);
+	cause = NULL;
 	self = cli_self_path();
 	if (strrchr(self, '/') != NULL)
 		*strrchr(self, '/') = '\0';
@@ -147,6 +155,8 @@ cmd_web_exec(int argc, char **argv)
 		rc = 0;
 	free(tree);
 	free(self);
+	free(history);
+	free(state);
 out:
 	if (cause != NULL)
 		cli_error("web", "%s", cause);

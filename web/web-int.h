@@ -82,6 +82,7 @@ struct web {
 	struct lws_context	*ctx;
 	struct lws_vhost	*vh;
 	const char		*socket;	/* the control socket */
+	const char		*history;	/* its file; NULL: none */
 	struct web_file		 files[2];	/* xterm.js, xterm.css */
 	int			 nconsoles;
 	struct client		*cl;

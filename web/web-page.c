@@ -20,6 +20,7 @@
 #include "control/proto-client.h"
 #include "net/hostlist.h"
 #include "policy/shsplit.h"
+#include "record/history.h"
 
 /* Longest tag a page may put on a decision, echoed in its answer. */
 #define WEB_PAGE_TAG_MAX	64
@@ -201,11 +202,38 @@ web_page_dump(json_t *o)
 	return s;
 }
 
+/* One finished session (or request that never ran) of the history. */
+static json_t *
+web_page_past(const struct history_entry *e)
+{
+	json_t	*o = json_object();
+	char	*s, when[64];
+
+	json_object_set_new(o, "session", json_integer((json_int_t)e->id));
+	json_object_set_new(o, "request",
+	    json_integer((json_int_t)e->request));
+	if (e->signal != 0)
+		s = xasprintf("%s (signal %d)", e->state, e->signal);
+	else if (e->has_code)
+		s = xasprintf("%s %d", e->state, e->code);
+	else
+		s = xstrdup(e->state != NULL ? e->state : "?");
+	web_page_text(o, "state", s);
+	free(s);
+	web_page_words(o, "command", e->argv);
+	web_page_text(o, "by", e->by);
+	web_page_text(o, "error", e->error);
+	util_format_time(e->end_us, when, sizeof when);
+	json_object_set_new(o, "end", json_string(when));
+	return o;
+}
+
 char *
-web_page_state(const struct proto_event *list)
+web_page_state(const struct proto_event *list,
+    const struct history_list *history)
 {
 	json_t	*o = json_object(), *pending = json_array();
-	json_t	*sessions = json_array();
+	json_t	*sessions = json_array(), *past = json_array();
 	size_t	 i;
 
 	for (i = 0; i < list->npending; i++)
@@ -214,9 +242,12 @@ web_page_state(const struct proto_event *list)
 	for (i = 0; i < list->nsessions; i++)
 		json_array_append_new(sessions,
 		    web_page_session(&list->sessions[i]));
+	for (i = history->n; i > 0 && history->n - i < WEB_PAGE_HISTORY; i--)
+		json_array_append_new(past, web_page_past(&history->v[i - 1]));
 	json_object_set_new(o, "type", json_string("state"));
 	json_object_set_new(o, "pending", pending);
 	json_object_set_new(o, "sessions", sessions);
+	json_object_set_new(o, "history", past);
 	return web_page_dump(o);
 }
 

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 
+struct history_list;
 struct proto_event;
 struct proto_request;
 
@@ -27,10 +28,18 @@ struct proto_request;
 #define WEB_PAGE_MSG_MAX	(16 * 1024)
 
 /*
- * The page's state from a list event: {"type":"state","pending":[...],
- * "sessions":[...]}, one compact JSON text.  Caller frees.
+ * The recent history the page shows, newest first: enough for the last
+ * hour of an agent's work at a glance, little to send on every change.
  */
-char	*web_page_state(const struct proto_event *list);
+#define WEB_PAGE_HISTORY	20
+
+/*
+ * The page's state from a list event and the history file as loaded:
+ * {"type":"state","pending":[...],"sessions":[...],"history":[...]}, one
+ * compact JSON text.  Caller frees.
+ */
+char	*web_page_state(const struct proto_event *list,
+	    const struct history_list *history);
 
 /*
  * Read a page's message (len bytes of JSON) as a decision on behalf of

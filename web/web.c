@@ -29,6 +29,7 @@
 #include "control/client.h"
 #include "control/proto-client.h"
 #include "net/ownport.h"
+#include "record/history.h"
 #include "web/assets.h"
 #include "web/web-int.h"
 #include "web/web-auth.h"
@@ -121,14 +122,23 @@ web_decided(struct web *w, const struct proto_event *ev)
 static void
 web_on_event(struct web *w, struct proto_event *ev)
 {
-	struct web_conn	*c;
+	struct web_conn		*c;
+	struct history_list	 hl;
+	char			*cause = NULL;
 
 	switch (ev->kind) {
 	case PROTO_EV_LIST:
 		if (ev->id == NULL || ev->id[0] != 'L')
 			return;
+		/* The history as it is now: what just ended is in it. */
+		if (w->history == NULL || history_load(w->history, &hl,
+		    &cause) != 0) {
+			free(cause);
+			memset(&hl, 0, sizeof hl);
+		}
 		free(w->state);
-		w->state = web_page_state(ev);
+		w->state = web_page_state(ev, &hl);
+		history_list_free(&hl);
 		for (c = w->conns; c != NULL; c = c->next) {
 			c->state_due = true;
 			lws_callback_on_writable(c->wsi);
@@ -620,6 +630,7 @@ web_run(const struct web_opts *o, FILE *out, char **cause)
 
 	memset(&w, 0, sizeof w);
 	w.socket = o->socket;
+	w.history = o->history;
 	if (!web_is_loopback(o->addr) && (o->cert == NULL || o->key == NULL)) {
 		*cause = xasprintf("refusing to listen on %s beyond loopback "
 		    "without TLS ([web] cert and key); to reach the page from "

@@ -14,6 +14,7 @@
 
 #include "base/util.h"
 #include "control/proto-client.h"
+#include "record/history.h"
 #include "tests/tap.h"
 
 /* Tokens, headers, names, origins and the login bound. */
@@ -122,8 +123,13 @@ test_state(void)
 	struct proto_session	 s = { .session = 1, .pid = 9, .argv = sargv,
 				    .cwd = "/src", .state = "running" };
 	struct proto_event	 ev;
+	struct history_entry	 past[2];
+	struct history_list	 hl = { 0 };
+	char			*pargv[] = { "echo", "\x1b[2J", NULL };
 	json_t			*o, *r;
 	char			*st;
+
+	memset(past, 0, sizeof past);
 
 	memset(&ev, 0, sizeof ev);
 	ev.kind = PROTO_EV_LIST;
@@ -131,8 +137,28 @@ test_state(void)
 	ev.npending = 1;
 	ev.sessions = &s;
 	ev.nsessions = 1;
-	st = web_page_state(&ev);
+	past[0].id = 6;
+	past[0].argv = pargv;
+	past[0].state = "exited";
+	past[0].has_code = true;
+	past[0].code = 3;
+	past[0].by = "web (127.0.0.1, token approver)";
+	past[1] = past[0];
+	past[1].id = 7;
+	hl.v = past;
+	hl.n = 2;
+	st = web_page_state(&ev, &hl);
 	o = json_loads(st, 0, NULL);
+	r = json_array_get(json_object_get(o, "history"), 0);
+	ok(json_array_size(json_object_get(o, "history")) == 2 &&
+	    json_integer_value(json_object_get(r, "session")) == 7,
+	    "the history, newest first");
+	is_str(json_string_value(json_object_get(r, "command")),
+	    "echo $'\\e[2J'", "its command quoted");
+	is_str(json_string_value(json_object_get(r, "state")), "exited 3",
+	    "its end");
+	is_str(json_string_value(json_object_get(r, "by")),
+	    "web (127.0.0.1, token approver)", "who decided");
 	r = json_array_get(json_object_get(o, "pending"), 0);
 	is_str(json_string_value(json_object_get(o, "type")), "state",
 	    "a state message");
@@ -177,6 +203,7 @@ test_state_kinds(void)
 		  .check_chain = "#2 make \xe2\x86\x90 sh -c curl" },
 	};
 	struct proto_event	 ev;
+	struct history_list	 hl = { 0 };
 	json_t			*o, *h, *x;
 	char			*st;
 
@@ -184,7 +211,7 @@ test_state_kinds(void)
 	ev.kind = PROTO_EV_LIST;
 	ev.pending = p;
 	ev.npending = 2;
-	st = web_page_state(&ev);
+	st = web_page_state(&ev, &hl);
 	o = json_loads(st, 0, NULL);
 	h = json_array_get(json_object_get(o, "pending"), 0);
 	x = json_array_get(json_object_get(o, "pending"), 1);

@@ -95,6 +95,15 @@ try {
 	    'tapping approve runs the agent\'s command', a.code + ' ' + a.out);
 	await gone(page, 'approved-run');
 	check(true, 'an approved request leaves the page');
+	const past = await page.waitForFunction(() => {
+		for (const li of document.querySelectorAll('#history li'))
+			if (li.textContent.includes('approved-run'))
+				return li.textContent;
+		return null;
+	}, { timeout: WAIT }).then((h) => h.jsonValue(), () => 'none');
+	check(past.includes('exited 0') &&
+	    past.includes('by web (127.0.0.1, token approver)'),
+	    'the recent history shows it ran, decided by the web', past);
 
 	// Deny with a reason the agent receives.
 	a = agent(['printf', 'denied-run\\n']);

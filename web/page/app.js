@@ -257,6 +257,28 @@
 		});
 		if (state.sessions.length === 0)
 			ul.append(el('li', 'note', 'No sessions.'));
+		renderHistory(state.history || []);
+	}
+
+	/* The recent history: how each ended, and who decided. */
+	function renderHistory(list) {
+		const ul = $('history');
+
+		ul.replaceChildren();
+		list.forEach(function (h) {
+			const li = el('li');
+
+			li.append(el('span', 'state', (h.session ? '#' +
+			    h.session + ' ' : '') + h.state),
+			    el('code', null, h.command));
+			if (h.by)
+				li.append(el('div', 'note', 'by ' + h.by));
+			if (h.error)
+				li.append(el('div', 'note', h.error));
+			ul.append(li);
+		});
+		if (list.length === 0)
+			ul.append(el('li', 'note', 'Nothing yet.'));
 	}
 
 	/* The answer to a decision. */
