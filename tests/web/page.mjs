@@ -234,6 +234,31 @@ try {
 	check(big === 'closed', 'a message over 16 KiB closes its connection',
 	    big);
 
+	// Pages at once are bounded (16): one more is refused, the first
+	// page goes on.
+	const opened = await page.evaluate((t) => new Promise((resolve) => {
+		const all = [];
+		let open = 0, done = 0;
+
+		for (let i = 0; i < 20; i++) {
+			const ws = new WebSocket('ws://' + location.host + '/ws',
+			    ['ptyvisor', 'token.' + t]);
+			all.push(ws);
+			ws.onopen = () => { open++; };
+			ws.onclose = ws.onerror = () => {
+				done++;
+			};
+		}
+		setTimeout(() => {
+			all.forEach((ws) => ws.close());
+			resolve(open);
+		}, 3000);
+	}), approver);
+	check(opened > 0 && opened < 20 && await page.evaluate(() =>
+	    document.getElementById('status').textContent) === 'live',
+	    'pages at once are bounded: ' + opened + ' of 20 more opened, ' +
+	    'the page stays live');
+
 	// No token: the login form, and 401 from the API.
 	const nctx = await browser.createBrowserContext();
 	const npage = await nctx.newPage();
