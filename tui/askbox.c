@@ -385,7 +385,7 @@ askbox_confirm_key(struct askbox *b, struct approval_request *r,
 		return ASKBOX_NONE;
 	}
 	if (b->confirm_of == ASKBOX_RULE) {
-		rc = approval_remember(b->a, id, b->field.buf, b->save, NULL,
+		rc = approval_remember(b->a, id, b->field.buf, b->save, b->by,
 		    &cause);
 		if (rc < 0) {
 			b->stage = r->connect ? ASKBOX_CHOOSE : ASKBOX_RULE;
@@ -402,7 +402,7 @@ askbox_confirm_key(struct askbox *b, struct approval_request *r,
 			    (unsigned long long)id, b->save ? " and saved" : "",
 			    b->field.buf);
 	} else {
-		if (approval_edit(b->a, id, b->confirm_argv, NULL,
+		if (approval_edit(b->a, id, b->confirm_argv, b->by,
 		    &cause) != 0) {
 			b->stage = ASKBOX_EDIT;
 			askbox_unconfirm(b);
