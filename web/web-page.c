@@ -301,6 +301,10 @@ web_page_fields(json_t *o, struct proto_request *r, const char **tag,
 	r->approve = strcmp(decision, "approve") == 0;
 	r->remember = json_is_true(json_object_get(o, "remember"));
 	r->once = json_is_true(json_object_get(o, "once"));
+	if (r->remember && r->once) {
+		*cause = xstrdup("'once' and 'remember' exclude each other");
+		return -1;
+	}
 	if (!r->approve && reason != NULL && *reason != '\0')
 		r->reason = xstrdup(reason);
 	if (r->approve && r->remember && rule != NULL)
@@ -311,6 +315,12 @@ web_page_fields(json_t *o, struct proto_request *r, const char **tag,
 			return -1;
 		}
 		r->exec.argv = shsplit_edited_argv(edit);
+		/* The server's rule: a command names its program. */
+		if (r->exec.argv[0][0] == '\0') {
+			*cause = xstrdup("the edited command names no "
+			    "program");
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -275,6 +275,18 @@ test_decide(void)
 	    &cause) == -1, "a decision is approve or deny");
 	free(cause);
 	cause = NULL;
+	m = "{\"op\":\"decide\",\"request\":1,\"decision\":\"approve\","
+	    "\"remember\":true,\"once\":true}";
+	ok(web_page_decide(m, strlen(m), "d7", "::1", "approver", &r, &tag,
+	    &cause) == -1, "once and remember: refused, as the server would");
+	free(cause);
+	cause = NULL;
+	m = "{\"op\":\"decide\",\"request\":1,\"decision\":\"approve\","
+	    "\"edit\":\"'' x\"}";
+	ok(web_page_decide(m, strlen(m), "d8", "::1", "approver", &r, &tag,
+	    &cause) == -1, "an edited command naming no program: refused");
+	free(cause);
+	cause = NULL;
 	m = "[1]";
 	ok(web_page_decide(m, strlen(m), "d6", "::1", "approver", &r, &tag,
 	    &cause) == -1, "not a decision");
