@@ -44,6 +44,12 @@
  */
 #define WEB_CONSOLE_BEHIND	(1024 * 1024)
 #define WEB_CONSOLE_KEYS_MAX	(256 * 1024)
+/*
+ * The tail of the history file read on every change: the page shows its
+ * last WEB_PAGE_HISTORY lines, which take a few KiB each at most; the
+ * whole file grows without end and would make every change slower.
+ */
+#define WEB_HISTORY_TAIL	(256 * 1024)
 /* The largest xterm.js file read (its script is about 500 KiB). */
 #define WEB_FILE_MAX		(4 * 1024 * 1024)
 /* How long the server may take to answer the hello. */

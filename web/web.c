@@ -131,8 +131,8 @@ web_on_event(struct web *w, struct proto_event *ev)
 		if (ev->id == NULL || ev->id[0] != 'L')
 			return;
 		/* The history as it is now: what just ended is in it. */
-		if (w->history == NULL || history_load(w->history, &hl,
-		    &cause) != 0) {
+		if (w->history == NULL || history_load_tail(w->history,
+		    WEB_HISTORY_TAIL, &hl, &cause) != 0) {
 			free(cause);
 			memset(&hl, 0, sizeof hl);
 		}
