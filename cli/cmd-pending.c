@@ -295,11 +295,18 @@ cmd_pending_decide(const char *cmd, int64_t n, bool approve,
     const struct cmd_pending *c)
 {
 	struct proto_event	 ev;
+	struct proto_request	 req;
 	struct buf		 line = { 0 };
 	int			 rc = 0;
 
-	proto_req_decide(&line, "1", n, approve, c->remember, c->once,
-	    c->reason);
+	memset(&req, 0, sizeof req);
+	req.id = (char *)"1";
+	req.request = n;
+	req.approve = approve;
+	req.remember = c->remember;
+	req.once = c->once;
+	req.reason = (char *)c->reason;
+	proto_req_decide(&line, &req);
 	rc = cmd_pending_ask(cmd, c->socket, &line, &ev);
 	buf_free(&line);
 	if (rc != 0)

@@ -3,13 +3,15 @@ libcli_a_SOURCES = cli/cli.h cli/cmd-run.c cli/cmd-replay.c cli/cmd-history.c \
 	cli/cmd-console.c cli/cmd-attach.c
 libcli_a_SOURCES += cli/cmd-serve.c cli/server-opts.c cli/cmd-exec.c cli/exec-opts.c cli/exec-opts.h cli/cmd-pending.c \
 	cli/cmd-mcp.c cli/cmd-hook.c \
-	cli/cmd-check.c cli/cmd-gc.c
+	cli/cmd-check.c cli/cmd-gc.c cli/cmd-web.c
 libcli_a_SOURCES += cli/term-raw.c cli/term-raw.h cli/sbopts.c cli/sbopts.h cli/cmd-sandbox.c \
 	cli/netrules.c cli/netrules.h
 libcli_a_SOURCES += cli/cli-paths.c cli/commands.h cli/args.c cli/args.h cli/errors.c \
 	cli/paint-row.c cli/paint-row.h \
 	cli/recording-arg.c cli/recopts.c cli/recopts.h
 libcli_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+# Where `make install` puts xterm.js for `ptyvisor web` (web/local.mk).
+libcli_a_CPPFLAGS = $(AM_CPPFLAGS) -DPV_PKGDATADIR='"$(pkgdatadir)"'
 
 bin_PROGRAMS += ptyvisor
 ptyvisor_SOURCES = cli/main.c

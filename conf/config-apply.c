@@ -8,6 +8,14 @@
  */
 #include "conf/config-int.h"
 
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
 const char *
 config_path(const struct config *cfg)
 {
@@ -155,4 +163,81 @@ uint64_t
 config_state_budget(const struct config *cfg)
 {
 	return cfg->state_budget;
+}
+
+const char *
+config_web_listen(const struct config *cfg)
+{
+	return cfg->web_listen;
+}
+
+const char *
+config_web_cert(const struct config *cfg)
+{
+	return cfg->web_cert;
+}
+
+const char *
+config_web_key(const struct config *cfg)
+{
+	return cfg->web_key;
+}
+
+const char *
+config_web_host(const struct config *cfg)
+{
+	return cfg->web_host;
+}
+
+/* ADDR:PORT, for [web] listen and `ptyvisor web --listen` (config.h). */
+int
+config_parse_listen(const char *s, char **addr, uint16_t *port,
+    char **cause)
+{
+	const char	*colon, *a = s, *a_end;
+	char		*host, *end;
+	unsigned char	 bin[sizeof(struct in6_addr)];
+	unsigned long	 n;
+	bool		 v6 = *s == '[';
+
+	if (v6) {
+		a = s + 1;
+		if ((a_end = strchr(a, ']')) == NULL || a_end[1] != ':') {
+			*cause = xasprintf("'%s' is not ADDR:PORT ([::1]:PORT "
+			    "for IPv6)", s);
+			return -1;
+		}
+		colon = a_end + 1;
+	} else if ((colon = strrchr(s, ':')) == NULL) {
+		*cause = xasprintf("'%s' is not ADDR:PORT", s);
+		return -1;
+	} else
+		a_end = colon;
+	host = xstrndup(a, (size_t)(a_end - a));
+	if (!v6 && strcmp(host, "localhost") == 0) {
+		free(host);
+		host = xstrdup("127.0.0.1");
+	}
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, host, bin) != 1) {
+		*cause = xasprintf("'%s' is not an IPv%d address (or "
+		    "localhost)", host, v6 ? 6 : 4);
+		free(host);
+		return -1;
+	}
+	errno = 0;
+	n = strtoul(colon + 1, &end, 10);
+	if (colon[1] == '\0' || *end != '\0' || errno != 0 || n > 65535 ||
+	    !isdigit((unsigned char)colon[1])) {
+		*cause = xasprintf("'%s' is not a port (0 to 65535)",
+		    colon + 1);
+		free(host);
+		return -1;
+	}
+	if (port != NULL)
+		*port = (uint16_t)n;
+	if (addr != NULL)
+		*addr = host;
+	else
+		free(host);
+	return 0;
 }

@@ -45,6 +45,10 @@ enum config_key {
 	KEY_EXEC_JUDGE_OWN,
 	KEY_MAX_RECORDING,
 	KEY_STATE_BUDGET,
+	KEY_WEB_LISTEN,
+	KEY_WEB_CERT,
+	KEY_WEB_KEY,
+	KEY_WEB_HOST,
 	CONFIG_NKEYS
 };
 
@@ -94,6 +98,12 @@ struct config {
 
 	char			*state_dir;
 	char			*socket;
+
+	/* [web]: listen as given (checked), the TLS files, the name. */
+	char			*web_listen;
+	char			*web_cert;
+	char			*web_key;
+	char			*web_host;
 
 	/* [sandbox] protect, hide, expose: guarded paths (sandbox/guard.h). */
 	char			*guard[CONFIG_NGUARD][GUARD_MAX_EXTRA];

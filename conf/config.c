@@ -48,7 +48,9 @@ enum config_type {
 	CONFIG_PATH_LIST,	/* writable: one more directory */
 	CONFIG_HOST_LIST,	/* network_allow/deny: one more host list */
 	CONFIG_GUARD_LIST,	/* protect/hide/expose: one more path */
-	CONFIG_NAME_LIST	/* pass_env: one more variable's name */
+	CONFIG_NAME_LIST,	/* pass_env: one more variable's name */
+	CONFIG_LISTEN,		/* char *, ADDR:PORT (config_parse_listen) */
+	CONFIG_HOSTNAME		/* char *, a host name as a browser sends it */
 };
 
 /*
@@ -120,13 +122,19 @@ static const struct config_key_def config_keys[] = {
 	  CONFIG_FIELD(max_recording) },
 	{ KEY_STATE_BUDGET, "record", "state_budget", CONFIG_RECORD_SIZE,
 	  CONFIG_FIELD(state_budget) },
+	{ KEY_WEB_LISTEN, "web", "listen", CONFIG_LISTEN,
+	  CONFIG_FIELD(web_listen) },
+	{ KEY_WEB_CERT, "web", "cert", CONFIG_PATH, CONFIG_FIELD(web_cert) },
+	{ KEY_WEB_KEY, "web", "key", CONFIG_PATH, CONFIG_FIELD(web_key) },
+	{ KEY_WEB_HOST, "web", "host", CONFIG_HOSTNAME,
+	  CONFIG_FIELD(web_host) },
 };
 #define CONFIG_NDEFS (sizeof config_keys / sizeof config_keys[0])
 
 /* Our sections; a bounded profile's own holds only the bounds' keys. */
 static const char *const config_sections[] = {
 	"approval", "sandbox", "sandbox.read-only", "sandbox.workspace-write",
-	"tui", "mcp", "paths", "exec", "record"
+	"tui", "mcp", "paths", "exec", "record", "web"
 };
 #define CONFIG_NSECTIONS \
 	(sizeof config_sections / sizeof config_sections[0])
@@ -162,6 +170,10 @@ config_free(struct config *cfg)
 	free(cfg->path);
 	free(cfg->notify);
 	free(cfg->rules);
+	free(cfg->web_listen);
+	free(cfg->web_cert);
+	free(cfg->web_key);
+	free(cfg->web_host);
 	for (i = 0; i < cfg->nwritable; i++)
 		free(cfg->writable[i]);
 	for (i = 0; i < cfg->nnet_allow; i++)
@@ -226,9 +238,8 @@ config_check_section(struct config_parse *p, const char *start)
 	if (!config_is_section(start + 1, (size_t)(end - start - 1))) {
 		config_error(p, "unknown section [%.*s] (known: [approval], "
 		    "[sandbox], [sandbox.read-only], [sandbox.workspace-write], "
-		    "[tui], [mcp], [paths], [exec], [record])",
-		    (int)(end - start - 1),
-		    start + 1);
+		    "[tui], [mcp], [paths], [exec], [record], [web])",
+		    (int)(end - start - 1), start + 1);
 		return -1;
 	}
 	return 0;
@@ -462,6 +473,25 @@ config_set(struct config_parse *p, const struct config_key_def *d,
 		if ((s = config_path_value(p, d->name, value)) == NULL)
 			return -1;
 		*(char **)field = s;
+		break;
+	case CONFIG_LISTEN:
+		if (config_parse_listen(value, NULL, NULL, &cause) != 0) {
+			config_error(p, "%s: %s", d->name, cause);
+			free(cause);
+			return -1;
+		}
+		*(char **)field = xstrdup(value);
+		break;
+	case CONFIG_HOSTNAME:
+		/* What a Host header may name: letters, digits, '.', '-'. */
+		if (*value == '\0' || strlen(value) > 253 ||
+		    strspn(value, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != strlen(value)) {
+			config_error(p, "%s: '%s' is not a host name (letters, "
+			    "digits, '.', '-')", d->name, value);
+			return -1;
+		}
+		*(char **)field = xstrdup(value);
 		break;
 	case CONFIG_PATH_LIST:
 		if (cfg->nwritable == SANDBOX_MAX_ROOTS) {

@@ -35,6 +35,10 @@
  *                         CONFIG_RECORDING_MIN)
  *               state_budget = SIZE: the state directory's budget (at
  *                         least CONFIG_BUDGET_MIN)
+ *   [web]       listen = ADDR:PORT (config_parse_listen)
+ *               cert, key = FILE: TLS, needed beyond loopback
+ *               host = NAME: a name the page is reached by besides the
+ *                         address (checked against Host)
  *
  * Lines starting with '#' or ';' are comments, and so is what follows a
  * ';' preceded by whitespace.  Paths are absolute or start with "~/" (the
@@ -147,6 +151,23 @@ bool		 config_exec_judge_own(const struct config *cfg);
 /* [record] max_recording, state_budget in bytes, 0 if not set. */
 uint64_t	 config_max_recording(const struct config *cfg);
 uint64_t	 config_state_budget(const struct config *cfg);
+/*
+ * [web] listen (as written), cert, key (absolute paths) and host: borrowed,
+ * NULL when not set.
+ */
+const char	*config_web_listen(const struct config *cfg);
+const char	*config_web_cert(const struct config *cfg);
+const char	*config_web_key(const struct config *cfg);
+const char	*config_web_host(const struct config *cfg);
+
+/*
+ * Read "ADDR:PORT": ADDR an IPv4 address, an IPv6 one in brackets, or
+ * "localhost" (127.0.0.1); PORT 0 to 65535 (0: any free port).  0 with
+ * *addr (caller frees; the address without brackets) and *port (either may
+ * be NULL), or -1 with *cause.
+ */
+int		 config_parse_listen(const char *s, char **addr,
+		     uint16_t *port, char **cause);
 
 /* [paths] state_dir, socket: borrowed absolute paths, NULL when not set. */
 const char	*config_state_dir(const struct config *cfg);

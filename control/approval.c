@@ -543,7 +543,7 @@ approval_suggest_rule(const struct approval_request *r)
  */
 static int
 approval_remember_host(struct approval *a, struct approval_request *r,
-    const char *rule, char **cause)
+    const char *rule, const char *by, char **cause)
 {
 	char	*line, *why = NULL;
 	int	 rc;
@@ -579,13 +579,14 @@ approval_remember_host(struct approval *a, struct approval_request *r,
 	free(r->remembered);
 	r->remembered = line;
 	r->scope = APPROVAL_SCOPE_RULE;
-	approval_settle(a, r, APPROVAL_APPROVED, "user", NULL);
+	approval_settle(a, r, APPROVAL_APPROVED, by != NULL ? by : "user",
+	    NULL);
 	return rc;
 }
 
 int
 approval_remember(struct approval *a, uint64_t id, const char *rule,
-    bool save, char **cause)
+    bool save, const char *by, char **cause)
 {
 	struct approval_request	*r;
 	char			*line, *why = NULL;
@@ -594,7 +595,7 @@ approval_remember(struct approval *a, uint64_t id, const char *rule,
 	if ((r = approval_get(a, id, cause)) == NULL)
 		return -1;
 	if (r->connect)
-		return approval_remember_host(a, r, rule, cause);
+		return approval_remember_host(a, r, rule, by, cause);
 	line = rule != NULL ? xstrdup(rule) : approval_suggest_rule(r);
 	if (policy_remember_line(a->policy, line, cause) != 0) {
 		free(line);
@@ -612,7 +613,8 @@ approval_remember(struct approval *a, uint64_t id, const char *rule,
 			rc = 1;
 		}
 	}
-	approval_settle(a, r, APPROVAL_APPROVED, "user", NULL);
+	approval_settle(a, r, APPROVAL_APPROVED, by != NULL ? by : "user",
+	    NULL);
 	return rc;
 }
 
@@ -631,9 +633,10 @@ approval_deny(struct approval *a, uint64_t id, const char *reason,
 
 int
 approval_edit(struct approval *a, uint64_t id, char *const *argv,
-    char **cause)
+    const char *by, char **cause)
 {
 	struct approval_request	*r;
+	char			*edited_by;
 
 	if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0') {
 		*cause = xstrdup("the edited command is empty");
@@ -650,7 +653,9 @@ approval_edit(struct approval *a, uint64_t id, char *const *argv,
 	strv_free(r->exec.argv);
 	r->exec.argv = strv_dup(argv);
 	r->edited = true;
-	approval_settle(a, r, APPROVAL_APPROVED, "user (edited)", NULL);
+	edited_by = xasprintf("%s (edited)", by != NULL ? by : "user");
+	approval_settle(a, r, APPROVAL_APPROVED, edited_by, NULL);
+	free(edited_by);
 	return 0;
 }
 

@@ -268,21 +268,23 @@ int	approval_approve_once(struct approval *a, uint64_t id, const char *by,
  * HOST:PORT" (rule must be NULL or that line), saved alone to the rules
  * file whatever save says, so that later sandboxes reach it unasked; a
  * host that is not a plain name (letters, digits, '.', '-', '_') is
- * refused (-1), so nothing but that one rule can reach the file.
+ * refused (-1), so nothing but that one rule can reach the file.  by is
+ * who decided (NULL: "user").
  */
 int	approval_remember(struct approval *a, uint64_t id, const char *rule,
-	    bool save, char **cause);
+	    bool save, const char *by, char **cause);
 
 /* Deny a pending request; reason (may be NULL) goes back to the agent. */
 int	approval_deny(struct approval *a, uint64_t id, const char *reason,
 	    const char *by, char **cause);
 
 /*
- * Replace the argv of a pending request (non-empty), then approve it.  An
- * exec check cannot be edited (-1): its program execs what it asked.
+ * Replace the argv of a pending request (non-empty), then approve it, as
+ * decided by "BY (edited)" (by NULL: "user").  An exec check cannot be
+ * edited (-1): its program execs what it asked.
  */
 int	approval_edit(struct approval *a, uint64_t id, char *const *argv,
-	    char **cause);
+	    const char *by, char **cause);
 
 /* The owner gives up on a pending request (withdrawn event); no-op else. */
 void	approval_withdraw(struct approval *a, uint64_t id);

@@ -54,9 +54,12 @@ void	proto_req_resize(struct buf *b, const char *id, int64_t session,
 void	proto_req_list(struct buf *b, const char *id);
 void	proto_req_subscribe(struct buf *b, const char *id);
 void	proto_req_shutdown(struct buf *b, const char *id);
-/* Approve (remember: as a rule; once: a host, this once) or deny. */
-void	proto_req_decide(struct buf *b, const char *id, int64_t request,
-	    bool approve, bool remember, bool once, const char *reason);
+/*
+ * Approve or deny req->request: req's id, approve, remember (as req->rule,
+ * NULL: the suggestion), once (a host, this once), reason, exec.argv (the
+ * command as edited; NULL: as asked) and by (who decided; NULL: "user").
+ */
+void	proto_req_decide(struct buf *b, const struct proto_request *req);
 /*
  * Become a console: req's id, term, cols, rows, readonly, new_session,
  * pass_tty, and tty, exec.cwd and exec.argv when not NULL.

@@ -170,7 +170,9 @@ proto_dec_pending(struct proto_dec *d, struct proto_event *ev, json_t *o,
 	x->why = (char *)proto_dec_str(d, o, "why", false);
 	x->env_dropped = (char **)proto_dec_argv(d, ev, o, "env_dropped",
 	    false);
+	x->env = (char **)proto_dec_argv(d, ev, o, "env", false);
 	p->client_pid = (pid_t)proto_dec_int(d, o, "client_pid", false, 0);
+	p->client_exe = proto_dec_str(d, o, "client_exe", false);
 	if ((c = json_object_get(o, "exec_check")) != NULL &&
 	    json_is_object(c)) {
 		p->check_session = proto_dec_int(d, c, "session", true, 0);

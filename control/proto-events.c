@@ -196,8 +196,11 @@ proto_set_pending(json_t *o, const struct proto_pending *p)
 	proto_set_str(o, "why", x->why);
 	if (x->env_dropped != NULL && x->env_dropped[0] != NULL)
 		proto_set_argv(o, "env_dropped", x->env_dropped);
+	if (x->env != NULL && x->env[0] != NULL)
+		proto_set_argv(o, "env", x->env);
 	if (p->client_pid > 0)
 		proto_set_int(o, "client_pid", p->client_pid);
+	proto_set_str(o, "client_exe", p->client_exe);
 	proto_set_check(o, p);
 }
 

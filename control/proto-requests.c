@@ -210,18 +210,21 @@ proto_req_shutdown(struct buf *b, const char *id)
 }
 
 void
-proto_req_decide(struct buf *b, const char *id, int64_t request,
-    bool approve, bool remember, bool once, const char *reason)
+proto_req_decide(struct buf *b, const struct proto_request *req)
 {
-	json_t	*o = proto_req_new(PROTO_OP_DECIDE, id);
+	json_t	*o = proto_req_new(PROTO_OP_DECIDE, req->id);
 
-	json_object_set_new(o, "request", json_integer(request));
+	json_object_set_new(o, "request", json_integer(req->request));
 	json_object_set_new(o, "decision",
-	    json_string(approve ? "approve" : "deny"));
-	json_object_set_new(o, "remember", json_boolean(remember));
-	if (once)
+	    json_string(req->approve ? "approve" : "deny"));
+	json_object_set_new(o, "remember", json_boolean(req->remember));
+	if (req->once)
 		json_object_set_new(o, "once", json_true());
-	proto_req_str(o, "reason", reason);
+	proto_req_str(o, "reason", req->reason);
+	proto_req_str(o, "rule", req->rule);
+	if (req->exec.argv != NULL)
+		proto_req_argv(o, "argv", req->exec.argv);
+	proto_req_str(o, "by", req->by);
 	proto_json_line(b, o);
 }
 

@@ -87,6 +87,8 @@ proto_request_free(struct proto_request *req)
 	free(req->why);
 	free(req->data);
 	free(req->reason);
+	free(req->rule);
+	free(req->by);
 	free(req->term);
 	free(req->tty);
 	free(req);
@@ -486,6 +488,29 @@ proto_parse_input(json_t *o, struct proto_request *req,
 	return 0;
 }
 
+/*
+ * A decide's "by": 1 to PROTO_BY_MAX bytes of text on one line (no
+ * control character), since it goes into the log and the history as it is.
+ */
+static int
+proto_check_by(const char *v, struct proto_error *err)
+{
+	const unsigned char	*p;
+
+	if (*v == '\0' || strlen(v) > PROTO_BY_MAX) {
+		proto_fail(err, PROTO_ERR_VALUE, "'by' must be 1 to %d bytes",
+		    PROTO_BY_MAX);
+		return -1;
+	}
+	for (p = (const unsigned char *)v; *p != '\0'; p++)
+		if (*p < ' ' || *p == 0x7f) {
+			proto_fail(err, PROTO_ERR_VALUE, "'by' must hold no "
+			    "control character");
+			return -1;
+		}
+	return 0;
+}
+
 /* Validate the fields of a decide request. */
 static int
 proto_parse_decide(json_t *o, struct proto_request *req,
@@ -515,6 +540,26 @@ proto_parse_decide(json_t *o, struct proto_request *req,
 		proto_fail(err, PROTO_ERR_VALUE,
 		    "'once' and 'remember' exclude each other");
 		return -1;
+	}
+	if (proto_get_str(o, "rule", false, &req->rule, err) == -1 ||
+	    proto_get_str(o, "by", false, &req->by, err) == -1)
+		return -1;
+	if (req->rule != NULL && (!req->approve || !req->remember)) {
+		proto_fail(err, PROTO_ERR_VALUE, "'rule' needs \"approve\" "
+		    "with 'remember'");
+		return -1;
+	}
+	if (req->by != NULL && proto_check_by(req->by, err) == -1)
+		return -1;
+	if (json_object_get(o, "argv") != NULL) {
+		if (!req->approve || req->remember || req->once) {
+			proto_fail(err, PROTO_ERR_VALUE, "'argv' (an edited "
+			    "command) needs \"approve\" without 'remember' "
+			    "or 'once'");
+			return -1;
+		}
+		if (proto_get_argv(o, &req->exec, err) == -1)
+			return -1;
 	}
 	return 0;
 }

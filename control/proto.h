@@ -31,6 +31,11 @@ struct json_t;
 #define PROTO_LINE_MAX		(1024 * 1024)
 /* Longest request id; ids are echoed in every answer. */
 #define PROTO_ID_MAX		128
+/*
+ * Longest "by" of a decide: a front end's name, an address and a token's
+ * name fit many times over; the bound keeps a log line a line.
+ */
+#define PROTO_BY_MAX		200
 /* Longest exec timeout: a week.  Longer is a mistake, not a wish. */
 #define PROTO_TIMEOUT_MAX_S	(7 * 24 * 3600)
 /* Terminal size bounds for exec and resize. */
@@ -137,6 +142,14 @@ struct proto_request {
 	bool			 remember;	/* decide */
 	bool			 once;		/* decide: a host, this once */
 	char			*reason;	/* decide; may be NULL */
+	/*
+	 * decide: the rule to remember (with remember; NULL: the queue's
+	 * suggestion), the command as a person edited it (exec.argv, with
+	 * approve alone), and who decided as the client names them ("web
+	 * (127.0.0.1, token phone)"; NULL: "user").
+	 */
+	char			*rule;
+	char			*by;
 	/*
 	 * attach: the console's TERM and size (cols, rows), watch only, its
 	 * terminal's name (may be NULL), and whether to open a session in it

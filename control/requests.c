@@ -169,7 +169,8 @@ control_op_list(struct control_client *cl, struct proto_request *req)
 }
 
 /*
- * decide: approve (once, or remembering) or deny a waiting request.  A
+ * decide: approve (once, remembering a rule, or as edited) or deny a
+ * waiting request, by whom the client names (else "user").  A
  * remembered host whose rule could not be saved is approved all the same
  * (1 from approval_remember); the answer (not_saved) and the log say why
  * it was not saved.
@@ -179,6 +180,7 @@ control_op_decide(struct control_client *cl, struct proto_request *req)
 {
 	struct control	*c = cl->c;
 	struct buf	 b = { 0 };
+	const char	*by;
 	char		*cause = NULL;
 	int		 rc;
 
@@ -189,17 +191,26 @@ control_op_decide(struct control_client *cl, struct proto_request *req)
 		free(cause);
 		return;
 	}
+	/* A front end that names who decided: which client it was, logged. */
+	if (req->by != NULL)
+		control_log(c, "client %lu (pid %ld, %s) decides request %lld "
+		    "for %s", cl->serial, (long)cl->pid, cl->exe != NULL ?
+		    cl->exe : "?", (long long)req->request, req->by);
+	by = req->by != NULL ? req->by : "user";
 	if (!req->approve)
 		rc = approval_deny(c->a, (uint64_t)req->request, req->reason,
-		    "user", &cause);
+		    by, &cause);
 	else if (req->remember)
-		rc = approval_remember(c->a, (uint64_t)req->request, NULL,
-		    false, &cause);
+		rc = approval_remember(c->a, (uint64_t)req->request, req->rule,
+		    false, by, &cause);
+	else if (req->exec.argv != NULL)
+		rc = approval_edit(c->a, (uint64_t)req->request,
+		    req->exec.argv, by, &cause);
 	else if (req->once)
-		rc = approval_approve_once(c->a, (uint64_t)req->request,
-		    "user", &cause);
+		rc = approval_approve_once(c->a, (uint64_t)req->request, by,
+		    &cause);
 	else
-		rc = approval_approve(c->a, (uint64_t)req->request, "user",
+		rc = approval_approve(c->a, (uint64_t)req->request, by,
 		    &cause);
 	if (rc < 0) {
 		control_error(cl, req->id, PROTO_ERR_VALUE, cause);

@@ -3,4 +3,4 @@ dist_man_MANS += doc/ptyvisor.1
 # what runs without asking, and putting agents under ptyvisor; installed
 # in $(docdir).
 dist_doc_DATA = doc/protocol.md doc/architecture.md doc/policy.md \
-	doc/agents.md
+	doc/agents.md doc/web.md

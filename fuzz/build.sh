@@ -69,6 +69,11 @@ target fuzz-proto control/proto.c control/proto-encoding.c \
 # shellcheck disable=SC2086
 target fuzz-shsplit policy/shsplit.c $base --
 # shellcheck disable=SC2086
+target fuzz-web web/web-page.c web/web-auth.c control/proto.c \
+    control/proto-encoding.c control/proto-events.c control/proto-requests.c \
+    control/proto-decode.c policy/shsplit.c $sandbox $net $base -- \
+    $(pkg-config --libs libseccomp jansson)
+# shellcheck disable=SC2086
 target fuzz-rules $policy $base --
 # shellcheck disable=SC2086
 target fuzz-config conf/config.c conf/config-apply.c $policy $sandbox $net $base -- \

@@ -86,8 +86,7 @@ build_back(const struct proto_request *req, struct buf *b)
 		    req->rows);
 		break;
 	case PROTO_OP_DECIDE:
-		proto_req_decide(b, req->id, req->request, req->approve,
-		    req->remember, req->once, req->reason);
+		proto_req_decide(b, req);
 		break;
 	case PROTO_OP_ATTACH:
 		proto_req_attach(b, req);

@@ -4,7 +4,7 @@
 #	fuzz/run.sh [SECONDS] [OUTDIR] [TARGET...]
 # SECONDS per target (default 30), OUTDIR as for fuzz/build.sh (default
 # ./fuzz-out; built first when a target is missing), TARGETs among cast,
-# proto, rules, shsplit, config, mcp (default all).  Exits 1 when a target
+# proto, rules, shsplit, config, mcp, web (default all).  Exits 1 when a target
 # fails (a crash, a leak, undefined behaviour or a broken promise: the
 # input is left as OUTDIR/crash-* and the log as OUTDIR/NAME.log); prints
 # one line per target with the executions it reached.  FUZZ_RUNS=N stops
@@ -20,7 +20,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-30}
 out=${2:-fuzz-out}
 [ $# -gt 2 ] && shift 2 || set --
-targets=${*:-cast proto rules shsplit config mcp}
+targets=${*:-cast proto rules shsplit config mcp web}
 for t in $targets; do
 	[ -x "$out/fuzz-$t" ] || { sh "$top/fuzz/build.sh" "$out" >/dev/null; break; }
 done

@@ -566,3 +566,34 @@ shsplit_word_is(const struct shsplit_word *w, const char *s)
 	}
 	return 1;
 }
+
+/* The argv of an edited command line (shsplit.h). */
+char **
+shsplit_edited_argv(const char *line)
+{
+	struct shsplit	*sp;
+	char		**argv = NULL;
+	size_t		  i;
+	int		  pass;
+
+	/* Plain shell words first; $'...' (our own quoting) as a rule. */
+	for (pass = 0; pass < 2 && argv == NULL; pass++) {
+		if (pass == 1 && strstr(line, "$'") == NULL)
+			break;
+		sp = shsplit_parse(line, pass == 0 ? 0 : SHSPLIT_RULE);
+		if (sp->error == NULL && sp->ncmds == 1 &&
+		    sp->cmds[0].problem == NULL && sp->cmds[0].nwords > 0) {
+			argv = xcalloc(sp->cmds[0].nwords + 1, sizeof *argv);
+			for (i = 0; i < sp->cmds[0].nwords; i++)
+				argv[i] = xstrdup(sp->cmds[0].words[i].text);
+		}
+		shsplit_free(sp);
+	}
+	if (argv == NULL) {
+		argv = xcalloc(4, sizeof *argv);
+		argv[0] = xstrdup("/bin/sh");
+		argv[1] = xstrdup("-c");
+		argv[2] = xstrdup(line);
+	}
+	return argv;
+}

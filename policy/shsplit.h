@@ -67,5 +67,13 @@ char		*shsplit_pattern(const struct shsplit_word *w);
 /* Does the word consist of exactly these unquoted bytes? */
 int		 shsplit_word_is(const struct shsplit_word *w, const char *s);
 
+/*
+ * The argv of a command line a person edited (the approval prompt, the web
+ * page): its words when it is one plain command (our own $'...' quoting
+ * read back too), else the line run by /bin/sh -c.  Caller frees with
+ * strv_free.
+ */
+char		**shsplit_edited_argv(const char *line);
+
 
 #endif

@@ -362,6 +362,53 @@ history_load(const char *path, struct history_list *out, char **cause)
 	return 0;
 }
 
+int
+history_load_tail(const char *path, size_t max, struct history_list *out,
+    char **cause)
+{
+	struct stat	 st;
+	char		*data, *p, *nl;
+	off_t		 from;
+	ssize_t		 n;
+	size_t		 got = 0;
+	int		 fd;
+
+	memset(out, 0, sizeof *out);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	from = st.st_size > (off_t)max ? st.st_size - (off_t)max : 0;
+	data = xmalloc(max + 1);
+	while (got < max && (n = pread(fd, data + got, max - got,
+	    from + (off_t)got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	data[got] = '\0';
+	p = data;
+	/* A line the bound cut: not whole, not shown. */
+	if (from > 0 && (p = strchr(data, '\n')) != NULL)
+		p++;
+	while (p != NULL && *p != '\0' && (nl = strchr(p, '\n')) != NULL) {
+		*nl = '\0';
+		out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
+		if (nl > p && history_decode(p, &out->v[out->n]) == 0)
+			out->n++;
+		else if (nl > p)
+			out->skipped++;
+		p = nl + 1;
+	}
+	free(data);
+	return 0;
+}
+
 void
 history_list_free(struct history_list *l)
 {

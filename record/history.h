@@ -80,6 +80,13 @@ struct history_list {
 };
 
 int	history_load(const char *path, struct history_list *out, char **cause);
+/*
+ * The same for the whole lines within the last max bytes of the file only
+ * (a line cut by that bound is left out): the newest entries, at a cost
+ * that does not grow with the history.
+ */
+int	history_load_tail(const char *path, size_t max, struct history_list *out,
+	    char **cause);
 void	history_list_free(struct history_list *l);
 
 /* Release the strings of one entry (not the entry itself). */

@@ -19,14 +19,15 @@ allowed() {
 	session)	echo "base pty sandbox term record" ;;
 	control)	echo "base net sandbox policy record session" ;;
 	mcp)		echo "base sandbox term conf control" ;;
+	web)		echo "base net sandbox term record policy conf session control" ;;
 	tui)		echo "base pty net sandbox term record policy session control" ;;
 	server)		echo "base pty net sandbox term record policy conf session control tui" ;;
-	cli)		echo "base pty net sandbox term record policy conf session control mcp tui server" ;;
+	cli)		echo "base pty net sandbox term record policy conf session control mcp web tui server" ;;
 	esac
 }
 
 cd "$top_srcdir" || exit 1
-for dir in base pty net sandbox term record policy conf session control mcp tui server cli; do
+for dir in base pty net sandbox term record policy conf session control mcp web tui server cli; do
 	bad=""
 	for f in "$dir"/*.c "$dir"/*.h; do
 		[ -e "$f" ] || continue

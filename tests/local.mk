@@ -382,3 +382,18 @@ TESTS += tests/unit/test-prune
 
 TESTS += tests/e2e/bounds.sh
 EXTRA_DIST += tests/e2e/bounds.sh
+
+# The web front end's tokens, names, origins, the page's state and
+# decisions.
+check_PROGRAMS += tests/unit/test-web
+tests_unit_test_web_SOURCES = tests/unit/test-web.c
+tests_unit_test_web_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_web_LDADD = libweb.a $(PV_TEST_LIBS)
+TESTS += tests/unit/test-web
+# ptyvisor web: the approval page in a real headless Chromium
+# (tests/web, npm), the HTTP checks with curl.
+TESTS += tests/web/web.sh tests/web/console.sh
+EXTRA_DIST += tests/web/web.sh tests/web/page.mjs tests/web/package.json \
+	tests/web/package-lock.json tests/web/console.sh tests/web/console.mjs \
+	tests/web/lib.mjs tests/web/web-lib.sh
+CLEANFILES += tests/web/approval-390x844.png tests/web/console.png

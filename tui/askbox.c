@@ -227,40 +227,6 @@ askbox_cycle(struct askbox *b, int d)
 	askbox_show(b, approval_pending_at(b->a, i)->id);
 }
 
-/*
- * The argv of an edited command line: its words when it is one plain
- * command, else the line run by sh -c.  Caller frees with strv_free.
- */
-static char **
-askbox_edited_argv(const char *line)
-{
-	struct shsplit	*sp;
-	char		**argv = NULL;
-	size_t		  i;
-	int		  pass;
-
-	/* Plain shell words first; $'...' (our own quoting) as a rule. */
-	for (pass = 0; pass < 2 && argv == NULL; pass++) {
-		if (pass == 1 && strstr(line, "$'") == NULL)
-			break;
-		sp = shsplit_parse(line, pass == 0 ? 0 : SHSPLIT_RULE);
-		if (sp->error == NULL && sp->ncmds == 1 &&
-		    sp->cmds[0].problem == NULL && sp->cmds[0].nwords > 0) {
-			argv = xcalloc(sp->cmds[0].nwords + 1, sizeof *argv);
-			for (i = 0; i < sp->cmds[0].nwords; i++)
-				argv[i] = xstrdup(sp->cmds[0].words[i].text);
-		}
-		shsplit_free(sp);
-	}
-	if (argv == NULL) {
-		argv = xcalloc(4, sizeof *argv);
-		argv[0] = xstrdup("/bin/sh");
-		argv[1] = xstrdup("-c");
-		argv[2] = xstrdup(line);
-	}
-	return argv;
-}
-
 /* A key in the CHOOSE stage. */
 static enum askbox_action
 askbox_choose_key(struct askbox *b, struct approval_request *r,
@@ -380,7 +346,7 @@ askbox_field_done(struct askbox *b, uint64_t id, char **message)
 		return ASKBOX_DENIED;
 	case ASKBOX_EDIT:
 		askbox_unconfirm(b);
-		b->confirm_argv = askbox_edited_argv(b->field.buf);
+		b->confirm_argv = shsplit_edited_argv(b->field.buf);
 		break;
 	default:
 		return ASKBOX_NONE;
@@ -419,7 +385,8 @@ askbox_confirm_key(struct askbox *b, struct approval_request *r,
 		return ASKBOX_NONE;
 	}
 	if (b->confirm_of == ASKBOX_RULE) {
-		rc = approval_remember(b->a, id, b->field.buf, b->save, &cause);
+		rc = approval_remember(b->a, id, b->field.buf, b->save, b->by,
+		    &cause);
 		if (rc < 0) {
 			b->stage = r->connect ? ASKBOX_CHOOSE : ASKBOX_RULE;
 			askbox_fail(b, cause);
@@ -435,7 +402,8 @@ askbox_confirm_key(struct askbox *b, struct approval_request *r,
 			    (unsigned long long)id, b->save ? " and saved" : "",
 			    b->field.buf);
 	} else {
-		if (approval_edit(b->a, id, b->confirm_argv, &cause) != 0) {
+		if (approval_edit(b->a, id, b->confirm_argv, b->by,
+		    &cause) != 0) {
 			b->stage = ASKBOX_EDIT;
 			askbox_unconfirm(b);
 			askbox_fail(b, cause);

@@ -117,6 +117,9 @@ ag_see "rc5=0"; ok $? "y approves the edited command"
 ag_see "a person edited it"; ok $? "the agent is told it was edited"
 [ -e "$T/edited" ] && [ ! -e "$T/wrong" ]
 ok $? "the edited command ran, not the original"
+wait_for "grep -q '\"request\":5,.*\"by\":\"user (console 1, pts/[0-9]*) (edited)\"' \
+    '$pv_dir/state/history.jsonl'" 10
+ok $? "the history names the console that edited it"
 
 # Esc puts a request off; C-b a brings it back.
 ag_run "$PTYVISOR exec -- touch '$T/later'; echo rc6=\$?"

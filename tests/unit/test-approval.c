@@ -170,10 +170,10 @@ test_hosts(void)
 	/* A command's rule remembered, not saved: it must stay unsaved. */
 	r = submit(a, "make test", NULL);
 	approval_dispatch(a, r);
-	is_int(approval_remember(a, r->id, NULL, false, &cause), 0,
+	is_int(approval_remember(a, r->id, NULL, false, NULL, &cause), 0,
 	    "a command remembered, not saved");
 	r = ask_host(a, "x.test", 443);
-	is_int(approval_remember(a, r->id, NULL, false, &cause), 0,
+	is_int(approval_remember(a, r->id, NULL, false, NULL, &cause), 0,
 	    "a host remembered");
 	is_int(scope_seen, APPROVAL_SCOPE_RULE, "... scope rule");
 	text = slurp(path);
@@ -194,7 +194,7 @@ test_hosts(void)
 	approval_deny(a, r->id, NULL, NULL, &cause);
 	r = ask_host(a, "z.test", 443);
 	is_int(approval_remember(a, r->id, "allow connect *:443", false,
-	    &cause), -1, "a host's rule is not edited into another");
+	    NULL, &cause), -1, "a host's rule is not edited into another");
 	ok(cause != NULL && strstr(cause, "exactly") != NULL, "... why: %s",
 	    cause);
 	free(cause);
@@ -204,7 +204,7 @@ test_hosts(void)
 	/* Crafted names never reach the file, whatever a client sends. */
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		r = ask_host(a, bad[i], 443);
-		is_int(approval_remember(a, r->id, NULL, true, &cause), -1,
+		is_int(approval_remember(a, r->id, NULL, true, NULL, &cause), -1,
 		    "host %zu refused for a rule", i);
 		free(cause);
 		cause = NULL;
@@ -305,7 +305,7 @@ main(void)
 	s = approval_suggest_rule(r);
 	is_str(s, "allow make test", "suggested rule");
 	free(s);
-	is_int(approval_remember(a, r->id, NULL, false, &cause), 0,
+	is_int(approval_remember(a, r->id, NULL, false, NULL, &cause), 0,
 	    "approve and remember");
 	is_str(take(), "approved 5 by user;", "approved by user");
 	r = submit(a, "make test", &owner1);
@@ -319,11 +319,12 @@ main(void)
 
 	/* A bad edited rule leaves it pending; a good one with save. */
 	is_int(approval_remember(a, r->id, "allow 'unterminated", false,
-	    &cause), -1, "a rule that does not parse is refused");
+	    NULL, &cause), -1, "a rule that does not parse is refused");
 	free(cause);
 	cause = NULL;
 	is_int(approval_pending_count(a), 1, "still pending");
-	is_int(approval_remember(a, r->id, "allow make **", true, &cause), 1,
+	is_int(approval_remember(a, r->id, "allow make **", true, NULL,
+	    &cause), 1,
 	    "save without a rules file: approved, but says so");
 	free(cause);
 	cause = NULL;
@@ -335,7 +336,8 @@ main(void)
 	r = submit(a, "cargo build", &owner1);
 	approval_dispatch(a, r);
 	take();
-	is_int(approval_remember(a, r->id, "allow cargo **", true, &cause), 0,
+	is_int(approval_remember(a, r->id, "allow cargo **", true, NULL,
+	    &cause), 0,
 	    "approve, remember and save");
 	take();
 	{
@@ -359,8 +361,31 @@ main(void)
 	r = submit(a, "echo original", &owner1);
 	approval_dispatch(a, r);
 	take();
-	is_int(approval_edit(a, r->id, edited, &cause), 0, "edit");
+	is_int(approval_edit(a, r->id, edited, NULL, &cause), 0, "edit");
 	is_str(take(), "approved 9 by user (edited);", "approved (edited)");
+	/* Who decided, as a front end names them: kept, "(edited)" after. */
+	{
+		char		*w = "web (127.0.0.1, token phone)";
+		char		 want[128];
+		uint64_t	 id;
+
+		r = submit(a, "echo by", &owner1);
+		approval_dispatch(a, r);
+		take();
+		id = r->id;	/* deciding frees r */
+		approval_edit(a, id, edited, w, &cause);
+		snprintf(want, sizeof want, "approved %llu by %s (edited);",
+		    (unsigned long long)id, w);
+		is_str(take(), want, "an edit's decider named by its client");
+		r = submit(a, "echo by", &owner1);
+		approval_dispatch(a, r);
+		take();
+		id = r->id;
+		approval_remember(a, id, "allow echo by", false, w, &cause);
+		snprintf(want, sizeof want, "approved %llu by %s;",
+		    (unsigned long long)id, w);
+		is_str(take(), want, "a remembered rule's decider too");
+	}
 
 	/* Withdraw by owner, keeping others. */
 	approval_dispatch(a, submit(a, "a1", &owner1));
@@ -369,12 +394,12 @@ main(void)
 	take();
 	is_int(approval_pending_count(a), 3, "three pending");
 	approval_withdraw_owner(a, &owner1);
-	is_str(take(), "withdrawn 10;withdrawn 12;", "owner 1's two withdrawn");
+	is_str(take(), "withdrawn 12;withdrawn 14;", "owner 1's two withdrawn");
 	is_int(approval_pending_count(a), 1, "one left");
 	is_str(approval_pending_at(a, 0)->exec.argv[0], "b1", "owner 2's stays");
-	approval_withdraw(a, 11);
-	is_str(take(), "withdrawn 11;", "withdraw one by number");
-	approval_withdraw(a, 11);
+	approval_withdraw(a, 13);
+	is_str(take(), "withdrawn 13;", "withdraw one by number");
+	approval_withdraw(a, 13);
 	is_str(take(), "", "withdrawing twice is a no-op");
 
 	/* The notify JSON. */

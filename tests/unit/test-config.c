@@ -378,6 +378,23 @@ test_names(void)
 	cfg = load("[tui]\nscrollback = 1\n", &rc, &cause, NULL);
 	ok(rc == 0 && config_scrollback(cfg) == 1, "scrollback = 1 loads");
 	config_free(cfg);
+	cfg = load("[web]\nlisten = [::1]:8080\ncert = /c.pem\nkey = /k.pem\n"
+	    "host = pv.example.org\n", &rc, &cause, NULL);
+	ok(rc == 0 && strcmp(config_web_listen(cfg), "[::1]:8080") == 0 &&
+	    strcmp(config_web_cert(cfg), "/c.pem") == 0 &&
+	    strcmp(config_web_key(cfg), "/k.pem") == 0 &&
+	    strcmp(config_web_host(cfg), "pv.example.org") == 0,
+	    "[web] listen, cert, key, host load");
+	config_free(cfg);
+	{
+		char		*addr = NULL;
+		uint16_t	 port = 1;
+
+		ok(config_parse_listen("localhost:0", &addr, &port,
+		    &cause) == 0 && strcmp(addr, "127.0.0.1") == 0 &&
+		    port == 0, "localhost:0 is 127.0.0.1, any port");
+		free(addr);
+	}
 	cfg = load("[mcp]\nmax_bytes = 32K\n", &rc, &cause, NULL);
 	ok(rc == 0 && config_mcp_max_bytes(cfg) == 32768,
 	    "[mcp] max_bytes = 32K loads");
@@ -542,6 +559,16 @@ static const struct bad_row bad_rows[] = {
 	{ "[record]\nbudget = 1G\n", 2,
 	  "unknown key 'budget' in [record] (known: max_recording, "
 	  "state_budget)" },
+	/* [web] */
+	{ "[web]\nlisten = 127.0.0.1\n", 2,
+	  "listen: '127.0.0.1' is not ADDR:PORT" },
+	{ "[web]\nlisten = example.org:80\n", 2,
+	  "listen: 'example.org' is not an IPv4 address (or localhost)" },
+	{ "[web]\nlisten = [::1:80\n", 2, "listen: '[::1:80' is not ADDR:PORT" },
+	{ "[web]\nlisten = 127.0.0.1:65536\n", 2,
+	  "listen: '65536' is not a port (0 to 65535)" },
+	{ "[web]\nhost = a b\n", 2, "host: 'a b' is not a host name" },
+	{ "[web]\ncert = c.pem\n", 2, "cert: 'c.pem' is not an absolute path" },
 	/* [paths] */
 	{ "[paths]\nstate_dir = state\n", 2,
 	  "state_dir: 'state' is not an absolute path" },
@@ -551,7 +578,7 @@ static const struct bad_row bad_rows[] = {
 	{ "[approval]\nmode = never\n\n[sandbx]\n", 4,
 	  "unknown section [sandbx] (known: [approval], [sandbox], "
 	  "[sandbox.read-only], [sandbox.workspace-write], [tui], [mcp], "
-	  "[paths], [exec], [record])" },
+	  "[paths], [exec], [record], [web])" },
 	{ "[exec]\nstrict = yes\nstrictly = no\n", 3,
 	  "unknown key 'strictly' in [exec] (known: strict, judge_own)" },
 	{ "[Approval]\nmode = never\n", 1, "unknown section [Approval]" },

@@ -5,6 +5,7 @@
  */
 #include "record/history.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,36 @@ test_damaged(const char *path)
 	history_list_free(&l);
 }
 
+/* The tail: whole lines within the last bytes, the newest last. */
+static void
+test_tail(const char *path)
+{
+	struct history_entry	 e;
+	struct history_list	 l;
+	char			*cause = NULL;
+	unsigned long		 i;
+	int			 fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	close(fd);
+	memset(&e, 0, sizeof e);
+	e.argv = (char **)(char *const[]){ "true", NULL };
+	e.state = "exited";
+	for (i = 1; i <= 100; i++) {
+		e.id = i;
+		append(path, &e);
+	}
+	ok(history_load_tail(path, 1000, &l, &cause) == 0 && l.n > 0 &&
+	    l.n < 100 && l.skipped == 0 && l.v[l.n - 1].id == 100 &&
+	    l.v[0].id == 101 - l.n, "the tail: the last whole lines");
+	history_list_free(&l);
+	ok(history_load_tail(path, 1 << 20, &l, &cause) == 0 && l.n == 100 &&
+	    l.v[0].id == 1, "a tail longer than the file is all of it");
+	history_list_free(&l);
+	ok(history_load_tail("/nonexistent/history.jsonl", 100, &l,
+	    &cause) == 0 && l.n == 0, "no file: no entries");
+}
+
 static void
 test_missing(void)
 {
@@ -307,6 +338,7 @@ main(void)
 	path = xasprintf("%s/history.jsonl", tmpdir);
 	test_round_trip(path);
 	test_damaged(path);
+	test_tail(path);
 	test_missing();
 	test_decode();
 	test_net();

@@ -175,8 +175,9 @@ test_input(void)
 static void
 test_small(void)
 {
-	struct proto_request	*r;
+	struct proto_request	*r, d;
 	struct buf		 b = { 0 };
+	char			*edited[] = { (char *)"make", (char *)"-n", NULL };
 
 	proto_req_hello(&b);
 	is_str(buf_cstr(&b), "{\"op\":\"hello\",\"version\":1}\n", "hello: as the "
@@ -213,19 +214,49 @@ test_small(void)
 		ok(r->op == PROTO_OP_SHUTDOWN, "shutdown");
 	proto_request_free(r);
 
-	proto_req_decide(&b, "1", 3, true, true, false, NULL);
+	memset(&d, 0, sizeof d);
+	d.id = (char *)"1";
+	d.request = 3;
+	d.approve = d.remember = true;
+	proto_req_decide(&b, &d);
 	if ((r = reparse(&b, "decide approve")) != NULL)
 		ok(r->op == PROTO_OP_DECIDE && r->request == 3 &&
-		    r->approve && r->remember && !r->once && r->reason == NULL,
+		    r->approve && r->remember && !r->once && r->reason == NULL &&
+		    r->rule == NULL && r->by == NULL && r->exec.argv == NULL,
 		    "decide: approve and remember");
 	proto_request_free(r);
 
-	proto_req_decide(&b, "1", 4, true, false, true, NULL);
+	d.rule = (char *)"allow make **";
+	d.by = (char *)"web (127.0.0.1, token approver)";
+	proto_req_decide(&b, &d);
+	if ((r = reparse(&b, "decide remember a rule")) != NULL)
+		ok(r->remember && strcmp(r->rule, "allow make **") == 0 &&
+		    strcmp(r->by, "web (127.0.0.1, token approver)") == 0,
+		    "decide: the rule remembered and who decided");
+	proto_request_free(r);
+
+	d.rule = d.by = NULL;
+	d.remember = false;
+	d.exec.argv = edited;
+	proto_req_decide(&b, &d);
+	if ((r = reparse(&b, "decide edited")) != NULL)
+		ok(r->approve && r->exec.argv != NULL &&
+		    strcmp(r->exec.argv[0], "make") == 0 &&
+		    strcmp(r->exec.argv[1], "-n") == 0 &&
+		    r->exec.argv[2] == NULL, "decide: the command as edited");
+	proto_request_free(r);
+	d.exec.argv = NULL;
+
+	d.request = 4;
+	d.once = true;
+	proto_req_decide(&b, &d);
 	if ((r = reparse(&b, "decide once")) != NULL)
 		ok(r->approve && !r->remember && r->once, "decide: once");
 	proto_request_free(r);
 
-	proto_req_decide(&b, "1", 4, false, false, false, "not now");
+	d.approve = d.once = false;
+	d.reason = (char *)"not now";
+	proto_req_decide(&b, &d);
 	if ((r = reparse(&b, "decide deny")) != NULL)
 		ok(!r->approve && strcmp(r->reason, "not now") == 0,
 		    "decide: deny with a reason");
@@ -314,7 +345,8 @@ same_pending(const struct proto_pending *a, const struct proto_pending *b)
 	    SAME_STR(x->why, y->why) && SAME_STR(a->verdict, b->verdict) &&
 	    SAME_STR(a->by, b->by) && a->client_pid == b->client_pid &&
 	    strv_equal(a->environ_differs, b->environ_differs) &&
-	    SAME_STR(a->detail, b->detail) && a->connect == b->connect;
+	    SAME_STR(a->detail, b->detail) && a->connect == b->connect &&
+	    strv_equal(x->env, y->env) && SAME_STR(a->client_exe, b->client_exe);
 #undef SAME_STR
 }
 
@@ -324,7 +356,9 @@ test_decode_run(void)
 {
 	char			*argv[] = { "make", "caf\xc3\xa9", NULL };
 	char			*differs[] = { "PATH=/tmp/bin:/bin", NULL };
+	char			*env[] = { "CI=1", "A=b c", NULL };
 	struct proto_exec	 fullx = { .argv = argv, .cwd = "/src",
+				    .env = env,
 				    .has_sandbox = true,
 				    .sandbox = SANDBOX_WORKSPACE_WRITE,
 				    .network = true, .network_allow = "pypi.org",
@@ -333,6 +367,7 @@ test_decode_run(void)
 	struct proto_pending	 full = { .request = 12, .exec = &fullx,
 				    .verdict = "ask", .by = "mode untrusted",
 				    .client_pid = 42, .environ_differs = differs,
+				    .client_exe = "/usr/bin/agent",
 				    .detail = "mode untrusted: make may run a "
 				    "program", .connect = true };
 	struct proto_pending	 bare = { .request = 13, .exec = &barex,

@@ -1,0 +1,68 @@
+// console.mjs - the console on the page of `ptyvisor web`, in a real
+// headless Chromium: xterm.js shows what the server draws, keys typed in
+// it reach a session, a watch-only token's console takes no keys.  Prints
+// "PASS what" or "FAIL what: why" a line, for tests/web/console.sh.
+//
+//   node console.mjs URL APPROVER WATCH DIR SCREENSHOT
+import { check, failed, launch } from './lib.mjs';
+
+const [url, approver, watch, dir, screenshot] = process.argv.slice(2);
+const WAIT = 15000;
+
+// The terminal's text as xterm.js renders it (its DOM rows).
+function screen(page) {
+	return page.evaluate(() => {
+		const rows = document.querySelector('.xterm-rows');
+		return rows ? [...rows.children].map((r) => r.textContent)
+		    .join('\n') : '';
+	});
+}
+
+async function see(page, text) {
+	await page.waitForFunction((t) => {
+		const rows = document.querySelector('.xterm-rows');
+		return rows && rows.textContent.includes(t);
+	}, { timeout: WAIT }, text);
+}
+
+async function open(browser, token) {
+	const ctx = await browser.createBrowserContext();
+	const page = await ctx.newPage();
+
+	await page.setViewport({ width: 1000, height: 700 });
+	await page.goto(url + '#token=' + token);
+	await page.waitForFunction(() => document.getElementById('status')
+	    .textContent === 'live', { timeout: WAIT });
+	await page.click('#console-open');
+	await page.waitForSelector('.xterm-rows', { timeout: WAIT });
+	return page;
+}
+
+const browser = await launch(dir);
+
+try {
+	const page = await open(browser, approver);
+	await see(page, 'mark-');
+	check(true, 'the console shows the session the server holds');
+	await page.click('.xterm');
+	await page.keyboard.type('echo $((6*7))-from-the-browser');
+	await page.keyboard.press('Enter');
+	await see(page, '42-from-the-browser');
+	check(true, 'keys typed in the browser reach the session, its ' +
+	    'output comes back');
+	await page.screenshot({ path: screenshot });
+
+	const wpage = await open(browser, watch);
+	await see(wpage, '42-from-the-browser');
+	await wpage.click('.xterm');
+	await wpage.keyboard.type('echo watch-typed');
+	await wpage.keyboard.press('Enter');
+	await new Promise((r) => setTimeout(r, 1500));
+	check(!(await screen(page)).includes('watch-typed'),
+	    'a watch-only console shows the session, its keys go nowhere');
+} catch (err) {
+	check(false, 'the console', err.stack);
+} finally {
+	await browser.close();
+}
+process.exit(failed ? 1 : 0);

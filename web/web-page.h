@@ -1,0 +1,63 @@
+/*
+ * web-page.h - what the web page is told and what it may ask, between the
+ * control protocol's structs and the page's JSON messages.
+ *
+ * The state the page shows is made here from the server's list event:
+ * every waiting request with what the console's prompt shows, each text
+ * already escaped by base/quote.c (the one quoter: controls, bidi and
+ * zero-width characters as \xHH, \uHHHH), so the page only ever inserts
+ * text (textContent) and escapes nothing itself; and the sessions.  A
+ * page's decision is read here into a decide request, its decider named
+ * as "web (ADDRESS, token NAME)".  Nothing here decides: the server's
+ * queue does, and its answer is passed back.  Pure: no sockets.
+ */
+#ifndef PTYVISOR_WEB_PAGE_H
+#define PTYVISOR_WEB_PAGE_H
+
+#include <stddef.h>
+
+struct history_list;
+struct proto_event;
+struct proto_request;
+
+/*
+ * Longest message a page may send over its WebSocket: a decision with an
+ * edited command or rule and a reason.  Longer is refused (the connection
+ * closed), so a page cannot make the front end hold much.
+ */
+#define WEB_PAGE_MSG_MAX	(16 * 1024)
+
+/*
+ * The recent history the page shows, newest first: enough for the last
+ * hour of an agent's work at a glance, little to send on every change.
+ */
+#define WEB_PAGE_HISTORY	20
+
+/*
+ * The page's state from a list event and the history file as loaded:
+ * {"type":"state","pending":[...],"sessions":[...],"history":[...]}, one
+ * compact JSON text.  Caller frees.
+ */
+char	*web_page_state(const struct proto_event *list,
+	    const struct history_list *history);
+
+/*
+ * Read a page's message (len bytes of JSON) as a decision on behalf of
+ * peer with token token_name: *req filled (proto_request_free it) with id
+ * as its id, and *tag the page's tag for its answer (caller frees; NULL
+ * when none).  0, or -1 with *cause for the page.
+ */
+int	web_page_decide(const char *msg, size_t len, const char *id,
+	    const char *peer, const char *token_name,
+	    struct proto_request **req, char **tag, char **cause);
+
+/*
+ * The answer to a page's decision: {"type":"result","tag":...,"ok":...,
+ * "message":...} (message NULL: none).  Caller frees.
+ */
+char	*web_page_result(const char *tag, int ok, const char *message);
+
+/* A hello for a page just logged in: its role and token's name. */
+char	*web_page_hello(const char *role, const char *token_name);
+
+#endif
