@@ -140,13 +140,16 @@ is "$?" 0 "gc --help exits 0"
 is "$?" 125 "gc refuses an unknown option"
 
 # --- a ptyvisor killed past half the cap: the next start finishes it -----
-"$PTYVISOR" run --max-recording 64K -- sh -c 'yes | head -c 400000; sleep 60' \
+"$PTYVISOR" run --max-recording 64K -- \
+    sh -c 'yes | head -c 400000; echo END-OF-OUTPUT; sleep 60' \
     > /dev/null < /dev/null &
 RUN=$!
 cleanup_pid $RUN
-# Its tail file's index (the first line) counts bytes given up already.
+# Its tail file's index (the first line) counts bytes given up already;
+# killed once all of the output is in the tail (not in the middle of it).
 wait_for "head -n 1 '$S/7.cast.tail' 2>/dev/null |
-    awk '\$6 > 0 { found = 1 } END { exit !found }'" 20
+    awk '\$6 > 0 { found = 1 } END { exit !found }' &&
+    grep -q END-OF-OUTPUT '$S/7.cast.tail'" 20
 ok $? "a capped session past its head keeps its tail in 7.cast.tail"
 "$PTYVISOR" show 7 2> /dev/null | grep -q '^capped: *past half its cap: the output since is in .*7.cast.tail'
 ok $? "show of the running session says where its tail is"
@@ -165,9 +168,11 @@ case $dropped in ''|*[!0-9]*) dropped=0 ;; esac	# absent: counted as none
 is "$marks" "ptyvisor: $dropped|server died" \
     "its recording: head, the gap marker ($dropped bytes, as its history line says), tail, server died"
 kept=$(cast "$S/7.cast" | wc -c | tr -d ' ')
-[ "$((kept + dropped))" -le 600000 ] && [ "$(size "$S/7.cast")" -le 65536 ]
+# 200,000 "y\r\n" and the end line: 600,015 bytes of output in all.
+[ "$((kept + dropped))" -le 600015 ] && [ "$(size "$S/7.cast")" -le 65536 ]
 ok $? "within its cap, nothing counted twice ($kept kept, $dropped left out)"
-cast "$S/7.cast" | tail -c 30 | cmp -s - "$T/want"
+printf 'y\r\ny\r\ny\r\ny\r\ny\r\ny\r\nEND-OF-OUTPUT\r\n' > "$T/want7"
+cast "$S/7.cast" | tail -c "$(size "$T/want7")" | cmp -s - "$T/want7"
 ok $? "its tail is the output's"
 
 # --- the server's open files --------------------------------------------
