@@ -119,23 +119,25 @@ struct web_console {
 	bool		 paused;	/* the socket is not read */
 };
 
-/* The web front end of a wsi's context. */
+/* web-gate.c: the web front end of a wsi's context. */
 struct web	*web_of(struct lws *wsi);
 /* Stop the loop, keeping the first cause (NULL: a signal asked). */
 void		 web_stop(struct web *w, const char *cause);
-/* Header h of wsi into buf (size WEB_HEADER_MAX): buf, or NULL. */
+/* web-gate.c: header h of wsi into buf (size WEB_HEADER_MAX): buf, or
+ * NULL. */
 const char	*web_header(struct lws *wsi, enum lws_token_indexes h,
 		    char buf[WEB_HEADER_MAX]);
 /*
- * The token a request presents in header h (Authorization or the
- * WebSocket's subprotocols), checked: 0 with *t, or the HTTP status that
- * refuses it (401, 429).
+ * web-gate.c: the token a request presents in header h (Authorization or
+ * the WebSocket's subprotocols), checked: 0 with *t, or the HTTP status
+ * that refuses it (401, 429).
  */
 unsigned int	 web_login(struct web *w, struct lws *wsi,
 		    enum lws_token_indexes h, const struct web_token **t);
 /*
- * Whether a WebSocket may open: the page's own host and origin, a token in
- * its subprotocols, room for one more page; *t and peer (its address) set.
+ * web-gate.c: whether a WebSocket may open: the page's own host and
+ * origin, a token in its subprotocols, room for one more page; *t and peer
+ * (its address) set.
  */
 bool		 web_ws_allowed(struct web *w, struct lws *wsi,
 		    const struct web_token **t, char peer[64]);

@@ -35,13 +35,6 @@
 #include "web/web-auth.h"
 #include "web/web-page.h"
 
-/* The web front end of a wsi's context. */
-struct web *
-web_of(struct lws *wsi)
-{
-	return lws_context_user(lws_get_context(wsi));
-}
-
 /* Stop the loop, keeping the first cause (NULL: a signal asked). */
 void
 web_stop(struct web *w, const char *cause)
@@ -51,17 +44,6 @@ web_stop(struct web *w, const char *cause)
 	w->stop = true;
 }
 
-/* Header h of wsi into buf (size WEB_HEADER_MAX): buf, or NULL. */
-const char *
-web_header(struct lws *wsi, enum lws_token_indexes h,
-    char buf[WEB_HEADER_MAX])
-{
-	if (lws_hdr_total_length(wsi, h) <= 0 ||
-	    lws_hdr_total_length(wsi, h) >= WEB_HEADER_MAX ||
-	    lws_hdr_copy(wsi, buf, WEB_HEADER_MAX, h) < 0)
-		return NULL;
-	return buf;
-}
 
 /* Ask the server for its list now, or once the one awaited comes. */
 static void
@@ -272,30 +254,6 @@ web_http_text(struct lws *wsi, unsigned int status, const char *text)
 	    strlen(text));
 }
 
-/*
- * The token an HTTP request or WebSocket presents in header h, checked:
- * 0 with *t, or the HTTP status that refuses it (401, 429).
- */
-unsigned int
-web_login(struct web *w, struct lws *wsi, enum lws_token_indexes h,
-    const struct web_token **t)
-{
-	char		 buf[WEB_HEADER_MAX];
-	const char	*v = web_header(wsi, h, buf), *secret;
-	size_t		 len = 0;
-
-	secret = h == WSI_TOKEN_HTTP_AUTHORIZATION ?
-	    web_auth_bearer(v, &len) : web_auth_subprotocol(v, &len);
-	switch (web_auth_check(w->wa, secret, len, util_now_ms(), t)) {
-	case WEB_AUTH_OK:
-		return 0;
-	case WEB_AUTH_LIMITED:
-		return 429;
-	default:
-		return HTTP_STATUS_UNAUTHORIZED;
-	}
-}
-
 /* An HTTP request for path: the page's files, or the API. */
 static int
 web_http(struct web *w, struct lws *wsi, const char *path)
@@ -354,26 +312,6 @@ web_http_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 	default:
 		return lws_callback_http_dummy(wsi, reason, user, in, len);
 	}
-}
-
-bool
-web_ws_allowed(struct web *w, struct lws *wsi, const struct web_token **t,
-    char peer[64])
-{
-	char		 host[WEB_HEADER_MAX], origin[WEB_HEADER_MAX];
-	const char	*h = web_header(wsi, WSI_TOKEN_HOST, host);
-
-	*t = NULL;
-	if (!web_auth_origin_ok(w->wa, web_header(wsi, WSI_TOKEN_ORIGIN,
-	    origin), h) || w->nconns >= WEB_WS_MAX)
-		return false;
-	if (web_login(w, wsi, WSI_TOKEN_PROTOCOL, t) != 0)
-		return false;
-	lws_get_peer_simple(wsi, peer, 64);
-	/* An IPv4 peer of a dual-stack socket, said as IPv4. */
-	if (strncmp(peer, "::ffff:", 7) == 0 && strchr(peer + 7, ':') == NULL)
-		memmove(peer, peer + 7, strlen(peer + 7) + 1);
-	return true;
 }
 
 /* A page's message: a decision, sent on if its token is an approver's. */
