@@ -287,20 +287,25 @@ exec_status_of(pid_t pid, pid_t *ppid, int *threads)
 static int
 exec_status(struct sandbox_exec_call *c)
 {
-	char	 path[64], buf[2048], *p;
 	int	 threads;
 
 	exec_status_of(c->pid, &c->ppid, &threads);
 	c->tgid = c->pid;
-	if (threads != 1) {
-		snprintf(path, sizeof path, "/proc/%d/status", (int)c->pid);
-		if (util_read_text(path, buf, sizeof buf) &&
-		    (p = strstr(buf, "\nTgid:")) != NULL)
-			c->tgid = (pid_t)strtol(p + 6, NULL, 10);
-		if (c->tgid <= 0)
-			c->tgid = c->pid;
-	}
+	if (threads != 1 && (c->tgid = sandbox_exec_tgid(c->pid)) <= 0)
+		c->tgid = c->pid;
 	return threads;
+}
+
+pid_t
+sandbox_exec_tgid(pid_t pid)
+{
+	char	 path[64], buf[2048], *p;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if (!util_read_text(path, buf, sizeof buf) ||
+	    (p = strstr(buf, "\nTgid:")) == NULL)
+		return 0;
+	return (pid_t)strtol(p + 6, NULL, 10);
 }
 
 /* The most vfork parents, one above the other, followed. */

@@ -94,7 +94,6 @@ void
 sandbox_exec_thread(struct sandbox_exec_tree *t,
     const struct seccomp_notif *req)
 {
-	char	 path[64], buf[2048], *p;
 	pid_t	 pid = (pid_t)req->pid;
 	size_t	 i;
 	long	 pfd;
@@ -105,11 +104,7 @@ sandbox_exec_thread(struct sandbox_exec_tree *t,
 	/* A thread that is not its group's leader: the group's pidfd. */
 	pfd = syscall(SYS_pidfd_open, pid, 0);
 	if (pfd < 0 && errno == EINVAL) {
-		snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-		pid = 0;
-		if (util_read_text(path, buf, sizeof buf) &&
-		    (p = strstr(buf, "\nTgid:")) != NULL)
-			pid = (pid_t)strtol(p + 6, NULL, 10);
+		pid = sandbox_exec_tgid(pid);
 		for (i = 0; pid > 0 && i < t->nthreaded; i++)
 			if (t->threaded_pid[i] == pid)
 				return;
