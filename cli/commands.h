@@ -63,7 +63,8 @@ extern const struct cmd_entry	cmd_ls_entry;
 extern const struct cmd_entry	cmd_kill_server_entry;
 extern const struct cmd_entry	cmd_mcp_entry;
 extern const struct cmd_entry	cmd_gc_entry;
-extern const struct cmd_entry	cmd_web_entry;
+extern const struct cmd_entry	cmd_web_entry;	/* ptyvisor-web's */
+extern const struct cmd_entry	cmd_web_start_entry;
 
 int	cmd_tui(int argc, char **argv);
 /* `ptyvisor-sh -c STRING`: the shim under a shell's name. */

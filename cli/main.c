@@ -32,7 +32,7 @@ static const struct cmd_entry *const cmd_table[] = {
 	&cmd_kill_server_entry,
 	&cmd_check_entry,
 	&cmd_gc_entry,
-	&cmd_web_entry,
+	&cmd_web_start_entry,
 };
 
 /* The top-level usage text. */

@@ -387,8 +387,8 @@ EXTRA_DIST += tests/e2e/bounds.sh
 # decisions.
 check_PROGRAMS += tests/unit/test-web
 tests_unit_test_web_SOURCES = tests/unit/test-web.c
-tests_unit_test_web_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
-tests_unit_test_web_LDADD = libweb.a $(PV_TEST_LIBS)
+tests_unit_test_web_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS) $(LWS_CFLAGS)
+tests_unit_test_web_LDADD = libweb.a $(PV_TEST_LIBS) $(LWS_LIBS)
 TESTS += tests/unit/test-web
 # ptyvisor web: the approval page in a real headless Chromium
 # (tests/web, npm), the HTTP checks with curl.

@@ -4,7 +4,7 @@
 # Uses base/, net/ (its port claimed), policy/ (an edited command read
 # back), conf/ and control/ (the client).
 noinst_LIBRARIES += libweb.a
-libweb_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+libweb_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS) $(LWS_CFLAGS)
 libweb_a_SOURCES = web/web.c web/web.h web/web-int.h web/web-console.c \
 	web/web-gate.c \
 	web/web-auth.c web/web-auth.h web/web-page.c web/web-page.h \
