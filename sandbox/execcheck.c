@@ -58,18 +58,12 @@
 #define SECCOMP_USER_NOTIF_FLAG_CONTINUE (1UL << 0)
 #endif
 
-/* A built exec filter: the BPF program libseccomp made. */
-struct exec_prog {
-	struct sock_filter	*insns;
-	unsigned short		 len;
-};
-
 /*
  * The program, built by the first sandbox that wants it: it depends on
  * nothing of a sandbox's, and building it (libseccomp, a memfd) is work
  * every session start would otherwise repeat.  Never freed.
  */
-static struct exec_prog	*exec_built;
+static struct sandbox_bpf	*exec_built;
 
 bool
 sandbox_exec_available(char *why, size_t len)
@@ -103,12 +97,10 @@ sandbox_exec_available(char *why, size_t len)
 
 /* Build the filter and export it (parent); -1 with *cause. */
 static int
-exec_prog_build(struct exec_prog *p, char **cause)
+exec_prog_build(struct sandbox_bpf *p, char **cause)
 {
 	scmp_filter_ctx	 ctx;
-	struct stat	 st;
-	int		 fd = -1, r;
-	ssize_t		 n;
+	int		 r;
 
 	if ((ctx = seccomp_init(SCMP_ACT_ALLOW)) == NULL) {
 		*cause = xstrdup("exec checks: cannot initialise libseccomp");
@@ -138,29 +130,11 @@ exec_prog_build(struct exec_prog *p, char **cause)
 		*cause = xasprintf("exec checks: filter: %s", strerror(-r));
 		goto fail;
 	}
-	if ((fd = memfd_create("ptyvisor-exec", MFD_CLOEXEC)) < 0 ||
-	    (r = seccomp_export_bpf(ctx, fd)) != 0 || fstat(fd, &st) != 0 ||
-	    st.st_size <= 0 || st.st_size % sizeof *p->insns != 0 ||
-	    st.st_size / sizeof *p->insns > BPF_MAXINSNS) {
-		*cause = xasprintf("exec checks: export the filter: %s",
-		    strerror(fd < 0 ? errno : r != 0 ? -r : EINVAL));
+	if (sandbox_bpf_export(ctx, p, "exec checks", cause) != 0)
 		goto fail;
-	}
-	p->len = (unsigned short)(st.st_size / sizeof *p->insns);
-	p->insns = xcalloc(p->len, sizeof *p->insns);
-	n = pread(fd, p->insns, (size_t)st.st_size, 0);
-	if (n != st.st_size) {
-		*cause = xstrdup("exec checks: read the exported filter");
-		free(p->insns);
-		p->insns = NULL;
-		goto fail;
-	}
-	close(fd);
 	seccomp_release(ctx);
 	return 0;
 fail:
-	if (fd >= 0)
-		close(fd);
 	seccomp_release(ctx);
 	return -1;
 }
@@ -168,7 +142,7 @@ fail:
 int
 sandbox_exec_prepare(struct sandbox *sb, char **cause)
 {
-	struct exec_prog	*p;
+	struct sandbox_bpf	*p;
 	char			 why[256];
 
 	sb->exec_why[0] = '\0';
@@ -225,7 +199,7 @@ sandbox_exec_checks_on(const struct sandbox *sb)
 int
 sandbox_exec_apply(struct sandbox *sb, int report_fd)
 {
-	struct exec_prog	*p = sb->exec_prog;
+	struct sandbox_bpf	*p = sb->exec_prog;
 	struct sock_fprog	 prog;
 	long			 fd;
 

@@ -40,9 +40,9 @@ struct sandbox {
 	int			 memcg_version;	/* 1 or 2 */
 	uint64_t		 memcg_max;	/* its memory bound */
 	char			 memcg_why[160]; /* why there is none */
-	void			*seccomp;	/* scmp_filter_ctx, built */
-	void			*seccomp_no_ns;	/* the one for a sandbox without
-						   namespaces, or NULL */
+	const struct sandbox_bpf *seccomp;	/* the filter, exported */
+	const struct sandbox_bpf *seccomp_no_ns; /* the one for a sandbox
+						   without namespaces, or NULL */
 	struct hostlist		*hosts;		/* a filtered network's lists,
 						   or NULL */
 	char			*hosts_file;	/* tests: the proxy's resolver */
@@ -130,16 +130,28 @@ int	sandbox_landlock_apply(struct sandbox *sb);
 /* landlock.c: what the ABI gives and lacks, for --explain. */
 void	sandbox_landlock_explain(int abi, bool network, struct buf *out);
 
-/* seccomp.c: build the filter (parent); NULL with *cause on failure.
+/*
+ * A BPF program libseccomp built, exported in the parent so that the
+ * child loads it with one system call: libseccomp would generate it
+ * again in every child, between fork and exec (seccomp.c).
+ */
+struct sock_filter;
+struct sandbox_bpf {
+	struct sock_filter	*insns;
+	unsigned short		 len;
+};
+/* seccomp.c: export ctx's program into p; -1 with *cause (what: whose). */
+int	sandbox_bpf_export(void *ctx, struct sandbox_bpf *p, const char *what,
+	    char **cause);
+/* seccomp.c: the filter (parent), built once for each kind and kept;
+ * NULL with *cause on failure.
  * filtered: internet sockets only (a filtered network's namespace), and
  * UNIX stream ones too with unix_relays (Landlock limits their connects);
  * no_namespaces adds what the missing read-only view no longer stops. */
-void	*sandbox_seccomp_build(bool network, bool filtered, bool unix_relays,
-	    bool no_namespaces, char **cause);
-/* seccomp.c: load a built filter into this process. */
+const struct sandbox_bpf *sandbox_seccomp_build(bool network, bool filtered,
+	    bool unix_relays, bool no_namespaces, char **cause);
+/* seccomp.c: load the built filter into this process. */
 int	sandbox_seccomp_apply(struct sandbox *sb);
-/* seccomp.c: release a built filter; NULL is a no-op. */
-void	sandbox_seccomp_free(void *filter);
 
 /* limits.c: make a pids cgroup below ours; NULL dir when impossible. */
 int	sandbox_cgroup_create(struct sandbox *sb, char *why, size_t len);

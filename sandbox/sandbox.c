@@ -522,8 +522,7 @@ sandbox_free(struct sandbox *sb)
 	guard_placeholders_remove(&sb->guards);
 	guard_set_free(&sb->guards);
 	sandbox_net_free(sb);
-	sandbox_seccomp_free(sb->seccomp);
-	sandbox_seccomp_free(sb->seccomp_no_ns);
+	/* The filters are seccomp.c's, kept for the next sandbox. */
 	sandbox_exec_free(sb);
 	for (i = 0; i < sb->nroots; i++)
 		free(sb->roots[i]);

@@ -5,8 +5,9 @@
  * are relayed; without namespaces, a second filter for what the missing
  * read-only view no longer stops).
  *
- * The filter is built in the parent (libseccomp allocates) and loaded in
- * the child.  Only the native architecture is in it; a system call made
+ * The filter is built in the parent (libseccomp allocates), exported as
+ * a BPF program once for each kind of sandbox and kept, and loaded in the
+ * child with one system call.  Only the native architecture is in it; a system call made
  * through any other ABI (i386 `int 0x80`, x32) kills the process.  Denied
  * calls fail with EPERM rather than killing, so programs print a useful
  * error; clone3 fails with ENOSYS so libc falls back to clone, whose flags
@@ -22,8 +23,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/filter.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "base/util.h"
 
@@ -266,8 +274,8 @@ allow_inet_only(scmp_filter_ctx ctx, bool unix_ok, char **cause)
 	return add_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &cmp, cause);
 }
 
-void *
-sandbox_seccomp_build(bool network, bool filtered, bool unix_relays,
+static scmp_filter_ctx
+seccomp_ctx_build(bool network, bool filtered, bool unix_relays,
     bool no_namespaces, char **cause)
 {
 	scmp_filter_ctx		ctx;
@@ -390,30 +398,91 @@ fail:
 }
 
 int
-sandbox_seccomp_apply(struct sandbox *sb)
+sandbox_bpf_export(void *ctx, struct sandbox_bpf *p, const char *what,
+    char **cause)
 {
-	void	*filter = sb->in_ns ? sb->seccomp : sb->seccomp_no_ns;
-	int	 r;
+	struct stat	 st;
+	ssize_t		 n;
+	int		 fd, r = 0;
 
-	/* Without namespaces only the stricter filter will do. */
-	if (filter == NULL) {
-		sandbox_set_stage(sb, "seccomp: no filter for a sandbox "
-		    "without namespaces");
-		errno = EINVAL;
+	if ((fd = memfd_create("ptyvisor-bpf", MFD_CLOEXEC)) < 0 ||
+	    (r = seccomp_export_bpf(ctx, fd)) != 0 || fstat(fd, &st) != 0 ||
+	    st.st_size <= 0 || st.st_size % sizeof *p->insns != 0 ||
+	    st.st_size / sizeof *p->insns > BPF_MAXINSNS) {
+		*cause = xasprintf("%s: export the filter: %s", what,
+		    strerror(fd < 0 ? errno : r != 0 ? -r : EINVAL));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	r = seccomp_load(filter);
-	if (r != 0) {
-		sandbox_set_stage(sb, "seccomp");
-		errno = -r;
+	p->len = (unsigned short)(st.st_size / sizeof *p->insns);
+	p->insns = xcalloc(p->len, sizeof *p->insns);
+	n = pread(fd, p->insns, (size_t)st.st_size, 0);
+	close(fd);
+	if (n != st.st_size) {
+		*cause = xasprintf("%s: read the exported filter", what);
+		free(p->insns);
+		p->insns = NULL;
 		return -1;
 	}
 	return 0;
 }
 
-void
-sandbox_seccomp_free(void *filter)
+/*
+ * The programs, one for each kind (the four choices of the build, as bits
+ * of the index), built by the first sandbox of that kind: they depend on
+ * nothing else of a sandbox's.  Never freed.
+ */
+static struct sandbox_bpf	*seccomp_built[16];
+
+const struct sandbox_bpf *
+sandbox_seccomp_build(bool network, bool filtered, bool unix_relays,
+    bool no_namespaces, char **cause)
 {
-	if (filter != NULL)
-		seccomp_release(filter);
+	scmp_filter_ctx		 ctx;
+	struct sandbox_bpf	*p;
+	unsigned int		 k;
+
+	k = (network ? 1U : 0) | (filtered ? 2U : 0) |
+	    (unix_relays ? 4U : 0) | (no_namespaces ? 8U : 0);
+	if (seccomp_built[k] != NULL)
+		return seccomp_built[k];
+	if ((ctx = seccomp_ctx_build(network, filtered, unix_relays,
+	    no_namespaces, cause)) == NULL)
+		return NULL;
+	p = xcalloc(1, sizeof *p);
+	if (sandbox_bpf_export(ctx, p, "seccomp", cause) != 0) {
+		free(p);
+		p = NULL;
+	}
+	seccomp_release(ctx);
+	return seccomp_built[k] = p;
+}
+
+int
+sandbox_seccomp_apply(struct sandbox *sb)
+{
+	const struct sandbox_bpf *p = sb->in_ns ? sb->seccomp :
+				     sb->seccomp_no_ns;
+	struct sock_fprog	 prog;
+
+	/* Without namespaces only the stricter filter will do. */
+	if (p == NULL) {
+		sandbox_set_stage(sb, "seccomp: no filter for a sandbox "
+		    "without namespaces");
+		errno = EINVAL;
+		return -1;
+	}
+	/*
+	 * The filter must hold even if ptyvisor was started with NNP off
+	 * (what libseccomp's load did, as its flags: none).
+	 */
+	prog.len = p->len;
+	prog.filter = p->insns;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0) {
+		sandbox_set_stage(sb, "seccomp");
+		return -1;
+	}
+	return 0;
 }
