@@ -2,7 +2,8 @@
 # not by timed tests).  `make bench` runs the suite against tmux, screen
 # and dvtm and writes bench/results/latest.md; BENCH_FLAGS=-q for a quick
 # look, e.g. `make bench BENCH_FLAGS='-q -p "tmux ptyvisor"'`.
-EXTRA_DIST += bench/README.md bench/sandbox-spawn.sh bench/flood.sh \
+EXTRA_DIST += bench/README.md bench/short-commands.sh \
+	bench/short-commands.py bench/flood.sh \
 	bench/run.sh bench/net-proxy.sh bench/netcopy.py \
 	bench/work.sh bench/outerterm.c bench/exec-checks.sh bench/exec-rtt.c
 
