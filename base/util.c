@@ -536,3 +536,17 @@ util_is_shell(const char *name)
 			return true;
 	return false;
 }
+
+int
+util_sync_close(int fd)
+{
+	int	error = 0;
+
+	if (fd < 0)
+		return 0;
+	if (fsync(fd) != 0)
+		error = errno;
+	if (close(fd) != 0 && error == 0 && errno != EINTR)
+		error = errno;
+	return error;
+}

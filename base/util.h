@@ -114,6 +114,11 @@ bool		util_find_program(const char *name);
  * end it with a NUL.  false when it cannot be read or is empty.
  */
 bool		util_read_text(const char *path, char *buf, size_t size);
+/*
+ * fsync fd, then close it, whatever the fsync said: 0, or the first error
+ * (a close interrupted by a signal is not one).  fd < 0 does nothing.
+ */
+int		util_sync_close(int fd);
 /* The same search: the path found (allocated), NULL with errno when none. */
 char		*util_program_path(const char *name);
 

@@ -112,14 +112,16 @@ history_encode(const struct history_entry *e)
 }
 
 int
-history_append(const char *path, const struct history_entry *e, char **cause)
+history_append_end(const char *path, const struct history_entry *e,
+    int *sync_fd, char **cause)
 {
 	char		*line = history_encode(e);
 	size_t		 len = strlen(line);
 	struct stat	 st;
 	ssize_t		 n;
-	int		 fd, rc = 0;
+	int		 fd;
 
+	*sync_fd = -1;
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
@@ -130,27 +132,39 @@ history_append(const char *path, const struct history_entry *e, char **cause)
 	do
 		n = write(fd, line, len);
 	while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)len) {
-		*cause = xasprintf("%s: %s", path,
-		    n < 0 ? strerror(errno) : "short write (disk full?)");
-		rc = -1;
-		/*
-		 * Half a line would glue the next one to it: cut it off (it is
-		 * at the end unless another process appended since).
-		 */
-		if (n > 0 && fstat(fd, &st) == 0 && st.st_size >= n &&
-		    ftruncate(fd, st.st_size - n) != 0) {
-			free(*cause);
-			*cause = xasprintf("%s: a half line is left: %s",
-			    path, strerror(errno));
-		}
-	} else if (fsync(fd) != 0) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		rc = -1;
+	free(line);
+	if (n == (ssize_t)len) {
+		*sync_fd = fd;
+		return 0;
+	}
+	*cause = xasprintf("%s: %s", path,
+	    n < 0 ? strerror(errno) : "short write (disk full?)");
+	/*
+	 * Half a line would glue the next one to it: cut it off (it is at the
+	 * end unless another process appended since).
+	 */
+	if (n > 0 && fstat(fd, &st) == 0 && st.st_size >= n &&
+	    ftruncate(fd, st.st_size - n) != 0) {
+		free(*cause);
+		*cause = xasprintf("%s: a half line is left: %s", path,
+		    strerror(errno));
 	}
 	close(fd);
-	free(line);
-	return rc;
+	return -1;
+}
+
+int
+history_append(const char *path, const struct history_entry *e, char **cause)
+{
+	int	fd, error;
+
+	if (history_append_end(path, e, &fd, cause) != 0)
+		return -1;
+	if ((error = util_sync_close(fd)) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(error));
+		return -1;
+	}
+	return 0;
 }
 
 /* A copy of o[key] if it is a string, else NULL. */

@@ -71,6 +71,13 @@ int	history_net_sum(const char *path, struct history_net *out);
 /* Append e to path (created 0600).  -1 with *cause on failure. */
 int	history_append(const char *path, const struct history_entry *e,
 	    char **cause);
+/*
+ * history_append() but for the fsync: the line is there for every reader
+ * when it returns 0, and *sync_fd is the file's descriptor, to fsync and
+ * close (util_sync_close()) after telling whoever waits (session/exit.c).
+ */
+int	history_append_end(const char *path, const struct history_entry *e,
+	    int *sync_fd, char **cause);
 
 /* Every entry of path, oldest first.  A missing file is an empty list. */
 struct history_list {

@@ -572,11 +572,12 @@ end_tail(struct record *r)
 }
 
 int
-record_close(struct record *r, uint64_t t_us, const char *marker,
+record_end(struct record *r, uint64_t t_us, const char *marker, int *sync_fd,
     char **cause)
 {
 	int	rc = 0, error;
 
+	*sync_fd = -1;
 	r->text.len = 0;
 	r->raw = r->out_carry.len;
 	utf8_finish(&r->out_carry, &r->text);
@@ -600,14 +601,12 @@ record_close(struct record *r, uint64_t t_us, const char *marker,
 		write_pending(r);
 		r->error = error;
 	}
-	if (r->error == 0 && fsync(r->fd) != 0)
-		r->error = errno;
-	if (close(r->fd) != 0 && r->error == 0 && errno != EINTR)
-		r->error = errno;
 	if (r->error != 0) {
 		*cause = xasprintf("%s: %s", r->path, strerror(r->error));
+		close(r->fd);
 		rc = -1;
-	}
+	} else
+		*sync_fd = r->fd;
 	buf_free(&r->pending);
 	buf_free(&r->text);
 	buf_free(&r->tpending);
@@ -615,6 +614,22 @@ record_close(struct record *r, uint64_t t_us, const char *marker,
 	free(r->tail_path);
 	free(r->path);
 	free(r);
+	return rc;
+}
+
+int
+record_close(struct record *r, uint64_t t_us, const char *marker,
+    char **cause)
+{
+	char	*path = xstrdup(r->path);
+	int	 fd, error, rc;
+
+	if ((rc = record_end(r, t_us, marker, &fd, cause)) == 0 &&
+	    (error = util_sync_close(fd)) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(error));
+		rc = -1;
+	}
+	free(path);
 	return rc;
 }
 

@@ -89,6 +89,16 @@ int	record_flush(struct record *r, char **cause);
 int	record_close(struct record *r, uint64_t t_us, const char *marker,
 	    char **cause);
 
+/*
+ * record_close() but for the fsync: the file is complete for every reader
+ * when it returns 0, and *sync_fd is its descriptor, to fsync and close
+ * (util_sync_close()) once whoever waits for the end has been told (the
+ * exit comes first, then durability: session/exit.c).  -1 with *cause
+ * and no descriptor if a write failed; r is freed either way.
+ */
+int	record_end(struct record *r, uint64_t t_us, const char *marker,
+	    int *sync_fd, char **cause);
+
 /* Raw bytes given to record_output() so far. */
 uint64_t	record_bytes(const struct record *r);
 

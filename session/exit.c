@@ -303,7 +303,9 @@ session_finish(struct session *s)
 {
 	struct sessions		*ss = s->set;
 	struct history_entry	 e;
+	struct sandbox		*sb = s->sandbox;
 	char			*marker, *prev, *cause = NULL;
+	int			 sync[2] = { -1, -1 }, error;
 
 	if (s->done)
 		return;
@@ -332,7 +334,7 @@ session_finish(struct session *s)
 		s->kill_error = xstrdup(ENDING_MEMORY);
 	/* An exec still waiting fails now; the log is complete. */
 	session_exec_free(s);
-	sandbox_free(s->sandbox);	/* also removes its cgroups */
+	/* Its cgroups and placeholders go once the end is told (below). */
 	s->sandbox = NULL;
 	if (s->child.master >= 0) {
 		loop_del_fd(ss->loop, s->child.master);
@@ -345,8 +347,8 @@ session_finish(struct session *s)
 	marker = session_marker(s);
 	if (s->record != NULL)
 		s->record_dropped = record_dropped(s->record);
-	if (s->record != NULL &&
-	    record_close(s->record, session_elapsed_us(s), marker, &cause) != 0) {
+	if (s->record != NULL && record_end(s->record, session_elapsed_us(s),
+	    marker, &sync[0], &cause) != 0) {
 		if (s->error == NULL)
 			s->error = xasprintf("recording: %s", cause);
 		free(cause);
@@ -382,7 +384,7 @@ session_finish(struct session *s)
 	e.has_execs = s->exec_on;
 	e.execs = s->execs;
 	e.execs_denied = s->execs_denied;
-	if (history_append(ss->history_path, &e, &cause) != 0) {
+	if (history_append_end(ss->history_path, &e, &sync[1], &cause) != 0) {
 		/* Both the recording and the history may fail (a full disk). */
 		prev = s->error;
 		s->error = prev == NULL ? xasprintf("history: %s", cause) :
@@ -390,10 +392,30 @@ session_finish(struct session *s)
 		free(prev);
 		free(cause);
 	}
-	if (s->marked)
-		lost_unmark(ss->state_dir, s->id);
+	/*
+	 * Told first, durable right after: the recording and the history
+	 * line are written (every reader sees them) when the end is told,
+	 * and fsynced before anything else runs, the crash marker removed
+	 * only then; the sandbox's cgroups and placeholders go last, in the
+	 * same turn, before the server reads another request.  Waiting for
+	 * the fsyncs before telling put them on every command's round trip;
+	 * telling first risks a line an OS crash in between may lose, and
+	 * the crash marker, still there, stands for it then
+	 * (doc/architecture.md, "Durability").  The session is not freed by
+	 * those told (sessions_forget() comes from a timer).
+	 */
 	session_keep_budget(s);
 	NOTIFY(ss, ended, s);
+	error = util_sync_close(sync[0]);
+	if (error != 0 && s->error == NULL)
+		s->error = xasprintf("recording: %s: %s", s->record_path,
+		    strerror(error));
+	if ((error = util_sync_close(sync[1])) != 0 && s->error == NULL)
+		s->error = xasprintf("history: %s: %s", ss->history_path,
+		    strerror(error));
+	if (s->marked)
+		lost_unmark(ss->state_dir, s->id);
+	sandbox_free(sb);	/* also removes its cgroups, its placeholders */
 }
 
 const char *

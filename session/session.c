@@ -11,8 +11,9 @@
  *   AND its output pipes are drained (or, when a leftover process holds
  *   the terminal open, after a grace period in which that process group
  *   is killed), so no output is lost (exit.c);
- * - an ended session has its recording closed (fsynced) and its history
- *   line written before the `ended` event is sent.
+ * - an ended session has its recording's end and its history line
+ *   written (every reader sees them) before the `ended` event is sent, and
+ *   both fsynced right after it, in the same turn (exit.c).
  */
 #include "session/session-int.h"
 

@@ -5,6 +5,7 @@
  */
 #include "record/history.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,6 +327,41 @@ test_net(void)
 	free(log);
 }
 
+/*
+ * history_append_end: the line is there for readers before the fsync, the
+ * descriptor handed back is the file's, and util_sync_close() closes it.
+ */
+static void
+test_append_end(void)
+{
+	struct history_list	 l;
+	struct stat		 a, b;
+	char			*path = xasprintf("%s/end.jsonl", tmpdir);
+	char			*cause = NULL;
+	int			 fd = -2, rc;
+
+	rc = history_append_end(path, &(struct history_entry){ .id = 7,
+	    .state = (char *)"exited", .has_code = true, .code = 3 }, &fd,
+	    &cause);
+	ok(rc == 0 && fd >= 0, "history_append_end hands back a descriptor");
+	ok(history_load(path, &l, &cause) == 0 && l.n == 1 && l.v[0].id == 7 &&
+	    l.v[0].code == 3, "the line is read back before its fsync");
+	history_list_free(&l);
+	ok(fd >= 0 && fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+	    a.st_ino == b.st_ino, "the descriptor is the history file's");
+	is_int(util_sync_close(fd), 0, "util_sync_close: fsynced and closed");
+	ok(fcntl(fd, F_GETFD) < 0 && errno == EBADF, "the descriptor is closed");
+	rc = history_append_end("/nonexistent/dir/h.jsonl",
+	    &(struct history_entry){ .id = 8 }, &fd, &cause);
+	ok(rc != 0 && fd == -1 && cause != NULL &&
+	    strstr(cause, "/nonexistent/dir/h.jsonl") != NULL,
+	    "a file that cannot be opened: -1, no descriptor, the path said");
+	free(cause);
+	is_int(util_sync_close(-1), 0, "util_sync_close(-1) does nothing");
+	unlink(path);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -342,6 +378,7 @@ main(void)
 	test_missing();
 	test_decode();
 	test_net();
+	test_append_end();
 	unlink(path);
 	free(path);
 	rmdir(tmpdir);

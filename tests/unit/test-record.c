@@ -748,6 +748,41 @@ test_file_limit(uint64_t cap, const char *what)
 	free(path);
 }
 
+/*
+ * record_end: the recording is complete (its end marker there) before the
+ * fsync, and the descriptor handed back is the file's.
+ */
+static void
+test_end_before_sync(void)
+{
+	char		*path = new_path(), *cause = NULL;
+	struct record	*r = create(path);
+	struct cast	 c;
+	struct stat	 a, b;
+	json_t		*last;
+	int		 fd = -2;
+
+	if (!ok(r != NULL, "record_create succeeds (record_end)")) {
+		free(path);
+		return;
+	}
+	record_output(r, 1000, "bye", 3);
+	ok(record_end(r, 2000, "exit 4", &fd, &cause) == 0 && fd >= 0,
+	    "record_end hands back a descriptor");
+	cast_load(path, &c);
+	last = json_array_get(c.events, json_array_size(c.events) - 1);
+	ok(c.bad_lines == 0 && c.out.len == 3 &&
+	    memcmp(c.out.data, "bye", 3) == 0 && last != NULL && strcmp(json_string_value(
+	    json_array_get(last, 2)) ? json_string_value(json_array_get(last,
+	    2)) : "", "exit 4") == 0,
+	    "the output and the end marker are read back before the fsync");
+	cast_free(&c);
+	ok(fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino,
+	    "the descriptor is the recording's");
+	is_int(util_sync_close(fd), 0, "and util_sync_close() closes it");
+	free(path);
+}
+
 int
 main(void)
 {
@@ -759,6 +794,7 @@ main(void)
 		return 1;
 	}
 	test_header_and_mode();
+	test_end_before_sync();
 	test_lossless();
 	test_emoji_bytewise();
 	test_invalid_and_events();
