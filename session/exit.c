@@ -328,6 +328,13 @@ session_finish(struct session *s)
 	s->linger_timer = s->feed_timer = NULL;
 	session_stdio_show_tail(s);	/* what pipes wrote last, shown */
 	session_feed(s, true);	/* the final screen is complete */
+	/*
+	 * The tail's own feed may have asked for another turn (over its
+	 * budget, under load) before the whole feed above took the rest:
+	 * that turn must not come to a session forgotten meanwhile.
+	 */
+	loop_timer_cancel(ss->loop, s->feed_timer);
+	s->feed_timer = NULL;
 	/* Killed by the kernel for its memory bound: say so. */
 	if (s->kill_error == NULL && s->status.signaled &&
 	    s->status.signal == SIGKILL && sandbox_memory_exceeded(s->sandbox))
