@@ -53,7 +53,7 @@ policy="policy/policy.c policy/exec.c policy/rules.c policy/shsplit.c policy/rea
 policy/gitrepo.c"
 sandbox="sandbox/sandbox.c sandbox/child.c sandbox/ns.c sandbox/landlock.c
 sandbox/seccomp.c sandbox/execcheck.c sandbox/exec-read.c sandbox/exec-tree.c sandbox/limits.c sandbox/caps.c sandbox/stage.c
-sandbox/net.c sandbox/hostsvc.c sandbox/guard.c sandbox/guard-mount.c
+sandbox/net.c sandbox/hostsvc.c sandbox/guard.c sandbox/guard-place.c sandbox/guard-mount.c
 sandbox/guard-write.c pty/pty.c"
 net="net/hostlist.c net/resolve.c net/proxy.c net/proxy-conn.c
 net/proxy-request.c net/proxy-serve.c net/relay.c net/steer.c net/ownport.c

@@ -1,12 +1,11 @@
 /*
  * guard.c - the list of protected and hidden paths (guard.h), its
- * expansion for one sandbox, and the placeholders that keep a missing
- * protected path from being created.
+ * expansion for one sandbox (the placeholders that keep a missing
+ * protected path from being created: guard-place.c).
  *
  * Invariants: the expanded set is sorted by path, one entry per path
  * (hidden wins over read-only); a view's hidden children are marked
- * covered; a placeholder is removed only while it is still the empty
- * file or directory made here (same device, inode, size and time).
+ * covered.
  */
 #include "sandbox/guard.h"
 
@@ -604,165 +603,6 @@ guard_set_free(struct guard_set *set)
 		free(set->exposed[i]);
 	free(set->exposed);
 	memset(set, 0, sizeof *set);
-}
-
-/*
- * Whether a missing g may be made: read-only, under a writable root, not
- * inside .git, and a file's directory there already (a directory is made
- * with the missing directories above it).
- */
-static bool
-guard_creatable(const struct guard_path *g)
-{
-	struct stat	 st;
-	char		 parent[PATH_MAX];
-
-	if (g->exists || g->how != GUARD_READ_ONLY || !g->writable)
-		return false;
-	/* Not inside .git: git would not read a placeholder well. */
-	if (strstr(g->path, "/.git/") != NULL)
-		return false;
-	if (g->dir)
-		return true;
-	guard_parent(g->path, parent, sizeof parent);
-	return stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/*
- * Make directory path and the missing ones above it (mode 0755); the
- * first one made into *top (allocated), or NULL when none could be.
- */
-static char *
-guard_mkdirs(const char *path)
-{
-	struct stat	 st;
-	char		*p = xstrdup(path), *top = NULL;
-	size_t		 i, len = strlen(p);
-
-	for (i = 1; i <= len; i++) {
-		if (p[i] != '/' && p[i] != '\0')
-			continue;
-		p[i] = '\0';
-		if (lstat(p, &st) != 0) {
-			if (mkdir(p, 0755) != 0)
-				break;
-			if (top == NULL)
-				top = xstrdup(p);
-		} else if (!S_ISDIR(st.st_mode))
-			break;
-		p[i] = path[i];
-	}
-	if (i <= len && top != NULL) {
-		/* Half made: take it back. */
-		free(top);
-		top = NULL;
-	}
-	free(p);
-	return top;
-}
-
-/*
- * The mode of a file placeholder: unreadable where its mere existence
- * would hide another file from bash (a login shell reads the first of
- * .bash_profile, .bash_login, .profile that is readable), else readable
- * and empty, as a missing start-up file is.
- */
-static mode_t
-guard_file_mode(const char *path)
-{
-	const char	*base = strrchr(path, '/') + 1;
-
-	if (strcmp(base, ".bash_profile") == 0 ||
-	    strcmp(base, ".bash_login") == 0)
-		return 0;
-	return 0444;
-}
-
-/* Whether a read-only directory of set holds g already. */
-static bool
-guard_inside_read_only(const struct guard_set *set,
-    const struct guard_path *g)
-{
-	size_t	i;
-
-	for (i = 0; i < set->n; i++)
-		if (&set->v[i] != g && set->v[i].how == GUARD_READ_ONLY &&
-		    set->v[i].dir && guard_path_under(g->path, set->v[i].path))
-			return true;
-	return false;
-}
-
-void
-guard_placeholders_make(struct guard_set *set)
-{
-	struct guard_path	*g;
-	struct stat		 st;
-	size_t			 i;
-	int			 fd;
-
-	for (i = 0; i < set->n; i++) {
-		g = &set->v[i];
-		if (!guard_creatable(g) || guard_inside_read_only(set, g))
-			continue;
-		if (g->dir) {
-			if ((g->ph_top = guard_mkdirs(g->path)) == NULL)
-				continue;
-		} else {
-			fd = open(g->path, O_WRONLY | O_CREAT | O_EXCL |
-			    O_CLOEXEC | O_NOFOLLOW, guard_file_mode(g->path));
-			if (fd < 0)
-				continue;
-			/* A JSON file holds an empty object, as agents read. */
-			if (strlen(g->path) > 5 &&
-			    strcmp(g->path + strlen(g->path) - 5, ".json") == 0)
-				(void)!write(fd, "{}\n", 3);
-			fchmod(fd, guard_file_mode(g->path));
-			close(fd);
-		}
-		if (lstat(g->path, &st) != 0)
-			continue;
-		g->placeholder = true;
-		g->exists = true;
-		g->ph_dev = st.st_dev;
-		g->ph_ino = st.st_ino;
-	}
-}
-
-/* Remove path and the directories above it up to top, while empty. */
-static void
-guard_rmdirs(const char *path, const char *top)
-{
-	char	*p = xstrdup(path), *slash;
-
-	while (rmdir(p) == 0 && top != NULL && strcmp(p, top) != 0 &&
-	    (slash = strrchr(p, '/')) != NULL && slash != p)
-		*slash = '\0';
-	free(p);
-}
-
-void
-guard_placeholders_remove(struct guard_set *set)
-{
-	struct guard_path	*g;
-	struct stat		 st;
-	size_t			 i;
-
-	/* Children first: a placeholder may sit in another. */
-	for (i = set->n; i-- > 0; ) {
-		g = &set->v[i];
-		if (!g->placeholder)
-			continue;
-		g->placeholder = false;
-		if (lstat(g->path, &st) != 0 || st.st_dev != g->ph_dev ||
-		    st.st_ino != g->ph_ino)
-			continue;
-		if (S_ISDIR(st.st_mode))
-			guard_rmdirs(g->path, g->ph_top);
-		else if (S_ISREG(st.st_mode) && st.st_size <= 3)
-			unlink(g->path);
-		free(g->ph_top);
-		g->ph_top = NULL;
-	}
 }
 
 const struct guard_path *

@@ -172,6 +172,11 @@ void	guard_explain(const struct guard_set *set, bool in_force,
 
 /* The directory part of path into buf ("/" for a top entry); no malloc. */
 void	guard_parent(const char *path, char *buf, size_t len);
+/*
+ * Whether a missing g may be made (guard-place.c): read-only, under a
+ * writable root, not inside .git, and a file's directory there already.
+ */
+bool	guard_creatable(const struct guard_path *g);
 
 /* Whether path is root or below it. */
 bool	guard_path_under(const char *path, const char *root);

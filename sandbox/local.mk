@@ -8,5 +8,5 @@ libsandbox_a_SOURCES = sandbox/sandbox.h sandbox/sandbox-int.h \
 	sandbox/exec-tree.c \
 	sandbox/limits.c \
 	sandbox/caps.c sandbox/stage.c \
-	sandbox/net.c sandbox/guard.h sandbox/guard.c sandbox/guard-mount.c \
+	sandbox/net.c sandbox/guard.h sandbox/guard.c sandbox/guard-place.c sandbox/guard-mount.c \
 	sandbox/guard-write.c sandbox/hostsvc.c

@@ -151,7 +151,7 @@ static void
 test_placeholders(void)
 {
 	struct guard_input	 in;
-	struct guard_set	 set;
+	struct guard_set	 set, set2;
 	struct stat		 st;
 	char			 home[512], ws[512], *p;
 	const char		*roots[] = { home };
@@ -195,6 +195,28 @@ test_placeholders(void)
 	p = at("home/ws/.mcp.json");
 	ok(stat(p, &st) != 0, ".mcp.json too");
 	guard_set_free(&set);
+
+	/*
+	 * Two sandboxes of one process: the second finds the first's
+	 * placeholders and holds them too; they go with the last.
+	 */
+	guard_expand(&in, &set);
+	guard_placeholders_make(&set);
+	guard_expand(&in, &set2);
+	guard_placeholders_make(&set2);
+	guard_placeholders_remove(&set);
+	p = at("home/.zshrc");
+	ok(stat(p, &st) == 0 && st.st_size == 0, "a placeholder another "
+	    "sandbox of ours holds stays when the first goes");
+	p = at("home/.config/systemd/user");
+	ok(stat(p, &st) == 0 && S_ISDIR(st.st_mode), "a directory too");
+	guard_placeholders_remove(&set2);
+	p = at("home/.zshrc");
+	ok(stat(p, &st) != 0, "and goes with the last");
+	p = at("home/.config");
+	ok(stat(p, &st) != 0, "the directories made above it too");
+	guard_set_free(&set);
+	guard_set_free(&set2);
 }
 
 /* The whole of a file, or NULL. */
