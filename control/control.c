@@ -38,6 +38,8 @@
 #define CONTROL_READ_BUDGET	(64 * 1024)
 /* Clients at once: each holds an fd and buffers; refuse more. */
 #define CONTROL_CLIENTS_MAX	256
+/* Connections accepted in one turn of the loop at most. */
+#define CONTROL_ACCEPT_BATCH	64
 /*
  * A client that has not said hello by then is closed: a half-open
  * connection must not hold one of the slots for ever.  (After hello a
@@ -407,11 +409,10 @@ control_accept_timer(struct loop *l, void *arg)
 	loop_set_events(c->loop, c->fd, POLLIN);
 }
 
-/* A new connection: check the peer, say hello. */
-static void
-control_accept(struct loop *l, int fd, short revents, void *arg)
+/* One new connection: check the peer, say hello.  -1: none (any more). */
+static int
+control_accept_one(struct control *c, struct loop *l, int fd)
 {
-	struct control		*c = arg;
 	struct control_client	*cl;
 	struct session		*s;
 	struct ucred		 cred;
@@ -419,7 +420,6 @@ control_accept(struct loop *l, int fd, short revents, void *arg)
 	struct buf		 b = { 0 };
 	int			 cfd;
 
-	(void)revents;
 	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (cfd < 0) {
 		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
@@ -429,14 +429,14 @@ control_accept(struct loop *l, int fd, short revents, void *arg)
 			c->accept_timer = loop_timer_add(l,
 			    CONTROL_ACCEPT_PAUSE_MS, control_accept_timer, c);
 		}
-		return;
+		return -1;
 	}
 	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
 	    cred.uid != geteuid()) {
 		control_log(c, "refused a client of uid %ld (pid %ld)",
 		    (long)cred.uid, (long)cred.pid);
 		close(cfd);
-		return;
+		return 0;
 	}
 	/* Out of every sandbox's reach, whatever its network. */
 	if ((s = control_peer_session(c, cred.pid)) != NULL) {
@@ -447,7 +447,7 @@ control_accept(struct loop *l, int fd, short revents, void *arg)
 		control_log(c, "refused pid %ld: it runs in session %lu's "
 		    "sandbox", (long)cred.pid, session_id(s));
 		close(cfd);
-		return;
+		return 0;
 	}
 	if (c->nclients >= CONTROL_CLIENTS_MAX) {
 		proto_ev_error(&b, NULL, PROTO_ERR_INTERNAL,
@@ -457,7 +457,7 @@ control_accept(struct loop *l, int fd, short revents, void *arg)
 		control_log(c, "refused pid %ld: too many clients",
 		    (long)cred.pid);
 		close(cfd);
-		return;
+		return 0;
 	}
 	cl = xcalloc(1, sizeof *cl);
 	cl->c = c;
@@ -474,6 +474,25 @@ control_accept(struct loop *l, int fd, short revents, void *arg)
 	proto_ev_hello(&b);
 	control_send(cl, &b);
 	buf_free(&b);
+	return 0;
+}
+
+/*
+ * New connections: as many as wait, up to CONTROL_ACCEPT_BATCH a turn.
+ * One a turn kept a hundred agents connecting at once waiting for as many
+ * turns, each as long as the busy sessions make it: seconds, past their
+ * hello's time.
+ */
+static void
+control_accept(struct loop *l, int fd, short revents, void *arg)
+{
+	struct control	*c = arg;
+	int		 i;
+
+	(void)revents;
+	for (i = 0; i < CONTROL_ACCEPT_BATCH; i++)
+		if (control_accept_one(c, l, fd) != 0)
+			break;
 }
 
 struct control *
