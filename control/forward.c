@@ -74,7 +74,8 @@ control_sess_started(struct control *c, struct control_sess *cs)
 	struct buf	b = { 0 };
 	pid_t		pid = session_pid(cs->s);
 
-	if (cs->started)
+	/* An async start tells it when the command has exec'd. */
+	if (cs->started || session_is_starting(cs->s))
 		return;
 	cs->started = true;
 	if (pid < 0)
@@ -182,6 +183,17 @@ control_on_output(void *user, struct session *s, const char *data,
 
 	if (cs != NULL)
 		control_sess_output(c, cs, data, len, false);
+}
+
+/* An async start's command has exec'd: its pid is known now. */
+static void
+control_on_started(void *user, struct session *s)
+{
+	struct control		*c = user;
+	struct control_sess	*cs = control_sess_find(c, s);
+
+	if (cs != NULL)
+		control_sess_started(c, cs);
 }
 
 /* Sessions callback: report the exit, stop tracking. */
@@ -318,6 +330,7 @@ const struct session_events control_session_events = {
 	.created = control_on_created,
 	.output = control_on_output,
 	.ended = control_on_ended,
+	.started = control_on_started,
 	.stream = control_on_stream,
 	.stdin_written = control_on_stdin_written,
 };

@@ -32,12 +32,6 @@
 
 extern char **environ;
 
-/* What the child sends on the report channel: one message. */
-struct pty_report {
-	int	err;
-	int	status;
-	char	stage[160];
-};
 
 /* The one byte a passed descriptor travels with. */
 #define PTY_PASS_BYTE 'F'
@@ -258,42 +252,6 @@ pty_read_report(int fd, struct pty_report *r, size_t *got, int *passed)
 	return 1;
 }
 
-/*
- * Wait for the child to exec or fail, serving a passed descriptor
- * meanwhile (spec->passed_ready).  Returns the size of the failure report
- * read into *r (sizeof *r: it failed; else it exec'd).
- */
-static size_t
-pty_wait_exec(const struct pty_spec *spec, int fd, struct pty_report *r,
-    int *passed)
-{
-	struct pollfd	pfd[2];
-	size_t		got = 0;
-	int		n;
-
-	for (;;) {
-		pfd[0].fd = fd;
-		pfd[0].events = POLLIN;
-		pfd[1].fd = *passed;
-		pfd[1].events = POLLIN;
-		n = *passed >= 0 && spec->passed_ready != NULL ? 2 : 1;
-		if (poll(pfd, (nfds_t)n, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return 0;
-		}
-		/* The report first: what the passed fd says may come after. */
-		if (pfd[0].revents != 0) {
-			if (pty_read_report(fd, r, &got, passed) <= 0 ||
-			    got == sizeof *r)
-				return got;
-			continue;
-		}
-		if (n == 2 && pfd[1].revents != 0)
-			spec->passed_ready(spec->passed_arg, *passed, fd);
-	}
-}
-
 int
 pty_pass_fd(int report_fd, int fd)
 {
@@ -327,22 +285,17 @@ pty_report_ready(int report_fd)
 }
 
 int
-pty_spawn(const struct pty_spec *spec, struct pty_child *child,
+pty_start(const struct pty_spec *spec, struct pty_start *st,
     struct pty_failure *fail)
 {
-	struct pty_report	r;
-	struct pty_status	st;
-	char			name[128];
-	int			master, slave = -1, pipefd[2], e, i;
-	int			passed = -1;
-	size_t			got;
-	pid_t			pid;
+	char	name[128];
+	int	pipefd[2], master, slave = -1, e, i;
+	pid_t	pid;
 
 	memset(fail, 0, sizeof *fail);
-	child->pid = -1;
-	child->master = -1;
-	child->slave = -1;
-	child->passed = -1;
+	memset(st, 0, sizeof *st);
+	st->pid = -1;
+	st->master = st->slave = st->report = st->passed = -1;
 	if (spec->argv == NULL || spec->argv[0] == NULL)
 		return parent_fail(fail, "spawn: empty command", EINVAL);
 	/* A replacement fd must not be one the child's dup2s overwrite. */
@@ -389,28 +342,99 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 		child_run(spec, spec->no_pty ? NULL : name, pipefd[1]);
 	}
 	close(pipefd[1]);
+	/* pty_step() is called when it is readable, and reads no further. */
+	(void)fcntl(pipefd[0], F_SETFL, fcntl(pipefd[0], F_GETFL) | O_NONBLOCK);
+	st->pid = pid;
+	st->master = master;
+	st->slave = slave;
+	st->report = pipefd[0];
+	return 0;
+}
 
-	/* EOF without a report: exec happened.  A report: the child failed. */
-	got = pty_wait_exec(spec, pipefd[0], &r, &passed);
-	close(pipefd[0]);
-	if (got == sizeof r) {
-		snprintf(fail->stage, sizeof fail->stage, "%s", r.stage);
-		fail->err = r.err;
-		fail->status = r.status;
-		pty_reap(pid, true, &st);
-		if (master >= 0)
-			close(master);
-		if (slave >= 0)
-			close(slave);
-		if (passed >= 0)
-			close(passed);
+int
+pty_step(struct pty_start *st, struct pty_child *child,
+    struct pty_failure *fail)
+{
+	struct pty_status	ps;
+	int			n;
+
+	memset(fail, 0, sizeof *fail);
+	n = pty_read_report(st->report, &st->r, &st->got, &st->passed);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	if (n > 0 && st->got != sizeof st->r)
+		return 0;		/* a descriptor: more may come */
+	close(st->report);
+	st->report = -1;
+	if (n > 0) {			/* a report: the child failed */
+		snprintf(fail->stage, sizeof fail->stage, "%s", st->r.stage);
+		fail->err = st->r.err;
+		fail->status = st->r.status;
+		pty_reap(st->pid, true, &ps);
+		pty_start_close(st);
 		return -1;
 	}
-	child->pid = pid;
-	child->master = master;
-	child->slave = slave;
-	child->passed = passed;
-	return 0;
+	/* EOF (or an error reading it, as before): exec happened. */
+	child->pid = st->pid;
+	child->master = st->master;
+	child->slave = st->slave;
+	child->passed = st->passed;
+	st->pid = -1;
+	st->master = st->slave = st->passed = -1;
+	return 1;
+}
+
+void
+pty_start_close(struct pty_start *st)
+{
+	if (st->report >= 0)
+		close(st->report);
+	if (st->master >= 0)
+		close(st->master);
+	if (st->slave >= 0)
+		close(st->slave);
+	if (st->passed >= 0)
+		close(st->passed);
+	st->report = st->master = st->slave = st->passed = -1;
+	st->pid = -1;
+}
+
+int
+pty_spawn(const struct pty_spec *spec, struct pty_child *child,
+    struct pty_failure *fail)
+{
+	struct pty_start	st;
+	struct pollfd		pfd[2];
+	int			n, r;
+
+	child->pid = -1;
+	child->master = -1;
+	child->slave = -1;
+	child->passed = -1;
+	if (pty_start(spec, &st, fail) != 0)
+		return -1;
+	/* Wait for the exec or the failure, serving a passed descriptor. */
+	for (;;) {
+		pfd[0].fd = st.report;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = st.passed;
+		pfd[1].events = POLLIN;
+		n = st.passed >= 0 && spec->passed_ready != NULL ? 2 : 1;
+		if (poll(pfd, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			pfd[0].revents = POLLERR;	/* as EOF: exec'd */
+		}
+		/* The report first: what the passed fd says may come after. */
+		if (pfd[0].revents != 0) {
+			if ((r = pty_step(&st, child, fail)) != 0)
+				return r > 0 ? 0 : -1;
+			continue;
+		}
+		if (n == 2 && pfd[1].revents != 0)
+			spec->passed_ready(spec->passed_arg, st.passed,
+			    st.report);
+	}
 }
 
 void

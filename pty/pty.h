@@ -105,6 +105,46 @@ struct pty_failure {
 int	pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 	    struct pty_failure *fail);
 
+/* What the child sends on the report channel when it fails: one message. */
+struct pty_report {
+	int	err;
+	int	status;
+	char	stage[160];
+};
+
+/*
+ * A child forked and not yet known to have exec'd (pty_start): the
+ * caller's loop watches report (and passed, once there) and calls
+ * pty_step() when report is readable.
+ */
+struct pty_start {
+	pid_t			pid;
+	int			master;
+	int			slave;
+	int			report;	/* the parent's end, -1 once done */
+	int			passed;	/* what the hook passed, or -1 */
+	size_t			got;
+	struct pty_report	r;
+};
+
+/*
+ * pty_spawn() in two steps, for a caller that must not wait for the
+ * child's set-up (a server with other work): pty_start() opens the PTY
+ * and forks (0, or -1 with *fail and nothing left); then, each time
+ * st->report is readable, pty_step(): 0 while the child has neither
+ * exec'd nor failed (a passed descriptor may have come: st->passed), 1
+ * once it exec'd (*child filled as pty_spawn() fills it, st emptied), -1
+ * when it failed (*fail filled, the child reaped, st closed).  While it
+ * waits, the caller serves st->passed as pty_spawn() serves it with
+ * spec->passed_ready.  pty_start_close() closes what st holds (the child
+ * is not signalled or reaped).
+ */
+int	pty_start(const struct pty_spec *spec, struct pty_start *st,
+	    struct pty_failure *fail);
+int	pty_step(struct pty_start *st, struct pty_child *child,
+	    struct pty_failure *fail);
+void	pty_start_close(struct pty_start *st);
+
 /*
  * In the child, from a pre-exec hook: hand fd to the parent over the
  * report channel (at most one; it lands in child->passed).  0, or -1 with

@@ -115,6 +115,8 @@ server_spawn(const struct server_spawn *how, const struct approval_request *r,
 	so.report_cwd = x->report_cwd;
 	so.has_umask = x->has_umask;
 	so.umask = (mode_t)x->umask;
+	/* A hundred agents starting at once must not stop the server. */
+	so.async_start = true;
 	s = sessions_start(how->ss, &so, cause);
 	strv_free(envp);
 	strv_free(extra);

@@ -50,6 +50,12 @@ session_kill_timer(struct loop *l, void *arg)
 static void
 session_terminate(struct session *s)
 {
+	/* Still setting up: nothing ran yet, no grace is owed. */
+	if (s->starting) {
+		if (s->start.pid > 0)
+			kill(s->start.pid, SIGKILL);
+		return;
+	}
 	if (s->done || s->reaped || s->child.pid <= 0)
 		return;
 	pty_kill_group(s->child.pid, SIGHUP);
@@ -140,6 +146,16 @@ session_reaped(struct session *s, struct pty_status st)
 	else
 		s->linger_timer = loop_timer_add(s->set->loop,
 		    SESSION_LINGER_MS, session_linger_timer, s);
+}
+
+void
+session_reap_now(struct session *s)
+{
+	struct pty_status	st;
+
+	if (!s->reaped && !s->done && s->child.pid > 0 &&
+	    pty_reap(s->child.pid, false, &st) == 1)
+		session_reaped(s, st);
 }
 
 /* SIGCHLD: reap every session's child that has ended. */

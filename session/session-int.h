@@ -195,6 +195,12 @@ struct session {
 	int			 watchers;	/* consoles focused on it: served first */
 
 	struct pty_child	 child;		/* pid -1 once reaped */
+	/* async_start: forked, not yet exec'd (spawn.c); its pid hidden
+	   in start until then, so that no reaping or killing by pid sees it */
+	bool			 starting;
+	struct pty_start	 start;
+	int			 start_passed_fd; /* start.passed, watched; -1 */
+	unsigned		 start_timeout_s;
 	struct pty_size		 size;
 	/* Who shows the session at which size (consoles): it gets the smallest. */
 	struct session_view	*views;
@@ -370,6 +376,11 @@ void	session_stdio_close(struct session *s);
 
 /* exit.c: loop callback for the PTY master (reads, writes, EOF). */
 void	session_io(struct loop *l, int fd, short revents, void *arg);
+/* exit.c: reap s's child now if it has ended (an async start's exec seen
+   after its SIGCHLD). */
+void	session_reap_now(struct session *s);
+/* spawn.c: give up an async start: the child killed and reaped. */
+void	session_start_abandon(struct session *s);
 /* exit.c: loop callback for the command's pipes (stdio.c). */
 void	session_stdio_io(struct loop *l, int fd, short revents, void *arg);
 /* exit.c: timer: the session's timeout expired. */

@@ -78,6 +78,8 @@ session_free(struct session *s)
 	free(s->kill_error);
 	free(s->views);
 	free(s->record_path);
+	if (s->starting)
+		session_start_abandon(s);
 	session_exec_forget(s);
 	sandbox_free(s->sandbox);
 	screen_free(s->screen);
@@ -126,6 +128,8 @@ sessions_end_all(struct sessions *ss)
 
 		if (s->done)
 			continue;
+		if (s->starting)
+			session_start_abandon(s);
 		if (!s->reaped) {
 			pty_kill_group(s->child.pid, SIGHUP);
 			pty_kill_group(s->child.pid, SIGKILL);
@@ -249,6 +253,12 @@ unsigned long
 session_request(const struct session *s)
 {
 	return s->request;
+}
+
+bool
+session_is_starting(const struct session *s)
+{
+	return s->starting;
 }
 
 bool

@@ -106,6 +106,15 @@ struct session_opts {
 	 * were most of the cost of each byte.
 	 */
 	bool		 queries_only;
+	/*
+	 * Start without waiting for the child's set-up (the sandbox, ~20 ms
+	 * and far more on a loaded machine): sessions_start() returns once
+	 * the child is forked, and the loop learns later whether it exec'd
+	 * (the `started` event) or failed (state SESSION_FAILED, the `ended`
+	 * event).  The server's sessions start so, so that a hundred agents
+	 * starting at once do not stop it; a person's own start at once.
+	 */
+	bool		 async_start;
 };
 
 /* Subscriber callbacks; any may be NULL. */
@@ -136,6 +145,12 @@ struct session_events {
 	void	(*trouble)(void *user, struct session *s);
 	/* A finished session is about to be freed (sessions_forget). */
 	void	(*forgotten)(void *user, struct session *s);
+	/*
+	 * An async_start session's command has exec'd: its pid is known
+	 * (session_pid()).  Not sent for one that started at once, nor for
+	 * one that failed to start (it ends instead).
+	 */
+	void	(*started)(void *user, struct session *s);
 };
 
 /*
@@ -186,7 +201,8 @@ void	sessions_subscribe(struct sessions *ss, const struct session_events *ev,
 /*
  * Start a session.  Returns NULL with *cause for ptyvisor's own problems
  * (bad cwd, recording not creatable), leaving nothing behind.  A command
- * that fails to start still returns a session, in state SESSION_FAILED.
+ * that fails to start still returns a session, in state SESSION_FAILED:
+ * at once, or with async_start once the loop learns it.
  */
 struct session	*sessions_start(struct sessions *ss,
 		    const struct session_opts *o, char **cause);
@@ -267,6 +283,8 @@ bool			 session_is_agent(const struct session *s);
 /* The agent's request it was started for, or 0. */
 unsigned long		 session_request(const struct session *s);
 bool			 session_is_done(const struct session *s);
+/* An async_start session whose child has not exec'd yet. */
+bool			 session_is_starting(const struct session *s);
 pid_t			 session_pid(const struct session *s);
 /* The session's screen; NULL for a passthrough session. */
 struct screen		*session_screen(const struct session *s);

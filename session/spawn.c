@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,116 @@ session_environ_caller(char *const *caller, const char *term,
 	return out;
 }
 
+/* The command did not start: the session fails, saying why. */
+static void
+session_start_failed(struct session *s, const struct pty_failure *fail)
+{
+	char	what[256];
+
+	if (fail->status == SESSION_EXIT_NOTFOUND)
+		snprintf(what, sizeof what, "%s: command not found",
+		    s->argv[0]);
+	else
+		pty_failure_str(fail, what, sizeof what);
+	session_failed(s, fail->status, what);
+}
+
+/* The command runs: its exec checks, its output read, its timeout. */
+static void
+session_running(struct session *s, unsigned timeout_s)
+{
+	struct sessions	*ss = s->set;
+
+	session_exec_start(s);
+	loop_add_fd(ss->loop, s->child.master, POLLIN, LOOP_PRIO_NORMAL,
+	    session_io, s);
+	s->events = POLLIN;
+	if (timeout_s > 0)
+		s->timeout_timer = loop_timer_add(ss->loop,
+		    (uint64_t)timeout_s * 1000, session_timeout_timer, s);
+}
+
+static void	session_start_passed_io(struct loop *, int, short, void *);
+
+/*
+ * An async start's report channel is readable: a descriptor passed (the
+ * exec checks' listener, served from now on as pty_spawn() serves it),
+ * the child's failure, or its exec (EOF).
+ */
+static void
+session_start_io(struct loop *l, int fd, short revents, void *arg)
+{
+	struct session		*s = arg;
+	struct pty_child	 child;
+	struct pty_failure	 fail;
+	int			 r;
+
+	(void)revents;
+	if ((r = pty_step(&s->start, &child, &fail)) == 0) {
+		if (s->start.passed >= 0 && s->start_passed_fd < 0 &&
+		    sandbox_exec_checks_on(s->sandbox)) {
+			s->start_passed_fd = s->start.passed;
+			loop_add_fd(l, s->start_passed_fd, POLLIN,
+			    LOOP_PRIO_HIGH, session_start_passed_io, s);
+		}
+		return;
+	}
+	loop_del_fd(l, fd);
+	if (s->start_passed_fd >= 0)
+		loop_del_fd(l, s->start_passed_fd);
+	s->start_passed_fd = -1;
+	s->starting = false;
+	if (r < 0) {
+		session_start_failed(s, &fail);
+		return;
+	}
+	s->child = child;
+	pty_resize(s->child.master, s->size);	/* resized meanwhile */
+	session_running(s, s->start_timeout_s);
+	NOTIFY(s->set, started, s);
+	/* It may have ended already, its SIGCHLD seen before this. */
+	session_reap_now(s);
+}
+
+/* The listener, before the exec: the command's own exec is answered. */
+static void
+session_start_passed_io(struct loop *l, int fd, short revents, void *arg)
+{
+	struct session	*s = arg;
+
+	(void)revents;
+	/* The report first: what the listener says may come after it. */
+	if (pty_report_ready(s->start.report)) {
+		session_start_io(l, s->start.report, POLLIN, s);
+		return;
+	}
+	sandbox_exec_prestart(s->sandbox, fd, s->start.report);
+}
+
+void
+session_start_abandon(struct session *s)
+{
+	struct pty_status	st;
+	struct loop		*l = s->set->loop;
+
+	if (!s->starting)
+		return;
+	if (s->start.report >= 0)
+		loop_del_fd(l, s->start.report);
+	if (s->start_passed_fd >= 0)
+		loop_del_fd(l, s->start_passed_fd);
+	s->start_passed_fd = -1;
+	if (s->start.pid > 0) {
+		kill(s->start.pid, SIGKILL);
+		if (pty_reap(s->start.pid, true, &st) == 1) {
+			s->reaped = true;
+			s->status = st;
+		}
+	}
+	pty_start_close(&s->start);
+	s->starting = false;
+}
+
 struct session *
 sessions_start(struct sessions *ss, const struct session_opts *o,
     char **cause)
@@ -312,6 +423,8 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	s->child.passed = -1;
 	s->exec_fd = -1;
 	s->exec_log = -1;
+	s->start_passed_fd = -1;
+	s->start.report = s->start.passed = -1;
 	s->pipe_fd[0] = s->pipe_fd[1] = s->pipe_fd[2] = -1;
 	s->stdin_peek = -1;
 	s->start_mono_us = util_now_us();
@@ -396,27 +509,28 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		spec.stdio = child_fds;
 	argv = spawn_argv(o);
 	spec.argv = argv != NULL ? argv : s->argv;
-	rc = pty_spawn(&spec, &s->child, &fail);
-	strv_free(argv);
-	if (rc != 0) {
-		session_stdio_started(s, child_fds, session_stdio_io);
-		if (fail.status == SESSION_EXIT_NOTFOUND)
-			snprintf(what, sizeof what, "%s: command not found",
-			    s->argv[0]);
-		else
-			pty_failure_str(&fail, what, sizeof what);
+	if (o->async_start) {
+		rc = pty_start(&spec, &s->start, &fail);
+		strv_free(argv);
 		strv_free(env);
-		session_failed(s, fail.status, what);
+		session_stdio_started(s, child_fds, session_stdio_io);
+		if (rc != 0) {
+			session_start_failed(s, &fail);
+			return s;
+		}
+		s->starting = true;
+		s->start_timeout_s = o->timeout_s;
+		loop_add_fd(ss->loop, s->start.report, POLLIN, LOOP_PRIO_HIGH,
+		    session_start_io, s);
 		return s;
 	}
+	rc = pty_spawn(&spec, &s->child, &fail);
+	strv_free(argv);
 	strv_free(env);
 	session_stdio_started(s, child_fds, session_stdio_io);
-	session_exec_start(s);
-	loop_add_fd(ss->loop, s->child.master, POLLIN, LOOP_PRIO_NORMAL,
-	    session_io, s);
-	s->events = POLLIN;
-	if (o->timeout_s > 0)
-		s->timeout_timer = loop_timer_add(ss->loop,
-		    (uint64_t)o->timeout_s * 1000, session_timeout_timer, s);
+	if (rc != 0)
+		session_start_failed(s, &fail);
+	else
+		session_running(s, o->timeout_s);
 	return s;
 }

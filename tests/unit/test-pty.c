@@ -468,6 +468,71 @@ test_stdio(void)
 	close(p[0]);
 }
 
+/* pty_start + pty_step: the exec or the failure, learnt when the report
+ * channel is readable; nothing waits for the child meanwhile. */
+static int
+step_until(struct pty_start *st, struct pty_child *child,
+    struct pty_failure *fail)
+{
+	struct pollfd	pfd;
+	int		r, rounds = 0;
+
+	while (rounds++ < TEST_ROUNDS) {
+		pfd.fd = st->report;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		if ((r = pty_step(st, child, fail)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+static void
+test_start_step(void)
+{
+	char *const		 echo[] = { "sh", "-c", "echo started; exit 4",
+				     NULL };
+	char *const		 missing[] = { "no-such-command-pty-test", NULL };
+	struct pty_spec		 spec;
+	struct pty_start	 st;
+	struct pty_child	 child;
+	struct pty_failure	 fail;
+	struct pty_status	 ps;
+	char			*out;
+	int			 eof;
+
+	memset(&spec, 0, sizeof spec);
+	spec.argv = echo;
+	spec.size.cols = 80;
+	spec.size.rows = 24;
+	if (!ok(pty_start(&spec, &st, &fail) == 0 && st.pid > 0 &&
+	    st.report >= 0 && st.master >= 0, "pty_start forks and returns"))
+		return;
+	ok(fcntl(st.report, F_GETFL) & O_NONBLOCK,
+	    "the report channel is non-blocking");
+	is_int(step_until(&st, &child, &fail), 1, "pty_step: it exec'd");
+	ok(child.pid > 0 && child.master >= 0 && st.report == -1 &&
+	    st.pid == -1, "the child handed over, the start emptied");
+	out = read_all(child.master, NULL, &eof);
+	ok(strstr(out, "started") != NULL, "its output on the PTY");
+	free(out);
+	pty_reap(child.pid, true, &ps);
+	is_int(ps.code, 4, "its own status");
+	close(child.master);
+
+	spec.argv = missing;
+	if (!ok(pty_start(&spec, &st, &fail) == 0,
+	    "pty_start of a missing command forks too"))
+		return;
+	is_int(step_until(&st, &child, &fail), -1, "pty_step: it failed");
+	is_int(fail.status, 127, "status 127");
+	is_str(fail.stage, "exec: no-such-command-pty-test", "the stage");
+	ok(st.report == -1 && st.master == -1 && st.pid == -1 &&
+	    waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD,
+	    "closed, and no child left behind");
+}
+
 int
 main(void)
 {
@@ -488,6 +553,7 @@ main(void)
 	test_sigmask();
 	test_read_write();
 	test_stdio();
+	test_start_step();
 	snprintf(path, sizeof path, "%s/not-executable", tmpdir);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/marker", tmpdir);

@@ -32,6 +32,7 @@ static struct sessions	*ss;
 static struct buf	 output;
 static int		 ended;
 static bool		 passthrough;	/* for the next start() */
+static bool		 async_start;	/* for the next start() */
 
 static void
 on_output(void *user, struct session *s, const char *data, size_t len)
@@ -47,6 +48,17 @@ on_ended(void *user, struct session *s)
 	(void)user;
 	(void)s;
 	ended++;
+}
+
+static int		 started;
+static pid_t		 started_pid;
+
+static void
+on_started(void *user, struct session *s)
+{
+	(void)user;
+	started++;
+	started_pid = session_pid(s);
 }
 
 /* What the pipes of a session gave: stdout, stderr, stdin taken. */
@@ -86,6 +98,7 @@ static const struct session_events events = {
 	.forgotten = on_forgotten,
 	.output = on_output,
 	.ended = on_ended,
+	.started = on_started,
 	.stream = on_stream,
 	.stdin_written = on_stdin_written,
 };
@@ -106,6 +119,7 @@ start(char *const *argv, unsigned timeout_s)
 	o.timeout_s = timeout_s;
 	o.term = "xterm";
 	o.passthrough = passthrough;
+	o.async_start = async_start;
 	output.len = 0;
 	ended = 0;
 	s = sessions_start(ss, &o, &cause);
@@ -591,6 +605,50 @@ cleanup(void)
 	rmdir(tmpdir);
 }
 
+/*
+ * async_start: sessions_start() returns before the child exec'd; the
+ * loop learns it (`started`, the pid known) or its failure (FAILED, 127,
+ * the same words as at once).
+ */
+static void
+test_async_start(void)
+{
+	char *const	 argv[] = { "sh", "-c", "echo async-out; exit 6", NULL };
+	char *const	 missing[] = { "no-such-command-session-test", NULL };
+	struct session	*s;
+
+	async_start = true;
+	started = 0;
+	s = start(argv, 0);
+	if (!ok(s != NULL, "an async start returns a session")) {
+		async_start = false;
+		return;
+	}
+	ok(session_is_starting(s) && session_pid(s) <= 0 && started == 0,
+	    "starting: no pid yet, no started event");
+	ok(run_until_done(s) >= 0, "the loop runs it to its end");
+	ok(started == 1 && started_pid > 0, "one started event, with the pid");
+	is_int(session_state(s), SESSION_EXITED, "state EXITED");
+	is_int(session_exit_code(s), 6, "its own status");
+	ok(strstr(buf_cstr(&output), "async-out") != NULL, "its output");
+	sessions_forget(ss, s);
+
+	started = 0;
+	s = start(missing, 0);
+	if (ok(s != NULL, "an async start of a missing command")) {
+		ok(!session_is_done(s), "not done at once: it is learnt later");
+		ok(run_until_done(s) >= 0, "the loop learns it");
+		is_int(session_state(s), SESSION_FAILED, "state FAILED");
+		is_int(session_exit_code(s), 127, "exit code 127");
+		ok(session_error(s) != NULL && strstr(session_error(s),
+		    "command not found") != NULL, "the same words: %s",
+		    session_error(s) ? session_error(s) : "(null)");
+		is_int(started, 0, "no started event for it");
+		sessions_forget(ss, s);
+	}
+	async_start = false;
+}
+
 int
 main(void)
 {
@@ -614,6 +672,7 @@ main(void)
 	test_signal();
 	test_timeout();
 	test_missing();
+	test_async_start();
 	test_daemon();
 	test_input();
 	test_pipes();
