@@ -323,6 +323,9 @@ TESTS += tests/e2e/faults.sh
 EXTRA_DIST += tests/e2e/faults.sh tests/e2e/serve-lib.sh tests/e2e/sshd-lib.sh
 # The control socket under load: concurrency, bounds, bad input, leaks.
 TESTS += tests/e2e/load.sh
+# Many agents at once beside a typed pane (bench/many.sh times it).
+TESTS += tests/e2e/many.sh
+EXTRA_DIST += tests/e2e/many.sh
 EXTRA_DIST += tests/e2e/load.sh tests/e2e/load-client.py
 # A full disk under the state directory while a session runs.
 TESTS += tests/e2e/fulldisk.sh
