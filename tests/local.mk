@@ -245,6 +245,12 @@ tests_unit_test_screen_SOURCES = tests/unit/test-screen.c
 tests_unit_test_screen_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_screen_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-screen
+# A screen drawn anew for a viewer that joins late.
+check_PROGRAMS += tests/unit/test-screen-redraw
+tests_unit_test_screen_redraw_SOURCES = tests/unit/test-screen-redraw.c
+tests_unit_test_screen_redraw_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_screen_redraw_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-screen-redraw
 # The recording player, driven by the event loop.
 check_PROGRAMS += tests/unit/test-player
 tests_unit_test_player_SOURCES = tests/unit/test-player.c
