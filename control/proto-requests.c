@@ -162,7 +162,7 @@ proto_req_input(struct buf *b, const char *id, int64_t session,
 	proto_json_line(b, o);
 }
 
-/* A request with a session and nothing else (kill). */
+/* A request with a session and nothing else (kill, screen). */
 static void
 proto_req_session(struct buf *b, enum proto_op op, const char *id,
     int64_t session)
@@ -177,6 +177,12 @@ void
 proto_req_kill(struct buf *b, const char *id, int64_t session)
 {
 	proto_req_session(b, PROTO_OP_KILL, id, session);
+}
+
+void
+proto_req_screen(struct buf *b, const char *id, int64_t session)
+{
+	proto_req_session(b, PROTO_OP_SCREEN, id, session);
 }
 
 void

@@ -40,7 +40,8 @@ proto_op_name(enum proto_op op)
 {
 	static const char	*names[] = { "hello", "exec", "input", "kill",
 				    "resize", "list", "subscribe", "decide",
-				    "attach", "shutdown", "connect" };
+				    "attach", "shutdown", "connect",
+				    "screen" };
 
 	if ((size_t)op >= sizeof names / sizeof names[0])
 		return "unknown";
@@ -680,7 +681,8 @@ proto_parse(const char *line, size_t len, struct proto_error *err)
 {
 	static const char	*ops[] = { "hello", "exec", "input", "kill",
 				    "resize", "list", "subscribe", "decide",
-				    "attach", "shutdown", "connect", NULL };
+				    "attach", "shutdown", "connect", "screen",
+				    NULL };
 	struct proto_request	*req;
 	json_error_t		 jerr;
 	json_t			*o = NULL, *v;
@@ -755,6 +757,7 @@ proto_parse(const char *line, size_t len, struct proto_error *err)
 			goto fail;
 		break;
 	case PROTO_OP_KILL:
+	case PROTO_OP_SCREEN:
 		if (proto_get_int(o, "session", true, 1, INT64_MAX, 0,
 		    &req->session, err) == -1)
 			goto fail;

@@ -43,6 +43,7 @@ check_request(const struct proto_request *req)
 		assert(req->data[req->datalen] == '\0');
 		break;
 	case PROTO_OP_KILL:
+	case PROTO_OP_SCREEN:
 		assert(req->session >= 1);
 		break;
 	case PROTO_OP_RESIZE:
@@ -80,6 +81,9 @@ build_back(const struct proto_request *req, struct buf *b)
 		break;
 	case PROTO_OP_KILL:
 		proto_req_kill(b, req->id, req->session);
+		break;
+	case PROTO_OP_SCREEN:
+		proto_req_screen(b, req->id, req->session);
 		break;
 	case PROTO_OP_RESIZE:
 		proto_req_resize(b, req->id, req->session, req->cols,

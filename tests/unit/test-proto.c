@@ -137,6 +137,10 @@ test_ops(void)
 	r = parse("{\"op\":\"kill\",\"id\":\"3\",\"session\":7}", &err);
 	ok(r != NULL && r->op == PROTO_OP_KILL && r->session == 7, "kill");
 	proto_request_free(r);
+	r = parse("{\"op\":\"screen\",\"id\":\"s\",\"session\":7}", &err);
+	ok(r != NULL && r->op == PROTO_OP_SCREEN && r->session == 7 &&
+	    strcmp(proto_op_name(r->op), "screen") == 0, "screen");
+	proto_request_free(r);
 
 	r = parse("{\"op\":\"attach\",\"id\":\"a\",\"term\":\"screen-256color\","
 	    "\"cols\":160,\"rows\":48,\"tty\":\"pts/3\",\"new\":true,"
@@ -311,6 +315,8 @@ static const struct bad bads[] = {
 	{ IN "\"session\":\"7\",\"data\":\"a\"}", PROTO_ERR_TYPE, "i", NULL },
 	{ IN "\"data\":\"a\"}", PROTO_ERR_MISSING, "i", "'session'" },
 	{ "{\"op\":\"kill\",\"id\":\"k\"}", PROTO_ERR_MISSING, "k", NULL },
+	{ "{\"op\":\"screen\",\"id\":\"s\",\"session\":0}", PROTO_ERR_VALUE,
+	    "s", "'session'" },
 	{ "{\"op\":\"resize\",\"id\":\"r\",\"session\":1,\"cols\":80}",
 	    PROTO_ERR_MISSING, "r", "'rows'" },
 	{ DE "\"request\":1,\"decision\":\"deny\",\"rule\":\"allow x\"}",
