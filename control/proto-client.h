@@ -64,7 +64,7 @@ void	proto_req_shutdown(struct buf *b, const char *id);
 void	proto_req_decide(struct buf *b, const struct proto_request *req);
 /*
  * Become a console: req's id, term, cols, rows, readonly, new_session,
- * pass_tty, and tty, exec.cwd and exec.argv when not NULL.
+ * pass_tty, and tty, by, exec.cwd and exec.argv when not NULL.
  */
 void	proto_req_attach(struct buf *b, const struct proto_request *req);
 /* A filtered network's proxy asks for host:port (why may be NULL). */

@@ -246,6 +246,7 @@ proto_req_attach(struct buf *b, const struct proto_request *req)
 	json_object_set_new(o, "new", json_boolean(req->new_session));
 	json_object_set_new(o, "pass_tty", json_boolean(req->pass_tty));
 	proto_req_str(o, "tty", req->tty);
+	proto_req_str(o, "by", req->by);
 	proto_req_str(o, "cwd", req->exec.cwd);
 	if (req->exec.argv != NULL)
 		proto_req_argv(o, "argv", req->exec.argv);

@@ -155,7 +155,8 @@ struct proto_request {
 	 * decide: the rule to remember (with remember; NULL: the queue's
 	 * suggestion), the command as a person edited it (exec.argv, with
 	 * approve alone), and who decided as the client names them ("web
-	 * (127.0.0.1, token phone)"; NULL: "user").
+	 * (127.0.0.1, token phone)"; NULL: "user").  attach: who decides in
+	 * the console, named the same way (NULL: "user (console N, TTY)").
 	 */
 	char			*rule;
 	char			*by;

@@ -143,7 +143,8 @@ check_same(const struct proto_request *a, const struct proto_request *b)
 	assert(same_str(a->tty, b->tty) && a->readonly == b->readonly);
 	assert(a->new_session == b->new_session && a->pass_tty == b->pass_tty);
 	assert(same_str(a->host, b->host) && a->port == b->port);
-	assert(same_str(a->why, b->why));
+	assert(same_str(a->why, b->why) && same_str(a->by, b->by));
+	assert(same_str(a->rule, b->rule));
 }
 
 /* A request built back by the codec parses to the same values. */

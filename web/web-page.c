@@ -349,7 +349,7 @@ web_page_decide(const char *msg, size_t len, const char *id,
 	r = xcalloc(1, sizeof *r);
 	r->op = PROTO_OP_DECIDE;
 	r->id = xstrdup(id);
-	r->by = xasprintf("web (%s, token %s)", peer, token_name);
+	r->by = web_page_by(peer, token_name);
 	if (web_page_fields(o, r, &t, cause) != 0) {
 		proto_request_free(r);
 		json_decref(o);
@@ -359,6 +359,12 @@ web_page_decide(const char *msg, size_t len, const char *id,
 	json_decref(o);
 	*req = r;
 	return 0;
+}
+
+char *
+web_page_by(const char *peer, const char *token_name)
+{
+	return xasprintf("web (%s, token %s)", peer, token_name);
 }
 
 char *

@@ -52,6 +52,13 @@ int	web_page_decide(const char *msg, size_t len, const char *id,
 	    struct proto_request **req, char **tag, char **cause);
 
 /*
+ * Who decides from peer with token token_name, as the server's log and the
+ * history say it: "web (ADDRESS, token NAME)", for the page's buttons and
+ * the browser console alike.  Caller frees.
+ */
+char	*web_page_by(const char *peer, const char *token_name);
+
+/*
  * The answer to a page's decision: {"type":"result","tag":...,"ok":...,
  * "message":...} (message NULL: none).  Caller frees.
  */

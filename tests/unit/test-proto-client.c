@@ -292,6 +292,7 @@ test_attach(void)
 	a.new_session = true;
 	a.pass_tty = true;
 	a.tty = "pts/3";
+	a.by = "web (::1, token approver)";
 	a.exec.cwd = "/src";
 	a.exec.argv = argv;
 	proto_req_attach(&b, &a);
@@ -299,8 +300,9 @@ test_attach(void)
 		ok(r->op == PROTO_OP_ATTACH && strcmp(r->id, "a") == 0 &&
 		    strcmp(r->term, "xterm-256color") == 0 && r->cols == 160 &&
 		    r->rows == 48 && !r->readonly && r->new_session &&
-		    r->pass_tty && strcmp(r->tty, "pts/3") == 0,
-		    "attach: term, size, new, pass_tty, tty");
+		    r->pass_tty && strcmp(r->tty, "pts/3") == 0 &&
+		    strcmp(r->by, "web (::1, token approver)") == 0,
+		    "attach: term, size, new, pass_tty, tty, by");
 		ok(strcmp(r->exec.cwd, "/src") == 0 &&
 		    strv_equal(r->exec.argv, argv), "attach: cwd and argv");
 	}
@@ -315,7 +317,7 @@ test_attach(void)
 	proto_req_attach(&b, &a);
 	if ((r = reparse(&b, "attach read-only")) != NULL)
 		ok(r->readonly && !r->new_session && !r->pass_tty &&
-		    r->tty == NULL && r->exec.cwd == NULL &&
+		    r->tty == NULL && r->by == NULL && r->exec.cwd == NULL &&
 		    r->exec.argv == NULL, "attach: read-only, nothing else");
 	proto_request_free(r);
 }

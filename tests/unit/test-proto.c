@@ -156,7 +156,14 @@ test_ops(void)
 	r = parse("{\"op\":\"attach\",\"id\":\"a\",\"term\":\"xterm\","
 	    "\"cols\":80,\"rows\":24,\"readonly\":true}", &err);
 	ok(r != NULL && r->readonly && !r->new_session && r->tty == NULL &&
-	    r->exec.argv == NULL, "attach: read-only, nothing opened");
+	    r->exec.argv == NULL && r->by == NULL, "attach: read-only, "
+	    "nothing opened");
+	proto_request_free(r);
+	r = parse("{\"op\":\"attach\",\"id\":\"a\",\"term\":\"xterm\","
+	    "\"cols\":80,\"rows\":24,\"by\":\"web (127.0.0.1, token "
+	    "approver)\"}", &err);
+	ok(r != NULL && r->by != NULL && strcmp(r->by, "web (127.0.0.1, "
+	    "token approver)") == 0, "attach: who decides in the console");
 	proto_request_free(r);
 	r = parse("{\"op\":\"shutdown\",\"id\":\"k\"}", &err);
 	ok(r != NULL && r->op == PROTO_OP_SHUTDOWN, "shutdown");
@@ -361,6 +368,10 @@ static const struct bad bads[] = {
 	    PROTO_ERR_VALUE, "a", "'tty'" },
 	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":24,\"readonly\":1}",
 	    PROTO_ERR_TYPE, "a", "'readonly'" },
+	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":24,\"by\":\"a\\nb\"}",
+	    PROTO_ERR_VALUE, "a", "control" },
+	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":24,\"by\":7}",
+	    PROTO_ERR_TYPE, "a", "'by'" },
 };
 
 /* Every class of bad input gets its code, its id, a message. */

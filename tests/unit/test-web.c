@@ -291,6 +291,10 @@ test_decide(void)
 	ok(web_page_decide(m, strlen(m), "d6", "::1", "approver", &r, &tag,
 	    &cause) == -1, "not a decision");
 	free(cause);
+	cause = web_page_by("::1", "watch");
+	is_str(cause, "web (::1, token watch)", "the browser console's "
+	    "decider is named as the page's buttons' are");
+	free(cause);
 }
 
 int
