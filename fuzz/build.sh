@@ -71,7 +71,8 @@ target fuzz-shsplit policy/shsplit.c $base --
 # shellcheck disable=SC2086
 target fuzz-web web/web-page.c web/web-auth.c control/proto.c \
     control/proto-encoding.c control/proto-events.c control/proto-requests.c \
-    control/proto-decode.c policy/shsplit.c $sandbox $net $base -- \
+    control/proto-decode.c policy/shsplit.c record/ending.c $sandbox $net \
+    $base -- \
     $(pkg-config --libs libseccomp jansson)
 # shellcheck disable=SC2086
 target fuzz-rules $policy $base --

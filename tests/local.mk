@@ -401,5 +401,6 @@ TESTS += tests/unit/test-web
 TESTS += tests/web/web.sh tests/web/console.sh
 EXTRA_DIST += tests/web/web.sh tests/web/page.mjs tests/web/package.json \
 	tests/web/package-lock.json tests/web/console.sh tests/web/console.mjs \
-	tests/web/lib.mjs tests/web/web-lib.sh
-CLEANFILES += tests/web/approval-390x844.png tests/web/console.png
+	tests/web/lib.mjs tests/web/web-lib.sh tests/web/sessions.mjs
+CLEANFILES += tests/web/approval-390x844.png tests/web/console.png \
+	tests/web/sessions.png
