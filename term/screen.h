@@ -142,6 +142,16 @@ void	screen_text(const struct screen *s, bool with_scrollback,
  */
 bool	screen_redraw(const struct screen *s, size_t max, struct buf *out);
 
+/*
+ * Append cells[0..n) as the bytes that draw them where the cursor stands
+ * (term/screen-redraw.c): an SGR sequence wherever the attributes change
+ * from *pen (updated), the characters in UTF-8, an empty cell as a space,
+ * a wide character that does not fit before n as a blank, right halves
+ * skipped.  Every underline is drawn single.
+ */
+void	screen_draw_cells(const struct cell *cells, int n,
+	    struct cell_attr *pen, struct buf *out);
+
 /* Append one row's text (trailing blanks dropped), without a newline. */
 void	screen_row_text(const struct screen *s, int row, struct buf *out);
 
