@@ -7,7 +7,7 @@
 //   node console.mjs URL APPROVER WATCH DIR SCREENSHOT PTYVISOR
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { check, failed, launch } from './lib.mjs';
+import { check, failed, launch, login } from './lib.mjs';
 
 const [url, approver, watch, dir, screenshot, ptyvisor] =
     process.argv.slice(2);
@@ -30,13 +30,8 @@ async function see(page, text) {
 }
 
 async function open(browser, token) {
-	const ctx = await browser.createBrowserContext();
-	const page = await ctx.newPage();
+	const page = await login(browser, url, token, 1000, 700);
 
-	await page.setViewport({ width: 1000, height: 700 });
-	await page.goto(url + '#token=' + token);
-	await page.waitForFunction(() => document.getElementById('status')
-	    .textContent === 'live', { timeout: WAIT });
 	await page.click('#console-open');
 	await page.waitForSelector('.xterm-rows', { timeout: WAIT });
 	return page;

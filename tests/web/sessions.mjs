@@ -9,7 +9,7 @@
 //   node sessions.mjs URL APPROVER WATCH PTYVISOR SOCKET DIR SCREENSHOT
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { check, failed, launch } from './lib.mjs';
+import { ask, check, failed, launch, login } from './lib.mjs';
 
 const [url, approver, watch, ptyvisor, socket, dir, screenshot] =
     process.argv.slice(2);
@@ -67,17 +67,6 @@ function lines(out) {
 	    ''));
 }
 
-async function openPage(browser, token) {
-	const ctx = await browser.createBrowserContext();
-	const page = await ctx.newPage();
-
-	await page.setViewport({ width: 1400, height: 1000 });
-	await page.goto(url + '#token=' + token);
-	await page.waitForFunction(() => document.getElementById('status')
-	    .textContent === 'live', { timeout: WAIT });
-	return page;
-}
-
 // Open session n's view from the sessions list.
 async function show(page, n) {
 	const b = await page.waitForSelector('button[data-view="' + n + '"]',
@@ -106,27 +95,11 @@ function control(line) {
 	});
 }
 
-// A page's message sent on a WebSocket of its own; the first result back.
-function raw(page, token, msgs) {
-	return page.evaluate((t, m) => new Promise((resolve) => {
-		const ws = new WebSocket('ws://' + location.host + '/ws',
-		    ['ptyvisor', 'token.' + t]);
-		ws.onmessage = (e) => {
-			const r = JSON.parse(e.data);
-			if (r.type === 'result')
-				resolve(r);
-		};
-		ws.onopen = () => m.forEach((x) => ws.send(JSON.stringify(x)));
-		ws.onclose = () => resolve({ closed: true });
-		setTimeout(() => resolve({ none: true }), 5000);
-	}), token, msgs);
-}
-
 const browser = await launch(dir + '/sessions');
 let agent = null;
 
 try {
-	const page = await openPage(browser, approver);
+	const page = await login(browser, url, approver, 1400, 1000);
 
 	// An agent's command, asked, approved on the page.
 	agent = spawn(ptyvisor, ['exec', '--cwd', dir, '--', 'dash', '-c',
@@ -186,7 +159,7 @@ try {
 	check(true, 'a new size: the view drawn again at it, 100x30');
 
 	// Watch-only: sees it, cannot type.
-	const wpage = await openPage(browser, watch);
+	const wpage = await login(browser, url, watch, 1400, 1000);
 	await show(wpage, n);
 	await waitView(wpage, n, (t) => t.includes('bold-early'),
 	    'the watch-only page\'s view');
@@ -194,7 +167,7 @@ try {
 	await wpage.click('section.view[data-session="' + n + '"] .xterm');
 	await wpage.keyboard.type('watch-typed');
 	await wpage.keyboard.press('Enter');
-	const refused = await raw(wpage, watch, [{ op: 'view', session: n },
+	const refused = await ask(wpage, watch, [{ op: 'view', session: n },
 	    { op: 'input', session: n, data: 'watch-raw\r' }]);
 	check(refused.ok === false && /watches only/.test(refused.message),
 	    'keys a watch-only page sends anyway are refused',
@@ -244,11 +217,11 @@ try {
 	await page.screenshot({ path: screenshot, fullPage: true });
 
 	// Bounds: four views a page.
-	const many = await raw(page, approver, [1, 2, 3, 4, 5].map((s) =>
+	const many = await ask(page, approver, [1, 2, 3, 4, 5].map((s) =>
 	    ({ op: 'view', session: 100000 + s })));
 	check(many.ok === false && /at most 4/.test(many.message),
 	    'a page shows at most 4 sessions at once', JSON.stringify(many));
-	const notshown = await raw(page, approver, [{ op: 'input',
+	const notshown = await ask(page, approver, [{ op: 'input',
 	    session: n, data: 'x' }]);
 	check(notshown.ok === false && /not shown/.test(notshown.message),
 	    'keys only into a session the page shows',
