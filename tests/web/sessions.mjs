@@ -15,11 +15,17 @@ const [url, approver, watch, ptyvisor, socket, dir, screenshot] =
     process.argv.slice(2);
 const WAIT = 15000;
 
-// The agent's command: lines on its stdout (a pipe), then two lines read
-// from its terminal, each said back, then one more.
+// The agent's command: lines on its stdout (a pipe), then a line read from
+// its terminal and said back; then two questions to its terminal (status,
+// attributes) and the answers it gets, said back (od -c); a line read
+// again, one more.
 const SCRIPT = 'for i in 1 2 3; do echo early-$i; done; ' +
     'printf "\\033[1mbold-early\\033[0m\\n"; ' +
     'read x < /dev/tty; echo "typed:$x"; ' +
+    'stty -echo < /dev/tty; printf "\\033[5n\\033[c" > /dev/tty; sleep 1; ' +
+    'stty -icanon min 0 time 5 < /dev/tty; echo "answers:$(dd bs=200 ' +
+    'count=1 < /dev/tty 2> /dev/null | od -An -c | tr -d \' \\n\')"; ' +
+    'stty sane < /dev/tty; ' +
     'read y < /dev/tty; echo "again:$y"; echo late-line';
 
 // The text of session n's view, as xterm.js renders it.
@@ -184,14 +190,24 @@ try {
 	    !text.includes('watch-typed') && !text.includes('watch-raw'),
 	    'keys typed in an approver\'s view reach the session; the ' +
 	    'watch-only page\'s never did', text);
+	const answers = await (async () => {
+		const until = Date.now() + WAIT;
+		while (!/answers:.*\n/.test(out) && Date.now() < until)
+			await new Promise((r) => setTimeout(r, 50));
+		return (/answers:(.*)\n/.exec(out) || ['', 'none'])[1];
+	})();
+	check(answers.split('[0n').length === 2 && answers.split('c').length ===
+	    2, 'the program\'s questions to its terminal are answered once, ' +
+	    'by the server, not again by the page\'s terminal', answers);
 	await page.keyboard.type('twice');
 	await page.keyboard.press('Enter');
 
 	// It ends: how, and its entry of the history.
 	const code = await Promise.race([status, new Promise((r) =>
 	    setTimeout(() => r('no exit'), WAIT))]);
-	check(code === 0 && out.includes('typed:from-the-page\nagain:twice\n' +
-	    'late-line\n'), 'the session ends, the agent got its lines',
+	check(code === 0 && out.includes('typed:from-the-page\n') &&
+	    out.includes('again:twice\nlate-line\n'), 'the session ends, ' +
+	    'the agent got its lines',
 	    code + ' ' + JSON.stringify(out));
 	text = await waitView(page, n, (t) => t.includes('late-line'),
 	    'the last line');

@@ -393,7 +393,8 @@
 	 * A view's terminal answers nothing the program asks (device
 	 * attributes, cursor position, modes, colours, settings): the
 	 * session's own terminal, the server's, has answered already, and an
-	 * answer from here would reach the program as typed.
+	 * answer from here would reach the program as typed.  Nor does it
+	 * make links of what the program prints (OSC 8).
 	 */
 	function quiet(term) {
 		const p = term.parser;
@@ -420,6 +421,8 @@
 		[4, 10, 11, 12, 17, 19].forEach(function (n) {
 			p.registerOscHandler(n, query);
 		});
+		/* No links either: a program's text may name any address. */
+		p.registerOscHandler(8, yes);
 	}
 
 	/* Keys typed into a view, in pieces a page's message holds. */
