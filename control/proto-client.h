@@ -116,8 +116,9 @@ struct proto_event {
 	const char		*reason;	/* denied */
 	char *const		*argv;		/* approved: as edited */
 	const char		*scope;		/* approved: a host's */
-	int64_t			 session;	/* started, output, written,
-						   screen, resized */
+	int64_t			 session;	/* started, output,
+						   written, screen,
+						   resized */
 	uint64_t		 seq;		/* output */
 	int			 fd;		/* output: 1 stdout, 2 stderr
 						   (pipes), 0 the PTY */

@@ -61,7 +61,8 @@ enum proto_op {
 	PROTO_OP_DECIDE,
 	PROTO_OP_ATTACH,
 	PROTO_OP_SHUTDOWN,
-	PROTO_OP_CONNECT,	/* a filtered network's proxy asks for a host */
+	PROTO_OP_CONNECT,	/* a filtered network's proxy asks for a
+				   host */
 	PROTO_OP_SCREEN		/* a session's screen as it is now */
 };
 

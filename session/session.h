@@ -340,8 +340,8 @@ void	session_resize(struct session *s, struct pty_size size);
  * byte the subscribers were given.  False when rows were left out.  A
  * session without a screen (passthrough) draws nothing.
  */
-bool	session_screen_redraw(struct session *s, size_t max, struct buf *out,
-	    struct pty_size *size);
+bool	session_screen_redraw(struct session *s, size_t max,
+	    struct buf *out, struct pty_size *size);
 
 /*
  * Consoles showing one session at different sizes: who (any pointer that

@@ -106,12 +106,15 @@ web_view_message(struct web *w, struct web_conn *c,
     const struct web_page_msg *m)
 {
 	struct web_view	*v = web_view_find(c, m->session);
+	char		*why;
 
 	switch (m->op) {
 	case WEB_PAGE_VIEW:
 		if (v == NULL && (v = web_view_find(c, 0)) == NULL) {
-			web_view_refuse(c, "a page shows at most 4 sessions "
-			    "at once: close one first");
+			why = xasprintf("a page shows at most %d sessions at "
+			    "once: close one first", WEB_VIEWS_MAX);
+			web_view_refuse(c, why);
+			free(why);
 			return;
 		}
 		/* Shown already: drawn anew. */
