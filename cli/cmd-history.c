@@ -99,10 +99,8 @@ cmd_history_rows_load(struct cmd_history_rows *rows, char **cause)
 		rows->v = xreallocarray(rows->v, rows->n + 1, sizeof *rows->v);
 		rows->v[rows->n].e = e;
 		rows->v[rows->n].line = xstrdup(line);
-		/* Pruned, and not written again since (a path of its own). */
-		rows->v[rows->n].pruned = e.id != 0 && e.recording != NULL &&
-		    statedir_pruned_has(pruned, npruned, e.id) &&
-		    access(e.recording, F_OK) != 0;
+		rows->v[rows->n].pruned = statedir_recording_pruned(pruned,
+		    npruned, e.id, e.recording);
 		rows->n++;
 	}
 	free(pruned);

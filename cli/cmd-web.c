@@ -140,6 +140,7 @@ cmd_web_exec(int argc, char **argv)
 	if ((state = cli_state_dir(cfg, &cause)) != NULL) {
 		history = statedir_history_path(state);
 		o.history = history;
+		o.state_dir = state;
 	}
 	free(cause);
 	cause = NULL;

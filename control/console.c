@@ -57,6 +57,11 @@ control_op_attach(struct control_client *cl, struct proto_request *req)
 	    cl->serial, (long)cl->pid, req->term, req->cols, req->rows,
 	    req->readonly ? ", read-only" : "", tty ? ", its terminal" :
 	    ", frames");
+	/* A front end that names who decides there: which client it is. */
+	if (req->by != NULL)
+		control_log(c, "client %lu (pid %ld, %s) decides in its "
+		    "console for %s", cl->serial, (long)cl->pid,
+		    cl->exe != NULL ? cl->exe : "?", req->by);
 }
 
 /* A client sent what no console client sends: drop it. */

@@ -1,8 +1,9 @@
 /*
  * forward.c - what sessions and the approval queue report, forwarded to
  * control clients as events: started, output (of the PTY or a pipe),
- * written (stdin the command took), exit, queued, approved or denied,
- * withdrawn; an approved exec handed to the spawn hook.  The request's own
+ * written (stdin the command took), resized (to subscribers), exit,
+ * queued, approved or denied, withdrawn; an approved exec handed to the
+ * spawn hook.  The request's own
  * client gets them with its request id (and output in the encoding it
  * asked for); subscribers get them without an id, as text.  Keeps the
  * sessions it reports on (from their creation to their end) and the execs
@@ -300,6 +301,25 @@ control_on_stream(void *user, struct session *s, int fd, const char *data,
 	control_sess_hold(cs);
 }
 
+/*
+ * Sessions callback: a session's terminal has a new size; subscribers
+ * that show its screen (the web page's live views) draw it again.
+ */
+static void
+control_on_resized(void *user, struct session *s)
+{
+	struct control		*c = user;
+	struct control_sess	*cs = control_sess_find(c, s);
+	struct pty_size		 size = session_size(s);
+	struct buf		 b = { 0 };
+
+	if (cs == NULL || !control_has_subscribers(c, NULL))
+		return;
+	proto_ev_resized(&b, (int64_t)cs->id, size.cols, size.rows);
+	control_broadcast(c, &b, NULL);
+	buf_free(&b);
+}
+
 /* Tell the owner how far the command has read its stdin pipe. */
 static void
 control_on_stdin_written(void *user, struct session *s, uint64_t total)
@@ -333,6 +353,7 @@ const struct session_events control_session_events = {
 	.started = control_on_started,
 	.stream = control_on_stream,
 	.stdin_written = control_on_stdin_written,
+	.resized = control_on_resized,
 };
 
 /* Approval callback: a request waits for a person. */

@@ -49,6 +49,8 @@ void	proto_req_input(struct buf *b, const char *id, int64_t session,
 	    bool to_stdin, const void *data, size_t len,
 	    enum proto_encoding enc, bool eof);
 void	proto_req_kill(struct buf *b, const char *id, int64_t session);
+/* A session's screen as it is now (answered by a screen event). */
+void	proto_req_screen(struct buf *b, const char *id, int64_t session);
 void	proto_req_resize(struct buf *b, const char *id, int64_t session,
 	    unsigned int cols, unsigned int rows);
 void	proto_req_list(struct buf *b, const char *id);
@@ -62,7 +64,7 @@ void	proto_req_shutdown(struct buf *b, const char *id);
 void	proto_req_decide(struct buf *b, const struct proto_request *req);
 /*
  * Become a console: req's id, term, cols, rows, readonly, new_session,
- * pass_tty, and tty, exec.cwd and exec.argv when not NULL.
+ * pass_tty, and tty, by, exec.cwd and exec.argv when not NULL.
  */
 void	proto_req_attach(struct buf *b, const struct proto_request *req);
 /* A filtered network's proxy asks for host:port (why may be NULL). */
@@ -83,7 +85,9 @@ enum proto_ev_kind {
 	PROTO_EV_OUTPUT,
 	PROTO_EV_WRITTEN,
 	PROTO_EV_EXIT,
-	PROTO_EV_LIST
+	PROTO_EV_LIST,
+	PROTO_EV_SCREEN,
+	PROTO_EV_RESIZED
 };
 
 /*
@@ -112,12 +116,18 @@ struct proto_event {
 	const char		*reason;	/* denied */
 	char *const		*argv;		/* approved: as edited */
 	const char		*scope;		/* approved: a host's */
-	int64_t			 session;	/* started, output, written */
+	int64_t			 session;	/* started, output,
+						   written, screen,
+						   resized */
 	uint64_t		 seq;		/* output */
 	int			 fd;		/* output: 1 stdout, 2 stderr
 						   (pipes), 0 the PTY */
-	const char		*data;		/* output: the bytes */
+	const char		*data;		/* output: the bytes;
+						   screen: its drawing */
 	size_t			 len;
+	unsigned int		 cols;		/* screen, resized */
+	unsigned int		 rows;
+	bool			 partial;	/* screen: rows left out */
 	uint64_t		 bytes;		/* written */
 	struct proto_exit	 exit;		/* exit */
 	struct proto_session	*sessions;	/* list */

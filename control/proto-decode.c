@@ -278,6 +278,23 @@ proto_dec_output(struct proto_dec *d, struct proto_event *ev, json_t *o)
 		    "missing 'data'");
 }
 
+/* A session's size, its screen's drawing when there is one. */
+static void
+proto_dec_screen(struct proto_dec *d, struct proto_event *ev, json_t *o)
+{
+	json_t	*v;
+
+	ev->session = proto_dec_int(d, o, "session", true, 1);
+	ev->cols = (unsigned int)proto_dec_int(d, o, "cols", true, 1);
+	ev->rows = (unsigned int)proto_dec_int(d, o, "rows", true, 1);
+	if (ev->kind != PROTO_EV_SCREEN)
+		return;
+	v = proto_dec_field(d, o, "data", true, JSON_STRING, "a string");
+	ev->data = json_string_value(v);
+	ev->len = json_string_length(v);
+	ev->partial = proto_dec_bool(d, o, "partial", false);
+}
+
 /* How a session ended. */
 static void
 proto_dec_exit(struct proto_dec *d, struct proto_event *ev, json_t *o)
@@ -300,7 +317,8 @@ proto_dec_exit(struct proto_dec *d, struct proto_event *ev, json_t *o)
 /* The event names, in the order of enum proto_ev_kind. */
 static const char *const proto_ev_names[] = {
 	"", "hello", "error", "ok", "attached", "queued", "approved",
-	"denied", "withdrawn", "started", "output", "written", "exit", "list"
+	"denied", "withdrawn", "started", "output", "written", "exit", "list",
+	"screen", "resized"
 };
 
 /* The fields of ev->kind. */
@@ -359,6 +377,10 @@ proto_dec_fields(struct proto_dec *d, struct proto_event *ev, json_t *o)
 		break;
 	case PROTO_EV_LIST:
 		proto_dec_list(d, ev, o);
+		break;
+	case PROTO_EV_SCREEN:
+	case PROTO_EV_RESIZED:
+		proto_dec_screen(d, ev, o);
 		break;
 	}
 }

@@ -1,10 +1,10 @@
 /*
  * proto-events.c - the control protocol's event builders (see proto.h):
  * hello, error, ok, queued, approved/denied, withdrawn, started, output
- * (of the PTY or a pipe), written, exit and list, each appended to a
- * buffer as one JSON line; the notify program's argument, which
- * describes a waiting request as queued does; and proto_json_line, which
- * writes every line of the codec.
+ * (of the PTY or a pipe), screen, resized, written, exit and list, each
+ * appended to a buffer as one JSON line; the notify program's argument,
+ * which describes a waiting request as queued does; and proto_json_line,
+ * which writes every line of the codec.
  *
  * Invariants: event builders only hand jansson valid UTF-8 (invalid bytes
  * become U+FFFD) and always emit exactly one line.
@@ -347,6 +347,38 @@ proto_ev_stream(struct buf *b, const char *id, int64_t session, uint64_t seq,
 {
 	proto_ev_output_of(b, id, session, seq, fd == 2 ? "stderr" : "stdout",
 	    data, len, enc);
+}
+
+void
+proto_ev_screen(struct buf *b, const char *id, int64_t session,
+    unsigned int cols, unsigned int rows, const void *data, size_t len,
+    bool partial)
+{
+	json_t		*o = proto_ev_new("screen", id);
+	struct buf	 tmp = { 0 };
+
+	proto_set_int(o, "session", session);
+	proto_set_int(o, "cols", cols);
+	proto_set_int(o, "rows", rows);
+	proto_utf8_clean(&tmp, data, len);
+	json_object_set_new(o, "data", json_stringn_nocheck(tmp.data != NULL ?
+	    tmp.data : "", tmp.len));
+	buf_free(&tmp);
+	if (partial)
+		json_object_set_new(o, "partial", json_true());
+	proto_json_line(b, o);
+}
+
+void
+proto_ev_resized(struct buf *b, int64_t session, unsigned int cols,
+    unsigned int rows)
+{
+	json_t	*o = proto_ev_new("resized", NULL);
+
+	proto_set_int(o, "session", session);
+	proto_set_int(o, "cols", cols);
+	proto_set_int(o, "rows", rows);
+	proto_json_line(b, o);
 }
 
 void

@@ -162,7 +162,7 @@ proto_req_input(struct buf *b, const char *id, int64_t session,
 	proto_json_line(b, o);
 }
 
-/* A request with a session and nothing else (kill). */
+/* A request with a session and nothing else (kill, screen). */
 static void
 proto_req_session(struct buf *b, enum proto_op op, const char *id,
     int64_t session)
@@ -177,6 +177,12 @@ void
 proto_req_kill(struct buf *b, const char *id, int64_t session)
 {
 	proto_req_session(b, PROTO_OP_KILL, id, session);
+}
+
+void
+proto_req_screen(struct buf *b, const char *id, int64_t session)
+{
+	proto_req_session(b, PROTO_OP_SCREEN, id, session);
 }
 
 void
@@ -240,6 +246,7 @@ proto_req_attach(struct buf *b, const struct proto_request *req)
 	json_object_set_new(o, "new", json_boolean(req->new_session));
 	json_object_set_new(o, "pass_tty", json_boolean(req->pass_tty));
 	proto_req_str(o, "tty", req->tty);
+	proto_req_str(o, "by", req->by);
 	proto_req_str(o, "cwd", req->exec.cwd);
 	if (req->exec.argv != NULL)
 		proto_req_argv(o, "argv", req->exec.argv);

@@ -40,7 +40,8 @@ proto_op_name(enum proto_op op)
 {
 	static const char	*names[] = { "hello", "exec", "input", "kill",
 				    "resize", "list", "subscribe", "decide",
-				    "attach", "shutdown", "connect" };
+				    "attach", "shutdown", "connect",
+				    "screen" };
 
 	if ((size_t)op >= sizeof names / sizeof names[0])
 		return "unknown";
@@ -489,8 +490,9 @@ proto_parse_input(json_t *o, struct proto_request *req,
 }
 
 /*
- * A decide's "by": 1 to PROTO_BY_MAX bytes of text on one line (no
- * control character), since it goes into the log and the history as it is.
+ * A decide's or an attach's "by": 1 to PROTO_BY_MAX bytes of text on one
+ * line (no control character), since it goes into the log and the history
+ * as it is.
  */
 static int
 proto_check_by(const char *v, struct proto_error *err)
@@ -633,7 +635,7 @@ proto_check_name(const char *key, const char *v, size_t max,
 	return 0;
 }
 
-/* attach: term, cols, rows; readonly, tty, new, argv, cwd optional. */
+/* attach: term, cols, rows; readonly, tty, by, new, argv, cwd optional. */
 static int
 proto_parse_attach(json_t *o, struct proto_request *req,
     struct proto_error *err)
@@ -656,6 +658,8 @@ proto_parse_attach(json_t *o, struct proto_request *req,
 	    proto_get_str(o, "tty", false, &req->tty, err) == -1 ||
 	    (req->tty != NULL &&
 	    proto_check_name("tty", req->tty, 64, err) == -1) ||
+	    proto_get_str(o, "by", false, &req->by, err) == -1 ||
+	    (req->by != NULL && proto_check_by(req->by, err) == -1) ||
 	    proto_get_str(o, "cwd", false, &req->exec.cwd, err) == -1)
 		return -1;
 	if (json_object_get(o, "argv") != NULL) {
@@ -680,7 +684,8 @@ proto_parse(const char *line, size_t len, struct proto_error *err)
 {
 	static const char	*ops[] = { "hello", "exec", "input", "kill",
 				    "resize", "list", "subscribe", "decide",
-				    "attach", "shutdown", "connect", NULL };
+				    "attach", "shutdown", "connect", "screen",
+				    NULL };
 	struct proto_request	*req;
 	json_error_t		 jerr;
 	json_t			*o = NULL, *v;
@@ -755,6 +760,7 @@ proto_parse(const char *line, size_t len, struct proto_error *err)
 			goto fail;
 		break;
 	case PROTO_OP_KILL:
+	case PROTO_OP_SCREEN:
 		if (proto_get_int(o, "session", true, 1, INT64_MAX, 0,
 		    &req->session, err) == -1)
 			goto fail;

@@ -38,6 +38,13 @@ struct json_t;
 #define PROTO_BY_MAX		200
 /* Longest exec timeout: a week.  Longer is a mistake, not a wish. */
 #define PROTO_TIMEOUT_MAX_S	(7 * 24 * 3600)
+/*
+ * Longest screen event's drawing (proto_ev_screen): a 200x60 screen with
+ * an attribute change in every other cell fits; so does its JSON line
+ * (an escape is 6 bytes there, a sequence at least 4 here) well within
+ * the bound on what a client may leave unread (doc/protocol.md §9).
+ */
+#define PROTO_SCREEN_MAX	(256 * 1024)
 /* Terminal size bounds for exec and resize. */
 #define PROTO_SIZE_MAX		1000
 #define PROTO_DEFAULT_COLS	80
@@ -54,7 +61,9 @@ enum proto_op {
 	PROTO_OP_DECIDE,
 	PROTO_OP_ATTACH,
 	PROTO_OP_SHUTDOWN,
-	PROTO_OP_CONNECT	/* a filtered network's proxy asks for a host */
+	PROTO_OP_CONNECT,	/* a filtered network's proxy asks for a
+				   host */
+	PROTO_OP_SCREEN		/* a session's screen as it is now */
 };
 
 /* Error codes; proto_err_name gives the "code" string of an error event. */
@@ -130,7 +139,8 @@ struct proto_request {
 	char			*id;		/* NULL only for hello */
 	int			 version;	/* hello */
 	struct proto_exec	 exec;		/* exec */
-	int64_t			 session;	/* input, kill, resize: >= 1 */
+	int64_t			 session;	/* input, kill, resize,
+						   screen: >= 1 */
 	char			*data;		/* input: bytes (NUL-terminated) */
 	size_t			 datalen;
 	bool			 to_stdin;	/* input: "stream":"stdin" */
@@ -146,7 +156,8 @@ struct proto_request {
 	 * decide: the rule to remember (with remember; NULL: the queue's
 	 * suggestion), the command as a person edited it (exec.argv, with
 	 * approve alone), and who decided as the client names them ("web
-	 * (127.0.0.1, token phone)"; NULL: "user").
+	 * (127.0.0.1, token phone)"; NULL: "user").  attach: who decides in
+	 * the console, named the same way (NULL: "user (console N, TTY)").
 	 */
 	char			*rule;
 	char			*by;
@@ -301,6 +312,17 @@ void	proto_ev_output(struct buf *b, const char *id, int64_t session,
 void	proto_ev_stream(struct buf *b, const char *id, int64_t session,
 	    uint64_t seq, int fd, const void *data, size_t len,
 	    enum proto_encoding enc);
+/*
+ * The answer to screen: session's size and len bytes that draw its screen
+ * on a terminal of that size just reset (term/screen.h's screen_redraw),
+ * "partial" when rows were left out past PROTO_SCREEN_MAX.
+ */
+void	proto_ev_screen(struct buf *b, const char *id, int64_t session,
+	    unsigned int cols, unsigned int rows, const void *data,
+	    size_t len, bool partial);
+/* A session's terminal has a new size (for subscribers). */
+void	proto_ev_resized(struct buf *b, int64_t session, unsigned int cols,
+	    unsigned int rows);
 /* How many bytes of its stdin pipe the command has taken so far. */
 void	proto_ev_written(struct buf *b, const char *id, int64_t session,
 	    uint64_t total);

@@ -5,9 +5,10 @@
  * asking for a host: queued the same way, the decision all it waits for),
  * input (to the PTY, or to the stdin pipe of the client's own command),
  * kill, resize, list, subscribe, decide, attach (the connection becomes a
- * console's, console.c) and shutdown (the server ends, where it may be
- * ended that way).  Every request but hello gets one answer: its own event
- * (queued, list, attached), "ok", or an error event.
+ * console's, console.c), shutdown (the server ends, where it may be
+ * ended that way) and screen (a session's, drawn as it is now).  Every
+ * request but hello gets one answer: its own event (queued, list,
+ * attached, screen), "ok", or an error event.
  *
  * Invariants: only lines proto_parse() fully validated reach the ops; a
  * request naming a missing or ended session, or no waiting request, gets an
@@ -79,9 +80,13 @@ control_op_connect(struct control_client *cl, struct proto_request *req)
 	    req->host, req->port, req->why, &from));
 }
 
-/* The running session a request names, or NULL after an error event. */
+/*
+ * The session a request names, running unless ended_ok, or NULL after an
+ * error event.
+ */
 static struct session *
-control_op_session(struct control_client *cl, struct proto_request *req)
+control_op_session(struct control_client *cl, struct proto_request *req,
+    bool ended_ok)
 {
 	struct session	*s = sessions_find(cl->c->ss,
 			    (unsigned long)req->session);
@@ -93,7 +98,7 @@ control_op_session(struct control_client *cl, struct proto_request *req)
 		free(msg);
 		return NULL;
 	}
-	if (session_is_done(s)) {
+	if (!ended_ok && session_is_done(s)) {
 		msg = xasprintf("session %lld has ended",
 		    (long long)req->session);
 		control_error(cl, req->id, PROTO_ERR_STATE, msg);
@@ -134,6 +139,29 @@ control_op_stdin(struct control_client *cl, struct proto_request *req,
 	proto_ev_ok(&b, req->id);
 	control_send(cl, &b);
 	buf_free(&b);
+}
+
+/*
+ * screen: a session's screen as it is now (ended or not), drawn for a
+ * terminal of its size; the session's output events this client gets
+ * after it continue it.
+ */
+static void
+control_op_screen(struct control_client *cl, struct proto_request *req)
+{
+	struct session	*s;
+	struct buf	 draw = { 0 }, b = { 0 };
+	struct pty_size	 size;
+	bool		 whole;
+
+	if ((s = control_op_session(cl, req, true)) == NULL)
+		return;
+	whole = session_screen_redraw(s, PROTO_SCREEN_MAX, &draw, &size);
+	proto_ev_screen(&b, req->id, req->session, size.cols, size.rows,
+	    draw.data, draw.len, !whole);
+	control_send(cl, &b);
+	buf_free(&b);
+	buf_free(&draw);
 }
 
 /* list: every session and every waiting request. */
@@ -246,7 +274,7 @@ control_handle(struct control_client *cl, struct proto_request *req)
 		control_op_exec(cl, req);
 		return;
 	case PROTO_OP_INPUT:
-		if ((s = control_op_session(cl, req)) == NULL)
+		if ((s = control_op_session(cl, req, false)) == NULL)
 			return;
 		if (req->to_stdin) {
 			control_op_stdin(cl, req, s);
@@ -255,12 +283,12 @@ control_handle(struct control_client *cl, struct proto_request *req)
 		session_write(s, req->data, req->datalen);
 		break;
 	case PROTO_OP_KILL:
-		if ((s = control_op_session(cl, req)) == NULL)
+		if ((s = control_op_session(cl, req, false)) == NULL)
 			return;
 		session_cancel(s, "the agent stopped it");
 		break;
 	case PROTO_OP_RESIZE:
-		if ((s = control_op_session(cl, req)) == NULL)
+		if ((s = control_op_session(cl, req, false)) == NULL)
 			return;
 		size.cols = (unsigned short)req->cols;
 		size.rows = (unsigned short)req->rows;
@@ -293,6 +321,9 @@ control_handle(struct control_client *cl, struct proto_request *req)
 		return;
 	case PROTO_OP_CONNECT:
 		control_op_connect(cl, req);
+		return;
+	case PROTO_OP_SCREEN:
+		control_op_screen(cl, req);
 		return;
 	}
 	proto_ev_ok(&b, req->id);

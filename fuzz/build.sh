@@ -71,7 +71,8 @@ target fuzz-shsplit policy/shsplit.c $base --
 # shellcheck disable=SC2086
 target fuzz-web web/web-page.c web/web-auth.c control/proto.c \
     control/proto-encoding.c control/proto-events.c control/proto-requests.c \
-    control/proto-decode.c policy/shsplit.c $sandbox $net $base -- \
+    control/proto-decode.c policy/shsplit.c record/ending.c $sandbox $net \
+    $base -- \
     $(pkg-config --libs libseccomp jansson)
 # shellcheck disable=SC2086
 target fuzz-rules $policy $base --
@@ -88,7 +89,7 @@ target fuzz-config conf/config.c conf/config-apply.c $policy $sandbox $net $base
 mcp="mcp/mcp.c mcp/outcap.c mcp/tools.c mcp/tool-run.c mcp/tool-session.c
 mcp/mcpd.c mcp/mcp-jobs.c mcp/mcp-results.c mcp/mcp-config.c"
 term="term/colmode.c term/feed.c term/grid.c term/reflow.c term/screen.c
-term/screen-read.c term/scrollback.c term/textout.c"
+term/screen-read.c term/screen-redraw.c term/scrollback.c term/textout.c"
 control="control/client.c control/control.c control/proto.c
 control/proto-encoding.c control/proto-events.c control/proto-requests.c
 control/proto-decode.c"

@@ -43,6 +43,7 @@ check_request(const struct proto_request *req)
 		assert(req->data[req->datalen] == '\0');
 		break;
 	case PROTO_OP_KILL:
+	case PROTO_OP_SCREEN:
 		assert(req->session >= 1);
 		break;
 	case PROTO_OP_RESIZE:
@@ -80,6 +81,9 @@ build_back(const struct proto_request *req, struct buf *b)
 		break;
 	case PROTO_OP_KILL:
 		proto_req_kill(b, req->id, req->session);
+		break;
+	case PROTO_OP_SCREEN:
+		proto_req_screen(b, req->id, req->session);
 		break;
 	case PROTO_OP_RESIZE:
 		proto_req_resize(b, req->id, req->session, req->cols,
@@ -139,7 +143,8 @@ check_same(const struct proto_request *a, const struct proto_request *b)
 	assert(same_str(a->tty, b->tty) && a->readonly == b->readonly);
 	assert(a->new_session == b->new_session && a->pass_tty == b->pass_tty);
 	assert(same_str(a->host, b->host) && a->port == b->port);
-	assert(same_str(a->why, b->why));
+	assert(same_str(a->why, b->why) && same_str(a->by, b->by));
+	assert(same_str(a->rule, b->rule));
 }
 
 /* A request built back by the codec parses to the same values. */

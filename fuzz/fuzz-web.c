@@ -1,12 +1,14 @@
 /*
  * fuzz-web.c - libFuzzer target over what a browser sends `ptyvisor web`:
- * a page's message read as a decision (web/web-page.c), and the headers a
- * token, a Host and an Origin travel in (web/web-auth.c).  Besides memory
- * errors it checks their promises: a decision read is one the server's
- * parser takes back as it was built (every field within the protocol's
- * bounds, named "web (ADDRESS, token NAME)"), and a refused one says why;
- * a header yields a token only from within itself, and no made-up secret
- * logs in.
+ * a page's message read as what it asks (web/web-page.c: a decision, a
+ * session shown live, keys typed into it), and the headers a token, a
+ * Host and an Origin travel in (web/web-auth.c).  Besides memory errors
+ * it checks their promises: a decision read is one the server's parser
+ * takes back as it was built (every field within the protocol's bounds,
+ * named "web (ADDRESS, token NAME)"), and a refused one says why; keys
+ * read become an input request the server's parser takes back byte for
+ * byte; a header yields a token only from within itself, and no made-up
+ * secret logs in.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -50,6 +52,36 @@ decide(const char *msg, size_t len)
 	free(tag);
 }
 
+/* A page's message about a session: refused with a cause, or taken. */
+static void
+message(const char *msg, size_t len)
+{
+	struct web_page_msg	 m;
+	struct proto_request	*back;
+	struct proto_error	 err;
+	struct buf		 line = { 0 };
+	char			*cause = NULL;
+
+	if (web_page_message(msg, len, &m, &cause) != 0) {
+		assert(cause != NULL && m.data == NULL);
+		free(cause);
+		return;
+	}
+	assert(m.op == WEB_PAGE_DECIDE || m.session >= 1);
+	assert((m.op == WEB_PAGE_INPUT) == (m.data != NULL));
+	if (m.op == WEB_PAGE_INPUT) {
+		proto_req_input(&line, "i1", m.session, false, m.data, m.len,
+		    PROTO_ENC_TEXT, false);
+		back = proto_parse(line.data, line.len, &err);
+		assert(back != NULL && back->session == m.session);
+		assert(back->datalen == m.len &&
+		    memcmp(back->data, m.data, m.len) == 0);
+		proto_request_free(back);
+		buf_free(&line);
+	}
+	free(m.data);
+}
+
 /* Headers: a token found lies within them; a guess never logs in. */
 static void
 headers(const char *h)
@@ -82,6 +114,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (data[0] & 1) {
 		decide((const char *)data + 1, size - 1);
+		message((const char *)data + 1, size - 1);
 		return 0;
 	}
 	s = xstrndup((const char *)data + 1, size - 1);

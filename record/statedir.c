@@ -208,3 +208,11 @@ statedir_pruned_has(const unsigned long *ids, size_t n, unsigned long id)
 	return n > 0 && bsearch(&id, ids, n, sizeof *ids,
 	    statedir_id_cmp) != NULL;
 }
+
+bool
+statedir_recording_pruned(const unsigned long *ids, size_t n,
+    unsigned long id, const char *recording)
+{
+	return id != 0 && recording != NULL &&
+	    statedir_pruned_has(ids, n, id) && access(recording, F_OK) != 0;
+}

@@ -56,4 +56,13 @@ unsigned long	*statedir_pruned(const char *dir, size_t *n);
 bool	statedir_pruned_has(const unsigned long *ids, size_t n,
 	    unsigned long id);
 
+/*
+ * Whether the recording of session id, at path recording (NULL: it had
+ * none), is one the budget removed: id among ids and no file there since
+ * (a path of its own written again).  For `ptyvisor history`, `show` and
+ * the web page alike.
+ */
+bool	statedir_recording_pruned(const unsigned long *ids, size_t n,
+	    unsigned long id, const char *recording);
+
 #endif

@@ -301,6 +301,7 @@ consoles_open(void *user, struct control_client *cl,
 	tc.rows = (int)req->rows;
 	tc.cols = (int)req->cols;
 	tc.readonly = req->readonly;
+	tc.by = req->by;
 	if ((c = consoles_pick(cs)) == NULL && cs->n == CONSOLES_MAX) {
 		*cause = xasprintf("%d consoles are attached already",
 		    CONSOLES_MAX);

@@ -3,7 +3,8 @@
  * budget, recording them, passing them to the subscribers and feeding them
  * to the screen in time-bounded slices; the queue of input for the
  * program; resizing and the consoles' views that decide the size; the
- * recording's flush, SESSION_FLUSH_MS after bytes wait.
+ * screen drawn for a viewer that joins late; the recording's flush,
+ * SESSION_FLUSH_MS after bytes wait.
  *
  * Invariants:
  * - every byte read from the PTY goes, in order, to the recorder, the
@@ -335,6 +336,7 @@ session_resize(struct session *s, struct pty_size size)
 	s->size = size;
 	if (s->screen != NULL)
 		screen_resize(s->screen, size.rows, size.cols);
+	NOTIFY(s->set, resized, s);
 	if (s->done)
 		return;
 	pty_resize(s->child.master, size);
@@ -343,6 +345,18 @@ session_resize(struct session *s, struct pty_size size)
 		    size.rows);
 		session_flush_soon(s);
 	}
+}
+
+bool
+session_screen_redraw(struct session *s, size_t max, struct buf *out,
+    struct pty_size *size)
+{
+	*size = s->size;
+	if (s->screen == NULL)
+		return true;
+	if (s->feed.len > 0)
+		session_feed(s, true);
+	return screen_redraw(s->screen, max, out);
 }
 
 /* The smallest rows and columns of everyone showing s. */

@@ -151,6 +151,8 @@ struct session_events {
 	 * one that failed to start (it ends instead).
 	 */
 	void	(*started)(void *user, struct session *s);
+	/* Its terminal has a new size (session_size()). */
+	void	(*resized)(void *user, struct session *s);
 };
 
 /*
@@ -348,6 +350,16 @@ void	session_set_watched(struct session *s, bool watched);
 
 /* Resize the PTY and the screen; recorded as an "r" event. */
 void	session_resize(struct session *s, struct pty_size size);
+
+/*
+ * Draw s's screen as it is now into out (term/screen.h's screen_redraw, at
+ * most max bytes), its size in *size: what the session took and the
+ * screen has not been fed yet is fed first, so the drawing holds every
+ * byte the subscribers were given.  False when rows were left out.  A
+ * session without a screen (passthrough) draws nothing.
+ */
+bool	session_screen_redraw(struct session *s, size_t max,
+	    struct buf *out, struct pty_size *size);
 
 /*
  * Consoles showing one session at different sizes: who (any pointer that

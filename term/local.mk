@@ -10,5 +10,6 @@ libterm_a_SOURCES = \
 	term/grid.c term/grid.h \
 	term/reflow.c term/reflow.h \
 	term/screen.c term/screen.h term/screen-int.h term/screen-read.c \
+	term/screen-redraw.c \
 	term/scrollback.c term/scrollback.h \
 	term/textout.c term/textout.h

@@ -132,6 +132,26 @@ void	screen_paste(struct screen *s, bool start);
 void	screen_text(const struct screen *s, bool with_scrollback,
 	    struct buf *out);
 
+/*
+ * Append the bytes that make a terminal of the screen's size, just reset,
+ * show the screen as it is now (term/screen-redraw.c): its cells with their
+ * attributes, on the alternate screen when the program is there, then the
+ * cursor (where it is, shown or hidden) and the program's pen.  Rows that
+ * would take the dump past max bytes are left out, and those after them:
+ * false then.
+ */
+bool	screen_redraw(const struct screen *s, size_t max, struct buf *out);
+
+/*
+ * Append cells[0..n) as the bytes that draw them where the cursor stands
+ * (term/screen-redraw.c): an SGR sequence wherever the attributes change
+ * from *pen (updated), the characters in UTF-8, an empty cell as a space,
+ * a wide character that does not fit before n as a blank, right halves
+ * skipped.  Every underline is drawn single.
+ */
+void	screen_draw_cells(const struct cell *cells, int n,
+	    struct cell_attr *pen, struct buf *out);
+
 /* Append one row's text (trailing blanks dropped), without a newline. */
 void	screen_row_text(const struct screen *s, int row, struct buf *out);
 

@@ -245,6 +245,12 @@ tests_unit_test_screen_SOURCES = tests/unit/test-screen.c
 tests_unit_test_screen_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
 tests_unit_test_screen_LDADD = $(PV_TEST_LIBS)
 TESTS += tests/unit/test-screen
+# A screen drawn anew for a viewer that joins late.
+check_PROGRAMS += tests/unit/test-screen-redraw
+tests_unit_test_screen_redraw_SOURCES = tests/unit/test-screen-redraw.c
+tests_unit_test_screen_redraw_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS)
+tests_unit_test_screen_redraw_LDADD = $(PV_TEST_LIBS)
+TESTS += tests/unit/test-screen-redraw
 # The recording player, driven by the event loop.
 check_PROGRAMS += tests/unit/test-player
 tests_unit_test_player_SOURCES = tests/unit/test-player.c
@@ -398,5 +404,6 @@ TESTS += tests/unit/test-web
 TESTS += tests/web/web.sh tests/web/console.sh
 EXTRA_DIST += tests/web/web.sh tests/web/page.mjs tests/web/package.json \
 	tests/web/package-lock.json tests/web/console.sh tests/web/console.mjs \
-	tests/web/lib.mjs tests/web/web-lib.sh
-CLEANFILES += tests/web/approval-390x844.png tests/web/console.png
+	tests/web/lib.mjs tests/web/web-lib.sh tests/web/sessions.mjs
+CLEANFILES += tests/web/approval-390x844.png tests/web/console.png \
+	tests/web/sessions.png

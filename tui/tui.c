@@ -335,7 +335,8 @@ tui_console_set(struct tui *t, const struct tui_console *c)
 	free(t->by);
 	t->by = xstrdup(c->name != NULL ? c->name : "console");
 	if (t->askbox != NULL) {
-		by = xasprintf("user (%s)", t->by);
+		by = c->by != NULL ? xstrdup(c->by) :
+		    xasprintf("user (%s)", t->by);
 		askbox_set_by(t->askbox, by);
 		free(by);
 	}

@@ -61,6 +61,11 @@ struct tui_console {
 	int		 rows, cols;
 	bool		 readonly;	/* attach -r: may watch, not type */
 	const char	*name;		/* "console 2, pts/4": who decided */
+	/*
+	 * Who decides in it as its client names them ("web (127.0.0.1,
+	 * token approver)"); NULL: "user (NAME)".
+	 */
+	const char	*by;
 };
 
 /*

@@ -26,6 +26,7 @@
 
 #include "control/client.h"
 #include "control/proto-client.h"
+#include "web/web-page.h"
 
 /* How long the server may take to answer the attach. */
 #define WEB_CONSOLE_ATTACH_MS	5000
@@ -121,14 +122,18 @@ web_console_attach(struct web_console *c, char **cause)
 	struct proto_request	 req;
 	struct proto_event	 ev;
 	struct buf		 line = { 0 };
-	char			 tty[96];
+	char			 tty[96], *by;
 	int			 rc, fd = -1;
 
 	if ((cl = client_connect(c->w->socket, WEB_CONSOLE_ATTACH_MS,
 	    cause)) == NULL)
 		return -1;
-	/* Its terminal's name, for the decisions made in it. */
+	/*
+	 * Its terminal's name, and who decides in it: the page's own words
+	 * (doc/web.md says why the server takes them).
+	 */
 	snprintf(tty, sizeof tty, "web:%s:%s", c->peer, c->token->name);
+	by = web_page_by(c->peer, c->token->name);
 	memset(&req, 0, sizeof req);
 	req.id = (char *)"a";
 	req.term = (char *)"xterm-256color";
@@ -136,9 +141,11 @@ web_console_attach(struct web_console *c, char **cause)
 	req.rows = 24;
 	req.readonly = c->token->role != WEB_ROLE_APPROVER;
 	req.tty = tty;
+	req.by = by;
 	proto_req_attach(&line, &req);
 	rc = client_send_line(cl, &line, cause);
 	buf_free(&line);
+	free(by);
 	if (rc == 0 && (rc = client_wait_event(cl, "a",
 	    WEB_CONSOLE_ATTACH_MS, &ev, cause)) == 1) {
 		if (ev.kind == PROTO_EV_ATTACHED)

@@ -12,6 +12,10 @@
 
 #include "base/util.h"
 #include "web/web-auth.h"
+#include "web/web-page.h"
+
+struct history_list;
+struct proto_event;
 
 /*
  * Pages connected at once: a person has a phone and a laptop or two; more
@@ -50,12 +54,45 @@
  * whole file grows without end and would make every change slower.
  */
 #define WEB_HISTORY_TAIL	(256 * 1024)
+/*
+ * Sessions one page shows live at once: a person watches one or two;
+ * each costs a screen drawn by the server and its output kept here until
+ * the page takes it.
+ */
+#define WEB_VIEWS_MAX		4
+/*
+ * Output of a live view waiting for its page past which the view is
+ * drawn anew instead (the server's screen, then what follows): a page
+ * that cannot keep up with a flood sees its screen, not every byte, and
+ * costs no more than this.
+ */
+#define WEB_VIEW_BEHIND		(256 * 1024)
+/* Output sent to a page in messages at most this big (then the next). */
+#define WEB_VIEW_CHUNK		(64 * 1024)
 /* The largest xterm.js file read (its script is about 500 KiB). */
 #define WEB_FILE_MAX		(4 * 1024 * 1024)
 /* How long the server may take to answer the hello. */
 #define WEB_CONNECT_MS		10000
 /* Longest header read (Host, Origin, Authorization, the subprotocols). */
 #define WEB_HEADER_MAX		512
+
+/*
+ * A session a page shows live (web-view.c): its screen asked for, then
+ * its output as it comes, how it ended and its history entries, each
+ * waiting here until the page takes it.
+ */
+struct web_view {
+	int64_t			 session;	/* 0: a free slot */
+	char			 id[32];	/* the screen asked; "": none */
+	bool			 live;		/* its screen came: output
+						   continues it */
+	bool			 over;		/* it ended */
+	char			*screen;	/* to send: its screen */
+	struct buf		 out;		/* to send: its output */
+	char			*ended;		/* to send: how it ended */
+	char			*entries;	/* to send: its history */
+	char			*entries_sent;	/* the last sent */
+};
 
 /* One page's WebSocket (libwebsockets' per-session data, zeroed). */
 struct web_conn {
@@ -67,6 +104,8 @@ struct web_conn {
 	bool			 state_due;	/* the state is to be sent */
 	char			*queue[WEB_CONN_QUEUE];
 	int			 nqueue;
+	struct web_view		 views[WEB_VIEWS_MAX];
+	int			 next_view;	/* the next to send, in turn */
 	struct web_conn		*next;
 };
 
@@ -89,6 +128,7 @@ struct web {
 	struct lws_vhost	*vh;
 	const char		*socket;	/* the control socket */
 	const char		*history;	/* its file; NULL: none */
+	const char		*state_dir;	/* its directory (pruned ids); NULL */
 	struct web_file		 files[2];	/* xterm.js, xterm.css */
 	int			 nconsoles;
 	struct client		*cl;
@@ -118,6 +158,29 @@ struct web_console {
 	bool		 counted;
 	bool		 paused;	/* the socket is not read */
 };
+
+/* web.c: queue message s (taken) for page c; a page far behind is closed. */
+void		 web_conn_send(struct web_conn *c, char *s);
+/* web.c: send line to the server; the loop stops when it cannot. */
+void		 web_send(struct web *w, struct buf *line);
+/* web.c: ask the server for its list again (the history read again). */
+void		 web_refresh(struct web *w);
+
+/*
+ * web-view.c: the sessions a page shows live.  A page's message about one
+ * (view, unview, input: web-page.h); the server's events for them
+ * (screen, output, resized, exit, a screen's error); their history entries
+ * from the history as just read; the next message a page is due (NULL:
+ * none; caller frees) and whether one is; a page that leaves.
+ */
+void		 web_view_message(struct web *w, struct web_conn *c,
+		    const struct web_page_msg *m);
+void		 web_view_event(struct web *w, const struct proto_event *ev);
+void		 web_view_entries(struct web *w,
+		    const struct history_list *history);
+char		*web_view_next(struct web_conn *c);
+bool		 web_view_due(const struct web_conn *c);
+void		 web_view_close_all(struct web_conn *c);
 
 /* web-gate.c: the web front end of a wsi's context. */
 struct web	*web_of(struct lws *wsi);

@@ -1,12 +1,14 @@
 /*
- * web-page.c - the page's state from the server's list, and the page's
- * decisions as decide requests (see web-page.h).
+ * web-page.c - the page's state from the server's list, the page's
+ * decisions as decide requests, its messages about the sessions it shows
+ * live and what it is told of them (see web-page.h).
  *
  * Invariants: every text of an agent's, a command's or the server's that
  * reaches the page went through base/quote.c first (a field that is not
- * UTF-8 after quoting cannot happen: quote escapes invalid bytes); the
- * page's fields are exactly those the console's prompt shows, under the
- * same names.
+ * UTF-8 after quoting cannot happen: quote escapes invalid bytes), but a
+ * session's own bytes, which go to the page's terminal only, as UTF-8;
+ * the page's fields are exactly those the console's prompt shows, under
+ * the same names, and a history entry's those `ptyvisor show` prints.
  */
 #include "web/web-page.h"
 
@@ -16,10 +18,12 @@
 #include <string.h>
 
 #include "base/quote.h"
+#include "base/utf8.h"
 #include "base/util.h"
 #include "control/proto-client.h"
 #include "net/hostlist.h"
 #include "policy/shsplit.h"
+#include "record/ending.h"
 #include "record/history.h"
 
 /* Longest tag a page may put on a decision, echoed in its answer. */
@@ -349,7 +353,7 @@ web_page_decide(const char *msg, size_t len, const char *id,
 	r = xcalloc(1, sizeof *r);
 	r->op = PROTO_OP_DECIDE;
 	r->id = xstrdup(id);
-	r->by = xasprintf("web (%s, token %s)", peer, token_name);
+	r->by = web_page_by(peer, token_name);
 	if (web_page_fields(o, r, &t, cause) != 0) {
 		proto_request_free(r);
 		json_decref(o);
@@ -359,6 +363,12 @@ web_page_decide(const char *msg, size_t len, const char *id,
 	json_decref(o);
 	*req = r;
 	return 0;
+}
+
+char *
+web_page_by(const char *peer, const char *token_name)
+{
+	return xasprintf("web (%s, token %s)", peer, token_name);
 }
 
 char *
@@ -383,5 +393,188 @@ web_page_hello(const char *role, const char *token_name)
 	json_object_set_new(o, "type", json_string("hello"));
 	json_object_set_new(o, "role", json_string(role));
 	json_object_set_new(o, "token", json_string(token_name));
+	return web_page_dump(o);
+}
+
+int
+web_page_message(const char *msg, size_t len, struct web_page_msg *m,
+    char **cause)
+{
+	static const char *const ops[] = { "decide", "view", "unview",
+				    "input", NULL };
+	json_t		*o, *op, *v;
+	size_t		 i;
+	int		 rc = -1;
+
+	memset(m, 0, sizeof *m);
+	/* Keys may hold NUL (C-Space): data's length is its own. */
+	o = json_loadb(msg, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
+	    NULL);
+	op = json_object_get(o, "op");
+	i = sizeof ops / sizeof ops[0] - 1;	/* its NULL: none */
+	if (json_is_string(op) && strlen(json_string_value(op)) ==
+	    json_string_length(op))
+		for (i = 0; ops[i] != NULL; i++)
+			if (strcmp(json_string_value(op), ops[i]) == 0)
+				break;
+	if (ops[i] == NULL) {
+		*cause = xstrdup("not a message this page sends");
+		goto out;
+	}
+	m->op = (enum web_page_op)i;
+	if (m->op == WEB_PAGE_DECIDE) {
+		rc = 0;
+		goto out;
+	}
+	v = json_object_get(o, "session");
+	if (!json_is_integer(v) || json_integer_value(v) < 1) {
+		*cause = xstrdup("'session' must be a session number");
+		goto out;
+	}
+	m->session = json_integer_value(v);
+	if (m->op == WEB_PAGE_INPUT) {
+		v = json_object_get(o, "data");
+		if (!json_is_string(v) || json_string_length(v) == 0) {
+			*cause = xstrdup("'data' must be the keys typed");
+			goto out;
+		}
+		m->len = json_string_length(v);
+		m->data = xmalloc(m->len + 1);
+		memcpy(m->data, json_string_value(v), m->len + 1);
+	}
+	rc = 0;
+out:
+	json_decref(o);
+	return rc;
+}
+
+/* A view's message: {"type": type, "session": session}. */
+static json_t *
+web_page_view(const char *type, int64_t session)
+{
+	json_t	*o = json_object();
+
+	json_object_set_new(o, "type", json_string(type));
+	json_object_set_new(o, "session", json_integer(session));
+	return o;
+}
+
+/*
+ * Set key to len bytes of a terminal's output, as text (what is not UTF-8
+ * as U+FFFD): for the page's terminal, never its markup.
+ */
+static void
+web_page_bytes(json_t *o, const char *key, const char *p, size_t len)
+{
+	struct utf8_carry	carry = { .len = 0 };
+	struct buf		b = { 0 };
+
+	utf8_sanitize(&carry, p, len, &b);
+	utf8_finish(&carry, &b);
+	json_object_set_new(o, key, json_stringn_nocheck(b.data != NULL ?
+	    b.data : "", b.len));
+	buf_free(&b);
+}
+
+char *
+web_page_screen(const struct proto_event *ev)
+{
+	json_t	*o = web_page_view("screen", ev->session);
+
+	json_object_set_new(o, "cols", json_integer(ev->cols));
+	json_object_set_new(o, "rows", json_integer(ev->rows));
+	web_page_bytes(o, "data", ev->data, ev->len);
+	json_object_set_new(o, "partial", json_boolean(ev->partial));
+	return web_page_dump(o);
+}
+
+char *
+web_page_screen_error(int64_t session, const char *message)
+{
+	json_t	*o = web_page_view("screen", session);
+
+	web_page_text(o, "error", message);
+	return web_page_dump(o);
+}
+
+char *
+web_page_output(int64_t session, const char *data, size_t len)
+{
+	json_t	*o = web_page_view("output", session);
+
+	web_page_bytes(o, "data", data, len);
+	return web_page_dump(o);
+}
+
+char *
+web_page_ended(int64_t session, const char *ending)
+{
+	json_t	*o = web_page_view("ended", session);
+
+	web_page_text(o, "ending", ending != NULL ? ending : "ended");
+	return web_page_dump(o);
+}
+
+/* What `ptyvisor show` says of one entry (pruned: its recording gone). */
+static json_t *
+web_page_entry(const struct history_entry *e, bool pruned)
+{
+	json_t		*o = json_object();
+	struct ending	 end;
+	char		 t[64], *s;
+
+	json_object_set_new(o, "session", json_integer((json_int_t)e->id));
+	if (e->request != 0)
+		json_object_set_new(o, "request",
+		    json_integer((json_int_t)e->request));
+	web_page_words(o, "command", e->argv);
+	web_page_text(o, "cwd", e->cwd);
+	util_format_time(e->start_us, t, sizeof t);
+	json_object_set_new(o, "start", json_string(t));
+	util_format_time(e->end_us, t, sizeof t);
+	json_object_set_new(o, "end", json_string(t));
+	util_format_duration(e->end_us - e->start_us, t, sizeof t);
+	json_object_set_new(o, "duration", json_string(t));
+	ending_of_entry(e, &end);
+	web_page_text(o, "ending", ending_name(&end, t, sizeof t));
+	web_page_text(o, "profile", e->profile);
+	web_page_text(o, "decision", e->decision);
+	web_page_text(o, "by", e->by);
+	json_object_set_new(o, "agent", json_boolean(e->agent));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)e->bytes));
+	if (pruned)
+		json_object_set_new(o, "recording", json_string("recording "
+		    "pruned (the state directory's budget)"));
+	else if (e->recording_dropped != 0) {
+		s = xasprintf("recording capped: %llu bytes of output not "
+		    "recorded (its head and tail kept)",
+		    (unsigned long long)e->recording_dropped);
+		json_object_set_new(o, "recording", json_string(s));
+		free(s);
+	}
+	web_page_text(o, "error", e->error);
+	return o;
+}
+
+char *
+web_page_entries(int64_t session, const struct history_list *history,
+    const bool *pruned)
+{
+	json_t	*o = web_page_view("entries", session), *v = json_array();
+	size_t	 i, first = history->n, n = 0;
+
+	/* The newest WEB_PAGE_ENTRIES of the session's, oldest first. */
+	for (i = history->n; i > 0 && n < WEB_PAGE_ENTRIES; i--)
+		if ((int64_t)history->v[i - 1].id == session) {
+			first = i - 1;
+			n++;
+		}
+	for (i = first; i < history->n && n > 0; i++)
+		if ((int64_t)history->v[i].id == session) {
+			json_array_append_new(v, web_page_entry(&history->v[i],
+			    pruned != NULL && pruned[i]));
+			n--;
+		}
+	json_object_set_new(o, "entries", v);
 	return web_page_dump(o);
 }

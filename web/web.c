@@ -45,12 +45,24 @@ web_stop(struct web *w, const char *cause)
 }
 
 
+/* Send line to the server; the loop stops when it cannot. */
+void
+web_send(struct web *w, struct buf *line)
+{
+	char	*cause = NULL;
+
+	if (client_send_line(w->cl, line, &cause) != 0) {
+		web_stop(w, cause);
+		free(cause);
+	}
+}
+
 /* Ask the server for its list now, or once the one awaited comes. */
-static void
+void
 web_refresh(struct web *w)
 {
 	struct buf	 line = { 0 };
-	char		 id[32], *cause = NULL;
+	char		 id[32];
 
 	if (w->list_asked) {
 		w->list_again = true;
@@ -58,16 +70,13 @@ web_refresh(struct web *w)
 	}
 	snprintf(id, sizeof id, "L%lu", ++w->serial);
 	proto_req_list(&line, id);
-	if (client_send_line(w->cl, &line, &cause) != 0) {
-		web_stop(w, cause);
-		free(cause);
-	} else
-		w->list_asked = true;
+	web_send(w, &line);
+	w->list_asked = !w->stop;
 	buf_free(&line);
 }
 
 /* Queue message s (taken) for page c; a page far behind is closed. */
-static void
+void
 web_conn_send(struct web_conn *c, char *s)
 {
 	if (c->nqueue == WEB_CONN_QUEUE) {
@@ -120,6 +129,7 @@ web_on_event(struct web *w, struct proto_event *ev)
 		}
 		free(w->state);
 		w->state = web_page_state(ev, &hl);
+		web_view_entries(w, &hl);
 		history_list_free(&hl);
 		for (c = w->conns; c != NULL; c = c->next) {
 			c->state_due = true;
@@ -131,18 +141,27 @@ web_on_event(struct web *w, struct proto_event *ev)
 			web_refresh(w);
 		}
 		return;
+	case PROTO_EV_EXIT:
+		web_view_event(w, ev);
+		/* FALLTHROUGH */
 	case PROTO_EV_QUEUED:
 	case PROTO_EV_APPROVED:
 	case PROTO_EV_DENIED:
 	case PROTO_EV_WITHDRAWN:
 	case PROTO_EV_STARTED:
-	case PROTO_EV_EXIT:
 		web_refresh(w);
+		return;
+	case PROTO_EV_OUTPUT:
+	case PROTO_EV_RESIZED:
+	case PROTO_EV_SCREEN:
+		web_view_event(w, ev);
 		return;
 	case PROTO_EV_OK:
 	case PROTO_EV_ERROR:
 		if (ev->id != NULL && ev->id[0] == 'd')
 			web_decided(w, ev);
+		else if (ev->id != NULL && ev->id[0] == 'v')
+			web_view_event(w, ev);
 		return;
 	default:
 		return;
@@ -314,9 +333,9 @@ web_http_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 	}
 }
 
-/* A page's message: a decision, sent on if its token is an approver's. */
+/* A page's decision, sent on if its token is an approver's. */
 static void
-web_ws_message(struct web *w, struct web_conn *c)
+web_ws_decide(struct web *w, struct web_conn *c)
 {
 	struct proto_request	*req = NULL;
 	struct web_decide	*d = NULL;
@@ -353,7 +372,27 @@ web_ws_message(struct web *w, struct web_conn *c)
 	proto_request_free(req);
 }
 
-/* Write the next message a page is due: its answers first, then state. */
+/* A page's message: a decision, or about a session it shows live. */
+static void
+web_ws_message(struct web *w, struct web_conn *c)
+{
+	struct web_page_msg	 m;
+	char			*cause = NULL;
+
+	if (web_page_message(c->in.data, c->in.len, &m, &cause) != 0) {
+		web_conn_send(c, web_page_result(NULL, 0, cause));
+		free(cause);
+	} else if (m.op == WEB_PAGE_DECIDE)
+		web_ws_decide(w, c);
+	else
+		web_view_message(w, c, &m);
+	free(m.data);
+}
+
+/*
+ * Write the next message a page is due: its answers first, then state,
+ * then what its live views are due.
+ */
 static int
 web_ws_write(struct web *w, struct web_conn *c)
 {
@@ -369,7 +408,7 @@ web_ws_write(struct web *w, struct web_conn *c)
 	} else if (c->state_due && w->state != NULL) {
 		s = xstrdup(w->state);
 		c->state_due = false;
-	} else
+	} else if ((s = web_view_next(c)) == NULL)
 		return 0;
 	len = strlen(s);
 	out = xmalloc(LWS_PRE + len);
@@ -379,7 +418,7 @@ web_ws_write(struct web *w, struct web_conn *c)
 	free(s);
 	if (rc < (int)len)
 		return -1;
-	if (c->nqueue > 0 || c->state_due)
+	if (c->nqueue > 0 || c->state_due || web_view_due(c))
 		lws_callback_on_writable(c->wsi);
 	return 0;
 }
@@ -403,6 +442,7 @@ web_ws_closed(struct web *w, struct web_conn *c)
 	for (i = 0; i < c->nqueue; i++)
 		free(c->queue[i]);
 	c->nqueue = 0;
+	web_view_close_all(c);
 	buf_free(&c->in);
 }
 
@@ -569,6 +609,7 @@ web_run(const struct web_opts *o, FILE *out, char **cause)
 	memset(&w, 0, sizeof w);
 	w.socket = o->socket;
 	w.history = o->history;
+	w.state_dir = o->state_dir;
 	if (!web_is_loopback(o->addr) && (o->cert == NULL || o->key == NULL)) {
 		*cause = xasprintf("refusing to listen on %s beyond loopback "
 		    "without TLS ([web] cert and key); to reach the page from "

@@ -23,6 +23,7 @@ struct web_opts {
 	const char	*key;
 	const char	*host;		/* a name it is reached by; NULL */
 	const char	*history;	/* the history file; NULL: none */
+	const char	*state_dir;	/* its directory (pruned ids); NULL */
 	/*
 	 * Where xterm.js may be (its package's directory: lib/xterm.js,
 	 * css/xterm.css), the first that has it; NULL after the last.  None:

@@ -161,6 +161,64 @@ print(got, code)
 PY
 is "$(cat "$T/slow")" "3000002 0" "a client that reads late gets every byte and the status"
 ! grep -q "is not reading" "$T/serve.log"; ok $? "and is not disconnected"
+# A session's screen drawn for a subscriber that comes late (screen), its
+# output after the drawing continuing it, a new size told (resized).
+python3 - "$PTYVISOR_SOCKET" > "$T/screen" 2>&1 <<'PY'
+import json, socket, sys, time
+def conn():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    f = s.makefile("rwb")
+    f.readline()
+    send(f, {"op": "hello", "version": 1})
+    return f
+def send(f, o):
+    f.write(json.dumps(o).encode() + b"\n")
+    f.flush()
+def until(f, pred):
+    while True:
+        ev = json.loads(f.readline())
+        if pred(ev):
+            return ev
+agent = conn()
+send(agent, {"op": "exec", "id": "x", "cols": 40, "rows": 10, "argv": [
+    "sh", "-c", "printf 'first-line\\n\\033[1mbold-mark\\033[0m'; read x; "
+    "printf 'typed:%s' \"$x\"; sleep 5"]})
+req = until(agent, lambda e: e.get("event") == "queued")["request"]
+send(agent, {"op": "decide", "id": "d", "request": req,
+             "decision": "approve"})
+sess = until(agent, lambda e: e.get("event") == "started")["session"]
+until(agent, lambda e: e.get("event") == "output" and
+      "bold-mark" in e["data"])
+watch = conn()
+send(watch, {"op": "subscribe", "id": "s"})
+send(watch, {"op": "screen", "id": "v", "session": sess})
+scr = until(watch, lambda e: e.get("id") == "v")
+print("size", scr["cols"], scr["rows"], scr.get("partial", False))
+print("drawn", "first-line" in scr["data"],
+      "\033[0;1mbold-mark" in scr["data"], "\033[2J" in scr["data"])
+send(agent, {"op": "resize", "id": "r", "session": sess, "cols": 50,
+             "rows": 12})
+ev = until(watch, lambda e: e.get("event") == "resized")
+print("resized", ev["session"] == sess, ev["cols"], ev["rows"])
+send(agent, {"op": "input", "id": "i", "session": sess, "data": "abc\n"})
+ev = until(watch, lambda e: e.get("event") == "output" and
+           "typed:abc" in e["data"])
+print("after", ev["session"] == sess)
+send(watch, {"op": "screen", "id": "n", "session": 99999})
+print("none", until(watch, lambda e: e.get("id") == "n")["code"])
+PY
+sed -n 1p "$T/screen" | grep -qx 'size 40 10 False'
+ok $? "screen: the session's own size, whole ($(sed -n 1p "$T/screen"))"
+sed -n 2p "$T/screen" | grep -qx 'drawn True True True'
+ok $? "screen: its text and attributes drawn on a cleared screen"
+sed -n 3p "$T/screen" | grep -qx 'resized True 50 12'
+ok $? "resized: a subscriber is told the new size"
+sed -n 4p "$T/screen" | grep -qx 'after True'
+ok $? "the output after the drawing reaches the subscriber"
+sed -n 5p "$T/screen" | grep -qx 'none no-such-session'
+ok $? "screen of no session: no-such-session"
+[ "$(wc -l < "$T/screen")" -eq 5 ] || diag "$(head -c 1000 "$T/screen")"
 timeout 30 $PTYVISOR exec --raw -- printf '\033[31mred\033[0m\n' > "$T/raw" < /dev/null
 printf '\033[31mred\033[0m\n' > "$T/raw.want"
 cmp -s "$T/raw" "$T/raw.want"; ok $? "--raw gives the exact bytes (stdout a pipe: no \\r added)"

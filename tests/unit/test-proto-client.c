@@ -193,6 +193,12 @@ test_small(void)
 		    strcmp(r->id, "kill") == 0, "kill: session");
 	proto_request_free(r);
 
+	proto_req_screen(&b, "s", 9);
+	if ((r = reparse(&b, "screen")) != NULL)
+		ok(r->op == PROTO_OP_SCREEN && r->session == 9 &&
+		    strcmp(r->id, "s") == 0, "screen: session");
+	proto_request_free(r);
+
 	proto_req_resize(&b, "r", 5, 132, 43);
 	if ((r = reparse(&b, "resize")) != NULL)
 		ok(r->op == PROTO_OP_RESIZE && r->session == 5 &&
@@ -286,6 +292,7 @@ test_attach(void)
 	a.new_session = true;
 	a.pass_tty = true;
 	a.tty = "pts/3";
+	a.by = "web (::1, token approver)";
 	a.exec.cwd = "/src";
 	a.exec.argv = argv;
 	proto_req_attach(&b, &a);
@@ -293,8 +300,9 @@ test_attach(void)
 		ok(r->op == PROTO_OP_ATTACH && strcmp(r->id, "a") == 0 &&
 		    strcmp(r->term, "xterm-256color") == 0 && r->cols == 160 &&
 		    r->rows == 48 && !r->readonly && r->new_session &&
-		    r->pass_tty && strcmp(r->tty, "pts/3") == 0,
-		    "attach: term, size, new, pass_tty, tty");
+		    r->pass_tty && strcmp(r->tty, "pts/3") == 0 &&
+		    strcmp(r->by, "web (::1, token approver)") == 0,
+		    "attach: term, size, new, pass_tty, tty, by");
 		ok(strcmp(r->exec.cwd, "/src") == 0 &&
 		    strv_equal(r->exec.argv, argv), "attach: cwd and argv");
 	}
@@ -309,7 +317,7 @@ test_attach(void)
 	proto_req_attach(&b, &a);
 	if ((r = reparse(&b, "attach read-only")) != NULL)
 		ok(r->readonly && !r->new_session && !r->pass_tty &&
-		    r->tty == NULL && r->exec.cwd == NULL &&
+		    r->tty == NULL && r->by == NULL && r->exec.cwd == NULL &&
 		    r->exec.argv == NULL, "attach: read-only, nothing else");
 	proto_request_free(r);
 }
@@ -478,6 +486,28 @@ test_decode_output(void)
 		    0, "output: stdout's pipe");
 	proto_event_free(&ev);
 
+	proto_ev_screen(&b, "v1", 7, 100, 30, "\033[0m\033[H\033[2Jcaf\xc3\xa9\xff",
+	    17, true);
+	if (decode(&b, &ev, "screen") == 0)
+		ok(ev.kind == PROTO_EV_SCREEN && ev.session == 7 &&
+		    ev.cols == 100 && ev.rows == 30 && ev.partial &&
+		    strcmp(ev.id, "v1") == 0 && ev.len == 19 &&
+		    memcmp(ev.data, "\033[0m\033[H\033[2Jcaf\xc3\xa9\xef\xbf\xbd",
+		    19) == 0, "screen: session, size, partial, the drawing "
+		    "as text (invalid byte as U+FFFD)");
+	proto_event_free(&ev);
+	proto_ev_screen(&b, "v2", 7, 80, 24, "", 0, false);
+	if (decode(&b, &ev, "screen, whole") == 0)
+		ok(!ev.partial && ev.len == 0 && ev.data != NULL,
+		    "screen: whole, an empty drawing");
+	proto_event_free(&ev);
+	proto_ev_resized(&b, 7, 132, 43);
+	if (decode(&b, &ev, "resized") == 0)
+		ok(ev.kind == PROTO_EV_RESIZED && ev.session == 7 &&
+		    ev.cols == 132 && ev.rows == 43 && ev.id == NULL,
+		    "resized: session, size");
+	proto_event_free(&ev);
+
 	buf_adds(&b, "{\"event\":\"output\",\"session\":1,\"seq\":1,"
 	    "\"b64\":\"!!\",\"data\":\"text\"}");
 	if (decode(&b, &ev, "output, bad b64 and data") == 0)
@@ -601,6 +631,10 @@ test_decode_bad(void)
 		"{\"event\":\"output\",\"session\":1,\"seq\":1,\"data\":\"x\","
 		    "\"stream\":\"stdin\"}",
 		"{\"event\":\"written\",\"session\":1,\"bytes\":-1}",
+		"{\"event\":\"screen\",\"session\":1,\"cols\":80,\"rows\":24}",
+		"{\"event\":\"screen\",\"session\":1,\"cols\":0,\"rows\":24,"
+		    "\"data\":\"\"}",
+		"{\"event\":\"resized\",\"session\":1,\"cols\":80}",
 		"{\"event\":\"exit\",\"session\":1,\"timed_out\":false,"
 		    "\"duration_ms\":1}",
 		"{\"event\":\"exit\",\"session\":1,\"code\":0,"

@@ -137,6 +137,10 @@ test_ops(void)
 	r = parse("{\"op\":\"kill\",\"id\":\"3\",\"session\":7}", &err);
 	ok(r != NULL && r->op == PROTO_OP_KILL && r->session == 7, "kill");
 	proto_request_free(r);
+	r = parse("{\"op\":\"screen\",\"id\":\"s\",\"session\":7}", &err);
+	ok(r != NULL && r->op == PROTO_OP_SCREEN && r->session == 7 &&
+	    strcmp(proto_op_name(r->op), "screen") == 0, "screen");
+	proto_request_free(r);
 
 	r = parse("{\"op\":\"attach\",\"id\":\"a\",\"term\":\"screen-256color\","
 	    "\"cols\":160,\"rows\":48,\"tty\":\"pts/3\",\"new\":true,"
@@ -152,7 +156,14 @@ test_ops(void)
 	r = parse("{\"op\":\"attach\",\"id\":\"a\",\"term\":\"xterm\","
 	    "\"cols\":80,\"rows\":24,\"readonly\":true}", &err);
 	ok(r != NULL && r->readonly && !r->new_session && r->tty == NULL &&
-	    r->exec.argv == NULL, "attach: read-only, nothing opened");
+	    r->exec.argv == NULL && r->by == NULL, "attach: read-only, "
+	    "nothing opened");
+	proto_request_free(r);
+	r = parse("{\"op\":\"attach\",\"id\":\"a\",\"term\":\"xterm\","
+	    "\"cols\":80,\"rows\":24,\"by\":\"web (127.0.0.1, token "
+	    "approver)\"}", &err);
+	ok(r != NULL && r->by != NULL && strcmp(r->by, "web (127.0.0.1, "
+	    "token approver)") == 0, "attach: who decides in the console");
 	proto_request_free(r);
 	r = parse("{\"op\":\"shutdown\",\"id\":\"k\"}", &err);
 	ok(r != NULL && r->op == PROTO_OP_SHUTDOWN, "shutdown");
@@ -311,6 +322,8 @@ static const struct bad bads[] = {
 	{ IN "\"session\":\"7\",\"data\":\"a\"}", PROTO_ERR_TYPE, "i", NULL },
 	{ IN "\"data\":\"a\"}", PROTO_ERR_MISSING, "i", "'session'" },
 	{ "{\"op\":\"kill\",\"id\":\"k\"}", PROTO_ERR_MISSING, "k", NULL },
+	{ "{\"op\":\"screen\",\"id\":\"s\",\"session\":0}", PROTO_ERR_VALUE,
+	    "s", "'session'" },
 	{ "{\"op\":\"resize\",\"id\":\"r\",\"session\":1,\"cols\":80}",
 	    PROTO_ERR_MISSING, "r", "'rows'" },
 	{ DE "\"request\":1,\"decision\":\"deny\",\"rule\":\"allow x\"}",
@@ -355,6 +368,10 @@ static const struct bad bads[] = {
 	    PROTO_ERR_VALUE, "a", "'tty'" },
 	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":24,\"readonly\":1}",
 	    PROTO_ERR_TYPE, "a", "'readonly'" },
+	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":24,\"by\":\"a\\nb\"}",
+	    PROTO_ERR_VALUE, "a", "control" },
+	{ AT "\"term\":\"xterm\",\"cols\":80,\"rows\":24,\"by\":7}",
+	    PROTO_ERR_TYPE, "a", "'by'" },
 };
 
 /* Every class of bad input gets its code, its id, a message. */

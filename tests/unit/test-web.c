@@ -1,8 +1,10 @@
 /*
  * test-web.c - the web front end's pure parts: its tokens, the headers a
  * token travels in, Host and Origin, the bound on failed logins; the
- * page's state from a list (every text escaped by the quoter) and a
- * page's decision read into a decide request.
+ * page's state from a list (every text escaped by the quoter), a page's
+ * decision read into a decide request, a page's messages about a session
+ * shown live and what it is told of one (its screen, output, end, its
+ * entries of the history).
  */
 #include "web/web-auth.h"
 #include "web/web-page.h"
@@ -291,6 +293,176 @@ test_decide(void)
 	ok(web_page_decide(m, strlen(m), "d6", "::1", "approver", &r, &tag,
 	    &cause) == -1, "not a decision");
 	free(cause);
+	cause = web_page_by("::1", "watch");
+	is_str(cause, "web (::1, token watch)", "the browser console's "
+	    "decider is named as the page's buttons' are");
+	free(cause);
+}
+
+/* A page's messages about the sessions it shows live. */
+static void
+test_view_messages(void)
+{
+	static const struct {
+		const char	*msg;
+		int		 rc;
+		const char	*what;
+	} bad[] = {
+		{ "{\"op\":\"view\"}", -1, "a view names its session" },
+		{ "{\"op\":\"view\",\"session\":0}", -1, "session 0" },
+		{ "{\"op\":\"view\",\"session\":\"3\"}", -1, "a string" },
+		{ "{\"op\":\"input\",\"session\":3}", -1, "input without keys" },
+		{ "{\"op\":\"input\",\"session\":3,\"data\":\"\"}", -1,
+		  "input of no key" },
+		{ "{\"op\":\"view\\u0000\",\"session\":3}", -1,
+		  "an op with NUL in it" },
+		{ "{\"op\":\"kill\",\"session\":3}", -1, "an op no page sends" },
+		{ "{\"op\":\"view\",\"session\":3,\"session\":4}", -1,
+		  "a duplicate key" },
+		{ "[1]", -1, "not an object" },
+		{ "{\"op\":\"decide\",\"request\":1}", 0,
+		  "a decision, left to web_page_decide" },
+	};
+	struct web_page_msg	 m;
+	char			*cause;
+	const char		*s;
+	size_t			 i;
+	int			 rc;
+
+	s = "{\"op\":\"view\",\"session\":12}";
+	ok(web_page_message(s, strlen(s), &m, &cause) == 0 &&
+	    m.op == WEB_PAGE_VIEW && m.session == 12 && m.data == NULL,
+	    "view: its session");
+	s = "{\"op\":\"unview\",\"session\":12}";
+	ok(web_page_message(s, strlen(s), &m, &cause) == 0 &&
+	    m.op == WEB_PAGE_UNVIEW && m.session == 12, "unview");
+	s = "{\"op\":\"input\",\"session\":5,\"data\":\"ls\\r\\u0000\\u001b[A\"}";
+	ok(web_page_message(s, strlen(s), &m, &cause) == 0 &&
+	    m.op == WEB_PAGE_INPUT && m.session == 5 && m.len == 7 &&
+	    memcmp(m.data, "ls\r\0\x1b[A", 7) == 0,
+	    "input: the keys exactly, NUL (C-Space) and escapes kept");
+	free(m.data);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cause = NULL;
+		rc = web_page_message(bad[i].msg, strlen(bad[i].msg), &m,
+		    &cause);
+		ok(rc == bad[i].rc && (rc == 0 || cause != NULL) &&
+		    m.data == NULL, "%s: %s", bad[i].what, rc == 0 ?
+		    "read" : cause);
+		free(cause);
+	}
+}
+
+/* What a page is told of a session it shows. */
+static void
+test_view_told(void)
+{
+	char			*argv[] = { "make", "\x1b]0;x\x07", NULL };
+	struct history_entry	 e[4], many[12];
+	struct history_list	 hl = { 0 };
+	struct proto_event	 ev;
+	json_t			*o, *v;
+	bool			 pruned[4] = { false, false, false, true };
+	char			*s;
+	size_t			 i;
+
+	memset(&ev, 0, sizeof ev);
+	ev.kind = PROTO_EV_SCREEN;
+	ev.session = 4;
+	ev.cols = 100;
+	ev.rows = 30;
+	ev.data = "\x1b[0m\x1b[H\x1b[2J<b>caf\xc3\xa9\xff";
+	ev.len = strlen(ev.data);
+	ev.partial = true;
+	s = web_page_screen(&ev);
+	o = json_loads(s, 0, NULL);
+	ok(o != NULL && strcmp(json_string_value(json_object_get(o, "type")),
+	    "screen") == 0 && json_integer_value(json_object_get(o,
+	    "session")) == 4 && json_integer_value(json_object_get(o,
+	    "cols")) == 100 && json_integer_value(json_object_get(o,
+	    "rows")) == 30 && json_is_true(json_object_get(o, "partial")),
+	    "screen: session, size, partial");
+	is_str(json_string_value(json_object_get(o, "data")),
+	    "\x1b[0m\x1b[H\x1b[2J<b>caf\xc3\xa9\xef\xbf\xbd",
+	    "screen: the terminal's bytes as they are (for xterm.js, never "
+	    "markup), invalid UTF-8 as U+FFFD");
+	json_decref(o);
+	free(s);
+	s = web_page_screen_error(4, "no session 4\x1b[2J");
+	o = json_loads(s, 0, NULL);
+	is_str(json_string_value(json_object_get(o, "error")),
+	    "no session 4\\x1b[2J", "no screen: the server's words, quoted");
+	json_decref(o);
+	free(s);
+	s = web_page_output(4, "a\r\nb", 4);
+	is_str(s, "{\"type\":\"output\",\"session\":4,\"data\":"
+	    "\"a\\r\\nb\"}", "output: its bytes");
+	free(s);
+	s = web_page_ended(4, "exit 3");
+	is_str(s, "{\"type\":\"ended\",\"session\":4,\"ending\":"
+	    "\"exit 3\"}", "how it ended");
+	free(s);
+
+	memset(e, 0, sizeof e);
+	for (i = 0; i < 4; i++) {
+		e[i].id = i == 1 ? 9 : 4;
+		e[i].argv = argv;
+		e[i].state = "exited";
+		e[i].has_code = true;
+		e[i].code = (int)i;
+		e[i].start_us = 1000000;
+		e[i].end_us = 3500000;
+		e[i].by = "web (::1, token approver)";
+		e[i].recording = "/s/4.cast";
+	}
+	e[2].recording_dropped = 4096;
+	hl.v = e;
+	hl.n = 4;
+	s = web_page_entries(4, &hl, pruned);
+	o = json_loads(s, 0, NULL);
+	v = json_object_get(o, "entries");
+	ok(json_array_size(v) == 3 && json_integer_value(json_object_get(
+	    json_array_get(v, 0), "session")) == 4, "its entries alone, "
+	    "oldest first (%zu)", json_array_size(v));
+	is_str(json_string_value(json_object_get(json_array_get(v, 0),
+	    "command")), "make $'\\e]0;x\\x07'", "the command quoted");
+	is_str(json_string_value(json_object_get(json_array_get(v, 1),
+	    "ending")), "exit 2", "how each ended, in history's words");
+	is_str(json_string_value(json_object_get(json_array_get(v, 1),
+	    "duration")), "2.5s", "its duration");
+	is_str(json_string_value(json_object_get(json_array_get(v, 1),
+	    "by")), "web (::1, token approver)", "who decided");
+	ok(strstr(json_string_value(json_object_get(json_array_get(v, 1),
+	    "recording")), "capped: 4096 bytes") != NULL,
+	    "a capped recording says so");
+	ok(strstr(json_string_value(json_object_get(json_array_get(v, 2),
+	    "recording")), "pruned") != NULL &&
+	    json_object_get(json_array_get(v, 0), "recording") == NULL,
+	    "a pruned one too; a whole one says nothing");
+	json_decref(o);
+	free(s);
+	hl.v = many;
+	hl.n = sizeof many / sizeof many[0];
+	memset(many, 0, sizeof many);
+	for (i = 0; i < hl.n; i++) {
+		many[i].id = 4;
+		many[i].argv = argv;
+		many[i].code = (int)i;
+		many[i].has_code = true;
+	}
+	s = web_page_entries(4, &hl, NULL);
+	o = json_loads(s, 0, NULL);
+	v = json_object_get(o, "entries");
+	ok(json_array_size(v) == WEB_PAGE_ENTRIES && strcmp(json_string_value(
+	    json_object_get(json_array_get(v, WEB_PAGE_ENTRIES - 1),
+	    "ending")), "exit 11") == 0, "at most %d entries, the newest",
+	    WEB_PAGE_ENTRIES);
+	json_decref(o);
+	free(s);
+	s = web_page_entries(9, &hl, NULL);
+	ok(strstr(s, "\"entries\":[]") != NULL, "a session not in the "
+	    "history yet: no entries");
+	free(s);
 }
 
 int
@@ -300,5 +472,7 @@ main(void)
 	test_state();
 	test_state_kinds();
 	test_decide();
+	test_view_messages();
+	test_view_told();
 	return tap_done();
 }

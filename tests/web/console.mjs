@@ -1,12 +1,16 @@
 // console.mjs - the console on the page of `ptyvisor web`, in a real
 // headless Chromium: xterm.js shows what the server draws, keys typed in
-// it reach a session, a watch-only token's console takes no keys.  Prints
-// "PASS what" or "FAIL what: why" a line, for tests/web/console.sh.
+// it reach a session, an agent's request approved with the console's own
+// keys there, a watch-only token's console takes no keys.  Prints "PASS
+// what" or "FAIL what: why" a line, for tests/web/console.sh.
 //
-//   node console.mjs URL APPROVER WATCH DIR SCREENSHOT
-import { check, failed, launch } from './lib.mjs';
+//   node console.mjs URL APPROVER WATCH DIR SCREENSHOT PTYVISOR
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { check, failed, launch, login } from './lib.mjs';
 
-const [url, approver, watch, dir, screenshot] = process.argv.slice(2);
+const [url, approver, watch, dir, screenshot, ptyvisor] =
+    process.argv.slice(2);
 const WAIT = 15000;
 
 // The terminal's text as xterm.js renders it (its DOM rows).
@@ -26,13 +30,8 @@ async function see(page, text) {
 }
 
 async function open(browser, token) {
-	const ctx = await browser.createBrowserContext();
-	const page = await ctx.newPage();
+	const page = await login(browser, url, token, 1000, 700);
 
-	await page.setViewport({ width: 1000, height: 700 });
-	await page.goto(url + '#token=' + token);
-	await page.waitForFunction(() => document.getElementById('status')
-	    .textContent === 'live', { timeout: WAIT });
 	await page.click('#console-open');
 	await page.waitForSelector('.xterm-rows', { timeout: WAIT });
 	return page;
@@ -51,6 +50,24 @@ try {
 	check(true, 'keys typed in the browser reach the session, its ' +
 	    'output comes back');
 	await page.screenshot({ path: screenshot });
+
+	// An agent's request, approved with the console's keys typed in the
+	// browser: the prefix, a, then y.
+	const made = dir + '/approved-in-the-browser';
+	const agent = spawn(ptyvisor, ['exec', '--cwd', dir, '--', 'touch',
+	    made], { stdio: 'ignore' });
+	const status = new Promise((resolve) => agent.on('close', resolve));
+	await see(page, 'PENDING');
+	await page.keyboard.down('Control');
+	await page.keyboard.press('g');
+	await page.keyboard.up('Control');
+	await page.keyboard.press('a');
+	await see(page, 'approve request #');
+	await page.keyboard.press('y');
+	const code = await Promise.race([status, new Promise((r) =>
+	    setTimeout(() => r('no answer'), WAIT))]);
+	check(code === 0 && fs.existsSync(made), 'an agent\'s request ' +
+	    'approved with keys typed in the browser console runs', code);
 
 	const wpage = await open(browser, watch);
 	await see(wpage, '42-from-the-browser');

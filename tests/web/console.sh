@@ -24,14 +24,39 @@ pv_see 'mark-42'
 pv_keys C-g d
 pv_see '[detached'; ok $? "the console detached, its server runs on"
 
-export PTYVISOR_SOCKET="$pv_dir/pv.sock"
+# The console server's own socket, state and (no) settings.
+export PTYVISOR_SOCKET="$pv_dir/pv.sock" PTYVISOR_STATE_DIR="$pv_dir/state"
+export PTYVISOR_CONFIG="$pv_dir/config"
 pv_web "$pv_dir"
 is "$(curl -s -o /dev/null -w '%{http_code}' "${URL}xterm/xterm.js")" 200 \
     "xterm.js is served from beside the build"
 
 timeout 120 node "$W/console.mjs" "$URL" "$APPROVER" "$WATCH" "$pv_dir" \
-    "$top_builddir/tests/web/console.png" > "$pv_dir/console.out" 2>&1
+    "$top_builddir/tests/web/console.png" "$PTYVISOR" \
+    > "$pv_dir/console.out" 2>&1
 pv_web_checks "$pv_dir/console.out" $?
+
+# A decision typed in the browser console is the web's, as the page's
+# buttons' are: by its address and token, not "user (console N, ...)".
+by='web (127.0.0.1, token approver)'
+grep -q "approved by $by: touch $pv_dir/approved-in-the-browser" \
+    "$pv_dir/state/ptyvisor.log"
+rc=$?
+ok $rc "the log says who approved in the browser console: $by"
+[ $rc -eq 0 ] || diag "$(grep -E 'approved|denied' "$pv_dir/state/ptyvisor.log")"
+grep 'approved-in-the-browser' "$pv_dir/state/history.jsonl" |
+    grep -qF "\"by\":\"$by\""
+rc=$?
+ok $rc "the history too"
+[ $rc -eq 0 ] || diag "$(tail -n 3 "$pv_dir/state/history.jsonl")"
+$PTYVISOR history > "$pv_dir/history.out" 2>&1
+grep 'approved-in-the-browser' "$pv_dir/history.out" | grep -qF "/$by"
+rc=$?
+ok $rc "and ptyvisor history"
+[ $rc -eq 0 ] || diag "$(cat "$pv_dir/history.out")"
+grep -q "client [0-9]* (pid [0-9]*, .*ptyvisor) decides in its console for $by" \
+    "$pv_dir/state/ptyvisor.log"
+ok $? "the log names the client that said so (its pid and executable)"
 
 kill -TERM $WEB
 wait $WEB

@@ -7,7 +7,7 @@
 //   node page.mjs URL APPROVER WATCH PTYVISOR SCREENSHOT DIR
 import { spawn, execFileSync } from 'node:child_process';
 import http from 'node:http';
-import { check, failed, launch } from './lib.mjs';
+import { ask, check, failed, launch } from './lib.mjs';
 
 const [url, approver, watch, ptyvisor, screenshot, dir] = process.argv.slice(2);
 const WAIT = 15000;
@@ -201,18 +201,8 @@ try {
 	    await wpage.$eval('#watch-note', (n) => !n.hidden),
 	    'watch-only: the request shown, no button to decide it');
 	const wid = await wc.evaluate((n) => n.dataset.request);
-	const answer = await wpage.evaluate((t, r) => new Promise((resolve) => {
-		const ws = new WebSocket('ws://' + location.host + '/ws',
-		    ['ptyvisor', 'token.' + t]);
-		ws.onmessage = (e) => {
-			const m = JSON.parse(e.data);
-			if (m.type === 'result')
-				resolve(m);
-		};
-		ws.onopen = () => ws.send(JSON.stringify({ op: 'decide',
-		    request: Number(r), decision: 'approve', tag: 'w' }));
-		ws.onclose = () => resolve({ closed: true });
-	}), watch, wid);
+	const answer = await ask(wpage, watch, [{ op: 'decide',
+	    request: Number(wid), decision: 'approve', tag: 'w' }]);
 	check(answer.ok === false && /watches only/.test(answer.message) &&
 	    pending().split('\n').some((l) => l.startsWith(wid + '\t')),
 	    'watch-only: a decision sent anyway is refused, the request waits',

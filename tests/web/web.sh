@@ -2,7 +2,8 @@
 # web.sh - `ptyvisor web` against a `ptyvisor serve` of the test's own:
 # the HTTP checks with curl (Host, tokens, Origin, bounds, beyond
 # loopback), then the approval page in a real headless Chromium
-# (page.mjs), then what the server recorded of the page's decisions.
+# (page.mjs) and a session shown live there (sessions.mjs), then what the
+# server recorded of the page's decisions.
 # Skipped, saying why, without chromium, curl or tests/web/node_modules
 # (scripts/bootstrap deps installs them).
 . "$top_srcdir/tests/tap.sh"
@@ -77,6 +78,13 @@ timeout 180 node "$W/page.mjs" "$URL" "$APPROVER" "$WATCH" "$PTYVISOR" \
 pv_web_checks "$T/page.out" $?
 [ -s "$top_builddir/tests/web/approval-390x844.png" ]
 ok $? "the screenshot is kept: tests/web/approval-390x844.png"
+
+# A session shown live on the page: its screen, its output, keys, its
+# history (sessions.mjs).
+timeout 120 node "$W/sessions.mjs" "$URL" "$APPROVER" "$WATCH" "$PTYVISOR" \
+    "$PTYVISOR_SOCKET" "$T/ws" "$top_builddir/tests/web/sessions.png" \
+    > "$T/sessions.out" 2>&1
+pv_web_checks "$T/sessions.out" $?
 
 # What the server recorded: the decider, by address and token name.
 grep -q "approved by web (127.0.0.1, token approver): printf 'approved-run" \

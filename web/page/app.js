@@ -1,6 +1,8 @@
 /*
  * app.js - the approval page: the waiting requests and the sessions, as
- * `ptyvisor web` sends them, and a person's decisions back.
+ * `ptyvisor web` sends them, and a person's decisions back; a session's
+ * screen live, in a terminal of its own size (xterm.js), with its entries
+ * of the history.
  *
  * The token lives in this page's own storage (localStorage: this origin,
  * host and port only) and travels in headers, never in a cookie: the
@@ -8,8 +10,10 @@
  * WebSocket.  A link "#token=..." hands it over once and is then taken
  * out of the address.  Every text the server sends is already escaped by
  * ptyvisor's quoter; it is only ever inserted as text (textContent), never
- * as markup.  Nothing is decided here: a decision is sent, and the
- * request leaves the page when the server's list no longer holds it.
+ * as markup; a session's own bytes go only to its terminal (xterm.js),
+ * which never answers the program's queries (the server's own terminal
+ * does).  Nothing is decided here: a decision is sent, and the request
+ * leaves the page when the server's list no longer holds it.
  */
 'use strict';
 
@@ -22,7 +26,11 @@
 	let ws = null;
 	let tags = 0;
 	let retries = 0;
+	let xterm = null;
 	const cards = new Map();
+	/* The sessions shown live, by number: what the server caps a page at. */
+	const VIEWS_MAX = 4;
+	const views = new Map();
 
 	function $(id) {
 		return document.getElementById(id);
@@ -247,12 +255,19 @@
 		ul.replaceChildren();
 		state.sessions.forEach(function (s) {
 			const li = el('li');
+			const b = el('button', 'show', 'Show live');
 
 			li.dataset.session = String(s.session);
 			li.append(el('span', 'state', '#' + s.session + ' ' +
 			    s.state), el('code', null, s.command));
 			if (s.cwd)
 				li.append(el('div', 'note', s.cwd));
+			b.type = 'button';
+			b.dataset.view = String(s.session);
+			b.onclick = function () {
+				openView(s);
+			};
+			li.append(b);
 			ul.append(li);
 		});
 		if (state.sessions.length === 0)
@@ -306,6 +321,8 @@
 			render(m);
 		else if (m.type === 'result')
 			result(m);
+		else if (views.has(m.session))
+			viewMessage(views.get(m.session), m);
 	}
 
 	/* The live connection; after a drop, the token checked again. */
@@ -318,6 +335,11 @@
 		ws.onopen = function () {
 			retries = 0;
 			setStatus('live');
+			/* A new connection: the views asked for again. */
+			views.forEach(function (v) {
+				ws.send(JSON.stringify({ op: 'view',
+				    session: v.session }));
+			});
 		};
 		ws.onmessage = onMessage;
 		ws.onclose = function () {
@@ -348,9 +370,11 @@
 		connect();
 	}
 
-	/* Load xterm.js from the front end: 0 when it is not installed. */
+	/* Load xterm.js from the front end, once: rejected when missing. */
 	function loadXterm() {
-		return new Promise(function (resolve, reject) {
+		if (xterm)
+			return xterm;
+		xterm = new Promise(function (resolve, reject) {
 			const css = el('link');
 			const js = el('script');
 
@@ -361,6 +385,177 @@
 			js.onload = resolve;
 			js.onerror = reject;
 			document.head.append(js);
+		});
+		return xterm;
+	}
+
+	/*
+	 * A view's terminal answers nothing the program asks (device
+	 * attributes, cursor position, modes, colours, settings): the
+	 * session's own terminal, the server's, has answered already, and an
+	 * answer from here would reach the program as typed.  Nor does it
+	 * make links of what the program prints (OSC 8).
+	 */
+	function quiet(term) {
+		const p = term.parser;
+		const yes = function () {
+			return true;
+		};
+		const query = function (data) {
+			return data.includes('?');
+		};
+
+		[{ final: 'c' }, { prefix: '>', final: 'c' },
+		    { prefix: '=', final: 'c' }, { final: 'n' },
+		    { prefix: '?', final: 'n' }, { final: 't' },
+		    { intermediates: '$', final: 'p' },
+		    { prefix: '?', intermediates: '$', final: 'p' },
+		    { prefix: '?', final: 'u' }, { prefix: '>', final: 'q' }]
+		    .forEach(function (id) {
+			p.registerCsiHandler(id, yes);
+		});
+		[{ intermediates: '$', final: 'q' },
+		    { intermediates: '+', final: 'q' }].forEach(function (id) {
+			p.registerDcsHandler(id, yes);
+		});
+		[4, 10, 11, 12, 17, 19].forEach(function (n) {
+			p.registerOscHandler(n, query);
+		});
+		/* No links either: a program's text may name any address. */
+		p.registerOscHandler(8, yes);
+	}
+
+	/* Keys typed into a view, in pieces a page's message holds. */
+	function typeInto(v, data) {
+		let i;
+
+		if (ws.readyState !== WebSocket.OPEN)
+			return;
+		for (i = 0; i < data.length; i += 2048)
+			ws.send(JSON.stringify({ op: 'input',
+			    session: v.session, data: data.slice(i, i + 2048) }));
+	}
+
+	/* A view's screen: its terminal made, or reset, at the session's size. */
+	function viewScreen(v, m) {
+		if (m.error !== undefined) {
+			v.note.textContent = m.error;
+			return;
+		}
+		if (!v.term) {
+			v.term = new window.Terminal({ fontFamily: 'monospace',
+			    fontSize: 13, cols: m.cols, rows: m.rows,
+			    scrollback: 0, disableStdin: role !== 'approver' });
+			quiet(v.term);
+			v.term.open(v.box);
+			if (role === 'approver')
+				v.term.onData(function (d) {
+					typeInto(v, d);
+				});
+		} else {
+			v.term.reset();
+			v.term.resize(m.cols, m.rows);
+		}
+		v.term.write(m.data);
+		v.note.textContent = (v.over ? v.over : 'live') + ', ' + m.cols +
+		    'x' + m.rows + (m.partial ? ' (rows past the bound not ' +
+		    'drawn)' : '') + (role === 'approver' ? '' : '; watch only');
+	}
+
+	/* A view's entries of the history: what `ptyvisor show` says. */
+	function viewEntries(v, list) {
+		v.entries.replaceChildren();
+		list.forEach(function (e) {
+			const li = el('li');
+			const dl = el('dl');
+
+			row(dl, 'command', e.command);
+			row(dl, 'cwd', e.cwd);
+			row(dl, 'start', e.start);
+			row(dl, 'end', e.end);
+			row(dl, 'duration', e.duration);
+			row(dl, 'ending', e.ending);
+			row(dl, 'decision', e.decision);
+			row(dl, 'by', e.by);
+			row(dl, 'profile', e.profile);
+			row(dl, 'bytes', String(e.bytes));
+			row(dl, 'recording', e.recording, true);
+			row(dl, 'error', e.error, true);
+			li.append(dl);
+			v.entries.append(li);
+		});
+		if (list.length === 0)
+			v.entries.append(el('li', 'note', 'Running: its entry ' +
+			    'comes when it ends.'));
+	}
+
+	/* A message about a view, once its terminal can be had. */
+	function viewMessage(v, m) {
+		if (m.type === 'entries') {
+			viewEntries(v, m.entries);
+			return;
+		}
+		if (m.type === 'ended') {
+			v.over = 'ended: ' + m.ending;
+			v.node.classList.add('over');
+			v.note.textContent = v.over;
+			return;
+		}
+		if (v.broken)
+			return;
+		if (!v.ready) {
+			v.queue.push(m);
+			return;
+		}
+		if (m.type === 'screen')
+			viewScreen(v, m);
+		else if (m.type === 'output' && v.term)
+			v.term.write(m.data);
+	}
+
+	/* Show session s live: its screen, then what it prints; its history. */
+	function openView(s) {
+		const v = { session: s.session, queue: [], ready: false };
+		const close = el('button', null, 'Close');
+
+		if (views.has(s.session) || views.size >= VIEWS_MAX ||
+		    ws.readyState !== WebSocket.OPEN) {
+			setStatus(views.has(s.session) ? 'shown already' :
+			    'a page shows at most ' + VIEWS_MAX + ' sessions');
+			return;
+		}
+		v.node = el('section', 'view');
+		v.node.dataset.session = String(s.session);
+		v.note = el('p', 'note', 'asking for its screen…');
+		v.box = el('div', 'screen');
+		v.entries = el('ul', 'entries');
+		close.type = 'button';
+		close.dataset.act = 'close';
+		close.onclick = function () {
+			if (ws.readyState === WebSocket.OPEN)
+				ws.send(JSON.stringify({ op: 'unview',
+				    session: s.session }));
+			if (v.term)
+				v.term.dispose();
+			v.node.remove();
+			views.delete(s.session);
+		};
+		v.node.append(el('h3', null, '#' + s.session + ' ' + s.command),
+		    v.note, v.box, el('h4', null, 'In the history'), v.entries,
+		    close);
+		$('views').append(v.node);
+		views.set(s.session, v);
+		ws.send(JSON.stringify({ op: 'view', session: s.session }));
+		loadXterm().then(function () {
+			v.ready = true;
+			v.queue.splice(0).forEach(function (m) {
+				viewMessage(v, m);
+			});
+		}, function () {
+			v.broken = true;
+			v.queue = [];
+			v.note.textContent = 'The screen needs xterm.js, which ' +
+			    'is not installed beside ptyvisor (doc/web.md).';
 		});
 	}
 
