@@ -54,7 +54,7 @@ grep 'approved-in-the-browser' "$pv_dir/history.out" | grep -qF "/$by"
 rc=$?
 ok $rc "and ptyvisor history"
 [ $rc -eq 0 ] || diag "$(cat "$pv_dir/history.out")"
-grep -q "client [0-9]* (pid [0-9]*, .*ptyvisor) decides in its console for $by" \
+grep -q "client [0-9]* (pid [0-9]*, .*/ptyvisor-web) decides in its console for $by" \
     "$pv_dir/state/ptyvisor.log"
 ok $? "the log names the client that said so (its pid and executable)"
 
