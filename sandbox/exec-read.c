@@ -296,18 +296,6 @@ exec_status(struct sandbox_exec_call *c)
 	return threads;
 }
 
-pid_t
-sandbox_exec_tgid(pid_t pid)
-{
-	char	 path[64], buf[2048], *p;
-
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	if (!util_read_text(path, buf, sizeof buf) ||
-	    (p = strstr(buf, "\nTgid:")) == NULL)
-		return 0;
-	return (pid_t)strtol(p + 6, NULL, 10);
-}
-
 /* The most vfork parents, one above the other, followed. */
 #define EXEC_VFORK_DEPTH	8
 

@@ -25,6 +25,18 @@
 
 #include "base/util.h"
 
+pid_t
+sandbox_exec_tgid(pid_t pid)
+{
+	char	 path[64], buf[2048], *p;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if (!util_read_text(path, buf, sizeof buf) ||
+	    (p = strstr(buf, "\nTgid:")) == NULL)
+		return 0;
+	return (pid_t)strtol(p + 6, NULL, 10);
+}
+
 /*
  * Thread groups that made threads, kept per tree: past this many live
  * ones every exec is read in full (the tree counts as unknown).

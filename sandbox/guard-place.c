@@ -60,28 +60,6 @@ guard_held_drop(struct guard_held *h)
 }
 
 /*
- * Whether a missing g may be made: read-only, under a writable root, not
- * inside .git, and a file's directory there already (a directory is made
- * with the missing directories above it).
- */
-bool
-guard_creatable(const struct guard_path *g)
-{
-	struct stat	 st;
-	char		 parent[PATH_MAX];
-
-	if (g->exists || g->how != GUARD_READ_ONLY || !g->writable)
-		return false;
-	/* Not inside .git: git would not read a placeholder well. */
-	if (strstr(g->path, "/.git/") != NULL)
-		return false;
-	if (g->dir)
-		return true;
-	guard_parent(g->path, parent, sizeof parent);
-	return stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/*
  * Make directory path and the missing ones above it (mode 0755); the
  * first one made into *top (allocated), or NULL when none could be.
  */

@@ -605,6 +605,23 @@ guard_set_free(struct guard_set *set)
 	memset(set, 0, sizeof *set);
 }
 
+bool
+guard_creatable(const struct guard_path *g)
+{
+	struct stat	 st;
+	char		 parent[PATH_MAX];
+
+	if (g->exists || g->how != GUARD_READ_ONLY || !g->writable)
+		return false;
+	/* Not inside .git: git would not read a placeholder well. */
+	if (strstr(g->path, "/.git/") != NULL)
+		return false;
+	if (g->dir)
+		return true;
+	guard_parent(g->path, parent, sizeof parent);
+	return stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 const struct guard_path *
 guard_find(const struct guard_set *set, const char *path)
 {

@@ -173,8 +173,10 @@ void	guard_explain(const struct guard_set *set, bool in_force,
 /* The directory part of path into buf ("/" for a top entry); no malloc. */
 void	guard_parent(const char *path, char *buf, size_t len);
 /*
- * Whether a missing g may be made (guard-place.c): read-only, under a
- * writable root, not inside .git, and a file's directory there already.
+ * Whether a missing g may be made (a placeholder, guard-place.c):
+ * read-only, under a writable root, not inside .git, and a file's
+ * directory there already (a directory is made with the missing
+ * directories above it).
  */
 bool	guard_creatable(const struct guard_path *g);
 

@@ -214,7 +214,7 @@ int	sandbox_exec_read(struct sandbox_exec_tree *t, int fd,
  * tree t, makes a thread (before it is let go). */
 void	sandbox_exec_thread(struct sandbox_exec_tree *t,
 	    const struct seccomp_notif *req);
-/* exec-read.c: the thread group of pid as /proc/PID/status says (a
+/* exec-tree.c: the thread group of pid as /proc/PID/status says (a
  * thread's own pid is not its group's); 0 when unread. */
 pid_t	sandbox_exec_tgid(pid_t pid);
 /* exec-tree.c: open t's root from the caller of notification id on the

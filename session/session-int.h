@@ -379,7 +379,7 @@ void	session_io(struct loop *l, int fd, short revents, void *arg);
 /* exit.c: reap s's child now if it has ended (an async start's exec seen
    after its SIGCHLD). */
 void	session_reap_now(struct session *s);
-/* spawn.c: give up an async start: the child killed and reaped. */
+/* session.c: give up an async start: the child killed and reaped. */
 void	session_start_abandon(struct session *s);
 /* exit.c: loop callback for the command's pipes (stdio.c). */
 void	session_stdio_io(struct loop *l, int fd, short revents, void *arg);

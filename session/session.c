@@ -116,6 +116,31 @@ sessions_free(struct sessions *ss)
 	free(ss);
 }
 
+/* An async start (spawn.c) given up: the child killed and reaped. */
+void
+session_start_abandon(struct session *s)
+{
+	struct pty_status	st;
+	struct loop		*l = s->set->loop;
+
+	if (!s->starting)
+		return;
+	if (s->start.report >= 0)
+		loop_del_fd(l, s->start.report);
+	if (s->start_passed_fd >= 0)
+		loop_del_fd(l, s->start_passed_fd);
+	s->start_passed_fd = -1;
+	if (s->start.pid > 0) {
+		kill(s->start.pid, SIGKILL);
+		if (pty_reap(s->start.pid, true, &st) == 1) {
+			s->reaped = true;
+			s->status = st;
+		}
+	}
+	pty_start_close(&s->start);
+	s->starting = false;
+}
+
 void
 sessions_end_all(struct sessions *ss)
 {

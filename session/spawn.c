@@ -334,30 +334,6 @@ session_start_passed_io(struct loop *l, int fd, short revents, void *arg)
 	sandbox_exec_prestart(s->sandbox, fd, s->start.report);
 }
 
-void
-session_start_abandon(struct session *s)
-{
-	struct pty_status	st;
-	struct loop		*l = s->set->loop;
-
-	if (!s->starting)
-		return;
-	if (s->start.report >= 0)
-		loop_del_fd(l, s->start.report);
-	if (s->start_passed_fd >= 0)
-		loop_del_fd(l, s->start_passed_fd);
-	s->start_passed_fd = -1;
-	if (s->start.pid > 0) {
-		kill(s->start.pid, SIGKILL);
-		if (pty_reap(s->start.pid, true, &st) == 1) {
-			s->reaped = true;
-			s->status = st;
-		}
-	}
-	pty_start_close(&s->start);
-	s->starting = false;
-}
-
 struct session *
 sessions_start(struct sessions *ss, const struct session_opts *o,
     char **cause)

@@ -6,6 +6,7 @@
 noinst_LIBRARIES += libweb.a
 libweb_a_CFLAGS = $(AM_CFLAGS) $(PV_EXT_CFLAGS) $(LWS_CFLAGS)
 libweb_a_SOURCES = web/web.c web/web.h web/web-int.h web/web-console.c \
+	web/web-send.c \
 	web/web-gate.c web/web-view.c \
 	web/web-auth.c web/web-auth.h web/web-page.c web/web-page.h \
 	web/assets.h
