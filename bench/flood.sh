@@ -20,36 +20,7 @@ execs='i=0; while [ $i -lt 200000 ]; do /bin/true; i=$((i+1)); done'
 # ours, so that one is ended here too.
 trap 'tmux -L $sock kill-server 2>/dev/null; tmux -L pvbench-$$-1 kill-server 2>/dev/null; tmux -L inner-$$ kill-server 2>/dev/null; rm -rf "$dir"' EXIT
 
-now_us() { echo $(( $(date +%s%N) / 1000 )); }
-cap() { tmux -L $sock capture-pane -p; }
-see() {	# wait up to 10 s for fixed text
-	_end=$(( $(now_us) + 10000000 ))
-	until cap | grep -qF -- "$1"; do
-		[ "$(now_us)" -ge $_end ] && return 1
-	done
-}
-
-# One measurement run: prints the latencies in ms, one a line.
-measure() {
-	i=0
-	while [ $i -lt "$rounds" ]; do
-		m="k${i}q"
-		t0=$(now_us)
-		tmux -L $sock send-keys -l "$m "
-		see "$m" || { echo "timeout" >&2; cap | head -3 >&2; }
-		t1=$(now_us)
-		echo "$(( (t1 - t0) / 1000 ))"
-		[ $(( i % 8 )) -eq 7 ] && tmux -L $sock send-keys C-u && sleep 0.05
-		i=$((i + 1))
-	done
-}
-
-# median and p95 of the numbers on stdin
-stats() {
-	sort -n | awk '{ v[NR] = $1 } END {
-		m = v[int((NR + 1) / 2)]; p = v[int(NR * 0.95 + 0.5)];
-		printf "%d %d\n", m, p }'
-}
+. "$(dirname "$0")/typing-lib.sh"
 
 start_outer() {
 	tmux -L $sock kill-server 2>/dev/null

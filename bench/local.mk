@@ -5,7 +5,8 @@
 EXTRA_DIST += bench/README.md bench/short-commands.sh \
 	bench/short-commands.py bench/flood.sh \
 	bench/run.sh bench/net-proxy.sh bench/netcopy.py \
-	bench/work.sh bench/outerterm.c bench/exec-checks.sh bench/exec-rtt.c
+	bench/work.sh bench/outerterm.c bench/exec-checks.sh bench/exec-rtt.c \
+	bench/many.sh bench/typing-lib.sh
 
 .PHONY: bench
 bench: ptyvisor$(EXEEXT)

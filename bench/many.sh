@@ -40,40 +40,15 @@ printf 'allow timeout **\n' > "$dir/config/rules"
 export PTYVISOR_SOCKET="$dir/s.sock" PTYVISOR_STATE_DIR="$dir/state" \
 	PTYVISOR_CONFIG="$dir/config"
 
-now_us() { echo $(( $(date +%s%N) / 1000 )); }
-cap() { tmux -L $sock capture-pane -p; }
-see() {	# wait up to 20 s for fixed text
-	_end=$(( $(now_us) + 20000000 ))
-	until cap | grep -qF -- "$1"; do
-		[ "$(now_us)" -ge $_end ] && return 1
-	done
-	return 0
-}
-# Latencies in ms, one a line.
-measure() {
-	i=0
-	while [ $i -lt "$rounds" ]; do
-		m="k${i}q"
-		t0=$(now_us)
-		tmux -L $sock send-keys -l "$m "
-		see "$m" || echo "timeout waiting for $m" >&2
-		t1=$(now_us)
-		echo "$(( (t1 - t0) / 1000 ))"
-		[ $(( i % 8 )) -eq 7 ] && tmux -L $sock send-keys C-u && sleep 0.05
-		i=$((i + 1))
-	done
-}
-stats() {
-	sort -n | awk '{ v[NR] = $1 } END {
-		printf "%d %d\n", v[int((NR + 1) / 2)], v[int(NR * 0.95 + 0.5)] }'
-}
+. "$(dirname "$0")/typing-lib.sh"
+
 start_outer() {
 	tmux -L $sock kill-server 2>/dev/null
 	runs=$((runs + 1))
 	sock=pvmany-$$-$runs
 	tmux -L $sock -f /dev/null new-session -d -x 160 -y 48 -c "$dir/work" \
 	    "env -u TMUX PS1='outer\$ ' SHELL=/bin/sh /bin/sh"
-	see 'outer$'
+	see 'outer$' 20
 }
 fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
@@ -81,7 +56,7 @@ rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 # ptyvisor: the console (its server a process of its own), N agents.
 start_outer
 tmux -L $sock send-keys "PS1='pv\$ ' $pv" Enter
-see ' 1* #' || { echo "the console did not start"; exit 1; }
+see ' 1* #' 20 || { echo "the console did not start"; exit 1; }
 srv=$("$pv" ls --socket "$PTYVISOR_SOCKET" | sed -n 's/.*: pid \([0-9]*\),.*/\1/p')
 [ -n "$srv" ] || { echo "no server pid"; exit 1; }
 fd0=$(fds "$srv"); rss0=$(rss_kb "$srv")
