@@ -29,7 +29,13 @@ cleanup() {
 	tmux -L $sock kill-server 2>/dev/null
 	tmux -L $inner kill-server 2>/dev/null
 	[ -n "${sampler:-}" ] && kill "$sampler" 2>/dev/null
+	# The console's server outlives the console: ended by its pid.
+	[ -n "${srv:-}" ] || srv=$("$pv" ls --socket "$PTYVISOR_SOCKET" 2>/dev/null |
+	    sed -n 's/.*: pid \([0-9]*\),.*/\1/p')
 	[ -n "${srv:-}" ] && kill "$srv" 2>/dev/null
+	# tmux leaves its socket files behind here: ours only.
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/pvmany-$$"-* \
+	    "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$inner"
 	rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
