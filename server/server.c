@@ -63,6 +63,7 @@ struct server {
 	struct tui		*tui;		/* without a socket, or NULL */
 	char			*history;	/* history.jsonl */
 	struct loop_timer	*forget_timer;
+	struct loop_timer	*trim_timer;
 	bool			 stopping;
 };
 
@@ -200,6 +201,25 @@ server_report(void *user, enum follow_report level, const char *line)
 		consoles_status(sv->consoles, line);
 }
 
+/*
+ * The freed screens and scrollbacks given back at most this often: in
+ * small blocks among the running sessions' they stay the process's
+ * otherwise (a hundred agents' sessions kept 130 MB after they had all
+ * ended), but a trim walks the whole heap, and under `serve` a session is
+ * forgotten after every short command.
+ */
+#define SERVER_TRIM_MS	1000
+
+static void
+server_trim(struct loop *l, void *arg)
+{
+	struct server	*sv = arg;
+
+	(void)l;
+	sv->trim_timer = NULL;
+	malloc_trim(0);
+}
+
 /* Forget finished sessions, from a timer (never inside their events). */
 static void
 server_forget(struct loop *l, void *arg)
@@ -223,13 +243,9 @@ server_forget(struct loop *l, void *arg)
 		} else
 			i++;
 	}
-	/*
-	 * Give the freed screens and scrollbacks back: in small blocks
-	 * among the running sessions' they stay the process's otherwise
-	 * (a hundred agents' sessions kept 130 MB after they had all ended).
-	 */
-	if (forgot)
-		malloc_trim(0);
+	if (forgot && sv->trim_timer == NULL)
+		sv->trim_timer = loop_timer_add(sv->loop, SERVER_TRIM_MS,
+		    server_trim, sv);
 }
 
 /* A session ended: forget it later, or end with the last one. */
