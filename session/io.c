@@ -279,6 +279,9 @@ session_pump_input(struct session *s)
 {
 	ssize_t	n;
 
+	/* Typed while its sandbox is made: written once it runs. */
+	if (s->starting)
+		return;
 	if (s->child.master < 0 || s->eof) {
 		s->input.len = 0;
 		return;

@@ -314,6 +314,8 @@ session_start_io(struct loop *l, int fd, short revents, void *arg)
 	s->child = child;
 	pty_resize(s->child.master, s->size);	/* resized meanwhile */
 	session_running(s, s->start_timeout_s);
+	if (s->input.len > 0)
+		session_pump_input(s);
 	NOTIFY(s->set, started, s);
 	/* It may have ended already, its SIGCHLD seen before this. */
 	session_reap_now(s);

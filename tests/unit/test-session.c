@@ -606,6 +606,29 @@ cleanup(void)
 }
 
 /*
+ * Keys typed while an async start makes the sandbox are written once the
+ * command runs, not dropped: the command reads them.
+ */
+static void
+test_async_typed(void)
+{
+	char *const	 argv[] = { "sh", "-c",
+	    "read line; echo got:$line; exit 3", NULL };
+	struct session	*s;
+
+	s = start(argv, 10);
+	if (!ok(s != NULL, "an async start of a command that reads"))
+		return;
+	ok(session_is_starting(s), "still starting when keys are typed");
+	session_write(s, "typed-early\r", 12);
+	ok(run_until_done(s) >= 0, "it reads them and ends");
+	is_int(session_exit_code(s), 3, "its own status, not the timeout's");
+	ok(strstr(buf_cstr(&output), "got:typed-early") != NULL,
+	    "what was typed while starting reached it");
+	sessions_forget(ss, s);
+}
+
+/*
  * async_start: sessions_start() returns before the child exec'd; the
  * loop learns it (`started`, the pid known) or its failure (FAILED, 127,
  * the same words as at once).
@@ -646,6 +669,7 @@ test_async_start(void)
 		is_int(started, 0, "no started event for it");
 		sessions_forget(ss, s);
 	}
+	test_async_typed();
 	async_start = false;
 }
 
