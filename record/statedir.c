@@ -94,13 +94,25 @@ statedir_prepare(const char *dir, char **cause)
 }
 
 unsigned long
+statedir_last_pruned_id(const char *dir)
+{
+	unsigned long	*ids, last = 0;
+	size_t		 n;
+
+	ids = statedir_pruned(dir, &n);
+	if (n > 0)
+		last = ids[n - 1];
+	free(ids);
+	return last;
+}
+
+unsigned long
 statedir_last_id(const char *dir)
 {
 	char		*sessions = xasprintf("%s/sessions", dir), *end;
 	DIR		*d;
 	struct dirent	*de;
-	unsigned long	 id, last = 0, *ids;
-	size_t		 n;
+	unsigned long	 id, last = 0, pruned;
 
 	if ((d = opendir(sessions)) != NULL) {
 		while ((de = readdir(d)) != NULL) {
@@ -113,10 +125,8 @@ statedir_last_id(const char *dir)
 		closedir(d);
 	}
 	free(sessions);
-	ids = statedir_pruned(dir, &n);
-	if (n > 0 && ids[n - 1] > last)
-		last = ids[n - 1];
-	free(ids);
+	if ((pruned = statedir_last_pruned_id(dir)) > last)
+		last = pruned;
 	return last;
 }
 

@@ -28,6 +28,8 @@ int	 statedir_prepare(const char *dir, char **cause);
  * it (so an id is never given twice), or 0.
  */
 unsigned long	statedir_last_id(const char *dir);
+/* The largest id pruned from dir/sessions, or 0 (reads the list only). */
+unsigned long	statedir_last_pruned_id(const char *dir);
 
 /* dir/sessions/<id>.cast; caller frees. */
 char	*statedir_cast_path(const char *dir, unsigned long id);

@@ -57,8 +57,9 @@ session_open_record(struct session *s, const struct session_opts *o,
 	struct sessions		*ss = s->set;
 	struct record_header	 h;
 	char			*cmd = quote_argv(s->argv);
-	unsigned long		 id;
+	unsigned long		 id, pruned;
 	int			 tries;
+	bool			 scanned;
 
 	memset(&h, 0, sizeof h);
 	h.cols = s->size.cols;
@@ -68,9 +69,17 @@ session_open_record(struct session *s, const struct session_opts *o,
 	h.term = o->term;
 	h.shell = getenv("SHELL");
 	h.max_bytes = ss->bounds.max_recording;
-	id = statedir_last_id(ss->state_dir);
-	if (id < ss->last_id)
-		id = ss->last_id;
+	/*
+	 * The directory is read once: after it our own ids go up by one,
+	 * and a taken one (another ptyvisor's) reads it again.  Reading it
+	 * at every start cost a scan of every recording kept.  The pruned
+	 * list is read every time: an id pruned meanwhile is not given again
+	 * though its file is gone.
+	 */
+	scanned = ss->last_id == 0;
+	id = scanned ? statedir_last_id(ss->state_dir) : ss->last_id;
+	if ((pruned = statedir_last_pruned_id(ss->state_dir)) > id)
+		id = pruned;
 	/* Another ptyvisor may take the same id: O_EXCL decides. */
 	for (tries = 0; tries < 1000; tries++) {
 		id++;
@@ -81,6 +90,11 @@ session_open_record(struct session *s, const struct session_opts *o,
 		s->record = record_create(s->record_path, &h, cause);
 		if (s->record != NULL || errno != EEXIST)
 			break;
+		if (!scanned) {
+			scanned = true;
+			if ((pruned = statedir_last_id(ss->state_dir)) > id)
+				id = pruned;
+		}
 	}
 	free(cmd);
 	if (s->record == NULL)

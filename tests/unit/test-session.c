@@ -8,6 +8,7 @@
 #include "term/screen.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
@@ -605,6 +606,65 @@ cleanup(void)
 	rmdir(tmpdir);
 }
 
+/* Create tmpdir/rel (empty), or append line to it; false on failure. */
+static bool
+touch_line(const char *rel, const char *line)
+{
+	char	 path[PATH_MAX];
+	FILE	*f;
+
+	snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
+	if ((f = fopen(path, "a")) == NULL)
+		return false;
+	if (line != NULL)
+		fprintf(f, "%s\n", line);
+	return fclose(f) == 0;
+}
+
+/*
+ * Ids: the state directory is read once, then each start takes the next
+ * id; one another ptyvisor took (its recording there) makes the directory
+ * read again, so the id comes after the largest there; one pruned
+ * meanwhile is never given again.
+ */
+static void
+test_ids(void)
+{
+	char *const	 argv[] = { "true", NULL };
+	struct session	*s;
+	unsigned long	 base;
+	char		 name[64];
+
+	if ((s = start(argv, 0)) == NULL || run_until_done(s) < 0) {
+		ok(false, "a session to count ids from");
+		return;
+	}
+	base = session_id(s);
+	sessions_forget(ss, s);
+	s = start(argv, 0);
+	ok(s != NULL && session_id(s) == base + 1, "the next start: the "
+	    "next id (%lu)", s != NULL ? session_id(s) : 0);
+	if (s != NULL && run_until_done(s) >= 0)
+		sessions_forget(ss, s);
+	snprintf(name, sizeof name, "sessions/%lu.cast", base + 2);
+	ok(touch_line(name, NULL), "another ptyvisor's recording, next id");
+	snprintf(name, sizeof name, "sessions/%lu.cast", base + 7);
+	ok(touch_line(name, NULL), "... and a later one of its");
+	s = start(argv, 0);
+	ok(s != NULL && session_id(s) == base + 8, "an id taken: the "
+	    "directory read again, the id after its largest (%lu, want %lu)",
+	    s != NULL ? session_id(s) : 0, base + 8);
+	if (s != NULL && run_until_done(s) >= 0)
+		sessions_forget(ss, s);
+	snprintf(name, sizeof name, "%lu", base + 20);
+	ok(touch_line("pruned", name), "an id pruned meanwhile");
+	s = start(argv, 0);
+	ok(s != NULL && session_id(s) == base + 21, "is never given again "
+	    "(%lu, want %lu)", s != NULL ? session_id(s) : 0, base + 21);
+	if (s != NULL && run_until_done(s) >= 0)
+		sessions_forget(ss, s);
+}
+
 /*
  * Keys typed while an async start makes the sandbox are written once the
  * command runs, not dropped: the command reads them.
@@ -697,6 +757,7 @@ main(void)
 	test_timeout();
 	test_missing();
 	test_async_start();
+	test_ids();
 	test_daemon();
 	test_input();
 	test_pipes();
