@@ -433,11 +433,30 @@ guard_no_view(struct guard_set *set, struct guard_path *g, size_t n)
 			set->v[i].covered = false;
 }
 
+/* Whether set hides an entry of directory dir itself (dir/NAME). */
+static bool
+guard_hides_child(const struct guard_set *set, const char *dir)
+{
+	size_t		 i, len = strlen(dir);
+	const char	*p;
+
+	for (i = 0; i < set->n; i++) {
+		p = set->v[i].path;
+		if (set->v[i].how == GUARD_HIDDEN &&
+		    strncmp(p, dir, len) == 0 && p[len] == '/' &&
+		    p[len + 1] != '\0' && strchr(p + len + 1, '/') == NULL)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Make g a view when it must be one: a hidden directory that keeps some
  * entries, or a read-only one with hidden entries of its own.  One with
  * more entries than a view copies is mounted whole instead (its hidden
- * entries each get their own mount).
+ * entries each get their own mount).  Neither: its entries are not read
+ * (a session's start read every directory it guards, ptyvisor's state
+ * with its recordings among them).
  */
 static void
 guard_view(struct guard_set *set, struct guard_path *g)
@@ -452,7 +471,12 @@ guard_view(struct guard_set *set, struct guard_path *g)
 	char		 buf[PATH_MAX], *p;
 	ssize_t		 len;
 
-	if (!g->exists || !g->dir || (dp = opendir(g->path)) == NULL)
+	if (!g->exists || !g->dir)
+		return;
+	if (g->how == GUARD_HIDDEN ? g->keep == NULL :
+	    !guard_hides_child(set, g->path))
+		return;
+	if ((dp = opendir(g->path)) == NULL)
 		return;
 	g->entries = xcalloc(GUARD_VIEW_MAX + 1, sizeof *g->entries);
 	g->links = xcalloc(GUARD_VIEW_MAX + 1, sizeof *g->links);
