@@ -30,6 +30,14 @@
  * than letting a flooding session grow our memory without end.
  */
 #define CONTROL_OUT_MAX		(2 * 1024 * 1024)
+/*
+ * A subscriber with this much unsent has the output of the sessions it
+ * did not run left out (control_broadcast_session), rather than being
+ * dropped at CONTROL_OUT_MAX: a front end following 100 floods stays; it
+ * is told once it has read down to CONTROL_SUB_RESUME.
+ */
+#define CONTROL_SUB_SKIP	(1024 * 1024)
+#define CONTROL_SUB_RESUME	(256 * 1024)
 /* A client being closed after an error gets this long to read it. */
 #define CONTROL_CLOSE_GRACE_MS	1000
 
@@ -141,15 +149,100 @@ control_broadcast(struct control *c, struct buf *line,
 			control_send(c->clients[i], line);
 }
 
-void
-control_broadcast_output(struct control *c, struct buf *line,
-    struct control_client *skip)
+/* cl's record of session's output left out, or NULL. */
+static struct control_skip *
+control_skip_find(struct control_client *cl, int64_t session)
 {
 	size_t	i;
 
-	for (i = 0; i < c->nclients; i++)
-		if (control_is_subscriber(c->clients[i], skip))
-			control_send_output(c->clients[i], line);
+	for (i = 0; i < cl->nskipped; i++)
+		if (cl->skipped[i].session == session)
+			return &cl->skipped[i];
+	return NULL;
+}
+
+void
+control_broadcast_session(struct control *c, struct buf *line,
+    struct control_client *skip, int64_t session, size_t bytes,
+    bool batched)
+{
+	struct control_client	*cl;
+	struct control_skip	*k;
+	size_t			 i;
+
+	for (i = 0; i < c->nclients; i++) {
+		cl = c->clients[i];
+		if (!control_is_subscriber(cl, skip))
+			continue;
+		/* Once left out, until told: no gap goes unsaid. */
+		k = control_skip_find(cl, session);
+		if (k == NULL && cl->out.len + line->len > CONTROL_SUB_SKIP) {
+			cl->skipped = xreallocarray(cl->skipped,
+			    cl->nskipped + 1, sizeof *cl->skipped);
+			k = &cl->skipped[cl->nskipped++];
+			k->session = session;
+			k->bytes = 0;
+		}
+		if (k != NULL) {
+			k->bytes += bytes;
+			continue;
+		}
+		if (batched)
+			control_send_output(cl, line);
+		else
+			control_send(cl, line);
+	}
+}
+
+/* Log what k says was left out for cl. */
+static void
+control_skip_log(struct control_client *cl, const struct control_skip *k)
+{
+	control_log(cl->c, "client %lu (pid %ld) fell behind: %llu bytes of "
+	    "session %lld's output left out for it", cl->serial,
+	    (long)cl->pid, (unsigned long long)k->bytes,
+	    (long long)k->session);
+}
+
+void
+control_skip_end(struct control *c, int64_t session)
+{
+	struct control_client	*cl;
+	struct control_skip	*k;
+	struct buf		 b = { 0 };
+	size_t			 i;
+
+	for (i = 0; i < c->nclients; i++) {
+		cl = c->clients[i];
+		if (cl->dead || (k = control_skip_find(cl, session)) == NULL)
+			continue;
+		b.len = 0;
+		proto_ev_skipped(&b, session, k->bytes);
+		control_skip_log(cl, k);
+		*k = cl->skipped[--cl->nskipped];
+		control_send(cl, &b);
+	}
+	buf_free(&b);
+}
+
+/* Queue cl's skipped events (it has caught up); the caller sends them. */
+static void
+control_skip_tell(struct control_client *cl)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+
+	for (i = 0; i < cl->nskipped; i++) {
+		b.len = 0;
+		proto_ev_skipped(&b, cl->skipped[i].session,
+		    cl->skipped[i].bytes);
+		control_skip_log(cl, &cl->skipped[i]);
+		buf_add(&cl->out, b.data, b.len);
+	}
+	buf_free(&b);
+	free(cl->skipped);
+	cl->skipped = NULL;
+	cl->nskipped = 0;
 }
 
 /* Send an error event, and log it. */
@@ -186,6 +279,7 @@ control_reap(struct loop *l, void *arg)
 		buf_free(&cl->in);
 		buf_free(&cl->out);
 		free(cl->exe);
+		free(cl->skipped);
 		free(cl);
 		c->clients[i] = c->clients[--c->nclients];
 	}
@@ -293,6 +387,7 @@ control_client_flush(struct control_client *cl)
 		loop_timer_cancel(cl->c->loop, cl->batch_timer);
 		cl->batch_timer = NULL;
 	}
+again:
 	while (!cl->dead && cl->out.len > 0) {
 		n = send(cl->fd, cl->out.data, cl->out.len,
 		    MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -310,6 +405,10 @@ control_client_flush(struct control_client *cl)
 	}
 	if (cl->dead)
 		return;
+	if (cl->nskipped > 0 && cl->out.len < CONTROL_SUB_RESUME) {
+		control_skip_tell(cl);
+		goto again;
+	}
 	if (cl->out.len < CONTROL_PIPE_RESUME)
 		control_pipes_resume(cl);
 	if (cl->closing && cl->out.len == 0) {

@@ -48,6 +48,15 @@ struct control_client {
 	struct loop_timer	*close_timer;
 	struct loop_timer	*hello_timer;	/* until its hello */
 	struct loop_timer	*batch_timer;	/* output lines waiting */
+	/* A subscriber behind: the sessions whose output it was not sent. */
+	struct control_skip	*skipped;
+	size_t			 nskipped;
+};
+
+/* Output of session left out for a subscriber: bytes of it. */
+struct control_skip {
+	int64_t			 session;
+	uint64_t		 bytes;
 };
 
 /* An exec request waiting for its decision. */
@@ -127,10 +136,19 @@ void	control_send(struct control_client *cl, struct buf *line);
 /* conn.c: send line to every subscribed client except skip. */
 void	control_broadcast(struct control *c, struct buf *line,
 	    struct control_client *skip);
-/* conn.c: control_send and control_broadcast for output: batched. */
+/* conn.c: control_send for output: batched. */
 void	control_send_output(struct control_client *cl, struct buf *line);
-void	control_broadcast_output(struct control *c, struct buf *line,
-	    struct control_client *skip);
+/*
+ * Send line, bytes of session's output (an output event, batched as
+ * control_send_output, or a pipe's), to every subscriber but skip; one
+ * too far behind has the session's output left out until it has read
+ * most of what waits, then is told (skipped), never dropped for it.
+ */
+void	control_broadcast_session(struct control *c, struct buf *line,
+	    struct control_client *skip, int64_t session, size_t bytes,
+	    bool batched);
+/* Tell now the subscribers that had session's output left out (it ends). */
+void	control_skip_end(struct control *c, int64_t session);
 /* conn.c: whether control_broadcast would send to anyone. */
 bool	control_has_subscribers(const struct control *c,
 	    const struct control_client *skip);

@@ -138,7 +138,8 @@ control_sess_output(struct control *c, struct control_sess *cs,
 		if (control_has_subscribers(c, cs->owner)) {
 			proto_ev_output(&text, NULL, (int64_t)cs->id, cs->seq,
 			    all.data, n, PROTO_ENC_TEXT);
-			control_broadcast_output(c, &text, cs->owner);
+			control_broadcast_session(c, &text, cs->owner,
+			    (int64_t)cs->id, n, true);
 		}
 	}
 	buf_free(&all);
@@ -237,6 +238,7 @@ control_on_ended(void *user, struct session *s)
 	control_send(cs->owner, &b);
 	b.len = 0;
 	proto_ev_exit(&b, NULL, &e);
+	control_skip_end(c, (int64_t)cs->id);	/* the gap before the end */
 	control_broadcast(c, &b, cs->owner);
 	buf_free(&b);
 	if (cs->request != 0)
@@ -294,7 +296,8 @@ control_on_stream(void *user, struct session *s, int fd, const char *data,
 	if (n > 0 && control_has_subscribers(c, cs->owner)) {
 		proto_ev_stream(&ev, NULL, (int64_t)cs->id, cs->seq, fd,
 		    all.data, n, PROTO_ENC_TEXT);
-		control_broadcast(c, &ev, cs->owner);
+		control_broadcast_session(c, &ev, cs->owner, (int64_t)cs->id,
+		    n, false);
 	}
 	buf_free(&all);
 	buf_free(&ev);

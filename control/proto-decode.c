@@ -318,7 +318,7 @@ proto_dec_exit(struct proto_dec *d, struct proto_event *ev, json_t *o)
 static const char *const proto_ev_names[] = {
 	"", "hello", "error", "ok", "attached", "queued", "approved",
 	"denied", "withdrawn", "started", "output", "written", "exit", "list",
-	"screen", "resized"
+	"screen", "resized", "skipped"
 };
 
 /* The fields of ev->kind. */
@@ -369,6 +369,7 @@ proto_dec_fields(struct proto_dec *d, struct proto_event *ev, json_t *o)
 		proto_dec_output(d, ev, o);
 		break;
 	case PROTO_EV_WRITTEN:
+	case PROTO_EV_SKIPPED:
 		ev->session = proto_dec_int(d, o, "session", true, 0);
 		ev->bytes = (uint64_t)proto_dec_int(d, o, "bytes", true, 0);
 		break;

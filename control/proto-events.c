@@ -382,6 +382,16 @@ proto_ev_resized(struct buf *b, int64_t session, unsigned int cols,
 }
 
 void
+proto_ev_skipped(struct buf *b, int64_t session, uint64_t bytes)
+{
+	json_t	*o = proto_ev_new("skipped", NULL);
+
+	proto_set_int(o, "session", session);
+	proto_set_int(o, "bytes", (int64_t)bytes);
+	proto_json_line(b, o);
+}
+
+void
 proto_ev_written(struct buf *b, const char *id, int64_t session,
     uint64_t total)
 {

@@ -323,6 +323,11 @@ void	proto_ev_screen(struct buf *b, const char *id, int64_t session,
 /* A session's terminal has a new size (for subscribers). */
 void	proto_ev_resized(struct buf *b, int64_t session, unsigned int cols,
 	    unsigned int rows);
+/*
+ * To a subscriber that fell behind: bytes of session's output were left
+ * out for it (its screen is to be asked for again).
+ */
+void	proto_ev_skipped(struct buf *b, int64_t session, uint64_t bytes);
 /* How many bytes of its stdin pipe the command has taken so far. */
 void	proto_ev_written(struct buf *b, const char *id, int64_t session,
 	    uint64_t total);

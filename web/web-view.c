@@ -11,7 +11,8 @@
  * and output it sent before the answer went into the drawing); a view has
  * one screen asked for at most (a new ask takes over the id, the old
  * answer is dropped); its output waiting for the page past WEB_VIEW_BEHIND
- * is dropped and the screen asked for again, as after a new size; at most
+ * is dropped and the screen asked for again, as after a new size or a gap
+ * in what the server sent (skipped: this front end fell behind); at most
  * WEB_VIEWS_MAX views a page; keys only from an approver's page, only into
  * a session that page shows.
  */
@@ -192,8 +193,9 @@ web_view_session(struct web *w, const struct proto_event *ev)
 			continue;
 		if (ev->kind == PROTO_EV_OUTPUT && v->live)
 			web_view_output(w, c, v, ev);
-		else if (ev->kind == PROTO_EV_RESIZED && !v->over)
-			web_view_ask(w, c, v);
+		else if ((ev->kind == PROTO_EV_RESIZED ||
+		    ev->kind == PROTO_EV_SKIPPED) && !v->over)
+			web_view_ask(w, c, v);	/* a new size, or a gap */
 		else if (ev->kind == PROTO_EV_EXIT) {
 			v->over = true;
 			free(v->ended);

@@ -100,6 +100,7 @@ web_on_event(struct web *w, struct proto_event *ev)
 		return;
 	case PROTO_EV_OUTPUT:
 	case PROTO_EV_RESIZED:
+	case PROTO_EV_SKIPPED:
 	case PROTO_EV_SCREEN:
 		web_view_event(w, ev);
 		return;

@@ -161,6 +161,18 @@ print(got, code)
 PY
 is "$(cat "$T/slow")" "3000002 0" "a client that reads late gets every byte and the status"
 ! grep -q "is not reading" "$T/serve.log"; ok $? "and is not disconnected"
+# A subscriber that falls behind a flood (it reads nothing for 3 s while
+# a session prints 8 MB to its reading owner) is not dropped: the
+# session's output is left out for it, and it is told so (skipped, with
+# how much) before that session's exit; the owner still gets every byte.
+python3 "$top_srcdir/tests/e2e/load-client.py" behind "$PTYVISOR_SOCKET" \
+    > "$T/behind" 2>&1
+grep -q "^owner 8000002 0$" "$T/behind"
+ok $? "a subscriber falls behind a flood: its owner still gets all 8 MB and the status" || sed 's/^/# /' "$T/behind"
+grep -q "^skipped True$" "$T/behind" && grep -q "^closed False$" "$T/behind"
+ok $? "the subscriber stays, told what it missed (skipped: the session, the bytes)" || sed 's/^/# /' "$T/behind"
+grep -Eq "^order (skipped )+exit$" "$T/behind"; ok $? "... before the session's exit"
+! grep -q "is not reading" "$T/serve.log"; ok $? "and is not disconnected"
 # A session's screen drawn for a subscriber that comes late (screen), its
 # output after the drawing continuing it, a new size told (resized).
 python3 - "$PTYVISOR_SOCKET" > "$T/screen" 2>&1 <<'PY'

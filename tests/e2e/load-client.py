@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # load-client.py - raw control protocol clients for load.sh: what
 # `ptyvisor exec` never sends (2 MiB lines, garbage, half lines, a client
-# that never reads) and a thousand requests.  Usage: load-client.py MODE
+# that never reads, a subscriber that falls behind a flood) and a thousand
+# requests.  Usage: load-client.py MODE
 # SOCKET [ARGS]; prints what it saw, one fact a line, for load.sh to check.
+import base64
 import json
 import os
 import random
@@ -208,6 +210,51 @@ def requests(path, total, workers):
         print(key, counts[key])
 
 
+def behind(path):
+    """A subscriber that reads nothing for 3 s while a session prints 8 MB
+    to its owner, which reads: what each saw."""
+    ss, sub = hello(path)
+    ss.sendall(b'{"op":"subscribe","id":"s"}\n')
+    got = {'n': 0, 'code': None, 'session': None}
+
+    def owner():
+        s, r = hello(path)
+        s.sendall(json.dumps({'op': 'exec', 'id': 'flood',
+                              'encoding': 'base64',
+                              'argv': ['printf', '%8000000s\\n', '']}
+                             ).encode() + b'\n')
+        while True:
+            ev = r.event(60)
+            if ev is None:
+                return
+            if ev.get('event') == 'output':
+                got['n'] += len(base64.b64decode(ev['b64']))
+            elif ev.get('event') == 'exit':
+                got['code'], got['session'] = ev.get('code'), ev['session']
+                return
+    t = threading.Thread(target=owner, daemon=True)
+    t.start()
+    time.sleep(3)
+    skipped, order = None, []
+    while True:
+        ev = sub.event(60)
+        if ev is None:
+            break
+        if ev.get('event') == 'skipped':
+            skipped = ev
+            order.append('skipped')
+        elif ev.get('event') == 'exit':
+            order.append('exit')
+            break
+    t.join(60)
+    print('owner', got['n'], got['code'])
+    print('skipped', skipped is not None and
+          skipped.get('session') == got['session'] and
+          skipped.get('bytes', 0) > 0)
+    print('order', ' '.join(order))
+    print('closed', sub.eof)
+
+
 def main():
     mode, path = sys.argv[1], sys.argv[2]
     if mode == 'too-long':
@@ -218,6 +265,8 @@ def main():
         half_open(path, int(sys.argv[3]), sys.argv[4])
     elif mode == 'no-read':
         no_read(path, sys.argv[3])
+    elif mode == 'behind':
+        behind(path)
     elif mode == 'requests':
         requests(path, int(sys.argv[3]), int(sys.argv[4]))
     else:

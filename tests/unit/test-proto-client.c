@@ -507,6 +507,12 @@ test_decode_output(void)
 		    ev.cols == 132 && ev.rows == 43 && ev.id == NULL,
 		    "resized: session, size");
 	proto_event_free(&ev);
+	proto_ev_skipped(&b, 9, 1048576);
+	if (decode(&b, &ev, "skipped") == 0)
+		ok(ev.kind == PROTO_EV_SKIPPED && ev.session == 9 &&
+		    ev.bytes == 1048576 && ev.id == NULL,
+		    "skipped: session, bytes left out");
+	proto_event_free(&ev);
 
 	buf_adds(&b, "{\"event\":\"output\",\"session\":1,\"seq\":1,"
 	    "\"b64\":\"!!\",\"data\":\"text\"}");

@@ -148,6 +148,21 @@ else
 	skip "no openssl to make a certificate"
 fi
 
+# A flood while it is stopped, so that it falls far behind: the server
+# leaves the session's output out for it (and tells it so) instead of
+# dropping it; it goes on.
+kill -STOP $WEB
+timeout 60 $PTYVISOR exec -- sh -c 'printf "%8000000s\n" ""' \
+    > /dev/null 2>&1 < /dev/null
+is "$?" 0 "a flood of 8 MB while it is stopped"
+kill -CONT $WEB
+sleep 1
+kill -0 $WEB; ok $? "it goes on afterwards"
+! grep -q "is not reading" "$T/serve.log"
+ok $? "the server did not drop it"
+grep -q "fell behind: [0-9]* bytes of session" "$T/serve.log"
+ok $? "it left the output out, and says so in its log"
+
 kill -TERM $WEB
 wait $WEB
 is "$?" 0 "SIGTERM ends it, status 0"
