@@ -8,11 +8,7 @@
  * followed by a cell of width 0 (its right half) and a cell of width 0
  * always follows one of width 2; every operation restores this at the
  * edges it touches.  dmin/dmax hold each logical row's changed columns
- * (dmin >= dmax: none); all_dirty stands for every row.  A row's cells
- * are allocated when it is first written or read (row_at, grid_line):
- * until then it is NULL, used 0, all blank.  A session that prints a
- * line touches a row's memory, not the screen's (400 KB at 200x50, whose
- * every page a server that has just forked would fault on).
+ * (dmin >= dmax: none); all_dirty stands for every row.
  */
 #include "term/grid.h"
 
@@ -29,35 +25,24 @@ slot(const struct grid *g, int r)
 	return grid_slot(g, r);
 }
 
-/* The row struct of logical row r, its cells perhaps not made yet. */
-static inline struct row *
-row_raw(const struct grid *g, int r)
-{
-	return &g->lines[slot(g, r)];
-}
-
-/* The row struct of logical row r, with its cells. */
-static inline struct row *
-row_at(const struct grid *g, int r)
-{
-	struct row	*l = row_raw(g, r);
-
-	if (l->cells == NULL)
-		grid_row_make(g, l);
-	return l;
-}
-
 struct cell *
 grid_line(const struct grid *g, int row)
 {
-	return row_at(g, row)->cells;
+	return g->lines[slot(g, row)].cells;
+}
+
+/* The row struct of logical row r. */
+static inline struct row *
+row_at(const struct grid *g, int r)
+{
+	return &g->lines[slot(g, r)];
 }
 
 /* Row r may hold non-default cells up to column to. */
 static inline void
 use(struct grid *g, int r, int to)
 {
-	struct row	*l = row_raw(g, r);
+	struct row	*l = row_at(g, r);
 
 	if (to > l->used)
 		l->used = to > g->cols ? g->cols : to;
@@ -216,20 +201,20 @@ new_row(int cols)
 	return cells;
 }
 
-void
-grid_row_make(const struct grid *g, struct row *l)
-{
-	l->cells = new_row(g->cols);
-}
-
 struct grid *
 grid_new(int rows, int cols)
 {
 	struct grid	*g = xcalloc(1, sizeof *g);
+	int		 r;
 
 	g->rows = rows;
 	g->cols = cols;
-	g->lines = xcalloc((size_t)rows, sizeof *g->lines);
+	g->lines = xreallocarray(NULL, (size_t)rows, sizeof *g->lines);
+	for (r = 0; r < rows; r++) {
+		g->lines[r].cells = new_row(cols);
+		g->lines[r].used = 0;
+		g->lines[r].wrapped = false;
+	}
 	alloc_rows(g);
 	return g;
 }
@@ -346,16 +331,14 @@ grid_erase(struct grid *g, int srow, int erow, int scol, int ecol,
 	if (!clip(g, &srow, &erow, &scol, &ecol))
 		return;
 	for (r = srow; r < erow; r++) {
-		l = row_raw(g, r);
+		l = row_at(g, r);
+		cells = l->cells;
 		if (ecol == g->cols && !selective)
 			l->wrapped = false;
-		if (bg == CELL_COLOR_DEFAULT && scol >= l->used)
-			continue;	/* blank already */
-		if (l->cells == NULL)
-			grid_row_make(g, l);
-		cells = l->cells;
 		if (bg != CELL_COLOR_DEFAULT)
 			use(g, r, ecol);
+		else if (scol >= l->used)
+			continue;	/* blank already */
 		else if (ecol >= l->used && !selective)
 			l->used = scol;
 		if (!selective)
@@ -377,11 +360,10 @@ grid_push_top(struct grid *g, int n, struct scrollback *sb)
 	int		 i;
 
 	for (i = 0; i < n; i++) {
-		l = sb != NULL ? row_at(g, 0) : row_raw(g, 0);
+		l = row_at(g, 0);
 		if (sb != NULL)
 			scrollback_push_line(sb, l->cells, l->used, l->wrapped);
-		if (l->cells != NULL)
-			blank_cells(l->cells, 0, l->used, CELL_COLOR_DEFAULT);
+		blank_cells(l->cells, 0, l->used, CELL_COLOR_DEFAULT);
 		l->used = 0;
 		l->wrapped = false;
 		g->top = g->top + 1 == g->rows ? 0 : g->top + 1;
@@ -412,11 +394,10 @@ blank_rows(struct grid *g, int srow, int erow, uint32_t bg)
 	int		 r;
 
 	for (r = srow; r < erow; r++) {
-		l = bg == CELL_COLOR_DEFAULT ? row_raw(g, r) : row_at(g, r);
+		l = row_at(g, r);
 		l->wrapped = false;
 		if (bg == CELL_COLOR_DEFAULT) {
-			if (l->cells != NULL)
-				blank_cells(l->cells, 0, l->used, bg);
+			blank_cells(l->cells, 0, l->used, bg);
 			l->used = 0;
 		} else {
 			blank_cells(l->cells, 0, g->cols, bg);
@@ -435,12 +416,12 @@ rotate_rows(struct grid *g, int srow, int erow, int n, uint32_t bg)
 	int	h = erow - srow, i, k;
 
 	for (i = 0; i < h; i++)
-		g->tmp[i] = *row_raw(g, srow + i);
+		g->tmp[i] = *row_at(g, srow + i);
 	for (i = 0; i < h; i++) {
 		k = (i + n) % h;
 		if (k < 0)
 			k += h;
-		*row_raw(g, srow + i) = g->tmp[k];
+		*row_at(g, srow + i) = g->tmp[k];
 	}
 	if (n > 0)
 		blank_rows(g, erow - n, erow, bg);
@@ -501,7 +482,7 @@ grid_scroll(struct grid *g, int srow, int erow, int scol, int ecol,
 	if (downward > 0 && srow == 0 && sb != NULL) {
 		for (i = 0; i < downward; i++)
 			scrollback_push_line(sb, grid_line(g, i),
-			    row_raw(g, i)->used, row_raw(g, i)->wrapped);
+			    row_at(g, i)->used, row_at(g, i)->wrapped);
 		pushed = downward;
 	}
 	if (srow == 0 && erow == g->rows && downward > 0) {
@@ -516,11 +497,11 @@ grid_scroll(struct grid *g, int srow, int erow, int scol, int ecol,
 bool
 grid_row_is_empty(const struct grid *g, int row)
 {
-	const struct row	*l = row_raw(g, row);
+	const struct row	*l = row_at(g, row);
 	const struct cell	*cells = l->cells;
 	int			 c;
 
-	for (c = 0; cells != NULL && c < l->used; c++)
+	for (c = 0; c < l->used; c++)
 		if (cells[c].chars[0] != 0)
 			return false;
 	return true;
@@ -538,17 +519,17 @@ grid_resize(struct grid *g, int rows, int cols)
 		return;
 	lines = xreallocarray(NULL, (size_t)rows, sizeof *lines);
 	for (r = 0; r < rows || r < g->rows; r++) {
-		cells = r < g->rows ? row_raw(g, r)->cells : NULL;
-		used = r < g->rows ? row_raw(g, r)->used : 0;
-		wrapped = r < g->rows && row_raw(g, r)->wrapped;
+		cells = r < g->rows ? grid_line(g, r) : NULL;
+		used = r < g->rows ? row_at(g, r)->used : 0;
+		wrapped = r < g->rows && row_at(g, r)->wrapped;
 		if (r >= rows) {
 			free(cells);
 			continue;
 		}
-		if (cells == NULL) {	/* blank: made when written */
-			lines[r].cells = NULL;
+		if (cells == NULL) {
+			lines[r].cells = new_row(cols);
 			lines[r].used = 0;
-			lines[r].wrapped = wrapped;
+			lines[r].wrapped = false;
 			continue;
 		}
 		if (cols != g->cols) {
@@ -575,19 +556,19 @@ grid_resize(struct grid *g, int rows, int cols)
 bool
 grid_wrapped(const struct grid *g, int row)
 {
-	return row_raw(g, row)->wrapped;
+	return row_at(g, row)->wrapped;
 }
 
 void
 grid_set_wrapped(struct grid *g, int row, bool wrapped)
 {
-	row_raw(g, row)->wrapped = wrapped;
+	row_at(g, row)->wrapped = wrapped;
 }
 
 int
 grid_row_used(const struct grid *g, int row)
 {
-	return row_raw(g, row)->used;
+	return row_at(g, row)->used;
 }
 
 void
