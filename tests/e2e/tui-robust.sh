@@ -66,13 +66,10 @@ pv_see "rc3=125"; ok $? "a bad --prefix is refused with 125"
 
 # A frame reaches the terminal in one write(2), not a write per row (which
 # woke the terminal's reader for each): 40 lines printed at once, the 23
-# shown come in one write that holds the 25th, 35th and 40th.  They are
-# printed once the console has drawn its first frame (sleep 0.5): printed
-# while it started (under strace and a sanitizer, slow), part of them
-# could come in its first frame and the rest in a second one.
+# shown come in one write that holds the 25th, 35th and 40th.
 if command -v strace >/dev/null 2>&1; then
 	seq 1 40 > "$pv_dir/forty"
-	pv_type "strace -f -qq -s 4096 -e trace=write -o '$pv_dir/writes' $PTYVISOR --no-socket --quit-when-done --sandbox none -- sh -c 'sleep 0.5; cat $pv_dir/forty; sleep 1'; echo rc4=\$?"
+	pv_type "strace -f -qq -s 4096 -e trace=write -o '$pv_dir/writes' $PTYVISOR --no-socket --quit-when-done --sandbox none -- sh -c 'cat $pv_dir/forty; sleep 1'; echo rc4=\$?"
 	pv_keys Enter
 	pv_see "rc4=0" 30
 	pid=$(head -1 "$pv_dir/writes" | awk '{print $1}')
