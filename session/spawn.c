@@ -57,7 +57,7 @@ session_open_record(struct session *s, const struct session_opts *o,
 	struct sessions		*ss = s->set;
 	struct record_header	 h;
 	char			*cmd = quote_argv(s->argv);
-	unsigned long		 id, pruned;
+	unsigned long		 id, pruned, last;
 	int			 tries;
 	bool			 scanned;
 
@@ -92,8 +92,8 @@ session_open_record(struct session *s, const struct session_opts *o,
 			break;
 		if (!scanned) {
 			scanned = true;
-			if ((pruned = statedir_last_id(ss->state_dir)) > id)
-				id = pruned;
+			if ((last = statedir_last_id(ss->state_dir)) > id)
+				id = last;
 		}
 	}
 	free(cmd);
