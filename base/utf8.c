@@ -129,7 +129,7 @@ utf8_finish(struct utf8_carry *carry, struct buf *out)
 }
 
 size_t
-utf8_encode(uint32_t c, char out[4])
+utf8_put(uint32_t c, char out[4])
 {
 	if (c < 0x80) {
 		out[0] = (char)c;

@@ -44,7 +44,7 @@ int	utf8_seq_len(const unsigned char *p, size_t len);
 size_t	utf8_cut(const char *p, size_t len, size_t n);
 
 /* Encode code point c (invalid ones as U+FFFD) into out; returns 1-4. */
-size_t	utf8_encode(uint32_t c, char out[4]);
+size_t	utf8_put(uint32_t c, char out[4]);
 
 /* The code point of a valid sequence of n bytes (utf8_seq_len's n > 1). */
 uint32_t utf8_decode(const unsigned char *p, int n);

@@ -289,7 +289,7 @@ shsplit_ansi_c(struct shsplit_state *st, const char *s, size_t i)
 			if (n == 0 || cp == 0 || cp > 0x10ffff ||
 			    (cp >= 0xd800 && cp <= 0xdfff))
 				return 0;
-			len = utf8_encode(cp, enc);
+			len = utf8_put(cp, enc);
 			for (k = 0; k < len; k++)
 				shsplit_add(st, enc[k], 1);
 			break;

@@ -120,7 +120,7 @@ screen_cells_text(const struct cell *cells, int n, bool trim, struct buf *out)
 		}
 		for (k = 0; k < CELL_MAX_CHARS && c->chars[k]; k++) {
 			buf_reserve(out, 4 + (size_t)(end - i));
-			out->len += (size_t)utf8_encode(c->chars[k],
+			out->len += (size_t)utf8_put(c->chars[k],
 			    out->data + out->len);
 		}
 	}

@@ -97,7 +97,7 @@ screen_draw_cells(const struct cell *cells, int n, struct cell_attr *pen,
 			continue;
 		}
 		for (k = 0; k < CELL_MAX_CHARS && c->chars[k] != 0; k++)
-			buf_add(out, u, utf8_encode(c->chars[k], u));
+			buf_add(out, u, utf8_put(c->chars[k], u));
 	}
 }
 

@@ -243,7 +243,7 @@ encode(struct scrollback *sb, const struct cell *cells, int ncols,
 		if (nch == 0)
 			text[textlen++] = ' ';
 		for (k = 0; k < nch; k++)
-			textlen += utf8_encode(c->chars[k], text + textlen);
+			textlen += utf8_put(c->chars[k], text + textlen);
 		counts[nglyphs++] = (uint8_t)(nch ? nch : 1);
 		if (nch > 1)
 			has_counts = 1;

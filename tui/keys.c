@@ -249,7 +249,7 @@ keys_describe(const struct keys_event *ev, char *buf, size_t len)
 		snprintf(buf, len, "%sC-%c", alt, ev->ch == 0x7f ? '?' :
 		    (char)(ev->ch + 0x60));
 	else if (ev->type == KEYS_CHAR) {
-		u[utf8_encode(ev->ch, u)] = '\0';
+		u[utf8_put(ev->ch, u)] = '\0';
 		snprintf(buf, len, "%s%s", alt, u);
 	} else if (ev->type == KEYS_KEY && ev->key > SCREEN_KEY_F0)
 		snprintf(buf, len, "%sF%d", alt, ev->key - SCREEN_KEY_F0);

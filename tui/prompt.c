@@ -47,7 +47,7 @@ prompt_key(struct prompt *p, const struct keys_event *ev)
 	}
 	if (ev->ch < 0x20)
 		return PROMPT_EDITING;
-	n = utf8_encode(ev->ch, u);
+	n = utf8_put(ev->ch, u);
 	if (p->len + n + 1 > sizeof p->buf)
 		return PROMPT_EDITING;
 	memcpy(p->buf + p->len, u, n);

@@ -166,7 +166,7 @@ scroll_match(const struct scroll *sv, int row, int *scol, int *ecol)
 			continue;
 		for (k = 0; k < CELL_MAX_CHARS && (k == 0 ||
 		    cells[i].chars[k] != 0); k++) {
-			n = utf8_encode(cells[i].chars[k] ? cells[i].chars[k] :
+			n = utf8_put(cells[i].chars[k] ? cells[i].chars[k] :
 			    ' ', u);
 			for (off = 0; off < n; off++)
 				col_of[text.len + off] = i;

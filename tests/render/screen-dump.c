@@ -54,7 +54,7 @@ dump(const struct screen *s)
 				buf_addc(&text, ' ');
 			for (k = 0; k < CELL_MAX_CHARS && cells[c].chars[k];
 			    k++)
-				buf_add(&text, u, utf8_encode(cells[c].chars[k],
+				buf_add(&text, u, utf8_put(cells[c].chars[k],
 				    u));
 			buf_adds(&b, c > 0 ? ",[" : "[");
 			buf_add_json_string(&b, text.data, text.len);

@@ -402,7 +402,7 @@ cells_ref_text(const struct cell *c, int n, bool trim, struct buf *out)
 		if (c[i].chars[0] == 0)
 			buf_addc(out, ' ');
 		for (int k = 0; k < CELL_MAX_CHARS && c[i].chars[k]; k++)
-			buf_add(out, u, utf8_encode(c[i].chars[k], u));
+			buf_add(out, u, utf8_put(c[i].chars[k], u));
 	}
 }
 

@@ -271,7 +271,7 @@ test_encode(void)
 	for (c = 0; c <= 0x10ffff; c += (c < 0x3000 ? 1 : 0x61)) {
 		if (c >= 0xd800 && c <= 0xdfff)
 			continue;
-		n = utf8_encode(c, u);
+		n = utf8_put(c, u);
 		if ((int)n != utf8_seq_len((unsigned char *)u, n)) {
 			all_ok = 0;
 			break;
@@ -293,13 +293,13 @@ test_encode(void)
 		}
 	}
 	ok(all_ok, "encode -> decode round trips across the code space");
-	n = utf8_encode(0x10ffff, u);
+	n = utf8_put(0x10ffff, u);
 	ok(n == 4 && memcmp(u, "\xf4\x8f\xbf\xbf", 4) == 0, "U+10FFFF");
-	n = utf8_encode(0x7ff, u);
+	n = utf8_put(0x7ff, u);
 	ok(n == 2 && memcmp(u, "\xdf\xbf", 2) == 0, "U+07FF");
-	n = utf8_encode(0xd800, u);
+	n = utf8_put(0xd800, u);
 	ok(n == 3 && memcmp(u, FFFD, 3) == 0, "a surrogate encodes as U+FFFD");
-	n = utf8_encode(0x110000, u);
+	n = utf8_put(0x110000, u);
 	ok(n == 3 && memcmp(u, FFFD, 3) == 0, "above U+10FFFF -> U+FFFD");
 }
 
