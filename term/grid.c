@@ -8,7 +8,11 @@
  * followed by a cell of width 0 (its right half) and a cell of width 0
  * always follows one of width 2; every operation restores this at the
  * edges it touches.  dmin/dmax hold each logical row's changed columns
- * (dmin >= dmax: none); all_dirty stands for every row.
+ * (dmin >= dmax: none); all_dirty stands for every row.  A row's cells
+ * are allocated when it is first written or read (row_at, grid_line):
+ * until then it is NULL, used 0, all blank.  A session that prints a
+ * line touches a row's memory, not the screen's (400 KB at 200x50, whose
+ * every page a server that has just forked would fault on).
  */
 #include "term/grid.h"
 
@@ -25,24 +29,35 @@ slot(const struct grid *g, int r)
 	return grid_slot(g, r);
 }
 
-struct cell *
-grid_line(const struct grid *g, int row)
+/* The row struct of logical row r, its cells perhaps not made yet. */
+static inline struct row *
+row_raw(const struct grid *g, int r)
 {
-	return g->lines[slot(g, row)].cells;
+	return &g->lines[slot(g, r)];
 }
 
-/* The row struct of logical row r. */
+/* The row struct of logical row r, with its cells. */
 static inline struct row *
 row_at(const struct grid *g, int r)
 {
-	return &g->lines[slot(g, r)];
+	struct row	*l = row_raw(g, r);
+
+	if (l->cells == NULL)
+		grid_row_make(g, l);
+	return l;
+}
+
+struct cell *
+grid_line(const struct grid *g, int row)
+{
+	return row_at(g, row)->cells;
 }
 
 /* Row r may hold non-default cells up to column to. */
 static inline void
 use(struct grid *g, int r, int to)
 {
-	struct row	*l = row_at(g, r);
+	struct row	*l = row_raw(g, r);
 
 	if (to > l->used)
 		l->used = to > g->cols ? g->cols : to;
@@ -201,20 +216,20 @@ new_row(int cols)
 	return cells;
 }
 
+void
+grid_row_make(const struct grid *g, struct row *l)
+{
+	l->cells = new_row(g->cols);
+}
+
 struct grid *
 grid_new(int rows, int cols)
 {
 	struct grid	*g = xcalloc(1, sizeof *g);
-	int		 r;
 
 	g->rows = rows;
 	g->cols = cols;
-	g->lines = xreallocarray(NULL, (size_t)rows, sizeof *g->lines);
-	for (r = 0; r < rows; r++) {
-		g->lines[r].cells = new_row(cols);
-		g->lines[r].used = 0;
-		g->lines[r].wrapped = false;
-	}
+	g->lines = xcalloc((size_t)rows, sizeof *g->lines);
 	alloc_rows(g);
 	return g;
 }
@@ -331,14 +346,16 @@ grid_erase(struct grid *g, int srow, int erow, int scol, int ecol,
 	if (!clip(g, &srow, &erow, &scol, &ecol))
 		return;
 	for (r = srow; r < erow; r++) {
-		l = row_at(g, r);
-		cells = l->cells;
+		l = row_raw(g, r);
 		if (ecol == g->cols && !selective)
 			l->wrapped = false;
+		if (bg == CELL_COLOR_DEFAULT && scol >= l->used)
+			continue;	/* blank already */
+		if (l->cells == NULL)
+			grid_row_make(g, l);
+		cells = l->cells;
 		if (bg != CELL_COLOR_DEFAULT)
 			use(g, r, ecol);
-		else if (scol >= l->used)
-			continue;	/* blank already */
 		else if (ecol >= l->used && !selective)
 			l->used = scol;
 		if (!selective)
@@ -360,10 +377,11 @@ grid_push_top(struct grid *g, int n, struct scrollback *sb)
 	int		 i;
 
 	for (i = 0; i < n; i++) {
-		l = row_at(g, 0);
+		l = sb != NULL ? row_at(g, 0) : row_raw(g, 0);
 		if (sb != NULL)
 			scrollback_push_line(sb, l->cells, l->used, l->wrapped);
-		blank_cells(l->cells, 0, l->used, CELL_COLOR_DEFAULT);
+		if (l->cells != NULL)
+			blank_cells(l->cells, 0, l->used, CELL_COLOR_DEFAULT);
 		l->used = 0;
 		l->wrapped = false;
 		g->top = g->top + 1 == g->rows ? 0 : g->top + 1;
@@ -394,10 +412,11 @@ blank_rows(struct grid *g, int srow, int erow, uint32_t bg)
 	int		 r;
 
 	for (r = srow; r < erow; r++) {
-		l = row_at(g, r);
+		l = bg == CELL_COLOR_DEFAULT ? row_raw(g, r) : row_at(g, r);
 		l->wrapped = false;
 		if (bg == CELL_COLOR_DEFAULT) {
-			blank_cells(l->cells, 0, l->used, bg);
+			if (l->cells != NULL)
+				blank_cells(l->cells, 0, l->used, bg);
 			l->used = 0;
 		} else {
 			blank_cells(l->cells, 0, g->cols, bg);
@@ -416,12 +435,12 @@ rotate_rows(struct grid *g, int srow, int erow, int n, uint32_t bg)
 	int	h = erow - srow, i, k;
 
 	for (i = 0; i < h; i++)
-		g->tmp[i] = *row_at(g, srow + i);
+		g->tmp[i] = *row_raw(g, srow + i);
 	for (i = 0; i < h; i++) {
 		k = (i + n) % h;
 		if (k < 0)
 			k += h;
-		*row_at(g, srow + i) = g->tmp[k];
+		*row_raw(g, srow + i) = g->tmp[k];
 	}
 	if (n > 0)
 		blank_rows(g, erow - n, erow, bg);
@@ -482,7 +501,7 @@ grid_scroll(struct grid *g, int srow, int erow, int scol, int ecol,
 	if (downward > 0 && srow == 0 && sb != NULL) {
 		for (i = 0; i < downward; i++)
 			scrollback_push_line(sb, grid_line(g, i),
-			    row_at(g, i)->used, row_at(g, i)->wrapped);
+			    row_raw(g, i)->used, row_raw(g, i)->wrapped);
 		pushed = downward;
 	}
 	if (srow == 0 && erow == g->rows && downward > 0) {
@@ -497,11 +516,11 @@ grid_scroll(struct grid *g, int srow, int erow, int scol, int ecol,
 bool
 grid_row_is_empty(const struct grid *g, int row)
 {
-	const struct row	*l = row_at(g, row);
+	const struct row	*l = row_raw(g, row);
 	const struct cell	*cells = l->cells;
 	int			 c;
 
-	for (c = 0; c < l->used; c++)
+	for (c = 0; cells != NULL && c < l->used; c++)
 		if (cells[c].chars[0] != 0)
 			return false;
 	return true;
@@ -519,17 +538,17 @@ grid_resize(struct grid *g, int rows, int cols)
 		return;
 	lines = xreallocarray(NULL, (size_t)rows, sizeof *lines);
 	for (r = 0; r < rows || r < g->rows; r++) {
-		cells = r < g->rows ? grid_line(g, r) : NULL;
-		used = r < g->rows ? row_at(g, r)->used : 0;
-		wrapped = r < g->rows && row_at(g, r)->wrapped;
+		cells = r < g->rows ? row_raw(g, r)->cells : NULL;
+		used = r < g->rows ? row_raw(g, r)->used : 0;
+		wrapped = r < g->rows && row_raw(g, r)->wrapped;
 		if (r >= rows) {
 			free(cells);
 			continue;
 		}
-		if (cells == NULL) {
-			lines[r].cells = new_row(cols);
+		if (cells == NULL) {	/* blank: made when written */
+			lines[r].cells = NULL;
 			lines[r].used = 0;
-			lines[r].wrapped = false;
+			lines[r].wrapped = wrapped;
 			continue;
 		}
 		if (cols != g->cols) {
@@ -556,19 +575,19 @@ grid_resize(struct grid *g, int rows, int cols)
 bool
 grid_wrapped(const struct grid *g, int row)
 {
-	return row_at(g, row)->wrapped;
+	return row_raw(g, row)->wrapped;
 }
 
 void
 grid_set_wrapped(struct grid *g, int row, bool wrapped)
 {
-	row_at(g, row)->wrapped = wrapped;
+	row_raw(g, row)->wrapped = wrapped;
 }
 
 int
 grid_row_used(const struct grid *g, int row)
 {
-	return row_at(g, row)->used;
+	return row_raw(g, row)->used;
 }
 
 void

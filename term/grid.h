@@ -29,7 +29,7 @@ struct scrollback;
  * write touches these fields.
  */
 struct row {
-	struct cell	*cells;
+	struct cell	*cells;		/* NULL until first written: all blank */
 	int		 used;		/* cells past it are default blanks */
 	bool		 wrapped;	/* the text goes on in the next row */
 };
@@ -57,6 +57,8 @@ grid_slot(const struct grid *g, int r)
 
 /* A rows x cols grid of blank cells. */
 struct grid	*grid_new(int rows, int cols);
+/* Give l (a row of g, cells NULL) its cols blank cells. */
+void		 grid_row_make(const struct grid *g, struct row *l);
 void		 grid_free(struct grid *g);
 
 int	grid_rows(const struct grid *g);
@@ -88,6 +90,8 @@ grid_put_narrow(struct grid *g, int row, int col, uint32_t ch,
 	if (row < 0 || row >= g->rows || col < 0 || col >= g->cols)
 		return false;
 	l = &g->lines[grid_slot(g, row)];
+	if (l->cells == NULL)
+		grid_row_make(g, l);
 	c = &l->cells[col];
 	if (c->width != 1)
 		return false;

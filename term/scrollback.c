@@ -103,9 +103,7 @@ scrollback_new(size_t max_lines)
 {
 	struct scrollback	*sb = xcalloc(1, sizeof *sb);
 
-	sb->max = max_lines;
-	if (max_lines > 0)
-		sb->lines = xcalloc(max_lines, sizeof *sb->lines);
+	sb->max = max_lines;	/* its ring made by the first line (append) */
 	return sb;
 }
 
@@ -349,6 +347,8 @@ append(struct scrollback *sb, struct sb_line *l)
 {
 	size_t	slot;
 
+	if (sb->lines == NULL)
+		sb->lines = xcalloc(sb->max, sizeof *sb->lines);
 	free(take_oldest(sb));
 	slot = sb->head + sb->count;
 	if (slot >= sb->max)
@@ -472,5 +472,5 @@ scrollback_memory(const struct scrollback *sb)
 {
 	/* Each line also costs its slot pointer and malloc's bookkeeping. */
 	return sb->bytes + sb->count * (sizeof(void *) + 16) +
-	    sb->max * sizeof(void *);
+	    (sb->lines != NULL ? sb->max * sizeof(void *) : 0);
 }
