@@ -6,6 +6,13 @@
  * count byte per glyph.  A run covers consecutive glyphs of equal
  * attributes and equal width; a wide glyph implies its right-half cell.
  * Trailing blank cells with default attributes are not stored.
+ *
+ * The ring's slots are made as lines come: SB_FIRST_SLOTS at the first,
+ * twice as many each time they are all taken, up to max.  The first line
+ * a screen scrolls off comes in the middle of a feed slice: a whole
+ * 10,000-line ring made there (80 KB zeroed) took that slice past the
+ * feed's budget under ASan, and a frame showed half of what one read
+ * brought.
  */
 #include "term/scrollback.h"
 
@@ -18,6 +25,7 @@
 #include "base/util.h"
 
 #define SB_WIDE 0x8000u			/* run flag: glyphs are 2 cells */
+#define SB_FIRST_SLOTS	64		/* the ring's slots at its first line */
 
 struct sb_run {
 	uint16_t	nglyphs;
@@ -37,7 +45,8 @@ struct sb_line {
 };
 
 struct scrollback {
-	struct sb_line	**lines;
+	struct sb_line	**lines;	/* a ring of cap slots */
+	size_t		  cap;		/* grows to max as lines come */
 	size_t		  max;
 	size_t		  head;		/* index of the oldest line */
 	size_t		  count;
@@ -113,7 +122,7 @@ scrollback_clear(struct scrollback *sb)
 	size_t	i;
 
 	for (i = 0; i < sb->count; i++)
-		free(sb->lines[(sb->head + i) % sb->max]);
+		free(sb->lines[(sb->head + i) % sb->cap]);
 	sb->head = sb->count = sb->bytes = 0;
 }
 
@@ -336,9 +345,31 @@ take_oldest(struct scrollback *sb)
 	sb->lines[sb->head] = NULL;
 	sb->bytes -= line_size(l);
 	sb->count--;
-	if (++sb->head == sb->max)
+	if (++sb->head == sb->cap)
 		sb->head = 0;
 	return l;
+}
+
+/*
+ * More slots for a ring whose slots are all taken, short of max: twice as
+ * many (SB_FIRST_SLOTS at first), the lines moved in order to the first.
+ */
+static void
+grow(struct scrollback *sb)
+{
+	struct sb_line	**lines;
+	size_t		  cap, i;
+
+	cap = sb->cap == 0 ? SB_FIRST_SLOTS : sb->cap * 2;
+	if (cap > sb->max)
+		cap = sb->max;
+	lines = xcalloc(cap, sizeof *lines);
+	for (i = 0; i < sb->count; i++)
+		lines[i] = sb->lines[(sb->head + i) % sb->cap];
+	free(sb->lines);
+	sb->lines = lines;
+	sb->cap = cap;
+	sb->head = 0;
 }
 
 /* Append an encoded line; the oldest line goes when full. */
@@ -347,12 +378,12 @@ append(struct scrollback *sb, struct sb_line *l)
 {
 	size_t	slot;
 
-	if (sb->lines == NULL)
-		sb->lines = xcalloc(sb->max, sizeof *sb->lines);
 	free(take_oldest(sb));
+	if (sb->count == sb->cap)
+		grow(sb);
 	slot = sb->head + sb->count;
-	if (slot >= sb->max)
-		slot -= sb->max;
+	if (slot >= sb->cap)
+		slot -= sb->cap;
 	sb->lines[slot] = l;
 	sb->count++;
 	sb->bytes += line_size(l);
@@ -382,7 +413,7 @@ scrollback_copy_line(struct scrollback *dst, const struct scrollback *src,
 
 	if (dst->max == 0 || idx >= src->count)
 		return;
-	l = src->lines[(src->head + idx) % src->max];
+	l = src->lines[(src->head + idx) % src->cap];
 	copy = xmalloc(line_size(l));
 	memcpy(copy, l, line_size(l));
 	append(dst, copy);
@@ -396,7 +427,7 @@ scrollback_pop(struct scrollback *sb, struct cell *cells, int ncols)
 
 	if (sb->count == 0)
 		return 0;
-	slot = (sb->head + sb->count - 1) % sb->max;
+	slot = (sb->head + sb->count - 1) % sb->cap;
 	l = sb->lines[slot];
 	decode(l, cells, ncols);
 	sb->bytes -= line_size(l);
@@ -423,7 +454,7 @@ scrollback_width(const struct scrollback *sb, size_t idx)
 {
 	if (idx >= sb->count)
 		return 0;
-	return sb->lines[(sb->head + idx) % sb->max]->ncells;
+	return sb->lines[(sb->head + idx) % sb->cap]->ncells;
 }
 
 bool
@@ -431,7 +462,7 @@ scrollback_is_wrapped(const struct scrollback *sb, size_t idx)
 {
 	if (idx >= sb->count)
 		return false;
-	return sb->lines[(sb->head + idx) % sb->max]->wrapped != 0;
+	return sb->lines[(sb->head + idx) % sb->cap]->wrapped != 0;
 }
 
 int
@@ -440,7 +471,7 @@ scrollback_get(const struct scrollback *sb, size_t idx, struct cell *cells,
 {
 	if (idx >= sb->count)
 		return -1;
-	return decode(sb->lines[(sb->head + idx) % sb->max], cells, ncols);
+	return decode(sb->lines[(sb->head + idx) % sb->cap], cells, ncols);
 }
 
 bool
@@ -453,7 +484,7 @@ scrollback_text(const struct scrollback *sb, size_t idx, int ncols,
 
 	if (idx >= sb->count)
 		return false;
-	l = sb->lines[(sb->head + idx) % sb->max];
+	l = sb->lines[(sb->head + idx) % sb->cap];
 	if (l->has_counts || l->ncells > ncols)
 		return false;
 	/* One character per glyph, none over the edge: the text as stored. */
@@ -472,5 +503,5 @@ scrollback_memory(const struct scrollback *sb)
 {
 	/* Each line also costs its slot pointer and malloc's bookkeeping. */
 	return sb->bytes + sb->count * (sizeof(void *) + 16) +
-	    (sb->lines != NULL ? sb->max * sizeof(void *) : 0);
+	    sb->cap * sizeof(void *);
 }

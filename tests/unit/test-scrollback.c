@@ -1,9 +1,9 @@
 /*
  * test-scrollback.c - unit tests for the compact scrollback ring: cells
  * round-trip (text, attributes, colours, wide and combining characters),
- * trailing blanks are not stored, the ring is bounded and ordered (and
- * trades its oldest line's memory for the newest's intact), and
- * 10,000 lines of 100 columns cost 1-2.5 MB.
+ * trailing blanks are not stored, the ring is bounded and ordered (its
+ * slots made as lines come; it trades its oldest line's memory for the
+ * newest's intact), and 10,000 lines of 100 columns cost 1-2.5 MB.
  */
 #include "term/scrollback.h"
 
@@ -306,6 +306,54 @@ varied(struct cell *cells, int ncols, int i)
 	}
 }
 
+/*
+ * The ring's slots made as lines come: one line in a ring of 10,000 costs
+ * a few slots, and a ring that grew in steps keeps its lines in order
+ * through the steps, a pop, its wrap and a clear.
+ */
+static void
+test_grow(void)
+{
+	struct scrollback	*sb = scrollback_new(10000);
+	struct cell		 line[40];
+	int			 i, ordered = 1;
+
+	numbered(line, 40, 0);
+	scrollback_push(sb, line, 40);
+	ok(scrollback_memory(sb) < 10000 * sizeof(void *) / 10,
+	    "one line in a ring of 10,000 makes a few slots (%zu bytes)",
+	    scrollback_memory(sb));
+	scrollback_free(sb);
+
+	sb = scrollback_new(300);
+	for (i = 0; i < 200; i++) {
+		numbered(line, 40, i);
+		scrollback_push(sb, line, 40);
+	}
+	is_int(scrollback_pop(sb, line, 40), 1, "a grown ring pops");
+	is_int(number_of(line), 199, "... its newest line");
+	for (i = 199; i < 700; i++) {
+		numbered(line, 40, i);
+		scrollback_push(sb, line, 40);
+	}
+	is_int(scrollback_count(sb), 300, "grown to its bound, no further");
+	for (i = 0; i < 300; i++) {
+		scrollback_get(sb, (size_t)i, line, 40);
+		if (number_of(line) != i + 400)
+			ordered = 0;
+	}
+	ok(ordered, "order kept through the steps and the wrap");
+	scrollback_clear(sb);
+	for (i = 0; i < 100; i++) {
+		numbered(line, 40, i);
+		scrollback_push(sb, line, 40);
+	}
+	scrollback_get(sb, 99, line, 40);
+	ok(scrollback_count(sb) == 100 && number_of(line) == 99,
+	    "cleared, it fills again from its first slot");
+	scrollback_free(sb);
+}
+
 static void
 test_reuse(void)
 {
@@ -483,6 +531,7 @@ main(void)
 	test_trailing_blanks();
 	test_wrapped_and_copy();
 	test_ring();
+	test_grow();
 	test_reuse();
 	test_memory();
 	test_text();
