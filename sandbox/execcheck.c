@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -56,6 +57,12 @@
 #endif
 #ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
 #define SECCOMP_USER_NOTIF_FLAG_CONTINUE (1UL << 0)
+#endif
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS	_IOW('!', 4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
 /*
@@ -299,6 +306,14 @@ sandbox_exec_receive(struct sandbox_exec_tree *t, int fd,
 		return -1;
 	}
 	return 0;
+}
+
+void
+sandbox_exec_sync_wakeups(int fd)
+{
+	/* Linux 6.6; older kernels refuse it and wake as before. */
+	(void)ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+	    (unsigned long)SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 }
 
 bool

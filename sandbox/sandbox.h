@@ -463,6 +463,13 @@ void	sandbox_exec_tree_free(struct sandbox_exec_tree *t);
 struct sandbox_exec_tree *sandbox_exec_tree(struct sandbox *sb);
 /* Read what c's verdict did not need (its parent, its directory). */
 void	sandbox_exec_complete(struct sandbox_exec_call *c);
+/*
+ * The listener fd wakes whoever it wakes on the waker's CPU: a waiting
+ * exec and its answer go to and fro on one CPU, and the exec'd program's
+ * memory is not then flushed on two (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
+ * nothing where the kernel lacks it).
+ */
+void	sandbox_exec_sync_wakeups(int fd);
 /* Whether exec id still waits for an answer on fd. */
 bool	sandbox_exec_answerable(int fd, uint64_t id);
 /* Let exec id go on (err 0) or fail it with errno err.  0, or -1. */

@@ -43,6 +43,7 @@ session_exec_start(struct session *s)
 	if (s->exec_fd < 0)
 		return;
 	s->exec_on = true;
+	sandbox_exec_sync_wakeups(s->exec_fd);
 	loop_add_fd(s->set->loop, s->exec_fd, POLLIN, LOOP_PRIO_HIGH,
 	    session_exec_io, s);
 	if (sandbox_exec_deferred(s->sandbox, &c))
