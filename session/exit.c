@@ -425,9 +425,11 @@ session_finish(struct session *s)
 	 * telling first risks a line an OS crash in between may lose, and
 	 * the crash marker, still there, stands for it then
 	 * (doc/architecture.md, "Durability").  The session is not freed by
-	 * those told (sessions_forget() comes from a timer).
+	 * those told (sessions_forget() comes from a timer).  The state
+	 * directory's budget is kept after that too: its scan (every
+	 * SESSION_PRUNE_RESCAN ends) reads the whole history, and no end
+	 * waits for it to be told.
 	 */
-	session_keep_budget(s);
 	NOTIFY(ss, ended, s);
 	error = util_sync_close(sync[0]);
 	if (error != 0 && s->error == NULL)
@@ -438,6 +440,7 @@ session_finish(struct session *s)
 		    strerror(error));
 	if (s->marked)
 		lost_unmark(ss->state_dir, s->id);
+	session_keep_budget(s);
 	sandbox_free(sb);	/* also removes its cgroups, its placeholders */
 }
 

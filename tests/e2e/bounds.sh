@@ -190,10 +190,12 @@ then
 	is "$("$PTYVISOR" exec -- sh -c 'ulimit -Sn' < /dev/null)" 1024 \
 	    "an agent's command gets the limit the server had (1024)"
 	# The budget is 1M: an agent's session of about 1 MB that ends has
-	# the server prune the older ones (5 was the largest left).
+	# the server prune the older ones (5 was the largest left), right
+	# after it told the end (the exit does not wait for the scan).
 	[ -e "$S/5.cast" ]; ok $? "session 5's recording is still there"
 	"$PTYVISOR" exec -- sh -c 'yes | head -c 700000' > /dev/null < /dev/null
-	[ ! -e "$S/5.cast" ]; ok $? "the server prunes as its sessions end"
+	wait_for "[ ! -e '$S/5.cast' ] && grep -qx 5 '$T/state/pruned'" 10
+	ok $? "the server prunes as its sessions end"
 	"$PTYVISOR" history | grep '^ *5 ' | grep -q '(recording pruned)$'
 	ok $? "and history says so"
 	kill $SERVE
