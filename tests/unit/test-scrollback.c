@@ -239,26 +239,45 @@ number_of(const struct cell *cells)
 	return strncmp(s, "line ", 5) == 0 ? atoi(s + 5) : -1;
 }
 
+/* Push the lines numbered from to to-1, 40 columns each. */
+static void
+push_numbered(struct scrollback *sb, int from, int to)
+{
+	struct cell	line[40];
+	int		i;
+
+	for (i = from; i < to; i++) {
+		numbered(line, 40, i);
+		scrollback_push(sb, line, 40);
+	}
+}
+
+/* Whether sb's lines are numbered first, first + 1, ... to its newest. */
+static bool
+numbered_in_order(const struct scrollback *sb, int first)
+{
+	struct cell	line[40];
+	size_t		i;
+
+	for (i = 0; i < scrollback_count(sb); i++) {
+		scrollback_get(sb, i, line, 40);
+		if (number_of(line) != first + (int)i)
+			return false;
+	}
+	return true;
+}
+
 static void
 test_ring(void)
 {
 	struct scrollback	*sb = scrollback_new(100);
 	struct cell		 line[40];
-	int			 i, ordered = 1;
 
-	for (i = 0; i < 110; i++) {
-		numbered(line, 40, i);
-		scrollback_push(sb, line, 40);
-	}
+	push_numbered(sb, 0, 110);
 	is_int(scrollback_count(sb), 100, "push max+10: count == max");
 	scrollback_get(sb, 0, line, 40);
 	is_int(number_of(line), 10, "the 10 oldest were dropped");
-	for (i = 0; i < 100; i++) {
-		scrollback_get(sb, (size_t)i, line, 40);
-		if (number_of(line) != i + 10)
-			ordered = 0;
-	}
-	ok(ordered, "order kept across the wrap");
+	ok(numbered_in_order(sb, 10), "order kept across the wrap");
 	is_int(scrollback_pop(sb, line, 40), 1, "pop returns a line");
 	is_int(number_of(line), 109, "pop returns the newest");
 	is_int(scrollback_count(sb), 99, "count drops by one");
@@ -316,38 +335,23 @@ test_grow(void)
 {
 	struct scrollback	*sb = scrollback_new(10000);
 	struct cell		 line[40];
-	int			 i, ordered = 1;
 
-	numbered(line, 40, 0);
-	scrollback_push(sb, line, 40);
+	push_numbered(sb, 0, 1);
 	ok(scrollback_memory(sb) < 10000 * sizeof(void *) / 10,
 	    "one line in a ring of 10,000 makes a few slots (%zu bytes)",
 	    scrollback_memory(sb));
 	scrollback_free(sb);
 
 	sb = scrollback_new(300);
-	for (i = 0; i < 200; i++) {
-		numbered(line, 40, i);
-		scrollback_push(sb, line, 40);
-	}
+	push_numbered(sb, 0, 200);
 	is_int(scrollback_pop(sb, line, 40), 1, "a grown ring pops");
 	is_int(number_of(line), 199, "... its newest line");
-	for (i = 199; i < 700; i++) {
-		numbered(line, 40, i);
-		scrollback_push(sb, line, 40);
-	}
+	push_numbered(sb, 199, 700);
 	is_int(scrollback_count(sb), 300, "grown to its bound, no further");
-	for (i = 0; i < 300; i++) {
-		scrollback_get(sb, (size_t)i, line, 40);
-		if (number_of(line) != i + 400)
-			ordered = 0;
-	}
-	ok(ordered, "order kept through the steps and the wrap");
+	ok(numbered_in_order(sb, 400),
+	    "order kept through the steps and the wrap");
 	scrollback_clear(sb);
-	for (i = 0; i < 100; i++) {
-		numbered(line, 40, i);
-		scrollback_push(sb, line, 40);
-	}
+	push_numbered(sb, 0, 100);
 	scrollback_get(sb, 99, line, 40);
 	ok(scrollback_count(sb) == 100 && number_of(line) == 99,
 	    "cleared, it fills again from its first slot");
