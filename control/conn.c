@@ -194,10 +194,13 @@ control_broadcast_session(struct control *c, struct buf *line,
 	}
 }
 
-/* Log what k says was left out for cl. */
+/* k's skipped event for cl, in b (emptied first); what it says logged. */
 static void
-control_skip_log(struct control_client *cl, const struct control_skip *k)
+control_skip_event(struct control_client *cl, const struct control_skip *k,
+    struct buf *b)
 {
+	b->len = 0;
+	proto_ev_skipped(b, k->session, k->bytes);
 	control_log(cl->c, "client %lu (pid %ld) fell behind: %llu bytes of "
 	    "session %lld's output left out for it", cl->serial,
 	    (long)cl->pid, (unsigned long long)k->bytes,
@@ -216,9 +219,7 @@ control_skip_end(struct control *c, int64_t session)
 		cl = c->clients[i];
 		if (cl->dead || (k = control_skip_find(cl, session)) == NULL)
 			continue;
-		b.len = 0;
-		proto_ev_skipped(&b, session, k->bytes);
-		control_skip_log(cl, k);
+		control_skip_event(cl, k, &b);
 		*k = cl->skipped[--cl->nskipped];
 		control_send(cl, &b);
 	}
@@ -233,10 +234,7 @@ control_skip_tell(struct control_client *cl)
 	size_t		i;
 
 	for (i = 0; i < cl->nskipped; i++) {
-		b.len = 0;
-		proto_ev_skipped(&b, cl->skipped[i].session,
-		    cl->skipped[i].bytes);
-		control_skip_log(cl, &cl->skipped[i]);
+		control_skip_event(cl, &cl->skipped[i], &b);
 		buf_add(&cl->out, b.data, b.len);
 	}
 	buf_free(&b);
