@@ -60,13 +60,14 @@ cmd_sandbox_forward(int sig, siginfo_t *si, void *ctx)
  * our whole group reaches it once, forwarded, and not also directly.
  */
 static int
-cmd_sandbox_own_group_hook(void *arg, int report_fd, const char **stage)
+cmd_sandbox_own_group_hook(void *arg, int report_fd, const char **stage,
+    void (*then)(void *, const char *), void *then_ctx)
 {
 	if (setpgid(0, 0) != 0) {
 		*stage = "process group";
 		return -1;
 	}
-	return sandbox_child(arg, report_fd, stage);
+	return sandbox_child(arg, report_fd, stage, then, then_ctx);
 }
 
 /* The usage text. */

@@ -71,15 +71,55 @@ child_fail(int fd, const char *stage, int err, int status)
 	_exit(status);
 }
 
+/* What the child does after its hook (child_then). */
+struct child_ctx {
+	const struct pty_spec	*spec;
+	int			 report;
+};
+
+/* The hook's continuation: chdir, umask and exec, or the failure. */
+static void __attribute__((noreturn))
+child_then(void *arg, const char *stage)
+{
+	struct child_ctx	*ctx = arg;
+	const struct pty_spec	*spec = ctx->spec;
+	char			 what[160];
+	int			 err;
+
+	if (stage != NULL)
+		child_fail(ctx->report, stage, errno, 125);
+	if (spec->cwd != NULL && chdir(spec->cwd) != 0) {
+		snprintf(what, sizeof what, "chdir: %s", spec->cwd);
+		child_fail(ctx->report, what, errno, 125);
+	}
+	if (spec->has_umask)
+		umask(spec->umask);
+	if (spec->envp != NULL)
+		environ = (char **)spec->envp;
+	execvp(spec->argv[0], spec->argv);
+	err = errno;
+	/*
+	 * execvp says EACCES for a $PATH directory it may not search as for
+	 * a file it may not run; a shell skips the directory, so the name is
+	 * not found (127) unless some directory holds it as a file.
+	 */
+	if (err == EACCES && strchr(spec->argv[0], '/') == NULL &&
+	    !util_path_has_file(spec->argv[0]))
+		err = ENOENT;
+	snprintf(what, sizeof what, "exec: %s", spec->argv[0]);
+	child_fail(ctx->report, what, err,
+	    err == ENOENT || err == ENOTDIR ? 127 : 126);
+}
+
 /* In the child: become the terminal's session leader and exec; never returns. */
 static void __attribute__((noreturn))
 child_run(const struct pty_spec *spec, const char *slave_name, int report)
 {
+	struct child_ctx	ctx;
 	struct sigaction	sa;
 	sigset_t		all;
 	const char		*stage = "pre-exec";
-	char			what[160];
-	int			sig, fd, err;
+	int			sig, fd;
 
 	/* Default dispositions and an empty mask: the parent blocks signals. */
 	memset(&sa, 0, sizeof sa);
@@ -134,30 +174,12 @@ hook:
 			child_fail(report, "setrlimit open files", errno, 125);
 	}
 
-	if (spec->pre_exec != NULL &&
-	    spec->pre_exec(spec->pre_exec_arg, report, &stage) != 0)
+	ctx.spec = spec;
+	ctx.report = report;
+	if (spec->pre_exec != NULL && spec->pre_exec(spec->pre_exec_arg,
+	    report, &stage, child_then, &ctx) != 0)
 		child_fail(report, stage, errno, 125);
-	if (spec->cwd != NULL && chdir(spec->cwd) != 0) {
-		snprintf(what, sizeof what, "chdir: %s", spec->cwd);
-		child_fail(report, what, errno, 125);
-	}
-	if (spec->has_umask)
-		umask(spec->umask);
-	if (spec->envp != NULL)
-		environ = (char **)spec->envp;
-	execvp(spec->argv[0], spec->argv);
-	err = errno;
-	/*
-	 * execvp says EACCES for a $PATH directory it may not search as for
-	 * a file it may not run; a shell skips the directory, so the name is
-	 * not found (127) unless some directory holds it as a file.
-	 */
-	if (err == EACCES && strchr(spec->argv[0], '/') == NULL &&
-	    !util_path_has_file(spec->argv[0]))
-		err = ENOENT;
-	snprintf(what, sizeof what, "exec: %s", spec->argv[0]);
-	child_fail(report, what, err,
-	    err == ENOENT || err == ENOTDIR ? 127 : 126);
+	child_then(&ctx, NULL);
 }
 
 /* Fill a failure record from the parent side. */

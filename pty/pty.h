@@ -30,14 +30,24 @@ struct pty_size {
 };
 
 /*
+ * What follows the pre-exec hook in the child, given as a continuation:
+ * with stage NULL, chdir, umask and exec; else the failure of stage (with
+ * errno as it is) reported on the report channel.  Never returns.
+ */
+typedef void (*pty_then_fn)(void *ctx, const char *stage);
+
+/*
  * Pre-exec hook, run in the child after the terminal is set up and before
  * chdir and exec.  report_fd is the child's end of the report channel (the hook
  * must close it in any process of its own that does not exec, e.g. an init
  * in a PID namespace, so the parent sees EOF when the command execs).
- * Returns 0 to go on to exec; -1 with errno set and *stage pointing at a
- * static or child-owned description of what failed.
+ * Returns 0 to go on to exec in this process; -1 with errno set and
+ * *stage pointing at a static or child-owned description of what failed.
+ * A hook that runs the command in a process of its own calls
+ * then(then_ctx, ...) there instead, and returns in none of its processes.
  */
-typedef int (*pty_hook_fn)(void *arg, int report_fd, const char **stage);
+typedef int (*pty_hook_fn)(void *arg, int report_fd, const char **stage,
+    pty_then_fn then, void *then_ctx);
 
 /* What to run.  Pointers are borrowed for the duration of pty_spawn(). */
 struct pty_spec {

@@ -8,10 +8,11 @@
  * proxy outside them, then the relay and the init) and mounts; chdir;
  * resource bounds; parent-death signal, no_new_privs and capabilities;
  * Landlock; the exec checks' filter, its listener handed to the parent;
- * seccomp.  The first failure returns -1 with a stage, and the
- * pty module reports it instead of running the command: there is no way
- * past a stage that did not apply.  Under danger-full-access the hook
- * does nothing.
+ * seccomp.  The first failure returns -1 with a stage (in the namespaces,
+ * where the command is a process of its own, it goes to the pty module's
+ * continuation instead), and the pty module reports it instead of running
+ * the command: there is no way past a stage that did not apply.  Under
+ * danger-full-access the hook does nothing.
  */
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox-int.h"
@@ -50,10 +51,62 @@ fail:
 	return -1;
 }
 
-int
-sandbox_child(void *arg, int report_fd, const char **stage)
+/*
+ * The stages the command takes in its own process, inside the namespaces
+ * (or in the hook's process without them).
+ */
+static int
+command_stages(struct sandbox *sb, int report_fd)
 {
-	struct sandbox	*sb = arg;
+	if (sb->in_ns && sandbox_ns_mount(sb) != 0)
+		return -1;
+	if (chdir(sb->cwd) != 0) {
+		sandbox_set_stage(sb, "chdir: %s", sb->cwd);
+		return -1;
+	}
+	if (sandbox_limits_apply(sb) != 0)
+		return -1;
+	if (sandbox_caps_apply(sb) != 0)
+		return -1;
+	if (sandbox_landlock_apply(sb) != 0)
+		return -1;
+	/* Before the main filter, which refuses a listener inside. */
+	if (sandbox_exec_apply(sb, report_fd) != 0)
+		return -1;
+	if (sandbox_seccomp_apply(sb) != 0)
+		return -1;
+	return 0;
+}
+
+/* The command's process in the namespaces: its stages, then the exec. */
+struct command_ctx {
+	struct sandbox	*sb;
+	int		 report_fd;
+	void		(*then)(void *, const char *);
+	void		*then_ctx;
+};
+
+/*
+ * In the command's process (failed NULL): its stages, then the exec or
+ * the failure; in the init's (failed set): that failure.  Never returns.
+ */
+static void
+command_run(void *arg, const char *failed)
+{
+	struct command_ctx	*c = arg;
+
+	if (failed == NULL && command_stages(c->sb, c->report_fd) != 0)
+		failed = c->sb->stage;
+	c->then(c->then_ctx, failed);
+	_exit(125);	/* then() does not return */
+}
+
+int
+sandbox_child(void *arg, int report_fd, const char **stage,
+    void (*then)(void *, const char *), void *then_ctx)
+{
+	struct sandbox		*sb = arg;
+	struct command_ctx	 c;
 
 	sb->stage[0] = '\0';
 	*stage = sb->stage;
@@ -74,24 +127,12 @@ sandbox_child(void *arg, int report_fd, const char **stage)
 	}
 	if (sandbox_cgroup_join(sb) != 0)
 		return -1;
-	if (sandbox_ns_enter(sb, report_fd) != 0)
+	c.sb = sb;
+	c.report_fd = report_fd;
+	c.then = then;
+	c.then_ctx = then_ctx;
+	if (sandbox_ns_enter(sb, report_fd, command_run, &c) != 0)
 		return -1;
-	if (sb->in_ns && sandbox_ns_mount(sb) != 0)
-		return -1;
-	if (chdir(sb->cwd) != 0) {
-		sandbox_set_stage(sb, "chdir: %s", sb->cwd);
-		return -1;
-	}
-	if (sandbox_limits_apply(sb) != 0)
-		return -1;
-	if (sandbox_caps_apply(sb) != 0)
-		return -1;
-	if (sandbox_landlock_apply(sb) != 0)
-		return -1;
-	/* Before the main filter, which refuses a listener inside. */
-	if (sandbox_exec_apply(sb, report_fd) != 0)
-		return -1;
-	if (sandbox_seccomp_apply(sb) != 0)
-		return -1;
-	return 0;
+	/* No namespaces (allowed): the command's stages in this process. */
+	return command_stages(sb, report_fd);
 }

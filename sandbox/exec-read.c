@@ -305,7 +305,9 @@ exec_status(struct sandbox_exec_call *c)
  * process sharing its memory is, under the sandbox's filter (no CLONE_VM
  * without CLONE_THREAD or CLONE_VFORK), a vfork parent, which waits in
  * vfork until the child's exec: it cannot, unless it has other threads;
- * and so on up the vfork parents.  Unknown counts as shared.
+ * and so on up the vfork parents.  (The command's first exec shares its
+ * memory with ptyvisor's own init, waiting, and relay, which writes none
+ * of it: ns.c.)  Unknown counts as shared.
  */
 static bool
 exec_is_shared(pid_t pid, pid_t ppid, int threads)

@@ -18,9 +18,14 @@
  *            (and no other) to the command, and when the command ends
  *            kills everything left in the namespace and hands the
  *            command's wait status to the relay.
- *   command - goes on with the remaining stages and execs.
- * Only the command returns from sandbox_ns_enter(); the relay and the init
- * close the report pipe, so the session sees EOF when the command execs.
+ *   command - goes on with the remaining stages and execs (next()).
+ * None returns from sandbox_ns_enter(); the relay and the init close the
+ * report pipe, so the session sees EOF when the command execs.  Neither
+ * init nor command gets a copy of the relay's address space: the init
+ * shares it (CLONE_VM; it only waits), and so does the command until its
+ * exec (CLONE_VM | CLONE_VFORK, its init waiting meanwhile).  On this
+ * path a fork's copy of the page tables and the pages each process then
+ * writes again cost more than the rest of the work (bench/README.md).
  * Signals the terminal sends to its foreground group (SI_KERNEL) reach the
  * command directly and are not forwarded twice.  If the relay dies, the
  * init gets SIGKILL (parent-death signal) and the namespace goes with it.
@@ -29,6 +34,7 @@
  */
 #include "sandbox/sandbox-int.h"
 
+#include <alloca.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -289,16 +295,130 @@ take_foreground(void)
 	}
 }
 
-int
-sandbox_ns_enter(struct sandbox *sb, int report_fd)
-{
-	struct pollfd	pfd;
-	sigset_t	set, old;
-	pid_t		pid;
-	int		life[2], status[2], watch;
-	bool		own_tty = getsid(0) == getpid();
-	bool		foreground = util_tty_foreground();
+/*
+ * What init and command take from the relay's frame, which stays (the
+ * relay never returns from sandbox_ns_enter).  Read only, once they run:
+ * both share the relay's memory (ns_init_run, ns_start_command).
+ */
+struct ns_start {
+	struct sandbox	*sb;
+	int		 report_fd, watch;
+	int		 life[2], status[2];	/* relay's ends: [0], [1] */
+	bool		 own_tty, foreground;
+	sigset_t	 mask;		/* the command's own, restored */
+	void		(*next)(void *, const char *);
+	void		*arg;
+};
 
+/* The stacks of init and command, in the frames of their creators. */
+#define NS_COMMAND_STACK	(256 * 1024)
+#define NS_INIT_STACK		(NS_COMMAND_STACK + 64 * 1024)
+
+/*
+ * The command, a process of its own in the namespaces: its process group
+ * and the terminal's foreground, its signal mask, then next(), which runs
+ * its stages and execs or reports a failure, and never returns.
+ */
+static int
+ns_command_run(void *arg)
+{
+	struct ns_start	*c = arg;
+
+	close(c->life[0]);
+	close(c->status[1]);
+	/*
+	 * On a terminal of its own (a session's PTY, whose leader is the
+	 * relay) it leads its own process group in the terminal's
+	 * foreground: the relay's group does not exist inside the PID
+	 * namespace, and a shell doing job control needs one it can see.
+	 * SIGTTOU is still blocked here, so tcsetpgrp() is allowed.
+	 */
+	if (c->own_tty && setpgid(0, 0) == 0)
+		take_foreground();
+	/*
+	 * Off a terminal's foreground it leads its own group too, so that a
+	 * signal to the relay's group reaches it once, through the relay,
+	 * and not also directly.  In the foreground it stays, for ^C.
+	 */
+	if (!c->own_tty && !c->foreground)
+		setpgid(0, 0);
+	sigprocmask(SIG_SETMASK, &c->mask, NULL);
+	c->next(c->arg, NULL);
+	_exit(125);	/* next() does not return */
+}
+
+/*
+ * Start the command from the init.  It shares the init's memory until it
+ * execs (CLONE_VM | CLONE_VFORK, the way posix_spawn starts a program),
+ * so no copy of the address space is made for a process about to replace
+ * it; the init waits meanwhile, and its stack below this frame is the
+ * command's.  A failure of the command's stages is reported by next() and
+ * seen here as its exit.
+ */
+static pid_t
+ns_start_command(struct ns_start *c)
+{
+	char	*stack = alloca(NS_COMMAND_STACK);
+
+	return clone(ns_command_run, stack + NS_COMMAND_STACK, CLONE_VM |
+	    CLONE_VFORK | SIGCHLD, c);
+}
+
+/*
+ * The init, PID 1: die with the relay, even if it is gone already, start
+ * the command, then reap until it ends (run_init).  It shares the relay's
+ * memory (it only waits on signals, and writes nothing the relay reads)
+ * and has a copy of its descriptors, its own to close.  A failure here is
+ * reported as the command's would be (next()).
+ */
+static int
+ns_init_run(void *arg)
+{
+	struct ns_start	*c = arg;
+	struct sandbox	*sb = c->sb;
+	struct pollfd	 pfd;
+	pid_t		 pid;
+
+	if (c->watch >= 0)
+		close(c->watch);
+	/* Only the relay holds the proxy's channel. */
+	if (sb->proxy_channel >= 0)
+		close(sb->proxy_channel);
+	close(c->life[1]);
+	close(c->status[0]);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+		sandbox_set_stage(sb, "init: parent death signal");
+		c->next(c->arg, sb->stage);
+	}
+	pfd.fd = c->life[0];
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 0) != 0)
+		_exit(125);
+	if ((pid = ns_start_command(c)) < 0) {
+		sandbox_set_stage(sb, "init: start the command");
+		c->next(c->arg, sb->stage);
+	}
+	close(c->report_fd);
+	close(c->life[0]);
+	run_init(pid, c->status[1]);
+}
+
+int
+sandbox_ns_enter(struct sandbox *sb, int report_fd,
+    void (*next)(void *, const char *), void *arg)
+{
+	struct ns_start	 c;
+	sigset_t	 set;
+	char		*stack;
+	pid_t		 pid;
+
+	memset(&c, 0, sizeof c);
+	c.sb = sb;
+	c.report_fd = report_fd;
+	c.own_tty = getsid(0) == getpid();
+	c.foreground = util_tty_foreground();
+	c.next = next;
+	c.arg = arg;
 	/* A filtered network's proxy, outside every namespace. */
 	if (sb->hosts != NULL && sandbox_net_start_proxy(sb, report_fd) != 0)
 		return -1;
@@ -317,72 +437,28 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd)
 
 	/* Block what relay and init wait for before the init exists. */
 	wait_set(&set);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	sigprocmask(SIG_BLOCK, &set, &c.mask);
 	/* Watched before the mounts: nothing replaced in between is missed. */
-	watch = sandbox_guard_watch(sb, NS_WATCH_SIG);
-	if (pipe2(life, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0) {
+	c.watch = sandbox_guard_watch(sb, NS_WATCH_SIG);
+	if (pipe2(c.life, O_CLOEXEC) != 0 || pipe2(c.status, O_CLOEXEC) != 0) {
 		sandbox_set_stage(sb, "namespaces: pipe");
 		return -1;
 	}
-	if ((pid = fork()) < 0) {
-		sandbox_set_stage(sb, "namespaces: fork init");
-		return -1;
-	}
-	if (pid > 0) {
-		close(report_fd);
-		close(life[0]);
-		close(status[1]);
-		run_relay(sb, pid, status[0], watch);
-	}
-	if (watch >= 0)
-		close(watch);
-	/* Only the relay holds the proxy's channel. */
-	if (sb->proxy_channel >= 0) {
-		close(sb->proxy_channel);
-		sb->proxy_channel = -1;
-	}
-
-	/* The init, PID 1: die with the relay, even if it is gone already. */
-	close(life[1]);
-	close(status[0]);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
-		sandbox_set_stage(sb, "init: parent death signal");
-		return -1;
-	}
-	pfd.fd = life[0];
-	pfd.events = POLLIN;
-	if (poll(&pfd, 1, 0) != 0)
-		_exit(125);
-	if ((pid = fork()) < 0) {
-		sandbox_set_stage(sb, "init: fork");
-		return -1;
-	}
-	if (pid > 0) {
-		close(report_fd);
-		close(life[0]);
-		run_init(pid, status[1]);
-	}
-
 	/*
-	 * The command.  On a terminal of its own (a session's PTY, whose
-	 * leader is the relay) it leads its own process group in the
-	 * terminal's foreground: the relay's group does not exist inside the
-	 * PID namespace, and a shell doing job control needs one it can see.
-	 * SIGTTOU is still blocked here, so tcsetpgrp() is allowed.
+	 * The init shares this process's memory (CLONE_VM): no copy of the
+	 * address space for a process that only waits, none of its pages
+	 * faulted in again; it runs on a stack in this frame.
 	 */
-	close(life[0]);
-	close(status[1]);
-	if (own_tty && setpgid(0, 0) == 0)
-		take_foreground();
-	/*
-	 * Off a terminal's foreground it leads its own group too, so that a
-	 * signal to the relay's group reaches it once, through the relay,
-	 * and not also directly.  In the foreground it stays, for ^C.
-	 */
-	if (!own_tty && !foreground)
-		setpgid(0, 0);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return 0;
+	stack = alloca(NS_INIT_STACK);
+	if ((pid = clone(ns_init_run, stack + NS_INIT_STACK, CLONE_VM |
+	    SIGCHLD, &c)) < 0) {
+		sandbox_set_stage(sb, "namespaces: start init");
+		return -1;
+	}
+	close(report_fd);
+	close(c.life[0]);
+	close(c.status[1]);
+	run_relay(sb, pid, c.status[0], c.watch);
 
 unavailable:
 	if (sb->hosts != NULL) {

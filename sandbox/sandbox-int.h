@@ -97,8 +97,15 @@ int	sandbox_write_file(const char *path, const char *s);
  * nosuid, nodev, noexec): its fd, or -1. */
 int	sandbox_tmpfs(void);
 
-/* ns.c: enter the namespaces; returns 0 only in the process to exec. */
-int	sandbox_ns_enter(struct sandbox *sb, int report_fd);
+/*
+ * ns.c: enter the namespaces.  Returns 0 only without them (where that is
+ * allowed), -1 on a failure.  In them the command is a process of its own
+ * that calls next(arg, NULL), which runs its stages and execs, and a
+ * failure of the init's is reported by next(arg, stage); neither call
+ * returns, and neither does the caller's process (the relay).
+ */
+int	sandbox_ns_enter(struct sandbox *sb, int report_fd,
+	    void (*next)(void *, const char *), void *arg);
 /* ns.c: read-only filesystem, writable roots, fresh /proc, private /tmp if
  * asked for (opts.private_tmp). */
 int	sandbox_ns_mount(struct sandbox *sb);

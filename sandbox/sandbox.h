@@ -333,10 +333,13 @@ enum sandbox_profile sandbox_get_profile(const struct sandbox *sb);
  * The pty pre-exec hook (pty_hook_fn): arg is a struct sandbox.  Applies
  * every stage in the child; returns 0 in the process that is to exec the
  * command, or -1 with errno and *stage ("sandbox: STAGE") on failure.  With
- * a PID namespace it forks an init; the calling process then waits, relays
- * the command's exact exit status and never returns.
+ * a PID namespace it forks an init, which starts the command as a process
+ * of its own that calls then(then_ctx, NULL) to exec, or then(then_ctx,
+ * stage) on a failure; the calling process waits, relays the command's
+ * exact exit status and never returns.
  */
-int	sandbox_child(void *arg, int report_fd, const char **stage);
+int	sandbox_child(void *arg, int report_fd, const char **stage,
+	    void (*then)(void *, const char *), void *then_ctx);
 
 /*
  * Build the command's environment in the parent: the allow-listed variables

@@ -226,9 +226,12 @@ test_session_leader(void)
 
 /* A pre-exec hook that fails with a given stage and errno. */
 static int
-failing_hook(void *arg, int report_fd, const char **stage)
+failing_hook(void *arg, int report_fd, const char **stage,
+    pty_then_fn then, void *then_ctx)
 {
 	(void)report_fd;
+	(void)then;
+	(void)then_ctx;
 	*stage = arg;
 	errno = EACCES;
 	return -1;
@@ -236,12 +239,70 @@ failing_hook(void *arg, int report_fd, const char **stage)
 
 /* A pre-exec hook that succeeds and leaves a mark in the environment. */
 static int
-passing_hook(void *arg, int report_fd, const char **stage)
+passing_hook(void *arg, int report_fd, const char **stage,
+    pty_then_fn then, void *then_ctx)
 {
 	(void)arg;
 	(void)stage;
 	(void)report_fd;
+	(void)then;
+	(void)then_ctx;
 	return setenv("PTY_TEST_HOOK", "ran", 1);
+}
+
+/*
+ * A pre-exec hook that runs the command in a process of its own, as the
+ * sandbox does in a PID namespace: the child calls then() (with arg as a
+ * failed stage, or NULL to exec); this process closes the report channel,
+ * waits and ends with the child's exit code, and never returns.
+ */
+static int
+own_process_hook(void *arg, int report_fd, const char **stage,
+    pty_then_fn then, void *then_ctx)
+{
+	pid_t	pid;
+	int	status;
+
+	*stage = "fork";
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		errno = EPERM;
+		then(then_ctx, arg);
+	}
+	close(report_fd);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		_exit(99);
+	_exit(WEXITSTATUS(status));
+}
+
+static void
+test_hook_own_process(void)
+{
+	char *const		 argv[] = { "sh", "-c", "echo own; exit 7", NULL };
+	struct pty_child	 child;
+	struct pty_failure	 fail;
+	struct pty_status	 st;
+	char			*out;
+	int			 eof;
+
+	if (spawn(argv, 80, 24, own_process_hook, NULL, &child, &fail) != 0) {
+		ok(0, "own process hook: spawn (%s)", fail.stage);
+		return;
+	}
+	out = read_all(child.master, NULL, &eof);
+	is_str(out, "own\r\n", "own process hook: then() ran the command");
+	ok(pty_reap(child.pid, true, &st) == 1 && !st.signaled &&
+	    st.code == 7, "own process hook: its exit status came back");
+	close(child.master);
+	free(out);
+
+	is_int(spawn(argv, 80, 24, own_process_hook, "own-stage", &child,
+	    &fail), -1, "own process hook, failing: pty_spawn returns -1");
+	is_str(fail.stage, "own-stage",
+	    "own process hook, failing: then() reported the stage");
+	is_int(fail.err, EPERM, "own process hook, failing: and its errno");
+	is_int(fail.status, 125, "own process hook, failing: status 125");
 }
 
 static void
@@ -548,6 +609,7 @@ main(void)
 	test_resize();
 	test_session_leader();
 	test_hook();
+	test_hook_own_process();
 	test_exec_failures();
 	test_fds();
 	test_sigmask();
