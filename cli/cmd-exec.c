@@ -622,8 +622,11 @@ cmd_exec_main(const struct cmd_exec *o)
 	sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 
 	x.rc = CLI_EXIT_ERROR;
+	/* The request goes with the hello. */
+	if (cmd_exec_request(&line, o, size, &x) != 0)
+		goto out;
 	path = o->socket != NULL ? xstrdup(o->socket) : cli_socket_path(cfg);
-	x.cl = client_connect(path, 10000, &cause);
+	x.cl = client_connect_send(path, 10000, &line, &cause);
 	free(path);
 	if (x.cl == NULL) {
 		cli_error("exec", "%s", cause);
@@ -637,10 +640,7 @@ cmd_exec_main(const struct cmd_exec *o)
 			    "outside ptyvisor.\n", inside);
 		goto out;
 	}
-	if (cmd_exec_request(&line, o, size, &x) != 0)
-		x.done = true;
-	else if ((rc = client_send_line(x.cl, &line, &cause)) == 0)
-		rc = cmd_exec_relay(&x, sfd, &cause);
+	rc = cmd_exec_relay(&x, sfd, &cause);
 	if (rc < 0 && !x.done) {
 		cli_error("exec", "%s", cause);
 		x.rc = CLI_EXIT_ERROR;

@@ -51,6 +51,13 @@ client_left(uint64_t deadline, int timeout_ms)
 struct client *
 client_connect(const char *path, int timeout_ms, char **cause)
 {
+	return client_connect_send(path, timeout_ms, NULL, cause);
+}
+
+struct client *
+client_connect_send(const char *path, int timeout_ms,
+    const struct buf *first, char **cause)
+{
 	struct client		*cl;
 	struct sockaddr_un	 sun;
 	struct buf		 hello = { 0 };
@@ -88,6 +95,8 @@ client_connect(const char *path, int timeout_ms, char **cause)
 	cl->path = p;
 
 	proto_req_hello(&hello);
+	if (first != NULL)
+		buf_add(&hello, first->data, first->len);
 	rc = client_send_line(cl, &hello, cause);
 	buf_free(&hello);
 	if (rc != 0)

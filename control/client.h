@@ -27,6 +27,14 @@ struct proto_event;
  */
 struct client	*client_connect(const char *path, int timeout_ms,
 		    char **cause);
+/*
+ * client_connect(), with first (request lines, newline included; NULL:
+ * none) sent in the hello's own write, before the server's hello is read:
+ * one round trip fewer for a client that knows its request.  The server
+ * takes a connection's lines in order, the hello first.
+ */
+struct client	*client_connect_send(const char *path, int timeout_ms,
+		    const struct buf *first, char **cause);
 void		 client_free(struct client *cl);
 int		 client_fd(const struct client *cl);
 
