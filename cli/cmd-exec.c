@@ -541,6 +541,24 @@ cmd_exec_setup(const struct cmd_exec *o, struct cmd_exec_run *x,
 }
 
 /*
+ * The server's events that have arrived, without waiting for more: 0, or
+ * -1 with *cause when the server is lost.
+ */
+static int
+cmd_exec_events(struct cmd_exec_run *x, char **cause)
+{
+	struct proto_event	ev;
+	int			rc = 0;
+
+	while (!x->done &&
+	    (rc = client_read_event(x->cl, 0, &ev, cause)) == 1) {
+		cmd_exec_event(x, &ev);
+		proto_event_free(&ev);
+	}
+	return rc == 0 || x->done ? 0 : rc;
+}
+
+/*
  * Relay until the command ends or we must go: the server's events, our
  * stdin to the command's, a signal to a kill.  0 (x->rc says how it
  * ended), or -1 with *cause when the server is lost.
@@ -550,9 +568,13 @@ cmd_exec_relay(struct cmd_exec_run *x, int sfd, char **cause)
 {
 	struct pollfd		 pfd[3];
 	struct signalfd_siginfo	 si;
-	struct proto_event	 ev;
-	int			 rc = 0, nsig = 0;
+	int			 rc, nsig = 0;
 
+	/*
+	 * The request went with our hello: its first events may have come
+	 * with the server's, already read; the socket may say nothing more.
+	 */
+	rc = cmd_exec_events(x, cause);
 	while (rc == 0 && !x->done) {
 		pfd[0].fd = client_fd(x->cl);
 		pfd[0].events = POLLIN;
@@ -576,14 +598,7 @@ cmd_exec_relay(struct cmd_exec_run *x, int sfd, char **cause)
 			break;
 		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
-		/* Everything that has arrived, without waiting for more. */
-		while (!x->done &&
-		    (rc = client_read_event(x->cl, 0, &ev, cause)) == 1) {
-			cmd_exec_event(x, &ev);
-			proto_event_free(&ev);
-		}
-		if (rc == 0 || x->done)
-			rc = 0;
+		rc = cmd_exec_events(x, cause);
 	}
 	return rc;
 }

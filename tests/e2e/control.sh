@@ -92,6 +92,18 @@ timeout 30 $PTYVISOR exec -- rm -rf x > "$T/o" 2> "$T/e" < /dev/null
 is "$?" 126 "denied by rule: exit 126"
 grep -q "denied by rule .deny  *rm" "$T/e"; ok $? "denied: the rule is on stderr"
 
+# The request goes with the hello: what the server answered before the
+# client read its hello (its first read held back here) is not waited for.
+if strace -f -qq -o /dev/null true 2> /dev/null; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	    timeout 30 strace -f -qq -o /dev/null -e trace=recvfrom \
+	    -e inject=recvfrom:delay_enter=300000:when=1 \
+	    $PTYVISOR exec -- rm -rf x > /dev/null 2>&1 < /dev/null
+	is "$?" 126 "denied, the answer read with the hello: exit 126"
+else
+	skip "strace cannot trace here"
+fi
+
 # Status pass-through.
 timeout 30 $PTYVISOR exec -- sh -c 'exit 3' > /dev/null < /dev/null
 is "$?" 3 "exit 3 passes through"
