@@ -43,6 +43,7 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <linux/kcmp.h>
@@ -73,6 +74,7 @@ struct cmd_exec_run {
 	struct client	*cl;
 	bool		 pipes[3];	/* 0-2 relayed as pipes, not the PTY */
 	bool		 err_joined;	/* 1, 2 one file: one pipe */
+	bool		 stdin_null;	/* 0 is /dev/null: the command's too */
 	uint64_t	 stdin_sent;
 	uint64_t	 stdin_acked;
 	bool		 stdin_done;	/* EOF sent (or nothing more to send) */
@@ -395,6 +397,16 @@ cmd_exec_signal(struct cmd_exec_run *x, int sig, int *count)
 	return false;
 }
 
+/* Whether fd is /dev/null (the character device 1:3). */
+static bool
+cmd_exec_is_null(int fd)
+{
+	struct stat	st;
+
+	return fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+	    major(st.st_rdev) == 1 && minor(st.st_rdev) == 3;
+}
+
 /*
  * Whether fds a and b are one open file (`>out 2>&1`, `2>&1 | cat`): then
  * the command's stdout and stderr are one pipe too, as they are one file
@@ -476,6 +488,7 @@ cmd_exec_request(struct buf *line, const struct cmd_exec *o,
 	ex.umask = (unsigned int)mask;
 	memcpy(ex.pipes, x->pipes, sizeof ex.pipes);
 	ex.err_joined = x->err_joined;
+	ex.stdin_null = x->stdin_null;
 	ex.report_cwd = o->cwd_file != NULL;
 	proto_req_exec(line, "1", &ex);
 	free(env);
@@ -525,6 +538,14 @@ cmd_exec_setup(const struct cmd_exec *o, struct cmd_exec_run *x,
 
 	for (fd = 0; fd < 3; fd++)
 		x->pipes[fd] = !isatty(fd) && !(fd == STDOUT_FILENO && text);
+	/*
+	 * A stdin on /dev/null is the command's own (stdio "null"), as under
+	 * sh -c: nothing to relay, no EOF to send and see taken.
+	 */
+	if (x->pipes[0] && cmd_exec_is_null(STDIN_FILENO)) {
+		x->pipes[0] = false;
+		x->stdin_null = true;
+	}
 	x->err_joined = x->pipes[1] && x->pipes[2] &&
 	    cmd_exec_one_file(STDOUT_FILENO, STDERR_FILENO);
 	for (fd = 0; fd < 3; fd++) {

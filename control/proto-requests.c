@@ -123,11 +123,12 @@ proto_req_exec(struct buf *b, const char *id, const struct proto_exec *ex)
 		json_object_set_new(o, "umask", json_integer(ex->umask));
 	if (ex->report_cwd)
 		json_object_set_new(o, "report_cwd", json_true());
-	if (ex->pipes[0] || ex->pipes[1] || ex->pipes[2]) {
+	if (ex->pipes[0] || ex->pipes[1] || ex->pipes[2] || ex->stdin_null) {
 		stdio = json_array();
 		for (i = 0; i < 3; i++)
 			json_array_append_new(stdio, json_string(
 			    i == 2 && ex->err_joined ? "stdout" :
+			    i == 0 && ex->stdin_null ? "null" :
 			    ex->pipes[i] ? "pipe" : "pty"));
 		json_object_set_new(o, "stdio", stdio);
 	}

@@ -286,13 +286,15 @@ proto_get_encoding(json_t *o, enum proto_encoding *enc,
 
 /*
  * Read "stdio": absent, or three of "pty" and "pipe" for fds 0, 1, 2; the
- * third may be "stdout" when the second is "pipe": stderr on stdout's pipe.
+ * first may be "null" (/dev/null), the third "stdout" when the second is
+ * "pipe": stderr on stdout's pipe.
  */
 static int
 proto_get_stdio(json_t *o, struct proto_exec *ex, struct proto_error *err)
 {
 	static const char	 what[] = "'stdio' must be an array of three "
-	    "\"pty\" or \"pipe\" (the third may be \"stdout\")";
+	    "\"pty\" or \"pipe\" (the first may be \"null\", the third "
+	    "\"stdout\")";
 	json_t			*v = json_object_get(o, "stdio"), *e;
 	const char		*m;
 	size_t			 i;
@@ -314,6 +316,10 @@ proto_get_stdio(json_t *o, struct proto_exec *ex, struct proto_error *err)
 				return -1;
 			}
 			ex->err_joined = true;
+			continue;
+		}
+		if (m != NULL && i == 0 && strcmp(m, "null") == 0) {
+			ex->stdin_null = true;
 			continue;
 		}
 		if (m == NULL || (strcmp(m, "pty") != 0 &&

@@ -116,6 +116,7 @@ struct proto_exec {
 	enum proto_encoding	  encoding;	/* of the output events */
 	bool			  pipes[3];	/* "stdio": 0-2 as pipes */
 	bool			  err_joined;	/* 2 on 1's pipe (2>&1) */
+	bool			  stdin_null;	/* 0 is /dev/null ("null") */
 	/*
 	 * "report_cwd": a shell's -c command reports, as it ends, the
 	 * directory it ended in (OSC 7 on its terminal), for the exit

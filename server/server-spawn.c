@@ -112,6 +112,7 @@ server_spawn(const struct server_spawn *how, const struct approval_request *r,
 	so.request = (unsigned long)r->id;
 	memcpy(so.pipes, x->pipes, sizeof so.pipes);
 	so.err_joined = x->err_joined;
+	so.stdin_null = x->stdin_null;
 	so.report_cwd = x->report_cwd;
 	so.has_umask = x->has_umask;
 	so.umask = (mode_t)x->umask;

@@ -233,7 +233,8 @@ struct session {
 	/*
 	 * Pipes in place of the PTY on some of the command's 0-2 (stdio.c):
 	 * our ends, -1 when that descriptor is the PTY or the pipe is closed.
-	 * [0] we write the agent's stdin to; [1], [2] we read.
+	 * [0] we write the agent's stdin to; [1], [2] we read.  has_pipes:
+	 * some of 0-2 is not the PTY (a pipe, or stdin on /dev/null).
 	 */
 	int			 pipe_fd[3];
 	bool			 has_pipes;

@@ -84,6 +84,8 @@ struct session_opts {
 	 */
 	bool		 pipes[3];
 	bool		 err_joined;
+	/* stdin_null: the command's 0 is /dev/null, as the agent's own is. */
+	bool		 stdin_null;
 	/*
 	 * A shell's -c command (argv: a shell, "-c", the command) reports the
 	 * directory it ends in with OSC 7 on its terminal (screen_cwd()):

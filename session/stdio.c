@@ -61,6 +61,15 @@ session_stdio_open(struct session *s, const struct session_opts *o,
 
 	for (i = 0; i < 3; i++)
 		child_fds[i] = -1;
+	/* The agent's stdin is /dev/null: so is the command's, no pipe. */
+	if (o->stdin_null && !o->pipes[0]) {
+		if ((child_fds[0] = open("/dev/null", O_RDONLY |
+		    O_CLOEXEC)) < 0) {
+			*cause = xasprintf("/dev/null: %s", strerror(errno));
+			return -1;
+		}
+		s->has_pipes = true;
+	}
 	for (i = 0; i < 3; i++) {
 		if (!o->pipes[i])
 			continue;

@@ -24,6 +24,7 @@ allow sleep **
 allow no-such-command-xyz
 allow touch **
 allow printenv **
+allow sh -c 'readlink /proc/self/fd/0; cat'
 deny  rm **
 RULES
 
@@ -86,6 +87,15 @@ is "$?" 125 "approve --socket to no server: 125"
 out=$(timeout 30 $PTYVISOR exec -- echo hello world < /dev/null)
 is "$?" 0 "allowed: exit 0"
 is "$out" "hello world" "allowed: output through the shim"
+
+# A stdin on /dev/null is the command's own; any other is a pipe, relayed.
+out=$(timeout 30 $PTYVISOR exec -- sh -c 'readlink /proc/self/fd/0; cat' \
+    < /dev/null)
+is "$out" "/dev/null" "stdin /dev/null: the command's stdin is /dev/null"
+out=$(echo piped | timeout 30 $PTYVISOR exec -- \
+    sh -c 'readlink /proc/self/fd/0; cat' | sed 's/:.*//')
+is "$out" "pipe
+piped" "stdin a pipe: the command's is a pipe, with what was sent"
 
 # Denied by rule.
 timeout 30 $PTYVISOR exec -- rm -rf x > "$T/o" 2> "$T/e" < /dev/null
@@ -398,12 +408,12 @@ ok $? "and its session is gone"
 # reloads too (and does not stop serve).
 cp "$T/config/rules" "$T/rules.orig"
 printf 'deny echo forbidden-word\n' >> "$T/config/rules"
-wait_for "grep -q 'rules reloaded from $T/config/rules: 11 rules' '$T/serve.log'" 10
+wait_for "grep -q 'rules reloaded from $T/config/rules: 12 rules' '$T/serve.log'" 10
 ok $? "an edit to the rules file is reloaded: $(grep 'rules reloaded' "$T/serve.log" | tail -1)"
 timeout 30 $PTYVISOR exec -- echo forbidden-word > /dev/null 2>&1 < /dev/null
 is "$?" 126 "the new rule denies at once"
 printf "allow 'unterminated\n" >> "$T/config/rules"
-wait_for "grep -q 'rules not reloaded, the old ones stay: $T/config/rules:12' '$T/serve.log'" 10
+wait_for "grep -q 'rules not reloaded, the old ones stay: $T/config/rules:13' '$T/serve.log'" 10
 ok $? "a broken file is refused, with file:line in the log"
 timeout 30 $PTYVISOR exec -- echo forbidden-word > /dev/null 2>&1 < /dev/null
 is "$?" 126 "and the old rules stay in force"

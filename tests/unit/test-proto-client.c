@@ -126,6 +126,20 @@ test_exec(void)
 		is_int(r->exec.encoding, PROTO_ENC_TEXT, "exec: text");
 	}
 	proto_request_free(r);
+
+	memset(&ex, 0, sizeof ex);
+	ex.argv = argv;
+	ex.stdin_null = true;
+	ex.pipes[1] = true;
+	proto_req_exec(&b, "9", &ex);
+	buf_cstr(&b);
+	ok(strstr(b.data, "\"stdio\":[\"null\",\"pipe\",\"pty\"]") != NULL,
+	    "exec: stdin on /dev/null is sent as \"null\"");
+	if ((r = reparse(&b, "exec, stdin null")) != NULL)
+		ok(r->exec.stdin_null && !r->exec.pipes[0] &&
+		    r->exec.pipes[1] && !r->exec.pipes[2],
+		    "exec: stdin null read back");
+	proto_request_free(r);
 }
 
 /* Input, as bytes and text, to the PTY and to stdin, and an EOF alone. */

@@ -100,6 +100,11 @@ test_ops(void)
 	    !r->exec.pipes[2] && r->exec.err_joined,
 	    "exec with stderr on stdout's pipe");
 	proto_request_free(r);
+	r = parse("{\"op\":\"exec\",\"id\":\"3\",\"argv\":[\"sh\"],"
+	    "\"stdio\":[\"null\",\"pipe\",\"pty\"]}", &err);
+	ok(r != NULL && r->exec.stdin_null && !r->exec.pipes[0] &&
+	    r->exec.pipes[1] && !r->exec.pipes[2], "exec with stdin on /dev/null");
+	proto_request_free(r);
 	r = parse("{\"op\":\"connect\",\"id\":\"4\",\"host\":\"PyPI.org.\","
 	    "\"port\":443,\"why\":\"w\"}", &err);
 	ok(r != NULL && r->op == PROTO_OP_CONNECT &&
@@ -259,6 +264,8 @@ static const struct bad bads[] = {
 	    PROTO_ERR_VALUE, "e", "only when stdout is \"pipe\"" },
 	{ EX "\"argv\":[\"ls\"],\"stdio\":[\"stdout\",\"pipe\",\"pty\"]}",
 	    PROTO_ERR_VALUE, "e", "'stdio'" },
+	{ EX "\"argv\":[\"ls\"],\"stdio\":[\"pty\",\"null\",\"pty\"]}",
+	    PROTO_ERR_VALUE, "e", "the first may be \"null\"" },
 	{ EX "\"argv\":[\"ls\"],\"umask\":512}", PROTO_ERR_VALUE, "e",
 	    "'umask'" },
 	{ "{\"op\":\"connect\",\"id\":\"e\",\"port\":443}", PROTO_ERR_MISSING,
