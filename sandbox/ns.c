@@ -42,6 +42,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -310,9 +311,15 @@ struct ns_start {
 	void		*arg;
 };
 
-/* The stacks of init and command, in the frames of their creators. */
+/*
+ * The stacks of init and command, in the frames of their creators: the
+ * command's in the init's, the init's in the relay's, unless the stack
+ * limit leaves less than NS_STACK_ROOM for it there; then the init's is a
+ * mapping of its own (ns_stack_here).
+ */
 #define NS_COMMAND_STACK	(256 * 1024)
 #define NS_INIT_STACK		(NS_COMMAND_STACK + 64 * 1024)
+#define NS_STACK_ROOM		(NS_INIT_STACK + 1024 * 1024)
 
 /*
  * The command, a process of its own in the namespaces: its process group
@@ -403,6 +410,27 @@ ns_init_run(void *arg)
 	run_init(pid, c->status[1]);
 }
 
+/* Whether the stack limit leaves room for the init's stack on ours. */
+static bool
+ns_stack_here(void)
+{
+	struct rlimit	rl;
+
+	return getrlimit(RLIMIT_STACK, &rl) != 0 ||
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= NS_STACK_ROOM;
+}
+
+/* The init's stack where ours has no room for it (ulimit -s 256). */
+static char *
+ns_stack_map(void)
+{
+	void	*p;
+
+	p = mmap(NULL, NS_INIT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 int
 sandbox_ns_enter(struct sandbox *sb, int report_fd,
     void (*next)(void *, const char *), void *arg)
@@ -447,9 +475,13 @@ sandbox_ns_enter(struct sandbox *sb, int report_fd,
 	/*
 	 * The init shares this process's memory (CLONE_VM): no copy of the
 	 * address space for a process that only waits, none of its pages
-	 * faulted in again; it runs on a stack in this frame.
+	 * faulted in again; it runs on a stack in this frame (or mapped).
 	 */
-	stack = alloca(NS_INIT_STACK);
+	stack = ns_stack_here() ? alloca(NS_INIT_STACK) : ns_stack_map();
+	if (stack == NULL) {
+		sandbox_set_stage(sb, "namespaces: a stack for the init");
+		return -1;
+	}
 	if ((pid = clone(ns_init_run, stack + NS_INIT_STACK, CLONE_VM |
 	    SIGCHLD, &c)) < 0) {
 		sandbox_set_stage(sb, "namespaces: start init");
