@@ -31,8 +31,9 @@ CONF="$T/config/ptyvisor/config"
 
 # The caller's small stack limit is no bound of ours: the init's stack,
 # kept in the relay's own where there is room, is mapped apart under
-# `ulimit -s 256` (which crashed the relay before).
-out=$(ulimit -s 256 && "$PTYVISOR" sandbox -- echo stack-ok 2>&1)
+# `ulimit -s 256` (which crashed the relay before).  Standard output only:
+# a sanitizer build says on stderr that it sees a stack it does not know.
+out=$(ulimit -s 256 && "$PTYVISOR" sandbox -- echo stack-ok 2> "$T/stack.err")
 is "$?:$out" "0:stack-ok" "ulimit -s 256: the command runs"
 
 verdict() { awk -v s="$2" '$1 == s { print $2 " " $3; exit }' "$1"; }
