@@ -147,9 +147,32 @@ RUN=$!
 cleanup_pid $RUN
 # Its tail file's index (the first line) counts bytes given up already;
 # killed once all of the output is in the tail (not in the middle of it).
-wait_for "head -n 1 '$S/7.cast.tail' 2>/dev/null |
-    awk '\$6 > 0 { found = 1 } END { exit !found }' &&
-    grep -q END-OF-OUTPUT '$S/7.cast.tail'" 20
+# The output is read from the tail's events, its segments in the ring's
+# order (tailtext): a line of output may be cut between two events (a read
+# of the terminal holds it with what came before, and events past the
+# head carry at most an eighth of a segment), so the file's bytes need not
+# hold it whole.
+tailtext() {
+	python3 -c '
+import json, sys
+INDEX = 1024			# record.c: RECORD_INDEX
+f = open(sys.argv[1], "rb")
+v = f.readline().split()
+seg_size, cur = int(v[3]), int(v[4])
+if int(v[5]) == 0:
+    sys.exit(1)			# nothing given up yet
+out = []
+for i in range(1, 9):		# RECORD_SEGMENTS, the oldest first
+    k = (cur + i) % 8
+    used = int(v[9 + 5 * k])
+    f.seek(INDEX + k * seg_size)
+    for line in f.read(used).decode("utf-8").splitlines():
+        e = json.loads(line)
+        if e[1] == "o":
+            out.append(e[2])
+sys.stdout.write("".join(out))' "$1"
+}
+wait_for "tailtext '$S/7.cast.tail' | grep -q END-OF-OUTPUT" 20
 ok $? "a capped session past its head keeps its tail in 7.cast.tail"
 "$PTYVISOR" show 7 2> /dev/null | grep -q '^capped: *past half its cap: the output since is in .*7.cast.tail'
 ok $? "show of the running session says where its tail is"
