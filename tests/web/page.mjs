@@ -105,17 +105,26 @@ try {
 	    past.includes('by web (127.0.0.1, token approver)'),
 	    'the recent history shows it ran, decided by the web', past);
 
-	// Deny with a reason the agent receives.
+	// Deny with a reason the agent receives; another request arriving
+	// while it is typed neither takes the focus from it nor moves it.
 	a = agent(['printf', 'denied-run\\n']);
 	agents.push(a);
 	c = await card(page, 'denied-run');
 	await tap(c, 'deny');
-	await (await c.waitForSelector('input.field')).type('not from a phone');
+	await (await c.waitForSelector('input.field')).type('not from ');
+	const b = agent(['printf', 'meanwhile\\n']);
+	agents.push(b);
+	await card(page, 'meanwhile');
+	await page.keyboard.type('a phone');
 	await tap(c, 'confirm');
 	await within(a.done, WAIT, 'deny');
-	check(a.code === 126 && a.err.includes('not from a phone') &&
-	    a.out === '', 'deny with a typed reason: the agent exits 126 ' +
-	    'with it on stderr', a.code + ' ' + a.err);
+	check(a.code === 126 && /: not from a phone$/m.test(a.err) &&
+	    a.out === '', 'deny with a typed reason: the agent ' +
+	    'exits 126 with it on stderr, typed on while another request ' +
+	    'came', a.code + ' ' + a.err);
+	execFileSync(ptyvisor, ['deny', await (await card(page, 'meanwhile'))
+	    .evaluate((n) => n.dataset.request)]);
+	await within(b.done, WAIT, 'meanwhile');
 
 	// Edit first: what runs is the command as edited.
 	a = agent(['printf', 'as-asked\\n']);

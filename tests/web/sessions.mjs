@@ -132,8 +132,29 @@ try {
 		return null;
 	}, { timeout: WAIT }).then((h) => h.jsonValue());
 
-	// Its screen: what it printed before the view opened.
-	await show(page, n);
+	// Its screen: what it printed before the view opened.  The button is
+	// taken, then another request changes the page's lists before it is
+	// pressed: the row and its button stay where they were (a tap on a
+	// phone is not lost to a list redrawn under it).
+	const b = await page.waitForSelector('button[data-view="' + n + '"]',
+	    { timeout: WAIT });
+	const other = spawn(ptyvisor, ['exec', '--', 'printf', 'another-one'],
+	    { stdio: 'ignore' });
+	const asked = await page.waitForFunction(() => {
+		for (const c of document.querySelectorAll('#pending .req'))
+			if (c.querySelector('pre.cmd').textContent
+			    .includes('another-one'))
+				return c.dataset.request;
+		return null;
+	}, { timeout: WAIT }).then((h) => h.jsonValue());
+	await b.click();
+	await page.waitForSelector('section.view[data-session="' + n +
+	    '"] .xterm-rows', { timeout: WAIT });
+	check(true, 'a session\'s button pressed after the lists changed ' +
+	    'still opens its view');
+	await control({ op: 'decide', id: 'd', request: Number(asked),
+	    decision: 'deny', reason: 'not this one' });
+	await new Promise((r) => other.on('close', r));
 	let text = await waitView(page, n, (t) => t.includes('bold-early'),
 	    'the screen so far');
 	const before = lines(out);

@@ -28,6 +28,8 @@
 	let retries = 0;
 	let xterm = null;
 	const cards = new Map();
+	/* The sessions list's rows, by number, kept like the cards. */
+	const rows = new Map();
 	/* The sessions shown live, by number: what the server caps a page at. */
 	const VIEWS_MAX = 4;
 	const views = new Map();
@@ -232,17 +234,67 @@
 		return card;
 	}
 
-	/* The server's state: cards kept by request, sessions redrawn. */
+	/*
+	 * Put node at index i of parent unless it is there already.  Why not
+	 * always append: a node taken out of the page, even to be put back at
+	 * once, loses the focus (a reason being typed goes nowhere after it)
+	 * and a pointer's tap that lands then is lost.
+	 */
+	function place(parent, node, i) {
+		if (parent.children[i] !== node)
+			parent.insertBefore(node, parent.children[i] || null);
+	}
+
+	/* Drop what parent holds from index i on. */
+	function cut(parent, i) {
+		while (parent.children.length > i)
+			parent.lastElementChild.remove();
+	}
+
+	/* A session's row of the list: made once, its text kept current. */
+	function sessionRow(s) {
+		let row = rows.get(s.session);
+
+		if (!row) {
+			row = { li: el('li'), state: el('span', 'state'),
+			    cmd: el('code'), cwd: el('div', 'note'),
+			    show: el('button', 'show', 'Show live') };
+			row.li.dataset.session = String(s.session);
+			row.show.type = 'button';
+			row.show.dataset.view = String(s.session);
+			row.show.onclick = function () {
+				openView(row.s);
+			};
+			rows.set(s.session, row);
+		}
+		row.s = s;
+		row.state.textContent = '#' + s.session + ' ' + s.state;
+		row.cmd.textContent = s.command;
+		row.cwd.textContent = s.cwd || '';
+		const parts = s.cwd ? [row.state, row.cmd, row.cwd, row.show] :
+		    [row.state, row.cmd, row.show];
+		parts.forEach(function (n, i) {
+			place(row.li, n, i);
+		});
+		cut(row.li, parts.length);
+		return row.li;
+	}
+
+	/*
+	 * The server's state: cards kept by request, rows by session, each
+	 * moved only where the order changed (place()).
+	 */
 	function render(state) {
 		const seen = new Set();
 		const list = $('pending');
 		const ul = $('sessions');
+		let i = 0;
 
 		state.pending.forEach(function (r) {
 			seen.add(r.request);
 			if (!cards.has(r.request))
 				cards.set(r.request, makeCard(r));
-			list.append(cards.get(r.request).node);
+			place(list, cards.get(r.request).node, i++);
 		});
 		cards.forEach(function (card, id) {
 			if (!seen.has(id)) {
@@ -252,26 +304,22 @@
 		});
 		$('count').textContent = String(state.pending.length);
 		$('none').hidden = state.pending.length > 0;
-		ul.replaceChildren();
-		state.sessions.forEach(function (s) {
-			const li = el('li');
-			const b = el('button', 'show', 'Show live');
-
-			li.dataset.session = String(s.session);
-			li.append(el('span', 'state', '#' + s.session + ' ' +
-			    s.state), el('code', null, s.command));
-			if (s.cwd)
-				li.append(el('div', 'note', s.cwd));
-			b.type = 'button';
-			b.dataset.view = String(s.session);
-			b.onclick = function () {
-				openView(s);
-			};
-			li.append(b);
-			ul.append(li);
+		seen.clear();
+		state.sessions.forEach(function (s, k) {
+			seen.add(s.session);
+			place(ul, sessionRow(s), k);
 		});
-		if (state.sessions.length === 0)
-			ul.append(el('li', 'note', 'No sessions.'));
+		rows.forEach(function (row, n) {
+			if (!seen.has(n)) {
+				row.li.remove();
+				rows.delete(n);
+			}
+		});
+		if (state.sessions.length === 0) {
+			if (!ul.querySelector('li.note'))
+				ul.replaceChildren(el('li', 'note', 'No sessions.'));
+		} else
+			cut(ul, state.sessions.length);
 		renderHistory(state.history || []);
 	}
 
