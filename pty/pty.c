@@ -36,21 +36,33 @@ extern char **environ;
 /* The one byte a passed descriptor travels with. */
 #define PTY_PASS_BYTE 'F'
 
-/* Close every fd from lo up except keep (keep >= lo). */
+/* Close every fd from lo up except keep and keep2 (each -1 or any). */
 static void
-close_from(int lo, int keep)
+close_from(int lo, int keep, int keep2)
 {
 	long	max, fd;
+	int	k[2], i, from = lo;
 
-	if ((keep == lo || syscall(SYS_close_range, lo, keep - 1, 0) == 0) &&
-	    syscall(SYS_close_range, keep + 1, ~0U, 0) == 0)
+	/* The kept ones in order, each above lo or dropped. */
+	k[0] = keep < keep2 ? keep : keep2;
+	k[1] = keep < keep2 ? keep2 : keep;
+	for (i = 0; i < 2; i++) {
+		if (k[i] < from)
+			continue;
+		if (k[i] > from &&
+		    syscall(SYS_close_range, from, k[i] - 1, 0) != 0)
+			goto walk;
+		from = k[i] + 1;
+	}
+	if (syscall(SYS_close_range, from, ~0U, 0) == 0)
 		return;
+walk:
 	/* Kernels before 5.9 lack close_range: walk the table. */
 	max = sysconf(_SC_OPEN_MAX);
 	if (max < 0 || max > 65536)
 		max = 65536;
 	for (fd = lo; fd < max; fd++)
-		if (fd != keep)
+		if (fd != keep && fd != keep2)
 			close((int)fd);
 }
 
@@ -163,7 +175,7 @@ child_run(const struct pty_spec *spec, const char *slave_name, int report)
 		if (spec->stdio[fd] >= 0 && dup2(spec->stdio[fd], fd) < 0)
 			child_fail(report, "dup2", errno, 125);
 hook:
-	close_from(3, report);
+	close_from(3, report, spec->keep_fd > 2 ? spec->keep_fd : -1);
 	if (spec->open_files != 0) {
 		struct rlimit	rl;
 

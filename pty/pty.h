@@ -67,6 +67,12 @@ struct pty_spec {
 	 * command has no descriptor on it.
 	 */
 	const int	*stdio;
+	/*
+	 * A descriptor above 2 the child keeps for its hook (close-on-exec:
+	 * the command never has it), e.g. where the sandbox's relay tells the
+	 * command's end (sandbox_set_end_fd); 0: none.
+	 */
+	int		 keep_fd;
 	bool		 has_umask;	/* set umask before exec */
 	mode_t		 umask;
 	/*

@@ -399,6 +399,71 @@ test_fds(void)
 	close(high);
 }
 
+/* A hook that writes its fd number to the kept descriptor (arg: it). */
+static int
+keep_hook(void *arg, int report_fd, const char **stage, pty_then_fn then,
+    void *then_ctx)
+{
+	int	fd = *(int *)arg;
+	char	b[16];
+	int	n;
+
+	(void)report_fd;
+	(void)then;
+	(void)then_ctx;
+	*stage = "keep";
+	n = snprintf(b, sizeof b, "kept %d", fd);
+	return write(fd, b, (size_t)n) == n ? 0 : -1;
+}
+
+static void
+test_keep_fd(void)
+{
+	char			 cmd[200], buf[32];
+	char *const		 argv[] = { "sh", "-c", cmd, NULL };
+	struct pty_spec		 spec;
+	struct pty_child	 child;
+	struct pty_failure	 fail;
+	struct pty_status	 st;
+	char			*out, want[32];
+	int			 p[2], eof;
+	ssize_t			 n;
+
+	if (pipe2(p, O_CLOEXEC) != 0 || p[1] <= 2) {
+		ok(0, "pipe");
+		return;
+	}
+	snprintf(cmd, sizeof cmd, "[ -e /proc/$$/fd/%d ] && echo leaked; "
+	    "echo done", p[1]);
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.size.cols = 80;
+	spec.size.rows = 24;
+	spec.pre_exec = keep_hook;
+	spec.pre_exec_arg = &p[1];
+	spec.keep_fd = p[1];
+	if (pty_spawn(&spec, &child, &fail) != 0) {
+		ok(0, "keep_fd: spawn: %s", fail.stage);
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	close(p[1]);
+	n = read(p[0], buf, sizeof buf - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	snprintf(want, sizeof want, "kept %d", p[1]);
+	is_str(buf, want, "keep_fd: the hook has the kept descriptor");
+	out = read_all(child.master, NULL, &eof);
+	is_str(out, "done\r\n", "keep_fd: the command does not (closed at "
+	    "its exec)");
+	is_int((int)read(p[0], buf, sizeof buf), 0,
+	    "keep_fd: and nothing else holds it: EOF");
+	pty_reap(child.pid, true, &st);
+	close(child.master);
+	close(p[0]);
+	free(out);
+}
+
 static void
 test_sigmask(void)
 {
@@ -612,6 +677,7 @@ main(void)
 	test_hook_own_process();
 	test_exec_failures();
 	test_fds();
+	test_keep_fd();
 	test_sigmask();
 	test_read_write();
 	test_stdio();
