@@ -24,7 +24,29 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Default dispositions, an empty mask, no fd above 2 but report_fd. */
+/*
+ * Close every fd from 3 up but report_fd and the relay's end channel
+ * (sb->end_fd, -1 if none); 0, or -1 (errno).
+ */
+static int
+close_others(const struct sandbox *sb, int report_fd)
+{
+	int	keep[2], i, from = 3;
+
+	keep[0] = report_fd < sb->end_fd ? report_fd : sb->end_fd;
+	keep[1] = report_fd < sb->end_fd ? sb->end_fd : report_fd;
+	for (i = 0; i < 2; i++) {
+		if (keep[i] < from)
+			continue;
+		if (keep[i] > from &&
+		    syscall(SYS_close_range, from, keep[i] - 1, 0) != 0)
+			return -1;
+		from = keep[i] + 1;
+	}
+	return syscall(SYS_close_range, from, ~0U, 0) == 0 ? 0 : -1;
+}
+
+/* Default dispositions, an empty mask, no fd above 2 but ours. */
 static int
 reset_process(struct sandbox *sb, int report_fd)
 {
@@ -39,11 +61,7 @@ reset_process(struct sandbox *sb, int report_fd)
 	sigemptyset(&none);
 	if (sigprocmask(SIG_SETMASK, &none, NULL) != 0)
 		goto fail;
-	if (report_fd > 3 &&
-	    syscall(SYS_close_range, 3, report_fd - 1, 0) != 0)
-		goto fail;
-	if (syscall(SYS_close_range, report_fd < 3 ? 3 : report_fd + 1, ~0U,
-	    0) != 0)
+	if (close_others(sb, report_fd) != 0)
 		goto fail;
 	return 0;
 fail:

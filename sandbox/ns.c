@@ -202,8 +202,27 @@ stop_proxy(int channel, pid_t proxy)
 }
 
 /*
+ * The command's tree is gone: tell its wait status on fd (sandbox.h,
+ * sandbox_set_end_fd), the terminal and the command's pipes let go of
+ * first so that they read EOF already.
+ */
+static void
+tell_end(int fd, int cmd_status)
+{
+	ssize_t	n;
+
+	close(STDIN_FILENO);
+	close(STDOUT_FILENO);
+	close(STDERR_FILENO);
+	do
+		n = write(fd, &cmd_status, sizeof cmd_status);
+	while (n < 0 && errno == EINTR);
+}
+
+/*
  * The relay: wait for the init, forward signals, put back the guarded
- * paths' mounts a rename outside detached, end like the command.
+ * paths' mounts a rename outside detached, tell the end where asked
+ * (tell_end), end like the command.
  */
 static void __attribute__((noreturn))
 run_relay(struct sandbox *sb, pid_t init, int status_fd, int watch)
@@ -237,6 +256,8 @@ run_relay(struct sandbox *sb, pid_t init, int status_fd, int watch)
 		n = read(status_fd, &cmd_status, sizeof cmd_status);
 	while (n < 0 && errno == EINTR);
 	stop_proxy(sb->proxy_channel, sb->proxy_pid);
+	if (n == (ssize_t)sizeof cmd_status && sb->end_fd >= 0)
+		tell_end(sb->end_fd, cmd_status);
 	/* No status: the init itself was killed; pass that on. */
 	end_like(n == (ssize_t)sizeof cmd_status ? cmd_status : wstatus);
 }
@@ -388,9 +409,11 @@ ns_init_run(void *arg)
 
 	if (c->watch >= 0)
 		close(c->watch);
-	/* Only the relay holds the proxy's channel. */
+	/* Only the relay holds the proxy's channel and tells the end. */
 	if (sb->proxy_channel >= 0)
 		close(sb->proxy_channel);
+	if (sb->end_fd >= 0)
+		close(sb->end_fd);
 	close(c->life[1]);
 	close(c->status[0]);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {

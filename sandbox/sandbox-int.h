@@ -57,6 +57,8 @@ struct sandbox {
 	int			 relay_src;	/* child: the sockets' relays'
 						   tmpfs, or -1 */
 	int			 proxy_channel;	/* child: to the proxy, or -1 */
+	int			 end_fd;	/* child: where the relay tells
+						   the end, or -1 */
 	pid_t			 proxy_pid;	/* child: the proxy, or 0 */
 	bool			 in_ns;		/* child: namespaces are on */
 	bool			 own_devpts;	/* child: a devpts of our own */

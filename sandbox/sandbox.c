@@ -413,6 +413,7 @@ sandbox_make(const struct sandbox_opts *opts, const char *cwd,
 	int		 i, nprojects;
 
 	sb = xcalloc(1, sizeof *sb);
+	sb->end_fd = -1;
 	sb->opts = *opts;
 	sandbox_opts_limits(opts, &sb->opts.limits, NULL, NULL);
 	memset(sb->opts.writable, 0, sizeof sb->opts.writable);
@@ -532,6 +533,12 @@ sandbox_free(struct sandbox *sb)
 	free(sb->readonly);
 	free(sb->cwd);
 	free(sb);
+}
+
+void
+sandbox_set_end_fd(struct sandbox *sb, int fd)
+{
+	sb->end_fd = fd;
 }
 
 void

@@ -317,6 +317,19 @@ struct sandbox *sandbox_new(const struct sandbox_opts *opts, const char *cwd,
  */
 void	sandbox_set_network_log(struct sandbox *sb, const char *path);
 
+/*
+ * Where the relay tells the command's end, for a parent that need not
+ * wait for the relay's own exit (its address space and namespaces torn
+ * down): fd, a SOCK_SEQPACKET end the child keeps (pty_spec.keep_fd,
+ * close-on-exec).  Once the command's whole tree is gone the relay closes
+ * its 0-2 (the terminal and the command's pipes then read EOF), sends the
+ * command's wait status there (one int), then ends as the command did;
+ * the parent still reaps it.  Without namespaces there is no relay:
+ * nothing is sent, and the end closes at the command's exec.  Unset (-1):
+ * nothing is told.
+ */
+void	sandbox_set_end_fd(struct sandbox *sb, int fd);
+
 /* Release a sandbox (and its cgroups, once empty).  NULL is a no-op. */
 void	sandbox_free(struct sandbox *sb);
 

@@ -19,11 +19,13 @@
  */
 #include "session/session-int.h"
 
+#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -148,6 +150,55 @@ session_reaped(struct session *s, struct pty_status st)
 		    SESSION_LINGER_MS, session_linger_timer, s);
 }
 
+/* The relay told the command's end: reaped with it, the relay left. */
+static void
+session_end_told(struct session *s)
+{
+	s->relay_left = true;
+	session_reaped(s, pty_status_decode(s->end_status));
+}
+
+void
+session_end_io(struct loop *l, int fd, short revents, void *arg)
+{
+	struct session	*s = arg;
+	ssize_t		 n;
+	int		 wstatus;
+
+	(void)revents;
+	n = recv(fd, &wstatus, sizeof wstatus, 0);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	loop_del_fd(l, fd);
+	close(fd);
+	s->end_fd = -1;
+	/* Nothing told: no relay (it exec'd), or it ended before. */
+	if (n != (ssize_t)sizeof wstatus || s->reaped || s->done)
+		return;
+	s->end_told = true;
+	s->end_status = wstatus;
+	/* Still starting: its exec (or failure) is seen first (spawn.c). */
+	if (!s->starting)
+		session_end_told(s);
+}
+
+/* The relay that told the end: reaped now, before its cgroups go. */
+static void
+session_relay_end(struct session *s)
+{
+	struct pty_status	st;
+
+	if (s->end_fd >= 0) {
+		loop_del_fd(s->set->loop, s->end_fd);
+		close(s->end_fd);
+		s->end_fd = -1;
+	}
+	if (!s->relay_left)
+		return;
+	s->relay_left = false;
+	pty_reap(s->child.pid, true, &st);
+}
+
 void
 session_reap_now(struct session *s)
 {
@@ -156,6 +207,8 @@ session_reap_now(struct session *s)
 	if (!s->reaped && !s->done && s->child.pid > 0 &&
 	    pty_reap(s->child.pid, false, &st) == 1)
 		session_reaped(s, st);
+	else if (s->end_told && !s->reaped && !s->done)
+		session_end_told(s);
 }
 
 /* SIGCHLD: reap every session's child that has ended. */
@@ -441,6 +494,7 @@ session_finish(struct session *s)
 	if (s->marked)
 		lost_unmark(ss->state_dir, s->id);
 	session_keep_budget(s);
+	session_relay_end(s);
 	sandbox_free(sb);	/* also removes its cgroups, its placeholders */
 }
 

@@ -206,6 +206,17 @@ struct session {
 	struct session_view	*views;
 	size_t			 nviews;
 	bool			 reaped;
+	/*
+	 * The sandbox's relay tells the command's end here (sandbox.h,
+	 * sandbox_set_end_fd), or -1; what it told (end_told: end_status,
+	 * kept while the start is not yet seen) reaps the session, and the
+	 * relay itself is reaped once the end is told (relay_left,
+	 * session_finish).
+	 */
+	int			 end_fd;
+	bool			 end_told;
+	int			 end_status;
+	bool			 relay_left;
 	bool			 eof;
 	bool			 done;
 	bool			 marked;	/* sessions/<id>.running written */
@@ -377,13 +388,15 @@ void	session_stdio_close(struct session *s);
 
 /* exit.c: loop callback for the PTY master (reads, writes, EOF). */
 void	session_io(struct loop *l, int fd, short revents, void *arg);
-/* exit.c: reap s's child now if it has ended (an async start's exec seen
-   after its SIGCHLD). */
+/* exit.c: reap s's child now if it has ended, or its end was told (an
+   async start's exec seen after its SIGCHLD or the relay's word). */
 void	session_reap_now(struct session *s);
 /* session.c: give up an async start: the child killed and reaped. */
 void	session_start_abandon(struct session *s);
 /* exit.c: loop callback for the command's pipes (stdio.c). */
 void	session_stdio_io(struct loop *l, int fd, short revents, void *arg);
+/* exit.c: loop callback for the relay's end (s->end_fd). */
+void	session_end_io(struct loop *l, int fd, short revents, void *arg);
 /* exit.c: timer: the session's timeout expired. */
 void	session_timeout_timer(struct loop *l, void *arg);
 /* exit.c: SIGCHLD handler of the set: reap ended children. */

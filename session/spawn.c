@@ -18,12 +18,14 @@
 #include "session/session-int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -262,6 +264,49 @@ session_environ_caller(char *const *caller, const char *term,
 	return out;
 }
 
+/*
+ * The channel on which the sandbox's relay tells the command's end
+ * (sandbox_set_end_fd): ours in s->end_fd, the child's returned (for
+ * pty_spec.keep_fd), or 0 when none could be made (the end is then seen
+ * when the relay is reaped, as without it).
+ */
+static int
+session_end_channel(struct session *s)
+{
+	int	sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+		return 0;
+	if (sv[0] <= 2 || sv[1] <= 2 ||
+	    fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK) != 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return 0;
+	}
+	s->end_fd = sv[0];
+	sandbox_set_end_fd(s->sandbox, sv[1]);
+	return sv[1];
+}
+
+/* After the fork: the child's end closed here, ours watched if it runs. */
+static void
+session_end_started(struct session *s, int child_end, bool started)
+{
+	if (child_end > 2)
+		close(child_end);
+	if (s->sandbox != NULL)
+		sandbox_set_end_fd(s->sandbox, -1);
+	if (s->end_fd < 0)
+		return;
+	if (!started) {
+		close(s->end_fd);
+		s->end_fd = -1;
+		return;
+	}
+	loop_add_fd(s->set->loop, s->end_fd, POLLIN, LOOP_PRIO_HIGH,
+	    session_end_io, s);
+}
+
 /* The command did not start: the session fails, saying why. */
 static void
 session_start_failed(struct session *s, const struct pty_failure *fail)
@@ -418,6 +463,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	s->start_passed_fd = -1;
 	s->start.report = s->start.passed = -1;
 	s->pipe_fd[0] = s->pipe_fd[1] = s->pipe_fd[2] = -1;
+	s->end_fd = -1;
 	s->stdin_peek = -1;
 	s->start_mono_us = util_now_us();
 	s->start_us = util_wall_us();
@@ -478,6 +524,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		    extra);
 		spec.pre_exec = sandbox_child;
 		spec.pre_exec_arg = s->sandbox;
+		spec.keep_fd = session_end_channel(s);
 		if (sandbox_exec_checks_on(s->sandbox)) {
 			spec.passed_ready = sandbox_exec_prestart;
 			spec.passed_arg = s->sandbox;
@@ -506,6 +553,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		strv_free(argv);
 		strv_free(env);
 		session_stdio_started(s, child_fds, session_stdio_io);
+		session_end_started(s, spec.keep_fd, rc == 0);
 		if (rc != 0) {
 			session_start_failed(s, &fail);
 			return s;
@@ -520,6 +568,7 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	strv_free(argv);
 	strv_free(env);
 	session_stdio_started(s, child_fds, session_stdio_io);
+	session_end_started(s, spec.keep_fd, rc == 0);
 	if (rc != 0)
 		session_start_failed(s, &fail);
 	else

@@ -432,6 +432,12 @@ wait_for "[ \$(grep -c 'rules reloaded' '$T/serve.log') -gt $n ]" 10
 ok $? "SIGHUP reloads the rules"
 kill -0 $SERVE; ok $? "and serve keeps running"
 
+# Every session's relay, which tells the command's end before its own
+# exit, is reaped: after all these commands, no child of the server is
+# left, not even a zombie.
+wait_for "[ -z \"\$(ps -o pid= --ppid $SERVE)\" ]" 10
+ok $? "no child of the server is left once its sessions ended ($(ps -o pid=,stat=,comm= --ppid $SERVE | tr '\n' ' '))"
+
 # The settings file is followed too: what the command line set stays, a
 # broken file changes nothing, a missing notify program is refused.
 printf '[approval]\nmode = never\n' > "$T/config/config"
