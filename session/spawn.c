@@ -524,7 +524,6 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 		    extra);
 		spec.pre_exec = sandbox_child;
 		spec.pre_exec_arg = s->sandbox;
-		spec.keep_fd = session_end_channel(s);
 		if (sandbox_exec_checks_on(s->sandbox)) {
 			spec.passed_ready = sandbox_exec_prestart;
 			spec.passed_arg = s->sandbox;
@@ -546,6 +545,8 @@ sessions_start(struct sessions *ss, const struct session_opts *o,
 	}
 	if (s->has_pipes)
 		spec.stdio = child_fds;
+	if (s->sandbox != NULL)
+		spec.keep_fd = session_end_channel(s);
 	argv = spawn_argv(o);
 	spec.argv = argv != NULL ? argv : s->argv;
 	if (o->async_start) {
