@@ -3,8 +3,17 @@
 times, taking turns (one run of each per round, the order turned by one
 each round), from its start to its exit; print the median and quartiles
 of each, its ratio to bwrap's median, and the two bounds of short-commands.sh.
-A command that fails stops the run."""
+A command that fails stops the run.
+
+Each run starts SETTLE_S after the one before ended, not counted: a
+server's work after it told an exit (fsyncs, the sandbox's cgroups and
+placeholders removed) would otherwise run into the start of the next
+command, which in turns that only rotate is always the same one (after
+`ptyvisor-sh`, bwrap), as an agent's next command, some time later, does
+not meet it."""
 import shlex, statistics, subprocess, sys, time
+
+SETTLE_S = 0.03
 
 rounds = int(sys.argv[1])
 cmds = [(a.split('|', 1)[0], shlex.split(a.split('|', 1)[1]))
@@ -13,6 +22,7 @@ times = {name: [] for name, _ in cmds}
 for r in range(rounds + 3):
     k = r % len(cmds)
     for name, argv in cmds[k:] + cmds[:k]:
+        time.sleep(SETTLE_S)
         t0 = time.perf_counter_ns()
         p = subprocess.run(argv, stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL)

@@ -7,7 +7,9 @@
 # whose rule allows it (a session: PTY, sandbox, exec checks, recording,
 # history, the exit status back), and through the shell shim.  The
 # commands take turns, round after round (bench/short-commands.py), so a
-# machine whose speed drifts moves them all alike; the medians, each
+# machine whose speed drifts moves them all alike, each started 30 ms after
+# the one before ended (a server's own work after an exit is then done, as
+# before an agent's next command); the medians, each
 # one's ratio to bwrap's, and the two bounds of "short commands are
 # cheap": sandbox <= bwrap, exec <= sandbox + 1 ms.  Not part of `make
 # check`.
