@@ -182,7 +182,12 @@ session_end_io(struct loop *l, int fd, short revents, void *arg)
 		session_end_told(s);
 }
 
-/* The relay that told the end: reaped now, before its cgroups go. */
+/*
+ * The relay that told the end: reaped now, before its cgroups go.  It ends
+ * on its own right after telling; killed first all the same, so that one
+ * stopped from outside meanwhile does not hold the server (its own status
+ * is not needed).
+ */
 static void
 session_relay_end(struct session *s)
 {
@@ -196,6 +201,7 @@ session_relay_end(struct session *s)
 	if (!s->relay_left)
 		return;
 	s->relay_left = false;
+	kill(s->child.pid, SIGKILL);
 	pty_reap(s->child.pid, true, &st);
 }
 
